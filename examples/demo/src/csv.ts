@@ -1,0 +1,3 @@
+export function parseCsvLine(line: string): string[] {
+  return line.split(',').map((cell) => cell.trim());
+}

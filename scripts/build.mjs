@@ -1,0 +1,33 @@
+// One build script for every bundle (esbuild). Typechecking is separate: `npm run typecheck`.
+//   node scripts/build.mjs               dist/extension.js + dist/server.js (dev: sourcemaps)
+//   node scripts/build.mjs --production  the same, minified, no maps (what the .vsix ships)
+//   node scripts/build.mjs --tests       also out/unit/*.test.js, out/integration/**, out/bench/bench.js
+import * as esbuild from 'esbuild';
+import { readdirSync, existsSync, rmSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const production = process.argv.includes('--production');
+const tests = process.argv.includes('--tests');
+const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning', absWorkingDir: root };
+
+const listTs = (dir) => (existsSync(join(root, dir)) ? readdirSync(join(root, dir), { recursive: true }) : [])
+  .filter((f) => String(f).endsWith('.ts')).map((f) => join(dir, String(f)));
+
+const jobs = [
+  // The VS Code layer: `vscode` is provided by the extension host.
+  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'],
+    minify: production, sourcemap: !production },
+  // The language server: self-contained, runnable as `node dist/server.js --stdio` from any editor.
+  { ...common, entryPoints: ['src/server/main.ts'], outfile: 'dist/server.js', minify: production, sourcemap: !production,
+    banner: { js: '#!/usr/bin/env node' } },
+];
+if (tests) {
+  rmSync(join(root, 'out'), { recursive: true, force: true });
+  jobs.push({ ...common, entryPoints: listTs('test/unit'), outdir: 'out/unit', external: ['mocha'], sourcemap: 'inline' });
+  jobs.push({ ...common, entryPoints: listTs('test/integration'), outdir: 'out/integration', outbase: 'test/integration', external: ['vscode', 'mocha'], sourcemap: 'inline' });
+  if (existsSync(join(root, 'bench'))) jobs.push({ ...common, entryPoints: listTs('bench'), outdir: 'out/bench', external: ['vscode'] });
+}
+await Promise.all(jobs.filter((j) => j.entryPoints.length > 0).map((j) => esbuild.build(j)));
+console.log(`built ${jobs.map((j) => j.outfile || j.outdir).join(', ')}${production ? ' (production)' : ''}`);

@@ -1,0 +1,17 @@
+import * as vscode from 'vscode';
+import type { Log } from './log';
+import type { ProjectRegistry } from './projects';
+
+/** What every feature of the VS Code layer gets: one log, one project registry, Workspace Trust. */
+export interface LeopoldContext {
+  readonly extension: vscode.ExtensionContext;
+  readonly log: Log;
+  readonly registry: ProjectRegistry;
+  /**
+   * Nothing that spawns a process or writes into `.leopold/` runs unless this is true
+   * (Workspace Trust: `capabilities.untrustedWorkspaces.supported = "limited"`).
+   */
+  isTrusted(): boolean;
+  /** Features expose their test hooks here; integration tests read them through the extension's exports. */
+  readonly api: Record<string, unknown>;
+}

@@ -1,0 +1,36 @@
+// activate(): wiring only. Each feature lives in its own module and registers itself against one LeopoldContext.
+import * as vscode from 'vscode';
+import { createLog } from './log';
+import { ProjectRegistry } from './projects';
+import type { LeopoldContext } from './context';
+import { registerStatusBar } from './statusBar';
+
+export async function activate(extension: vscode.ExtensionContext): Promise<Record<string, unknown>> {
+  const t0 = Date.now();
+  const log = createLog();
+  const registry = new ProjectRegistry(log);
+  extension.subscriptions.push(log, registry);
+  const api: Record<string, unknown> = {};
+  const ctx: LeopoldContext = { extension, log, registry, isTrusted: () => vscode.workspace.isTrusted, api };
+  api.registry = registry;
+  api.isTrusted = ctx.isTrusted;
+
+  extension.subscriptions.push(
+    vscode.commands.registerCommand('leopold.showLog', () => log.show(true)),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => log.info('workspace trusted: relaunch, resume and stop are enabled')),
+  );
+  if (!ctx.isTrusted()) {
+    log.info('Restricted Mode: reading runs and validating checkpoints only; nothing is spawned and nothing is written into .leopold/');
+  }
+
+  await registry.refresh();
+  registerStatusBar(ctx);
+
+  log.info(`Leopold for VS Code ${extension.extension.packageJSON.version} active in ${Date.now() - t0} ms ` +
+    `(${registry.projects.length} project(s), ${vscode.env.appName} ${vscode.version})`);
+  return api;
+}
+
+export function deactivate(): void {
+  // Everything is disposed through extension.subscriptions.
+}

@@ -1,0 +1,133 @@
+// One LeopoldProject per workspace folder that has `.leopold/` (multi-root workspaces and git worktrees each get
+// their own). Each project owns one narrow file watcher on its `.leopold/` folder; bursts of file-system events are
+// coalesced into a single change event that names the files that changed.
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { promises as fs } from 'node:fs';
+import type { Log } from './log';
+
+/** Events within this window become one change (a hook's lock + write + rename is one burst). */
+export const COALESCE_MS = 40;
+
+export interface ProjectChange {
+  /** Paths relative to `.leopold/`, e.g. `state.json`, `runs/20260807T002623Z/CHECKPOINT.md`. */
+  readonly files: ReadonlySet<string>;
+}
+
+export class LeopoldProject implements vscode.Disposable {
+  readonly root: string;
+  readonly leoDir: string;
+  private readonly changed = new vscode.EventEmitter<ProjectChange>();
+  readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private pending = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(readonly folder: vscode.WorkspaceFolder) {
+    this.root = folder.uri.fsPath;
+    this.leoDir = path.join(this.root, '.leopold');
+    // Non-recursive where it can be: the top of .leopold/ and one level of archived runs.
+    const base = vscode.Uri.file(this.leoDir);
+    for (const glob of ['*', 'runs/*', 'runs/*/*']) {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(base, glob));
+      const note = (uri: vscode.Uri) => this.note(uri);
+      watcher.onDidChange(note);
+      watcher.onDidCreate(note);
+      watcher.onDidDelete(note);
+      this.disposables.push(watcher);
+    }
+  }
+
+  get name(): string {
+    return this.folder.name;
+  }
+
+  /** Absolute path of a file inside `.leopold/`. */
+  file(name: string): string {
+    return path.join(this.leoDir, name);
+  }
+
+  private note(uri: vscode.Uri): void {
+    const rel = path.relative(this.leoDir, uri.fsPath).split(path.sep).join('/');
+    if (rel === '' || rel.startsWith('..') || rel.startsWith('.state.lock') || /\.tmp(-|$)/.test(rel)) return;
+    this.pending.add(rel);
+    this.timer ??= setTimeout(() => this.flush(), COALESCE_MS);
+  }
+
+  /** Delivers pending changes now (also used when a caller knows it just wrote a file). */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.size === 0) return;
+    const files = this.pending;
+    this.pending = new Set();
+    this.changed.fire({ files });
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** The Leopold projects of the workspace, kept in step with its folders. */
+export class ProjectRegistry implements vscode.Disposable {
+  private readonly byFolder = new Map<string, LeopoldProject>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeProjects = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+
+  constructor(private readonly log: Log) {
+    this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.refresh()));
+    // A `.leopold/` created (or removed) later, e.g. by `/leopold-brief`, adds (or drops) the project.
+    const top = vscode.workspace.createFileSystemWatcher('**/.leopold', false, true, false);
+    top.onDidCreate(() => void this.refresh());
+    top.onDidDelete(() => void this.refresh());
+    this.disposables.push(top);
+  }
+
+  get projects(): LeopoldProject[] {
+    return [...this.byFolder.values()];
+  }
+
+  projectFor(uri: vscode.Uri | undefined): LeopoldProject | undefined {
+    if (!uri) return undefined;
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    return folder ? this.byFolder.get(folder.uri.toString()) : undefined;
+  }
+
+  async refresh(): Promise<void> {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const wanted = new Map<string, vscode.WorkspaceFolder>();
+    await Promise.all(folders.map(async (f) => {
+      if (f.uri.scheme !== 'file') return;
+      const st = await fs.stat(path.join(f.uri.fsPath, '.leopold')).catch(() => undefined);
+      if (st?.isDirectory()) wanted.set(f.uri.toString(), f);
+    }));
+    let changed = false;
+    for (const [key, project] of this.byFolder) {
+      if (!wanted.has(key)) {
+        project.dispose();
+        this.byFolder.delete(key);
+        this.log.info(`project removed: ${project.root}`);
+        changed = true;
+      }
+    }
+    for (const [key, folder] of wanted) {
+      if (!this.byFolder.has(key)) {
+        const project = new LeopoldProject(folder);
+        this.byFolder.set(key, project);
+        this.log.info(`project: ${project.leoDir}`);
+        changed = true;
+      }
+    }
+    await vscode.commands.executeCommand('setContext', 'leopold.hasProject', this.byFolder.size > 0);
+    if (changed) this.changed.fire();
+  }
+
+  dispose(): void {
+    for (const p of this.byFolder.values()) p.dispose();
+    this.byFolder.clear();
+    for (const d of this.disposables) d.dispose();
+  }
+}
