@@ -69,8 +69,10 @@ function ensureCodeServer(node24) {
     XDG_CONFIG_HOME: join(dir, 'xdg'),
   };
   run('npm', ['install', '--no-save', '--no-audit', '--no-fund', `code-server@${VERSIONS.codeServer}`], { cwd: dir, env });
-  const version = execFileSync(bin, ['--version'], { env }).toString().split('\n')[0];
-  if (!version.startsWith(VERSIONS.codeServer)) throw new Error(`code-server install is broken: --version said ${version}`);
+  // --version may print a log line first; the version line starts with the version
+  const out = execFileSync(bin, ['--version'], { env }).toString();
+  const version = out.split('\n').find((l) => l.startsWith(VERSIONS.codeServer));
+  if (!version) throw new Error(`code-server install is broken: --version said ${out.trim()}`);
   writeFileSync(join(dir, '.complete'), version + '\n');
   return bin;
 }

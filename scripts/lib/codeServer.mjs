@@ -39,7 +39,7 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => { stopA
 export async function startCodeServer({ host, dir, trusted = true, pathPrepend = [], userSettings = {}, locale }) {
   const port = await freePort();
   const home = join(dir, 'home');
-  for (const d of ['ud/User', 'exts', 'xdg/config', 'xdg/data', 'xdg/cache', home]) mkdirSync(join(dir, d), { recursive: true });
+  for (const d of ['ud/User', 'exts', 'xdg/config', 'xdg/data', 'xdg/cache', 'home']) mkdirSync(join(dir, d), { recursive: true });
   const config = [
     `bind-addr: 127.0.0.1:${port}`, 'auth: none', 'cert: false', 'disable-telemetry: true', 'disable-update-check: true',
     'disable-getting-started-override: true', ...(trusted ? ['disable-workspace-trust: true'] : []), '',
