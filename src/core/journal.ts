@@ -1,0 +1,282 @@
+// `.leopold/events.jsonl`, the append-only journal (contract §3). Lines are `{"ts":…,"event":…,…}`; readers must
+// tolerate malformed lines (a hook fallback can even write `{}`). The tailer remembers its byte offset and reads
+// only appended bytes; it notices a truncated or replaced file (size below the offset, or a new inode) and starts
+// over; it keeps only a bounded window of recent events in memory, plus a bounded list of the rare continuity
+// events the run's windows are assembled from.
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { formatUtc, parseUtc } from './time';
+
+export interface JournalEvent {
+  event: string;
+  /** The `ts` string as written (seconds from hooks and the watcher, milliseconds from the driver). */
+  ts?: string;
+  /** `ts` as UTC milliseconds, when it parses. */
+  tsMs?: number;
+  /** The whole object as written. */
+  fields: Record<string, unknown>;
+  /** Byte offset of the line in the file. */
+  offset: number;
+  /** 0-based line in the file, when the reader has seen the file from its first byte. */
+  line?: number;
+}
+
+/** Parses one journal line; undefined for a malformed line, `{}`, or an object without an `event` string. */
+export function parseEventLine(text: string, offset = 0, line?: number): JournalEvent | undefined {
+  const t = text.trim();
+  if (!t.startsWith('{')) return undefined;
+  let obj: unknown;
+  try {
+    obj = JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return undefined;
+  const fields = obj as Record<string, unknown>;
+  if (typeof fields.event !== 'string' || fields.event === '') return undefined;
+  const ts = typeof fields.ts === 'string' ? fields.ts : undefined;
+  return { event: fields.event, ts, tsMs: parseUtc(ts), fields, offset, line };
+}
+
+/** Parses a whole journal text (tests, archived runs); malformed lines are skipped, the rest kept. */
+export function parseJournal(text: string): JournalEvent[] {
+  const out: JournalEvent[] = [];
+  let offset = 0;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const e = parseEventLine(lines[i], offset, i);
+    if (e) out.push(e);
+    offset += Buffer.byteLength(lines[i], 'utf8') + 1;
+  }
+  return out;
+}
+
+/**
+ * Appends one event as a single compact line: `ts` (seconds-precision UTC, like the hooks), `event`, then the
+ * fields in their order, in one `O_APPEND` write so concurrent writers never interleave inside a line.
+ */
+export async function appendEvent(leoDir: string, event: string, fields: Record<string, unknown>, now = Date.now()): Promise<void> {
+  const { ts: _ts, event: _event, ...rest } = fields;
+  const line = JSON.stringify({ ts: formatUtc(now), event, ...rest }) + '\n';
+  await fs.appendFile(join(leoDir, 'events.jsonl'), line, { encoding: 'utf8', flag: 'a' });
+}
+
+/** Events the run's windows are assembled from (kept even when they scroll out of the recent window). */
+export const CONTINUITY_EVENTS = new Set([
+  'window_roll', 'compact_checkpoint', 'window_relaunch', 'window_relaunch_refused', 'window_relaunch_failed',
+  'api_error_relaunch', 'api_error_relaunch_refused', 'stop_failure', 'stop', 'checkpoint_grace', 'max_windows',
+  'no_progress_across_windows',
+]);
+const CONTINUITY_HINT = /"event"\s*:\s*"(window_|compact_checkpoint"|api_error_relaunch|stop_failure"|stop"|checkpoint_grace"|max_windows"|no_progress_across_windows")/;
+
+export interface TailerOptions {
+  /** How many recent events stay in memory (the dashboard shows 60, its graph reads 500). */
+  window?: number;
+  /** On first sight of a large file, start this many bytes before its end. */
+  initialTailBytes?: number;
+  /** How many continuity events stay in memory. */
+  continuityWindow?: number;
+}
+
+export interface PollResult {
+  /** Events parsed from the bytes read by this poll, oldest first. */
+  appended: JournalEvent[];
+  /** True when the file was new, truncated, replaced or deleted: the window was rebuilt. */
+  reset: boolean;
+  bytesRead: number;
+}
+
+const CHUNK = 1 << 20;
+
+export class JournalTailer {
+  readonly path: string;
+  private readonly max: number;
+  private readonly tailBytes: number;
+  private readonly maxContinuity: number;
+  /** Recent events, oldest first. */
+  events: JournalEvent[] = [];
+  /** Continuity events seen (bounded), oldest first. */
+  continuity: JournalEvent[] = [];
+  /** Next byte to read. */
+  offset = 0;
+  /** Where the first read started (0, or a line start near the end of a large file). */
+  startOffset = 0;
+  /** Total lines skipped as malformed since the last reset. */
+  skipped = 0;
+  private ino: number | undefined;
+  private nextLine: number | undefined = 0;
+  private partial: Buffer = Buffer.alloc(0);
+  private historyScanned = true;
+
+  constructor(leoDirOrPath: string, options: TailerOptions = {}) {
+    this.path = leoDirOrPath.endsWith('.jsonl') ? leoDirOrPath : join(leoDirOrPath, 'events.jsonl');
+    this.max = options.window ?? 200;
+    this.tailBytes = options.initialTailBytes ?? 512 * 1024;
+    this.maxContinuity = options.continuityWindow ?? 2000;
+  }
+
+  /** True when the tailer started mid-file and the continuity events before `startOffset` are not read yet. */
+  get hasUnscannedHistory(): boolean {
+    return !this.historyScanned;
+  }
+
+  private resetState(): void {
+    this.events = [];
+    this.continuity = [];
+    this.offset = 0;
+    this.startOffset = 0;
+    this.skipped = 0;
+    this.nextLine = 0;
+    this.partial = Buffer.alloc(0);
+    this.historyScanned = true;
+    this.ino = undefined;
+  }
+
+  /** Reads whatever was appended since the last poll (everything, or the tail, the first time). */
+  async poll(): Promise<PollResult> {
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(this.path, 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      const had = this.ino !== undefined || this.events.length > 0;
+      this.resetState();
+      return { appended: [], reset: had, bytesRead: 0 };
+    }
+    try {
+      const st = await handle.stat();
+      let reset = false;
+      if (this.ino === undefined || st.ino !== this.ino || st.size < this.offset) {
+        this.resetState();
+        this.ino = st.ino;
+        reset = true;
+        if (st.size > this.tailBytes) {
+          // Start at the first line boundary inside the tail; the bytes before it are history.
+          const probeAt = st.size - this.tailBytes;
+          const buf = Buffer.alloc(Math.min(this.tailBytes, 64 * 1024));
+          const { bytesRead } = await handle.read(buf, 0, buf.length, probeAt - 1);
+          const nl = buf.subarray(0, bytesRead).indexOf(0x0a);
+          this.offset = nl < 0 ? st.size : probeAt + nl;
+          this.startOffset = this.offset;
+          this.nextLine = undefined;
+          this.historyScanned = this.offset === 0;
+        }
+      }
+      const appended: JournalEvent[] = [];
+      let bytesRead = 0;
+      while (this.offset < st.size) {
+        const len = Math.min(CHUNK, st.size - this.offset);
+        const buf = Buffer.alloc(len);
+        const r = await handle.read(buf, 0, len, this.offset);
+        if (r.bytesRead === 0) break;
+        bytesRead += r.bytesRead;
+        this.consume(buf.subarray(0, r.bytesRead), this.offset, appended);
+        this.offset += r.bytesRead;
+      }
+      return { appended, reset, bytesRead };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private consume(chunk: Buffer, chunkOffset: number, appended: JournalEvent[]): void {
+    let data = chunk;
+    let base = chunkOffset;
+    if (this.partial.length > 0) {
+      data = Buffer.concat([this.partial, chunk]);
+      base = chunkOffset - this.partial.length;
+      this.partial = Buffer.alloc(0);
+    }
+    let start = 0;
+    for (;;) {
+      const nl = data.indexOf(0x0a, start);
+      if (nl < 0) break;
+      this.take(data.toString('utf8', start, nl), base + start, appended);
+      start = nl + 1;
+    }
+    // An unterminated last line may still be being written: keep it for the next poll.
+    if (start < data.length) this.partial = Buffer.from(data.subarray(start));
+  }
+
+  private take(text: string, offset: number, appended: JournalEvent[]): void {
+    const line = this.nextLine;
+    if (this.nextLine !== undefined) this.nextLine++;
+    if (text.trim() === '') return;
+    const e = parseEventLine(text, offset, line);
+    if (!e) {
+      this.skipped++;
+      return;
+    }
+    appended.push(e);
+    this.events.push(e);
+    if (this.events.length > this.max * 2) this.events = this.events.slice(-this.max);
+    if (CONTINUITY_EVENTS.has(e.event)) {
+      this.continuity.push(e);
+      if (this.continuity.length > this.maxContinuity * 2) this.continuity = this.continuity.slice(-this.maxContinuity);
+    }
+  }
+
+  /** The newest `n` events, newest first. */
+  recent(n = this.max): JournalEvent[] {
+    const out: JournalEvent[] = [];
+    for (let i = this.events.length - 1; i >= 0 && out.length < n; i--) out.push(this.events[i]);
+    return out;
+  }
+
+  /** The continuity events, oldest first, bounded. */
+  continuityEvents(): JournalEvent[] {
+    return this.continuity.length > this.maxContinuity ? this.continuity.slice(-this.maxContinuity) : this.continuity;
+  }
+
+  /**
+   * Reads the bytes before `startOffset` (a large file first seen from its tail) for continuity events only, in
+   * chunks, yielding between them. Lines without a continuity event name are not JSON-parsed.
+   */
+  async scanHistory(): Promise<number> {
+    if (this.historyScanned) return 0;
+    const end = this.startOffset;
+    const ino = this.ino;
+    const found: JournalEvent[] = [];
+    const handle = await fs.open(this.path, 'r');
+    let bytes = 0;
+    try {
+      const st = await handle.stat();
+      if (st.ino !== ino) return 0;
+      let pos = 0;
+      let carry = Buffer.alloc(0);
+      let line = 0;
+      const buf = Buffer.alloc(4 * CHUNK);
+      while (pos < end) {
+        const len = Math.min(buf.length, end - pos);
+        const r = await handle.read(buf, 0, len, pos);
+        if (r.bytesRead === 0) break;
+        bytes += r.bytesRead;
+        const data = carry.length ? Buffer.concat([carry, buf.subarray(0, r.bytesRead)]) : buf.subarray(0, r.bytesRead);
+        const base = pos - carry.length;
+        let start = 0;
+        for (;;) {
+          const nl = data.indexOf(0x0a, start);
+          if (nl < 0) break;
+          // Cheap filter first: only lines naming a continuity event are parsed.
+          if (data.indexOf('"event"', start) < nl) {
+            const text = data.toString('utf8', start, nl);
+            if (CONTINUITY_HINT.test(text)) {
+              const e = parseEventLine(text, base + start, line);
+              if (e && CONTINUITY_EVENTS.has(e.event)) found.push(e);
+            }
+          }
+          line++;
+          start = nl + 1;
+        }
+        carry = Buffer.from(data.subarray(start));
+        pos += r.bytesRead;
+      }
+      if (this.ino !== ino || this.historyScanned) return bytes;
+      this.continuity = [...found, ...this.continuity].slice(-this.maxContinuity);
+      this.historyScanned = true;
+      return bytes;
+    } finally {
+      await handle.close();
+    }
+  }
+}

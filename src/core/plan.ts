@@ -1,0 +1,187 @@
+// PLAN.md, read with the contract's grammar (§5): checkbox items numbered 1..n in file order (open and done alike),
+// optional `(after: N, M)` / `(deps: …)` dependencies, a node kind (`@node <kind>` or `@work`, `@gate`, `@human`,
+// `@tool`, `@verify`, `@feedback`) inline or on an indented line (the last one written wins), an optional label,
+// attached `@scenario` / `@on` / `@emit` / `@needs` lines, and indented prose joined into the item text.
+
+export type PlanKind = 'work' | 'gate' | 'human' | 'tool' | 'verify' | 'feedback' | (string & {});
+
+export interface PlanItem {
+  /** 1-based position among all checkboxes. */
+  index: number;
+  done: boolean;
+  /** The text after the checkbox, with indented continuation lines joined with one space. */
+  text: string;
+  /** `text` without the leading dependency and kind/label markers: what a view shows. */
+  title: string;
+  kind: PlanKind;
+  label?: string;
+  /** Dependencies (1-based indexes), only those below the item's own index (the driver drops the rest). */
+  deps: number[];
+  /** 0-based line of the checkbox in PLAN.md. */
+  line: number;
+  /** 0-based line of the item's last line (continuations and attached lines included). */
+  endLine: number;
+  scenarios: string[];
+  on: { cond: string; target: number }[];
+  emits: string[];
+  needs: string[];
+}
+
+export interface Plan {
+  items: PlanItem[];
+  done: number;
+  total: number;
+  /** The first unchecked item in file order (what the in-session run works on next). */
+  firstOpen?: PlanItem;
+  /** One character per checkbox: `x` done, `o` open (the hook's `window_plan_vector` alphabet). */
+  vector: string;
+}
+
+const CHECKBOX = /^[ \t]*- \[([ xX])\](?:\s)?(.*)$/;
+const OPEN_BOX = /^\s*- \[ \]/;
+const DEPS = /^\(\s*(?:after|deps)\s*:\s*([^)]*)\)\s*/i;
+const SHORT_KINDS = ['work', 'gate', 'human', 'tool', 'verify', 'feedback'];
+// `@node <kind>` or a shorthand, at the start; `\b` keeps `@workflow` prose.
+const KIND = new RegExp(`^@(?:node[ \\t]+([A-Za-z][\\w-]*)|(${SHORT_KINDS.join('|')}))\\b[ \\t]*`, 'i');
+
+/** The hook's and watcher's count: lines that are optional whitespace then `- [ ]`. */
+export function countOpenItems(text: string): number {
+  let n = 0;
+  for (const line of text.split(/\r?\n/)) if (OPEN_BOX.test(line)) n++;
+  return n;
+}
+
+interface Markers {
+  rest: string;
+  kind?: string;
+  label?: string;
+  deps?: number[];
+}
+
+/** Strips leading `(after: …)` and kind markers (in either order) from an item line or an attached line. */
+function readMarkers(text: string, inline: boolean): Markers {
+  const out: Markers = { rest: text };
+  for (let guard = 0; guard < 4; guard++) {
+    const d = DEPS.exec(out.rest);
+    if (d && !out.deps) {
+      out.deps = d[1].split(/[\s,]+/).map((s) => Number(s.replace(/^#/, ''))).filter((n) => Number.isInteger(n) && n > 0);
+      out.rest = out.rest.slice(d[0].length);
+      continue;
+    }
+    const k = KIND.exec(out.rest);
+    if (k && !out.kind) {
+      out.kind = (k[1] ?? k[2]).toLowerCase();
+      out.rest = out.rest.slice(k[0].length);
+      // An explicit `name:` label, any case; or a bare lowercase word when text follows it on the item line.
+      const explicit = /^([A-Za-z][\w-]*):(?:\s+|$)/.exec(out.rest);
+      if (explicit) {
+        out.label = explicit[1];
+        out.rest = out.rest.slice(explicit[0].length);
+      } else if (inline && out.kind !== 'tool') {
+        const bare = /^([a-z][a-z0-9_-]*)[ \t]+(?=\S)/.exec(out.rest);
+        if (bare) {
+          out.label = bare[1];
+          out.rest = out.rest.slice(bare[0].length);
+        }
+      }
+      continue;
+    }
+    break;
+  }
+  return out;
+}
+
+export function parsePlan(text: string): Plan {
+  const lines = text.split(/\r?\n/);
+  const items: PlanItem[] = [];
+  let current: PlanItem | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const box = CHECKBOX.exec(line);
+    if (box) {
+      const body = box[2].trimEnd();
+      const m = readMarkers(body, true);
+      const index = items.length + 1;
+      current = {
+        index,
+        done: box[1] !== ' ',
+        text: body,
+        title: m.rest.trim(),
+        kind: m.kind ?? 'work',
+        label: m.label,
+        deps: (m.deps ?? []).filter((d) => d < index),
+        line: i,
+        endLine: i,
+        scenarios: [],
+        on: [],
+        emits: [],
+        needs: [],
+      };
+      items.push(current);
+      continue;
+    }
+    if (!current) continue;
+    if (line.trim() === '') continue; // a blank line does not end the item; a non-indented line does
+    if (!/^[ \t]/.test(line)) {
+      current = undefined;
+      continue;
+    }
+    const t = line.trim();
+    current.endLine = i;
+    if (t.startsWith('@')) {
+      const attached = /^@(scenario|on|emit|needs)\b[ \t]*(.*)$/i.exec(t);
+      if (attached) {
+        const [, what, rest] = attached;
+        switch (what.toLowerCase()) {
+          case 'scenario': current.scenarios.push(rest.trim()); break;
+          case 'on': {
+            const on = /^(.*?)\s*(?:->|=>|→)\s*#?(\d+)?\s*$/.exec(rest);
+            current.on.push(on ? { cond: on[1].trim(), target: on[2] ? Number(on[2]) : 0 } : { cond: rest.trim(), target: 0 });
+            break;
+          }
+          case 'emit': current.emits.push(rest.trim()); break;
+          case 'needs': current.needs.push(...rest.split(',').map((s) => s.trim()).filter(Boolean)); break;
+        }
+        continue;
+      }
+      const m = readMarkers(t, false);
+      if (m.kind) {
+        current.kind = m.kind; // the last kind written wins
+        if (m.label) current.label = m.label;
+        if (m.deps && current.deps.length === 0) {
+          const own = current.index;
+          current.deps = m.deps.filter((d) => d < own);
+        }
+        continue;
+      }
+      if (m.deps && current.deps.length === 0) {
+        const own = current.index;
+        current.deps = m.deps.filter((d) => d < own);
+        continue;
+      }
+      continue; // an unknown `@` line is a marker, not prose
+    }
+    current.text = `${current.text} ${t}`.trim();
+    current.title = `${current.title} ${t}`.trim();
+  }
+  const done = items.filter((i) => i.done).length;
+  return {
+    items,
+    done,
+    total: items.length,
+    firstOpen: items.find((i) => !i.done),
+    vector: items.map((i) => (i.done ? 'x' : 'o')).join(''),
+  };
+}
+
+/**
+ * Items closed between two checkbox snapshots (the hook's rule): positions where `current` is `x` and `previous`
+ * (or `o` past its end) is not. With no previous snapshot (window 1) every `x` counts.
+ */
+export function itemsClosed(previous: string | undefined, current: string): number {
+  let n = 0;
+  for (let i = 0; i < current.length; i++) {
+    if (current[i] === 'x' && (previous?.[i] ?? 'o') !== 'x') n++;
+  }
+  return n;
+}
