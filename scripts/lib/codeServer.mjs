@@ -54,6 +54,7 @@ export async function startCodeServer({ host, dir, trusted = true, pathPrepend =
     'chat.disableAIFeatures': true,
     'workbench.tips.enabled': false,
     'git.enabled': false,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
     ...(trusted ? {} : { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'always' }),
     ...userSettings,
   }, null, 2));

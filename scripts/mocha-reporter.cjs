@@ -1,0 +1,13 @@
+// mocha's spec reporter plus one plain closing line, "unit: N passed, N failed", that CI logs can be read by.
+const { reporters } = require('mocha');
+
+class SpecWithSummary extends reporters.Spec {
+  constructor(runner, options) {
+    super(runner, options);
+    runner.once('end', () => {
+      const { passes, failures, pending } = runner.stats;
+      console.log(`unit: ${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}`);
+    });
+  }
+}
+module.exports = SpecWithSummary;
