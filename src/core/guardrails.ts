@@ -33,12 +33,12 @@ export type GuardrailKey = 'continuity' | 'max_windows' | 'max_iterations' | 'ma
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-export function guardrailValue(text: string, key: string): GuardrailValue | undefined {
+export function guardrailValue(text: string, key: string, accept?: (rest: string) => boolean): GuardrailValue | undefined {
   const re = new RegExp(`^[ \\t]*-?[ \\t]*(?:\\*\\*)?${escape(key)}(?:\\*\\*)?[ \\t]*:(.*)$`, 'i');
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const m = re.exec(lines[i]);
-    if (!m) continue;
+    if (!m || (accept && !accept(m[1]))) continue;
     const rest = m[1];
     const token = (/\S+/.exec(rest)?.[0] ?? '').toLowerCase();
     return { token, rest, line: i };
@@ -53,13 +53,14 @@ function digitsIn(token: string | undefined): number | undefined {
 
 export function parseGuardrails(text: string): Guardrails {
   const lines: Guardrails['lines'] = {};
-  const get = (key: GuardrailKey) => {
-    const v = guardrailValue(text, key);
+  const get = (key: GuardrailKey, accept?: (rest: string) => boolean) => {
+    const v = guardrailValue(text, key, accept);
     if (v) lines[key] = v.line;
     return v;
   };
   const continuity = get('continuity');
-  const kb = get('max_checkpoint_kb');
+  // The hooks' grep for max_checkpoint_kb includes the digits: the first line with digits after the colon wins.
+  const kb = get('max_checkpoint_kb', (rest) => /^[ \t]*\d/.test(rest));
   const kbMatch = kb ? /^[ \t]*(\d+)/.exec(kb.rest) : null;
   const autonomyWord = (/[A-Za-z0-9]+/.exec(get('autonomy')?.rest ?? '')?.[0] ?? '').toLowerCase();
   const onFinish = get('on_finish');

@@ -1,0 +1,706 @@
+// The CHECKPOINT.md contract (leopold-contract.md §6.3): the title, the seven sections in order, snapshot vs ledger,
+// heading detection to the letter, the cap, and every finding the checkpoint language server reports — with line
+// positions — plus the quick fixes and the canonical serialization as pure text transforms.
+// Pure TypeScript: no `vscode`, no LSP types, no Node APIs. The server, the CodeLens, the formatter and the quick
+// fixes all consume this one parser.
+import { parseGuardrails } from './guardrails';
+
+export const TITLE = '# Leopold Checkpoint';
+
+export const SECTIONS = [
+  'In-Flight Item',
+  'Files and Code',
+  'Errors and Fixes',
+  'Decisions This Run',
+  'Learned Constraints',
+  'Current Work',
+  'Next Step',
+] as const;
+export type SectionName = (typeof SECTIONS)[number];
+export type SectionKind = 'snapshot' | 'ledger';
+
+const SECTION_INDEX = new Map<string, number>(SECTIONS.map((s, i) => [s, i]));
+const SNAPSHOTS: ReadonlySet<string> = new Set<SectionName>(['In-Flight Item', 'Current Work', 'Next Step']);
+
+export function isSection(name: string): name is SectionName {
+  return SECTION_INDEX.has(name);
+}
+
+export function sectionIndex(name: SectionName): number {
+  return SECTION_INDEX.get(name)!;
+}
+
+/** Snapshot sections (1, 6, 7) are replaced by the next window's view; the other four are ledgers. */
+export function sectionKind(name: SectionName): SectionKind {
+  return SNAPSHOTS.has(name) ? 'snapshot' : 'ledger';
+}
+
+/** What belongs in each section (hover, completion documentation). */
+export const SECTION_HELP: Record<SectionName, string> = {
+  'In-Flight Item': 'The plan item this window was working on when it closed — the one the next window picks up. ' +
+    'The compaction hook writes the first open PLAN.md item here.',
+  'Files and Code': 'The files this run touched and what is in them now (new, changed, not created yet). ' +
+    'The compaction hook fills it from `git status` (at most 40 paths).',
+  'Errors and Fixes': 'Errors met during the run and how each was fixed (or that it is still open), so the next ' +
+    'window does not rediscover them.',
+  'Decisions This Run': 'The decisions taken in this run, one line each (the DECISIONS.md headings stamped since the ' +
+    'run started) — not the charter, which the next window re-reads itself.',
+  'Learned Constraints': 'Facts about the project learned the hard way that still hold: what must not be edited, ' +
+    'what the CI runs, what breaks. Drop a line once it is no longer true.',
+  'Current Work': 'Where the work stands right now: what is done in the in-flight item, what is half-done, what ' +
+    'is failing.',
+  'Next Step': 'The single next action for the next window, concrete enough to start on without re-reading the ' +
+    'whole transcript.',
+};
+
+export const KIND_HELP: Record<SectionKind, string> = {
+  snapshot: 'snapshot — the next window replaces this section wholesale with its own view.',
+  ledger: 'ledger — prior lines that are still true are kept, new lines are appended, and exact duplicate lines ' +
+    'collapse.',
+};
+
+const BRIEF_PREFIXES = ['mission', 'charter', 'guardrails', 'plan'];
+const CONTRACT_LIST = SECTIONS.join(', ');
+
+// ---------------------------------------------------------------------------------------------------------------
+// Parse
+
+export type HeadingRole = 'section' | 'duplicate' | 'unknown' | 'brief';
+
+export interface Heading {
+  /** 0-based line. */
+  line: number;
+  /** The name after `##` and whitespace, trailing whitespace trimmed. */
+  name: string;
+  /** Column (UTF-16) of the `##`, of the name's first and one past its last character. */
+  hashCol: number;
+  nameStart: number;
+  nameEnd: number;
+  role: HeadingRole;
+  /** Lines after the heading up to the next heading (exclusive); title lines in there are not body. */
+  bodyStart: number;
+  bodyEnd: number;
+}
+
+export interface ParsedCheckpoint {
+  readonly text: string;
+  readonly eol: '\n' | '\r\n';
+  /** The lines without their line breaks; a final '' when the text ends with a line break. */
+  readonly lines: string[];
+  /** Lines whose trimmed text is exactly the title. The first is the title; the rest are nested. */
+  readonly titles: number[];
+  readonly headings: Heading[];
+  /** The first occurrence of each contract section. */
+  readonly sections: Map<SectionName, Heading>;
+  /** Line of the first `## ` heading of any kind; `lines.length` when none. */
+  readonly firstHeadingLine: number;
+}
+
+const HEADING = /^##\s+(.+)$/;
+
+export function splitLines(text: string): string[] {
+  return text.split(/\r\n|\r|\n/);
+}
+
+/** Heading detection, the contract's to the letter: the trimmed line is `##`, whitespace, a name. */
+export function headingName(line: string): string | undefined {
+  const trimmed = line.trim();
+  if (trimmed.charCodeAt(0) !== 35 || trimmed.charCodeAt(1) !== 35) return undefined;
+  const m = HEADING.exec(trimmed);
+  return m ? m[1] : undefined;
+}
+
+export function isTitleLine(line: string): boolean {
+  return line.trim() === TITLE;
+}
+
+export function parseCheckpoint(text: string): ParsedCheckpoint {
+  const lines = splitLines(text);
+  const nl = text.indexOf('\n');
+  const eol = nl > 0 && text.charCodeAt(nl - 1) === 13 ? '\r\n' : '\n';
+  const titles: number[] = [];
+  const headings: Heading[] = [];
+  const sections = new Map<SectionName, Heading>();
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    // Cheap pre-filter: only lines whose first non-blank character is `#` can be a title or a heading.
+    let c = 0;
+    while (c < line.length && (line.charCodeAt(c) === 32 || (line.charCodeAt(c) >= 9 && line.charCodeAt(c) <= 13))) c++;
+    if (c < line.length && line.charCodeAt(c) !== 35 && line.charCodeAt(c) < 128) continue;
+    if (isTitleLine(line)) {
+      titles.push(i);
+      continue;
+    }
+    const name = headingName(line);
+    if (name === undefined) continue;
+    const hashCol = line.length - line.trimStart().length;
+    const nameStart = line.indexOf(name, hashCol + 2);
+    let role: HeadingRole;
+    if (isSection(name)) role = sections.has(name) ? 'duplicate' : 'section';
+    else role = BRIEF_PREFIXES.some((p) => name.toLowerCase().startsWith(p)) ? 'brief' : 'unknown';
+    const h: Heading = { line: i, name, hashCol, nameStart, nameEnd: nameStart + name.length, role, bodyStart: i + 1, bodyEnd: lines.length };
+    if (headings.length > 0) headings[headings.length - 1].bodyEnd = i;
+    headings.push(h);
+    if (role === 'section') sections.set(name as SectionName, h);
+  }
+  return { text, eol, lines, titles, headings, sections, firstHeadingLine: headings.length ? headings[0].line : lines.length };
+}
+
+/** The body lines of a heading (title lines excluded), as written. */
+export function bodyLines(p: ParsedCheckpoint, h: Heading): string[] {
+  const out: string[] = [];
+  for (let i = h.bodyStart; i < h.bodyEnd; i++) if (!isTitleLine(p.lines[i])) out.push(p.lines[i]);
+  return out;
+}
+
+/** Distinct non-blank trimmed body lines (what a ledger carries forward). */
+export function ledgerLines(p: ParsedCheckpoint, h: Heading): string[] {
+  const seen = new Set<string>();
+  for (const l of bodyLines(p, h)) {
+    const t = l.trim();
+    if (t) seen.add(t);
+  }
+  return [...seen];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The cap
+
+export const CAP_MIN = 8192;
+export const CAP_MAX = 32768;
+export const DEFAULT_MAX_CONTEXT_MB = 5;
+
+export interface CheckpointCap {
+  bytes: number;
+  /** `guardrails`: max_checkpoint_kb from GUARDRAILS.md; `formula`: 2% of max_context_mb, clamped. */
+  source: 'guardrails' | 'formula';
+  maxCheckpointKb?: number;
+  maxContextMb: number;
+}
+
+/** `max_context_mb` from state.json text; the default (5) when absent or unreadable. */
+export function maxContextMbFromState(stateJson: string | undefined): number {
+  if (!stateJson) return DEFAULT_MAX_CONTEXT_MB;
+  try {
+    const v = (JSON.parse(stateJson) as { max_context_mb?: unknown })?.max_context_mb;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+    return Number.isFinite(n) ? Math.trunc(n) : DEFAULT_MAX_CONTEXT_MB;
+  } catch {
+    return DEFAULT_MAX_CONTEXT_MB;
+  }
+}
+
+/** The contract's cap: `max_checkpoint_kb` KiB when a positive integer, else min(32768, max(8192, 2% of the window)). */
+export function checkpointCap(guardrailsText: string | undefined, stateJson: string | undefined): CheckpointCap {
+  const maxContextMb = maxContextMbFromState(stateJson);
+  const kb = guardrailsText ? parseGuardrails(guardrailsText).maxCheckpointKb : undefined;
+  if (kb !== undefined && kb > 0) return { bytes: kb * 1024, source: 'guardrails', maxCheckpointKb: kb, maxContextMb };
+  return { bytes: capFromContextMb(maxContextMb), source: 'formula', maxContextMb };
+}
+
+export function capFromContextMb(mb: number): number {
+  return Math.min(CAP_MAX, Math.max(CAP_MIN, Math.floor(Math.trunc(mb) * 1048576 * 0.02)));
+}
+
+export const DEFAULT_CAP: CheckpointCap = { bytes: CAP_MAX, source: 'formula', maxContextMb: DEFAULT_MAX_CONTEXT_MB };
+
+/** UTF-8 size of a string (what lands on disk), without Node's Buffer. */
+export function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2; // a surrogate pair: 2 UTF-16 units, 4 bytes
+      i++;
+    } else n += 2;
+  }
+  return n;
+}
+
+export function describeCap(cap: CheckpointCap): string {
+  return cap.source === 'guardrails'
+    ? `the cap is max_checkpoint_kb: ${cap.maxCheckpointKb} in GUARDRAILS.md`
+    : `the cap is 2% of max_context_mb (${cap.maxContextMb}) from state.json, kept between ${CAP_MIN} and ${CAP_MAX} ` +
+      'bytes; max_checkpoint_kb: in GUARDRAILS.md overrides it';
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Findings
+
+export type ErrorCode =
+  | 'unknown-section' | 'brief-section' | 'nested-checkpoint' | 'duplicate-section' | 'missing-section'
+  | 'section-order' | 'oversize';
+export type WarningCode = 'no-title' | 'title-not-first' | 'text-before-sections' | 'empty-next-step';
+export type FindingCode = ErrorCode | WarningCode;
+
+export const ERROR_CODES: readonly ErrorCode[] = [
+  'unknown-section', 'brief-section', 'nested-checkpoint', 'duplicate-section', 'missing-section', 'section-order',
+  'oversize',
+];
+export const WARNING_CODES: readonly WarningCode[] = ['no-title', 'title-not-first', 'text-before-sections', 'empty-next-step'];
+
+/** 0-based lines, UTF-16 columns, end exclusive (the LSP's convention, without its types). */
+export interface Span {
+  startLine: number;
+  startChar: number;
+  endLine: number;
+  endChar: number;
+}
+
+export interface Fix {
+  title: string;
+  /** The single obvious fix for its finding (what `source.fixAll.leopold` applies). */
+  preferred: boolean;
+  /** The whole new document text. */
+  apply(): string;
+}
+
+export interface Finding {
+  code: FindingCode;
+  severity: 'error' | 'warning';
+  message: string;
+  span: Span;
+  fixes: Fix[];
+}
+
+export interface Validation {
+  parsed: ParsedCheckpoint;
+  findings: Finding[];
+  errors: number;
+  warnings: number;
+  bytes: number;
+  cap: CheckpointCap;
+}
+
+function lineSpan(p: ParsedCheckpoint, line: number): Span {
+  const text = p.lines[line] ?? '';
+  const start = text.length - text.trimStart().length;
+  const end = text.trimEnd().length;
+  return { startLine: line, startChar: end > start ? start : 0, endLine: line, endChar: end > start ? end : text.length };
+}
+
+function headingSpan(h: Heading): Span {
+  return { startLine: h.line, startChar: h.hashCol, endLine: h.line, endChar: h.nameEnd };
+}
+
+export function validateCheckpoint(text: string, cap: CheckpointCap = DEFAULT_CAP): Validation {
+  const p = parseCheckpoint(text);
+  const findings: Finding[] = [];
+  const err = (code: ErrorCode, span: Span, message: string, fixes: Fix[] = []) =>
+    findings.push({ code, severity: 'error', span, message, fixes });
+  const warn = (code: WarningCode, span: Span, message: string, fixes: Fix[] = []) =>
+    findings.push({ code, severity: 'warning', span, message, fixes });
+
+  // Titles: 0 or 1 (TS parser) is valid; a second one is a nested prior checkpoint.
+  if (p.titles.length > 1) {
+    for (const t of p.titles.slice(1)) {
+      err('nested-checkpoint', lineSpan(p, t),
+        `${p.titles.length} titles — a nested prior checkpoint; merge, never nest. Delete this second "${TITLE}" ` +
+        'line and merge any repeated section into the first one.',
+        [{ title: 'Drop the nested title line', preferred: true, apply: () => dropLine(p, t) }]);
+    }
+  }
+  if (p.titles.length === 0) {
+    warn('no-title', lineSpan(p, 0),
+      `no "${TITLE}" title — the compact hook refuses a checkpoint without exactly one title and the Stop hook ` +
+      `records checkpoint_written: false. Add "${TITLE}" as the first line.`,
+      [{ title: `Insert "${TITLE}" as the first line`, preferred: true, apply: () => insertTitle(p) }]);
+  } else if (!p.lines[0].startsWith(TITLE)) {
+    const t = p.titles[0];
+    warn('title-not-first', lineSpan(p, t),
+      'the title is not at the start of the first line — the Stop hook reads only the first line and records ' +
+      `checkpoint_written: false. Move "${TITLE}" to the top, unindented.`,
+      [{ title: 'Move the title to the first line', preferred: true, apply: () => moveTitleFirst(p) }]);
+  }
+
+  // Text before the first section (the parser drops it).
+  let firstText = -1;
+  let lastText = -1;
+  for (let i = 0; i < p.firstHeadingLine; i++) {
+    const l = p.lines[i];
+    if (l.trim() === '' || isTitleLine(l)) continue;
+    if (firstText < 0) firstText = i;
+    lastText = i;
+  }
+  if (firstText >= 0) {
+    warn('text-before-sections',
+      { startLine: firstText, startChar: 0, endLine: lastText, endChar: p.lines[lastText].length },
+      'text before the first section is dropped when Leopold parses the checkpoint — move it into the section it ' +
+      'belongs to, or delete it.');
+  }
+
+  // Headings.
+  for (const h of p.headings) {
+    if (h.role === 'brief') {
+      err('brief-section', headingSpan(h),
+        `"## ${h.name}" — brief state (Mission/Charter/Guardrails/Plan) never lives in the checkpoint: the next ` +
+        'window re-reads MISSION.md, CHARTER.md, GUARDRAILS.md and PLAN.md itself. Move this text into the brief, ' +
+        'or quote the heading ("> ## …") to keep it as body text.',
+        [{ title: `Quote "## ${h.name}" as body text`, preferred: true, apply: () => quoteHeading(p, h) }]);
+    } else if (h.role === 'unknown') {
+      const near = closestSection(h.name);
+      const fixes: Fix[] = [];
+      const renamePreferred = near !== undefined && !p.sections.has(near);
+      if (near) fixes.push({ title: `Rename to "## ${near}"`, preferred: renamePreferred, apply: () => renameHeading(p, h, near) });
+      fixes.push({ title: `Quote "## ${h.name}" as body text`, preferred: !renamePreferred, apply: () => quoteHeading(p, h) });
+      err('unknown-section', headingSpan(h),
+        `unknown section "## ${h.name}" — the contract is: ${CONTRACT_LIST}. ` +
+        (near ? `Rename it to "## ${near}"` : 'Rename it to one of those') +
+        ', or quote it ("> ## …") to keep it as body text.', fixes);
+    } else if (h.role === 'duplicate') {
+      const first = p.sections.get(h.name as SectionName)!;
+      const kind = sectionKind(h.name as SectionName);
+      err('duplicate-section', headingSpan(h),
+        `"## ${h.name}" twice — a nested prior checkpoint; merge, never nest. Merge this section into the first ` +
+        `"## ${h.name}" (line ${first.line + 1}); ` +
+        (kind === 'ledger' ? 'as a ledger it keeps every distinct line.' : 'as a snapshot it keeps one body.'),
+        [{
+          title: kind === 'ledger'
+            ? `Merge into the first "## ${h.name}" (keep every distinct line)`
+            : `Merge into the first "## ${h.name}" (keep this later body)`,
+          preferred: true,
+          apply: () => mergeDuplicate(p, h),
+        }]);
+    }
+  }
+
+  // Missing sections: one finding naming them all.
+  const missing = SECTIONS.filter((s) => !p.sections.has(s));
+  if (missing.length > 0) {
+    const at = p.titles.length ? p.titles[0] : 0;
+    err('missing-section', lineSpan(p, at),
+      `missing section(s): ${missing.map((s) => `"${s}"`).join(', ')} — the contract has exactly seven sections; ` +
+      'insert each missing heading at its contract position (an empty section is fine).',
+      [{ title: missing.length === 1 ? `Insert "## ${missing[0]}"` : `Insert the ${missing.length} missing sections`,
+        preferred: true, apply: () => insertMissingSections(p) }]);
+  }
+
+  // Order among the sections present.
+  const present = p.headings.filter((h) => h.role === 'section');
+  const expected = [...present].sort((a, b) => sectionIndex(a.name as SectionName) - sectionIndex(b.name as SectionName));
+  const k = present.findIndex((h, i) => h !== expected[i]);
+  if (k >= 0) {
+    err('section-order', headingSpan(present[k]),
+      `sections are out of order: found ${present[k].name} where ${expected[k].name} belongs — the contract order ` +
+      `is ${CONTRACT_LIST}. Reorder the sections; their bodies move with them.`,
+      [{ title: 'Reorder the sections into the contract order', preferred: true, apply: () => reorderSections(p) }]);
+  }
+
+  // An empty Next Step.
+  const next = p.sections.get('Next Step');
+  if (next && bodyLines(p, next).every((l) => l.trim() === '')) {
+    warn('empty-next-step', headingSpan(next),
+      '"## Next Step" is empty — the next window starts from this section; write the single next action it should take.');
+  }
+
+  // Size.
+  const bytes = utf8Length(text);
+  if (bytes > cap.bytes) {
+    err('oversize', lineSpan(p, p.titles.length ? p.titles[0] : 0),
+      `checkpoint is ${bytes} bytes, over the ${cap.bytes}-byte cap — consolidate it: drop ledger lines that no ` +
+      `longer hold and shorten the snapshots (${describeCap(cap)}). Leopold refuses an oversized checkpoint and ` +
+      'writes nothing.');
+  }
+
+  findings.sort((a, b) => a.span.startLine - b.span.startLine || a.span.startChar - b.span.startChar);
+  let errors = 0;
+  for (const f of findings) if (f.severity === 'error') errors++;
+  return { parsed: p, findings, errors, warnings: findings.length - errors, bytes, cap };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The closest contract section to an unknown name
+
+function levenshtein(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length];
+}
+
+/** The contract section an unknown heading most plausibly meant, or undefined when none is close. */
+export function closestSection(name: string): SectionName | undefined {
+  const n = name.toLowerCase().replace(/[\s_-]+/g, ' ').trim();
+  let best: SectionName | undefined;
+  let bestScore = Infinity;
+  for (const s of SECTIONS) {
+    const l = s.toLowerCase();
+    let score: number;
+    if (n === l) score = 0;
+    else if (n.length >= 4 && (l.startsWith(n) || n.startsWith(l))) score = 1;
+    else {
+      const d = levenshtein(n, l);
+      score = d <= Math.max(2, Math.floor(l.length / 4)) ? 1 + d : Infinity;
+    }
+    if (score < bestScore) {
+      bestScore = score;
+      best = s;
+    }
+  }
+  return best;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Fixes: pure text transforms that never lose a line of the user's text
+
+/** The lines of a text that ends with a line break end with ''. */
+function endsWithEol(lines: string[]): boolean {
+  return lines.length > 1 && lines[lines.length - 1] === '';
+}
+
+function join(p: ParsedCheckpoint, lines: string[]): string {
+  return lines.join(p.eol);
+}
+
+function lastContentLine(p: ParsedCheckpoint, h: Heading): number {
+  for (let i = h.bodyEnd - 1; i >= h.bodyStart; i--) if (p.lines[i].trim() !== '' && !isTitleLine(p.lines[i])) return i;
+  return h.line;
+}
+
+export function dropLine(p: ParsedCheckpoint, line: number): string {
+  const lines = [...p.lines];
+  lines.splice(line, 1);
+  return join(p, lines);
+}
+
+export function insertTitle(p: ParsedCheckpoint): string {
+  const lines = [...p.lines];
+  if (lines.length === 1 && lines[0] === '') return join(p, [TITLE, '']);
+  lines.splice(0, 0, ...(lines[0].trim() === '' ? [TITLE] : [TITLE, '']));
+  return join(p, lines);
+}
+
+export function moveTitleFirst(p: ParsedCheckpoint): string {
+  const lines = [...p.lines];
+  const t = p.titles[0];
+  if (t === 0) {
+    lines[0] = TITLE;
+    return join(p, lines);
+  }
+  lines.splice(t, 1);
+  lines.splice(0, 0, ...(lines[0].trim() === '' ? [TITLE] : [TITLE, '']));
+  return join(p, lines);
+}
+
+export function renameHeading(p: ParsedCheckpoint, h: Heading, name: string): string {
+  const lines = [...p.lines];
+  const l = lines[h.line];
+  lines[h.line] = l.slice(0, h.nameStart) + name + l.slice(h.nameEnd);
+  return join(p, lines);
+}
+
+/** `## X` → `> ## X`: the same text, now body text of the section above. */
+export function quoteHeading(p: ParsedCheckpoint, h: Heading): string {
+  const lines = [...p.lines];
+  const l = lines[h.line];
+  lines[h.line] = l.slice(0, h.hashCol) + '> ' + l.slice(h.hashCol);
+  return join(p, lines);
+}
+
+/**
+ * Merges a duplicate section into the first one and removes it. Ledger: the first body keeps its lines and gains
+ * every distinct line it did not have. Snapshot: the later body replaces the first (the contract's merge rule).
+ * Title lines inside the removed block stay where they are (they are their own finding).
+ */
+export function mergeDuplicate(p: ParsedCheckpoint, dup: Heading): string {
+  const first = p.sections.get(dup.name as SectionName);
+  if (!first || first === dup) return p.text;
+  const dupBody = bodyLines(p, dup);
+  const remove = new Set<number>([dup.line]);
+  for (let i = dup.bodyStart; i < dup.bodyEnd; i++) if (!isTitleLine(p.lines[i])) remove.add(i);
+  if (endsWithEol(p.lines)) remove.delete(p.lines.length - 1); // the final line break stays
+  const insertAfter = new Map<number, string[]>();
+  if (sectionKind(dup.name as SectionName) === 'ledger') {
+    const have = new Set(ledgerLines(p, first));
+    const add: string[] = [];
+    for (const l of dupBody) {
+      const t = l.trim();
+      if (t === '' || have.has(t)) continue;
+      have.add(t);
+      add.push(l);
+    }
+    insertAfter.set(lastContentLine(p, first), add);
+  } else {
+    // Keep the later body: its content (outer blank lines trimmed) replaces the first body's content.
+    let a = 0;
+    let b = dupBody.length;
+    while (a < b && dupBody[a].trim() === '') a++;
+    while (b > a && dupBody[b - 1].trim() === '') b--;
+    const last = lastContentLine(p, first);
+    for (let i = first.bodyStart; i <= last; i++) if (!isTitleLine(p.lines[i])) remove.add(i);
+    insertAfter.set(first.line, dupBody.slice(a, b));
+  }
+  const out: string[] = [];
+  let junction = -1;
+  for (let i = 0; i < p.lines.length; i++) {
+    if (i === dup.line) junction = out.length;
+    if (!remove.has(i)) out.push(p.lines[i]);
+    const add = insertAfter.get(i);
+    if (add) out.push(...add);
+  }
+  // Removing the block can leave two blank lines where there was one: collapse that pair only.
+  if (junction > 0 && junction < out.length && out[junction - 1].trim() === '' && out[junction].trim() === '') {
+    out.splice(junction, 1);
+  }
+  return join(p, out);
+}
+
+/** Inserts every missing section (empty) at its contract position: before the next contract section present. */
+export function insertMissingSections(p: ParsedCheckpoint): string {
+  const missing = SECTIONS.filter((s) => !p.sections.has(s));
+  if (missing.length === 0) return p.text;
+  const contract = p.headings.filter((h) => h.role === 'section');
+  const before = new Map<number, string[]>();
+  const atEnd: string[] = [];
+  for (const s of missing) {
+    const next = contract.find((h) => sectionIndex(h.name as SectionName) > sectionIndex(s));
+    if (next) {
+      const list = before.get(next.line) ?? [];
+      list.push(`## ${s}`, '');
+      before.set(next.line, list);
+    } else atEnd.push(`## ${s}`);
+  }
+  const out: string[] = [];
+  for (let i = 0; i < p.lines.length; i++) {
+    const add = before.get(i);
+    if (add) out.push(...add);
+    out.push(p.lines[i]);
+  }
+  if (atEnd.length) {
+    if (endsWithEol(out)) out.pop();
+    if (out.length === 1 && out[0] === '') out.pop();
+    const block: string[] = [];
+    for (const h of atEnd) {
+      const prev = block.length ? block[block.length - 1] : out[out.length - 1];
+      if (prev !== undefined && prev.trim() !== '') block.push('');
+      block.push(h);
+    }
+    out.push(...block, '');
+  }
+  return join(p, out);
+}
+
+/** Moves whole sections (heading + body) into the contract order. Unknown headings travel with the section above. */
+export function reorderSections(p: ParsedCheckpoint): string {
+  const starts = p.headings.filter((h) => h.role === 'section' || h.role === 'duplicate');
+  if (starts.length === 0) return p.text;
+  const eolAtEnd = endsWithEol(p.lines);
+  const total = eolAtEnd ? p.lines.length - 1 : p.lines.length;
+  const trimBlank = (ls: string[]) => {
+    let e = ls.length;
+    while (e > 0 && ls[e - 1].trim() === '') e--;
+    return ls.slice(0, e);
+  };
+  const blocks = starts.map((h, k) => ({
+    index: sectionIndex(h.name as SectionName),
+    order: k,
+    lines: trimBlank(p.lines.slice(h.line, k + 1 < starts.length ? starts[k + 1].line : total)),
+  }));
+  blocks.sort((a, b) => a.index - b.index || a.order - b.order);
+  const out = trimBlank(p.lines.slice(0, starts[0].line));
+  for (const b of blocks) {
+    if (out.length) out.push('');
+    out.push(...b.lines);
+  }
+  if (eolAtEnd) out.push('');
+  return join(p, out);
+}
+
+/** Applies preferred fixes until none is left (bounded); the oversize error has no automatic fix. */
+export function fixAll(text: string, cap: CheckpointCap = DEFAULT_CAP): string {
+  const priority: FindingCode[] = [
+    'nested-checkpoint', 'brief-section', 'unknown-section', 'duplicate-section', 'missing-section', 'section-order',
+    'no-title', 'title-not-first',
+  ];
+  for (let round = 0; round < 200; round++) {
+    const v = validateCheckpoint(text, cap);
+    let chosen: Fix | undefined;
+    for (const code of priority) {
+      const f = v.findings.find((x) => x.code === code && x.fixes.some((fx) => fx.preferred));
+      if (f) {
+        chosen = f.fixes.find((fx) => fx.preferred);
+        break;
+      }
+    }
+    if (!chosen) return text;
+    const next = chosen.apply();
+    if (next === text) return text;
+    text = next;
+  }
+  return text;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Canonical serialization
+
+/** The contract's serialization of seven bodies (LF line breaks). */
+export function serializeCheckpoint(bodies: Partial<Record<SectionName, string>>): string {
+  let out = `${TITLE}\n\n`;
+  for (const s of SECTIONS) {
+    const body = (bodies[s] ?? '').trim();
+    out += body ? `## ${s}\n${body}\n\n` : `## ${s}\n\n`;
+  }
+  return out.replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '') + '\n';
+}
+
+export type FormatResult = { ok: true; text: string } | { ok: false; message: string };
+
+/** The canonical form of a document, or why it cannot be formatted (it does not parse, or text would be dropped). */
+export function formatCheckpoint(text: string): FormatResult {
+  const v = validateCheckpoint(text, { ...DEFAULT_CAP, bytes: Infinity });
+  const blocking = v.findings.filter((f) => f.severity === 'error');
+  if (blocking.length) {
+    return {
+      ok: false,
+      message: `Cannot format CHECKPOINT.md: it does not parse (${blocking.length} problem${blocking.length === 1 ? '' : 's'}; ` +
+        `first: ${blocking[0].message.split(' — ')[0]}). Fix the errors first — the quick fixes or "Fix All" do it ` +
+        'without losing text.',
+    };
+  }
+  if (v.findings.some((f) => f.code === 'text-before-sections')) {
+    return {
+      ok: false,
+      message: 'Cannot format CHECKPOINT.md: the text before the first section would be dropped by the canonical ' +
+        'form. Move it into a section first.',
+    };
+  }
+  const p = v.parsed;
+  const bodies: Partial<Record<SectionName, string>> = {};
+  for (const [name, h] of p.sections) bodies[name] = bodyLines(p, h).join('\n');
+  const out = serializeCheckpoint(bodies);
+  return { ok: true, text: p.eol === '\r\n' ? out.replace(/\n/g, '\r\n') : out };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What the CodeLens says
+
+export function formatKb(bytes: number): string {
+  const kb = bytes / 1024;
+  return `${Number.isInteger(kb) ? kb : kb.toFixed(1)} KB`;
+}
+
+export function verdict(v: Validation): string {
+  if (v.errors > 0) {
+    return `✗ ${v.errors} problem${v.errors === 1 ? '' : 's'} — the next window will not resume from this`;
+  }
+  const w = v.warnings ? ` · ${v.warnings} warning${v.warnings === 1 ? '' : 's'}` : '';
+  return `✓ valid checkpoint · ${v.parsed.sections.size}/${SECTIONS.length} sections · ` +
+    `${(v.bytes / 1024).toFixed(1)} KB of ${formatKb(v.cap.bytes)}${w}`;
+}
+
+export function sectionLens(p: ParsedCheckpoint, h: Heading): string | undefined {
+  if (h.role !== 'section') return undefined;
+  const name = h.name as SectionName;
+  if (sectionKind(name) === 'snapshot') return 'snapshot — replaced by the next window';
+  const n = ledgerLines(p, h).length;
+  return `ledger — ${n} line${n === 1 ? '' : 's'} carried forward`;
+}
