@@ -1,0 +1,285 @@
+// The checkpoint language server through a real LSP connection: `node dist/server.js --stdio`.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type {
+  CodeAction, CodeLens, CompletionItem, Diagnostic, DocumentDiagnosticReport, DocumentSymbol, Hover, TextEdit,
+} from 'vscode-languageserver-protocol';
+import { SECTIONS, TITLE, validateCheckpoint } from '../../src/core/checkpoint';
+import { BROKEN, bigDoc, doc } from '../fixtures/checkpoints/docs';
+import { LspTestClient, SERVER_JS } from '../fixtures/checkpoints/lsp';
+
+const codes = (d: Diagnostic[]) => d.map((x) => x.code).sort();
+const ALL_RANGE = { start: { line: 0, character: 0 }, end: { line: 10_000, character: 0 } };
+
+function project(files: Record<string, string>): { root: string; checkpoint: string; uri: string } {
+  const root = mkdtempSync(path.join(tmpdir(), 'leopold-server-'));
+  mkdirSync(path.join(root, '.leopold'), { recursive: true });
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, '.leopold', name)), { recursive: true });
+    writeFileSync(path.join(root, '.leopold', name), text);
+  }
+  const checkpoint = path.join(root, '.leopold', 'CHECKPOINT.md');
+  return { root, checkpoint, uri: pathToFileURL(checkpoint).href };
+}
+
+function apply(text: string, edits: TextEdit[]): string {
+  return TextDocument.applyEdits(TextDocument.create('file:///x', 'x', 1, text), edits);
+}
+
+describe('server binary', () => {
+  it('exits 2 with usage when no transport is given; --version prints the version', () => {
+    const r = spawnSync(process.execPath, [SERVER_JS], { encoding: 'utf8' });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--stdio/);
+    assert.match(spawnSync(process.execPath, [SERVER_JS, '--version'], { encoding: 'utf8' }).stdout, /^\d+\.\d+\.\d+/);
+  });
+});
+
+describe('server over stdio (push diagnostics)', () => {
+  let c: LspTestClient;
+  const tmp: string[] = [];
+  before(async () => {
+    c = await LspTestClient.start();
+  });
+  after(async () => {
+    await c.stop();
+    for (const d of tmp) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('advertises incremental sync, code actions, CodeLens, formatting, completion, hover, symbols; no pull', () => {
+    const caps = c.result.capabilities;
+    assert.equal((caps.textDocumentSync as { change: number }).change, 2);
+    assert.equal(caps.diagnosticProvider, undefined);
+    assert.deepEqual((caps.codeActionProvider as { codeActionKinds: string[] }).codeActionKinds, ['quickfix', 'source.fixAll.leopold']);
+    assert.ok(caps.codeLensProvider && caps.documentFormattingProvider && caps.completionProvider && caps.hoverProvider && caps.documentSymbolProvider);
+    assert.equal(c.result.serverInfo?.name, 'leopold-checkpoint-server');
+  });
+
+  it('pushes the broken fixture\'s codes with links, source and severity', async () => {
+    const uri = 'untitled:broken';
+    await c.open(uri, BROKEN);
+    const p = await c.diagnosticsFor(uri, 1);
+    assert.deepEqual([...new Set(codes(p.diagnostics))],
+      ['brief-section', 'duplicate-section', 'missing-section', 'nested-checkpoint', 'section-order', 'unknown-section']);
+    for (const d of p.diagnostics) {
+      assert.equal(d.source, 'leopold');
+      assert.equal(d.codeDescription?.href, `https://github.com/leopold-vscode/leopold-vscode#${d.code}`);
+      assert.equal(d.severity, 1);
+    }
+    const mission = p.diagnostics.find((d) => d.code === 'brief-section')!;
+    assert.deepEqual(mission.range, { start: { line: 5, character: 0 }, end: { line: 5, character: 10 } });
+  });
+
+  it('applies incremental edits and re-validates the latest version', async () => {
+    const uri = 'untitled:incremental';
+    await c.open(uri, doc());
+    assert.deepEqual((await c.diagnosticsFor(uri, 1)).diagnostics, []);
+    await c.change(uri, 2, [{ range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, text: '## Notes\n' }]);
+    assert.deepEqual(codes((await c.diagnosticsFor(uri, 2)).diagnostics), ['unknown-section']);
+    await c.change(uri, 3, [{ range: { start: { line: 2, character: 0 }, end: { line: 3, character: 0 } }, text: '' }]);
+    assert.deepEqual((await c.diagnosticsFor(uri, 3)).diagnostics, []);
+  });
+
+  it('an edit storm: diagnostics come for the final version only, soon after the last edit', async () => {
+    const uri = 'untitled:storm';
+    const text = bigDoc(32000);
+    await c.open(uri, text);
+    await c.diagnosticsFor(uri, 1);
+    const before = c.published.length;
+    const line = text.split('\n').indexOf('## Current Work') + 1;
+    let t = 0;
+    for (let v = 2; v <= 201; v++) {
+      void c.change(uri, v, [{ range: { start: { line, character: 0 }, end: { line, character: 0 } }, text: 'x' }]);
+      t = performance.now();
+    }
+    const last = await c.diagnosticsFor(uri, 201);
+    assert.deepEqual(last.diagnostics, []);
+    const storm = c.published.slice(before).filter((p) => p.uri === uri);
+    assert.ok(storm.length < 20, `${storm.length} pushes for 200 edits`);
+    assert.ok(storm.every((p, i) => i === 0 || p.version! > storm[i - 1].version!), 'versions only go forward');
+    assert.ok(last.at - t < 1000, 'in time');
+  });
+
+  it('clears diagnostics on close', async () => {
+    const uri = 'untitled:close';
+    await c.open(uri, '## Mission\n');
+    await c.diagnosticsFor(uri, 1);
+    await c.close(uri);
+    await c.until('cleared', () => {
+      const p = c.published.filter((x) => x.uri === uri);
+      return p.length > 1 && p[p.length - 1].diagnostics.length === 0;
+    });
+  });
+
+  it('quick fixes: one preferred per diagnostic; applying them makes the fixture valid without losing text', async () => {
+    const uri = 'untitled:fixes';
+    let text = BROKEN;
+    let version = 1;
+    await c.open(uri, text);
+    for (let round = 0; round < 30; round++) {
+      const diags = (await c.diagnosticsFor(uri, version)).diagnostics.filter((d) => d.severity === 1);
+      if (diags.length === 0) break;
+      const actions = await c.request<CodeAction[]>('textDocument/codeAction',
+        { textDocument: { uri }, range: diags[0].range, context: { diagnostics: [diags[0]], only: ['quickfix'] } });
+      const mine = actions.filter((a) => a.diagnostics?.[0]?.code === diags[0].code);
+      const preferred = mine.filter((a) => a.isPreferred);
+      assert.equal(preferred.length, 1, `one preferred fix for ${diags[0].code}`);
+      const edits = preferred[0].edit!.changes![uri];
+      text = apply(text, edits);
+      version++;
+      await c.change(uri, version, edits.map((e) => ({ range: e.range, text: e.newText })));
+    }
+    const v = validateCheckpoint(text);
+    assert.equal(v.errors, 0);
+    for (const l of BROKEN.split('\n').filter((x) => x.trim() && !x.startsWith('#'))) assert.ok(text.includes(l), `kept ${l}`);
+  });
+
+  it('source.fixAll.leopold fixes everything in one edit', async () => {
+    const uri = 'untitled:fixall';
+    await c.open(uri, BROKEN.replace(/\n/g, '\r\n'));
+    const actions = await c.request<CodeAction[]>('textDocument/codeAction',
+      { textDocument: { uri }, range: ALL_RANGE, context: { diagnostics: [], only: ['source.fixAll'] } });
+    assert.deepEqual(actions.map((a) => a.kind), ['source.fixAll.leopold']);
+    const out = apply(BROKEN.replace(/\n/g, '\r\n'), actions[0].edit!.changes![uri]);
+    assert.equal(validateCheckpoint(out).errors, 0);
+    assert.ok(!/[^\r]\n/.test(out), 'CRLF kept');
+  });
+
+  it('CodeLens: the verdict on the title line and a lens per section', async () => {
+    const uri = 'untitled:lens';
+    await c.open(uri, doc({ 'Files and Code': '- a\n- b\n- a' }));
+    const lenses = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+    assert.match(lenses[0].command!.title, /^✓ valid checkpoint · 7\/7 sections · [\d.]+ KB of 32 KB$/);
+    assert.equal(lenses[0].range.start.line, 0);
+    assert.equal(lenses.length, 8);
+    assert.equal(lenses[1].command!.title, 'snapshot — replaced by the next window');
+    assert.equal(lenses[2].command!.title, 'ledger — 2 lines carried forward');
+    const bad = 'untitled:lens-bad';
+    await c.open(bad, BROKEN);
+    const l2 = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: bad } });
+    assert.match(l2[0].command!.title, /^✗ \d+ problems — the next window will not resume from this$/);
+  });
+
+  it('formats to the canonical form, and refuses a document that does not parse', async () => {
+    const uri = 'untitled:format';
+    const messy = doc({ 'Current Work': '\n\n  work  \n\n\n' }) + '\n\n';
+    await c.open(uri, messy);
+    const edits = await c.request<TextEdit[]>('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } });
+    const out = apply(messy, edits);
+    assert.ok(out.includes('## Current Work\nwork\n\n## Next Step\n') && out.endsWith('Next Step body\n'));
+    const bad = 'untitled:format-bad';
+    await c.open(bad, BROKEN);
+    await assert.rejects(
+      c.request('textDocument/formatting', { textDocument: { uri: bad }, options: { tabSize: 2, insertSpaces: true } }),
+      /Cannot format CHECKPOINT\.md: it does not parse/);
+  });
+
+  it('completes section names after `## ` (missing ones first) and hovers headings', async () => {
+    const uri = 'untitled:complete';
+    const text = `${TITLE}\n\n## In-Flight Item\nx\n\n## Ne`;
+    await c.open(uri, text);
+    const items = await c.request<CompletionItem[]>('textDocument/completion', { textDocument: { uri }, position: { line: 5, character: 5 } });
+    assert.deepEqual(items.map((i) => i.label).sort(), [...SECTIONS].sort());
+    const inFlight = items.find((i) => i.label === 'In-Flight Item')!;
+    assert.match(inFlight.detail!, /already in this checkpoint/);
+    assert.ok(items.find((i) => i.label === 'Next Step')!.sortText! < inFlight.sortText!);
+    const next = items.find((i) => i.label === 'Next Step')!;
+    assert.deepEqual((next.textEdit as TextEdit).range, { start: { line: 5, character: 3 }, end: { line: 5, character: 5 } });
+    const none = await c.request<CompletionItem[]>('textDocument/completion', { textDocument: { uri }, position: { line: 3, character: 1 } });
+    assert.deepEqual(none, []);
+    const hover = await c.request<Hover>('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 4 } });
+    assert.match((hover.contents as { value: string }).value, /In-Flight Item.*snapshot/s);
+  });
+
+  it('document symbols: the title with the sections under it', async () => {
+    const uri = 'untitled:symbols';
+    await c.open(uri, doc());
+    const symbols = await c.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
+    assert.equal(symbols.length, 1);
+    assert.equal(symbols[0].name, 'Leopold Checkpoint');
+    assert.deepEqual(symbols[0].children!.map((s) => s.name), [...SECTIONS]);
+    assert.equal(symbols[0].children![0].detail, 'snapshot');
+  });
+
+  it('reads the cap from GUARDRAILS.md and state.json next to the document, and re-reads them on file events', async () => {
+    const text = doc({ 'Current Work': 'x'.repeat(1200) });
+    const p = project({ 'GUARDRAILS.md': '- max_checkpoint_kb: 1\n', 'state.json': '{"max_context_mb":1}' });
+    tmp.push(p.root);
+    writeFileSync(p.checkpoint, text);
+    await c.open(p.uri, text);
+    const d = (await c.diagnosticsFor(p.uri, 1)).diagnostics;
+    assert.deepEqual(codes(d), ['oversize']);
+    assert.match(d[0].message, /over the 1024-byte cap/);
+    writeFileSync(path.join(p.root, '.leopold', 'GUARDRAILS.md'), '<!-- max_checkpoint_kb: 1 -->\n');
+    const n = c.published.length;
+    await c.conn.sendNotification('workspace/didChangeWatchedFiles',
+      { changes: [{ uri: pathToFileURL(path.join(p.root, '.leopold', 'GUARDRAILS.md')).href, type: 2 }] });
+    await c.until('re-validation', () => c.published.slice(n).find((x) => x.uri === p.uri));
+    assert.deepEqual(c.published[c.published.length - 1].diagnostics, []);
+    const lenses = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: p.uri } });
+    assert.match(lenses[0].command!.title, /of 20\.5 KB$/, 'state.json max_context_mb 1 → 20971 bytes');
+    assert.ok(c.serverRequests.some((r) => r.method === 'workspace/codeLens/refresh'));
+  });
+
+  it('an archived checkpoint (runs/<stamp>/CHECKPOINT.md) uses the project\'s cap', async () => {
+    const p = project({ 'GUARDRAILS.md': '- max_checkpoint_kb: 1\n' });
+    tmp.push(p.root);
+    const uri = pathToFileURL(path.join(p.root, '.leopold', 'runs', '20261128T174512Z', 'CHECKPOINT.md')).href;
+    await c.open(uri, doc({ 'Current Work': 'x'.repeat(1200) }));
+    assert.deepEqual(codes((await c.diagnosticsFor(uri, 1)).diagnostics), ['oversize']);
+  });
+});
+
+describe('server over stdio (pull diagnostics, server-side file watching)', () => {
+  let c: LspTestClient;
+  before(async () => {
+    c = await LspTestClient.start({ pull: true, watch: true });
+  });
+  after(() => c.stop());
+
+  it('advertises a diagnostic provider and registers watchers for the cap files', async () => {
+    assert.deepEqual(c.result.capabilities.diagnosticProvider,
+      { identifier: 'leopold', interFileDependencies: false, workspaceDiagnostics: false });
+    const reg = await c.until('registration', () => c.serverRequests.find((r) => r.method === 'client/registerCapability'));
+    assert.match(JSON.stringify(reg.params), /\*\*\/\.leopold\/GUARDRAILS\.md.*\*\*\/\.leopold\/state\.json/);
+  });
+
+  it('answers textDocument/diagnostic, unchanged for the same result id, and never pushes', async () => {
+    const uri = 'untitled:pull';
+    await c.open(uri, BROKEN);
+    const r = await c.request<DocumentDiagnosticReport & { items: Diagnostic[]; resultId: string }>(
+      'textDocument/diagnostic', { textDocument: { uri } });
+    assert.equal(r.kind, 'full');
+    assert.ok(codes(r.items).includes('nested-checkpoint'));
+    const again = await c.request<DocumentDiagnosticReport>('textDocument/diagnostic', { textDocument: { uri }, previousResultId: r.resultId });
+    assert.equal(again.kind, 'unchanged');
+    await c.change(uri, 2, [{ text: doc() }]);
+    const r2 = await c.request<{ kind: string; items: Diagnostic[] }>('textDocument/diagnostic', { textDocument: { uri }, previousResultId: r.resultId });
+    assert.deepEqual(r2, { kind: 'full', resultId: `2:32768`, items: [] });
+    assert.equal(c.published.length, 0);
+  });
+
+  it('asks the client to re-pull when the cap changes', async () => {
+    const p = project({ 'state.json': '{"max_context_mb":5}' });
+    try {
+      const text = doc({ 'Current Work': 'x'.repeat(9000) });
+      await c.open(p.uri, text);
+      const r = await c.request<{ items: Diagnostic[] }>('textDocument/diagnostic', { textDocument: { uri: p.uri } });
+      assert.deepEqual(r.items, []);
+      writeFileSync(path.join(p.root, '.leopold', 'state.json'), '{"max_context_mb":0}');
+      await c.conn.sendNotification('workspace/didChangeWatchedFiles',
+        { changes: [{ uri: pathToFileURL(path.join(p.root, '.leopold', 'state.json')).href, type: 2 }] });
+      await c.until('diagnostic refresh', () => c.serverRequests.find((x) => x.method === 'workspace/diagnostic/refresh'));
+      const r2 = await c.request<{ items: Diagnostic[] }>('textDocument/diagnostic', { textDocument: { uri: p.uri } });
+      assert.deepEqual(codes(r2.items), ['oversize']);
+      assert.match(r2.items[0].message, /over the 8192-byte cap/);
+    } finally {
+      rmSync(p.root, { recursive: true, force: true });
+    }
+  });
+});
