@@ -17,9 +17,15 @@ export class LockTimeoutError extends Error {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+export interface LockOptions {
+  /** Pause between tries (default 100 ms, the hooks' `sleep 0.1`); tests that race thousands of times shorten it. */
+  retryMs?: number;
+}
+
 /** Runs `fn` while holding `<leoDir>/.state.lock` (the hooks' mkdir convention). */
-export async function withStateLock<T>(leoDir: string, fn: () => Promise<T>): Promise<T> {
+export async function withStateLock<T>(leoDir: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
   const lock = join(leoDir, LOCK_DIR);
+  const retryMs = opts.retryMs ?? LOCK_RETRY_MS;
   for (let attempt = 0; ; attempt++) {
     try {
       await fs.mkdir(lock);
@@ -32,7 +38,7 @@ export async function withStateLock<T>(leoDir: string, fn: () => Promise<T>): Pr
         continue;
       }
       if (attempt + 1 >= LOCK_TRIES) throw new LockTimeoutError(lock);
-      await sleep(LOCK_RETRY_MS);
+      await sleep(retryMs);
     }
   }
   try {
@@ -73,9 +79,12 @@ export interface MergeResult<T> {
  * kept; the file keeps its style (2-space pretty when it was pretty, compact otherwise). A file that does not
  * parse as a JSON object is never rewritten.
  */
+export type MergeDecision<T> = { fields: Record<string, unknown>; value: T } | { fields?: undefined; value: T };
+
 export async function mergeStateFields<T>(
   leoDir: string,
-  decide: (current: Record<string, unknown>) => { fields: Record<string, unknown>; value: T } | { fields?: undefined; value: T },
+  decide: (current: Record<string, unknown>, text: string) => MergeDecision<T> | Promise<MergeDecision<T>>,
+  opts: LockOptions = {},
 ): Promise<MergeResult<T>> {
   const path = join(leoDir, 'state.json');
   return withStateLock(leoDir, async () => {
@@ -89,11 +98,11 @@ export async function mergeStateFields<T>(
     if (typeof current !== 'object' || current === null || Array.isArray(current)) {
       throw new UnparseableFileError(path, 'not an object');
     }
-    const decision = decide(current as Record<string, unknown>);
+    const decision = await decide(current as Record<string, unknown>, text);
     if (!decision.fields) return { written: false, value: decision.value };
     const merged = { ...(current as Record<string, unknown>), ...decision.fields };
     const pretty = /^\{\s*\n\s+"/.test(text);
     await writeFileAtomic(path, pretty ? JSON.stringify(merged, null, 2) + '\n' : JSON.stringify(merged) + '\n');
     return { written: true, value: decision.value };
-  });
+  }, opts);
 }

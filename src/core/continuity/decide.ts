@@ -1,0 +1,258 @@
+// One continuity decision (`leopold watch`'s `continuity_tick`, contract §4.2 and §4.6) as a pure function of a
+// snapshot of `.leopold/` and a clock. It never touches the disk: it says which verdict holds, which state.json
+// fields to merge (the exactly-once record), which event to log and what to spawn. The runner applies it.
+//
+// The gates, in order: state → reason → open items → continuity → kill switch → (api_error ladder) → record →
+// freshness → max_windows → livelock → checkpoint → harness → record, then fire.
+// One deliberate difference from upstream: a roll's freshness is measured from the roll itself (the `window_roll`
+// event's `ts`, else `last_turn`, else the state file's mtime), so a long final turn no longer reads as `stale_roll`.
+import { formatUtc, parseUtc } from '../time';
+import {
+  API_ERROR_MAX_ATTEMPTS, CONTINUITY_FRESH_SECS, CONTINUITY_REACTIVATE_SECS, DEFAULT_MAX_WINDOWS, RESUMABLE_REASONS, apiErrorDelay,
+} from './constants';
+import { relaunchArgv, type Harness } from './harness';
+
+export interface ContinuitySnapshot {
+  projectRoot: string;
+  /** The state.json object as on disk, or why there is none (`missing`, `empty`, `invalid-json`, `not-object`). */
+  state: { kind: 'ok'; raw: Record<string, unknown> } | { kind: 'missing' | 'empty' | 'invalid-json' };
+  stateMtimeMs?: number;
+  /** PLAN.md lines that are optional whitespace then `- [ ]`. */
+  openItems: number;
+  continuity: 'auto' | 'manual';
+  /** GUARDRAILS.md `max_windows` (the watcher's first-digits rule). */
+  guardrailsMaxWindows?: number;
+  stopExists: boolean;
+  /** Size of CHECKPOINT.md in bytes; 0 when missing. */
+  checkpointBytes: number;
+  /** `ts` (ms) of the newest `window_roll` event whose `window` is the ending window (`windows - 1`). */
+  rollEventMs?: number;
+  /** undefined: not detected yet (the decision asks for it); null: detected, unknown. */
+  harness?: Harness | null;
+  /** argv[0] per harness (a configured path, or the bare name resolved through PATH). */
+  binaries?: Partial<Record<Harness, string>>;
+}
+
+export type VerdictKind =
+  | 'idle' | 'manual' | 'kill_switch' | 'already_handled' | 'relaunched' | 'refused' | 'relaunch_failed'
+  | 'api_waiting' | 'api_relaunched' | 'api_refused' | 'error';
+
+export interface EventPlan {
+  event: string;
+  /** The event's own fields in their order (`ts` and `event` come first when written). */
+  fields: Record<string, unknown>;
+}
+
+export interface SpawnPlan {
+  harness: Harness;
+  argv: string[];
+  cwd: string;
+}
+
+export interface Decision {
+  verdict: string;
+  kind: VerdictKind;
+  /** The refusal reason (`refused:<r>`, `api_refused:<r>`) or the error. */
+  reason?: string;
+  detail?: string;
+  /** `api_waiting`: seconds until the attempt is due; `dueMs` for a live countdown. */
+  secs?: number;
+  dueMs?: number;
+  /** The path decided on: a roll or an api_error stop. */
+  path?: 'roll' | 'api_error';
+  /** The harness could be needed but was not detected yet: detect it and decide again. */
+  needsHarness?: boolean;
+  /** state.json fields to merge, under the lock, before anything else happens. */
+  fields?: Record<string, unknown>;
+  /** Logged after the record is written (refusals, failures) or after a successful spawn (relaunches). */
+  event?: EventPlan;
+  spawn?: SpawnPlan;
+  /** What to merge and log instead when the spawn fails (`refused:spawn_failed`). */
+  onSpawnError?: (message: string) => Decision;
+}
+
+/** Python's `int(x)` for the values a state.json can hold: ints, integral floats, digit strings; else NaN. */
+function pyInt(v: unknown): number {
+  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v)) return parseInt(v, 10);
+  return NaN;
+}
+
+/** Python's round(): halves go to the even neighbour. */
+function pyRound(x: number): number {
+  const r = Math.round(x);
+  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+function truthyStr(v: unknown): string {
+  return typeof v === 'string' ? v : v === undefined || v === null || v === false || v === 0 ? '' : String(v);
+}
+
+export function maxWindowsOf(snap: ContinuitySnapshot, state: Record<string, unknown>): number {
+  if (state.max_windows !== undefined && state.max_windows !== null) {
+    const n = pyInt(state.max_windows);
+    if (!Number.isNaN(n)) return n;
+  }
+  return snap.guardrailsMaxWindows ?? DEFAULT_MAX_WINDOWS;
+}
+
+const simple = (kind: VerdictKind, extra: Partial<Decision> = {}): Decision => ({ verdict: kind, kind, ...extra });
+
+/** The decision for this snapshot at `nowMs`. Pure: same inputs, same answer. */
+export function decide(snap: ContinuitySnapshot, nowMs: number): Decision {
+  // 1. State.
+  if (snap.state.kind !== 'ok') return simple('idle');
+  const state = snap.state.raw;
+  if (state.active === true) return simple('idle');
+  // 2. Reason.
+  const reason = state.stopped_reason;
+  if (typeof reason !== 'string' || !RESUMABLE_REASONS.includes(reason)) return simple('idle');
+  // 3. Open items.
+  if (snap.openItems <= 0) return simple('idle');
+  // 4. Continuity posture: no event, no record.
+  if (snap.continuity === 'manual') return simple('manual');
+  // 5. Kill switch: no event, no record; the decision is made again once STOP is removed.
+  if (snap.stopExists) return simple('kill_switch');
+  // 6. api_error stops go to the ladder.
+  if (reason === 'api_error') return apiErrorTick(snap, state, nowMs);
+  return rollTick(snap, state, nowMs);
+}
+
+function rollTick(snap: ContinuitySnapshot, state: Record<string, unknown>, nowMs: number): Decision {
+  const now = formatUtc(nowMs);
+  const window = state.windows === undefined || state.windows === null ? 1 : pyInt(state.windows);
+  if (Number.isNaN(window)) {
+    return simple('error', { verdict: 'error', reason: 'windows_not_integer', detail: `windows is not an integer (${JSON.stringify(state.windows)})`, path: 'roll' });
+  }
+  const record = (result: string) => ({ relaunch_window: window, relaunch_result: result, relaunch_at: now });
+  const refuse = (r: string, detail?: string): Decision => ({
+    verdict: `refused:${r}`, kind: 'refused', reason: r, detail, path: 'roll',
+    fields: record(`refused:${r}`),
+    event: { event: 'window_relaunch_refused', fields: { window, reason: r, ...(detail !== undefined ? { detail } : {}) } },
+  });
+
+  // 7. The record for this window.
+  const result = truthyStr(state.relaunch_result);
+  if (pyInt(state.relaunch_window) === window && result !== '') {
+    if (result.startsWith('fired:')) {
+      const at = parseUtc(state.relaunch_at);
+      if (at === undefined || nowMs - at > CONTINUITY_REACTIVATE_SECS * 1000) {
+        const harness = result.slice('fired:'.length);
+        const detail = `child never reactivated the run within ${CONTINUITY_REACTIVATE_SECS}s`;
+        return {
+          verdict: 'relaunch_failed', kind: 'relaunch_failed', detail, path: 'roll',
+          fields: record(`failed:${harness}`),
+          event: { event: 'window_relaunch_failed', fields: { window, detail } },
+        };
+      }
+    }
+    return simple('already_handled', { path: 'roll' });
+  }
+  // 8. Freshness, measured from the roll.
+  const rolledAt = snap.rollEventMs ?? parseUtc(state.last_turn) ?? snap.stateMtimeMs;
+  if (rolledAt !== undefined) {
+    const age = Math.floor((nowMs - rolledAt) / 1000);
+    if (age > CONTINUITY_FRESH_SECS) return refuse('stale_roll', `rolled ${age}s ago; the fresh bound is ${CONTINUITY_FRESH_SECS}s`);
+  }
+  // 9. Window ceiling.
+  const maxWindows = maxWindowsOf(snap, state);
+  if (window > maxWindows) return refuse('max_windows', `window ${window} is past max_windows ${maxWindows}`);
+  // 10. Livelock.
+  const streak = pyInt(state.window_zero_streak ?? 0);
+  if (streak >= 2) return refuse('no_progress_across_windows', `${streak} windows in a row closed no plan item`);
+  // 11. Checkpoint: only its size.
+  if (snap.checkpointBytes <= 0) return refuse('checkpoint_missing', 'CHECKPOINT.md is missing or empty');
+  // 12. Harness.
+  if (snap.harness === undefined) return simple('idle', { needsHarness: true, path: 'roll' });
+  if (snap.harness === null) return refuse('unknown_harness', 'the transcript names neither Claude Code nor Codex');
+  // 13. Record, then fire.
+  const harness = snap.harness;
+  const argv = relaunchArgv(harness, snap.projectRoot, snap.binaries?.[harness]);
+  return {
+    verdict: `relaunched:${harness}`, kind: 'relaunched', path: 'roll',
+    fields: record(`fired:${harness}`),
+    spawn: { harness, argv, cwd: snap.projectRoot },
+    event: { event: 'window_relaunch', fields: { window, harness, binary: argv[0] } },
+    onSpawnError: (message) => ({
+      verdict: 'refused:spawn_failed', kind: 'refused', reason: 'spawn_failed', detail: message, path: 'roll',
+      fields: record('refused:spawn_failed'),
+      event: { event: 'window_relaunch_refused', fields: { window, reason: 'spawn_failed', detail: message } },
+    }),
+  };
+}
+
+function apiErrorTick(snap: ContinuitySnapshot, state: Record<string, unknown>, nowMs: number): Decision {
+  const now = formatUtc(nowMs);
+  // 1. A refusal is final for the stop.
+  if (truthyStr(state.api_error_result).startsWith('refused:')) return simple('already_handled', { path: 'api_error' });
+  const err = typeof state.api_error === 'object' && state.api_error !== null && !Array.isArray(state.api_error)
+    ? (state.api_error as Record<string, unknown>) : {};
+  const errorType = truthyStr(err.type) || 'unknown';
+  let attempts = pyInt(state.api_error_attempts ?? 0);
+  if (Number.isNaN(attempts)) attempts = 0;
+  const attempt = attempts + 1;
+  const extra: Record<string, unknown> = {};
+  const refuse = (r: string, detail?: string): Decision => ({
+    verdict: `api_refused:${r}`, kind: 'api_refused', reason: r, detail, path: 'api_error',
+    fields: { ...extra, api_error_attempts: attempts, api_error_result: `refused:${r}`, api_error_refused_at: now },
+    event: { event: 'api_error_relaunch_refused', fields: { reason: r, attempt, error_type: errorType, ...(detail !== undefined ? { detail } : {}) } },
+  });
+  // 2. Class.
+  if (err.retryable !== true) return refuse('not_retryable', `${errorType} is not a retryable error class; resume by hand with /leopold-run`);
+  // 3. Ceiling.
+  if (attempts >= API_ERROR_MAX_ATTEMPTS) return refuse('attempts', `${attempts} of ${API_ERROR_MAX_ATTEMPTS} relaunch attempts spent for ${errorType}`);
+  // 4. Due time: recorded once, then re-read, never recomputed forward; held 120 s after the last fire.
+  const delay = apiErrorDelay(attempt);
+  const lastFire = parseUtc(state.api_error_relaunch_at);
+  let dueMs = parseUtc(state.api_error_next_at);
+  if (dueMs === undefined) {
+    const ref = (attempts > 0 ? lastFire : undefined) ?? parseUtc(err.at) ?? parseUtc(state.last_turn) ?? snap.stateMtimeMs ?? nowMs;
+    const stamp = formatUtc(ref + delay * 1000);
+    extra.api_error_next_at = stamp;
+    dueMs = parseUtc(stamp)!;
+  }
+  if (attempts > 0 && lastFire !== undefined) dueMs = Math.max(dueMs, lastFire + CONTINUITY_REACTIVATE_SECS * 1000);
+  if (nowMs < dueMs) {
+    const secs = pyRound((dueMs - nowMs) / 1000);
+    return {
+      verdict: `api_waiting:${secs}`, kind: 'api_waiting', secs, dueMs, path: 'api_error',
+      ...(Object.keys(extra).length ? { fields: { ...extra } } : {}),
+    };
+  }
+  // 5. Freshness, from when the attempt came due.
+  const late = Math.floor((nowMs - dueMs) / 1000);
+  if (late > CONTINUITY_FRESH_SECS) return refuse('stale_error', `attempt ${attempt} came due ${late}s ago; the fresh bound is ${CONTINUITY_FRESH_SECS}s`);
+  // 6. Window ceiling (no window is ever charged).
+  const window = state.windows === undefined || state.windows === null ? 1 : pyInt(state.windows);
+  const maxWindows = maxWindowsOf(snap, state);
+  if (Number.isNaN(window)) {
+    return simple('error', { verdict: 'error', reason: 'windows_not_integer', detail: `windows is not an integer (${JSON.stringify(state.windows)})`, path: 'api_error' });
+  }
+  if (window > maxWindows) return refuse('max_windows', `window ${window} is past max_windows ${maxWindows}`);
+  // 7. Harness.
+  if (snap.harness === undefined) return simple('idle', { needsHarness: true, path: 'api_error' });
+  if (snap.harness === null) return refuse('unknown_harness', 'the transcript names neither Claude Code nor Codex');
+  // 8. Record, then fire.
+  const harness = snap.harness;
+  const argv = relaunchArgv(harness, snap.projectRoot, snap.binaries?.[harness]);
+  return {
+    verdict: `api_relaunched:${harness}`, kind: 'api_relaunched', path: 'api_error',
+    fields: {
+      api_error_attempts: attempt, api_error_result: `fired:${harness}`, api_error_relaunch_at: now,
+      api_error_next_at: formatUtc(nowMs + apiErrorDelay(attempt + 1) * 1000),
+    },
+    spawn: { harness, argv, cwd: snap.projectRoot },
+    event: { event: 'api_error_relaunch', fields: { attempt, delay, error_type: errorType, harness, binary: argv[0] } },
+    onSpawnError: (message) => ({
+      verdict: 'api_refused:spawn_failed', kind: 'api_refused', reason: 'spawn_failed', detail: message, path: 'api_error',
+      fields: { api_error_attempts: attempt, api_error_result: 'refused:spawn_failed', api_error_refused_at: formatUtc(nowMs) },
+      event: { event: 'api_error_relaunch_refused', fields: { reason: 'spawn_failed', attempt, error_type: errorType, detail: message } },
+    }),
+  };
+}
+
+/** True for the verdicts a person has to act on (the warning background, a notification). */
+export function needsHuman(kind: VerdictKind): boolean {
+  return kind === 'refused' || kind === 'relaunch_failed' || kind === 'api_refused';
+}

@@ -1,0 +1,207 @@
+// Applies a continuity decision to one project, exactly once across processes:
+//   1. read `.leopold/` without a lock and decide (the idle path stops here and costs a single state.json read);
+//   2. when the decision writes anything: take `.leopold/.state.lock`, re-read everything, decide AGAIN on what is
+//      on disk now, merge only the decision's fields (atomic replace), release;
+//   3. spawn through the injected spawner (execa in production: detached, cwd = the project, stdio ignored, no
+//      shell), then log the event; when the spawn fails, rewrite the record as `refused:spawn_failed` (only if it is
+//      still ours) and log the refusal.
+// A second runner (another VS Code window, or a second loop) that races for the same decision finds the record
+// under the lock and answers `already_handled` (or `api_waiting`): one spawn per decision.
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { mergeStateFields, UnparseableFileError, LockTimeoutError, type LockOptions } from '../atomic';
+import { parseGuardrails } from '../guardrails';
+import { appendEvent, parseEventLine } from '../journal';
+import { countOpenItems } from '../plan';
+import { readState } from '../state';
+import { RESUMABLE_REASONS } from './constants';
+import { decide, type ContinuitySnapshot, type Decision, type SpawnPlan } from './decide';
+import { detectHarness, type Harness, type HarnessEnv } from './harness';
+
+export interface SpawnedChild {
+  pid?: number;
+}
+
+/** Starts the relaunch; resolves once the process exists, rejects (with the OS error) when it cannot be started. */
+export type Spawner = (plan: SpawnPlan) => Promise<SpawnedChild>;
+
+export interface RunnerOptions {
+  root: string;
+  /** Default `<root>/.leopold`. */
+  leoDir?: string;
+  harnessEnv: HarnessEnv;
+  /** argv[0] per harness: a configured path, else the bare name (resolved through PATH by the spawner). */
+  binaries?: Partial<Record<Harness, string>>;
+  spawn: Spawner;
+  now?: () => number;
+  lock?: LockOptions;
+}
+
+export interface TickResult {
+  decision: Decision;
+  snapshot: ContinuitySnapshot;
+  /** True when this runner wrote a record (and, for a relaunch, spawned). */
+  acted: boolean;
+  child?: SpawnedChild;
+}
+
+const EVENTS_TAIL_BYTES = 256 * 1024;
+
+async function readText(path: string): Promise<string | undefined> {
+  return fs.readFile(path, 'utf8').catch(() => undefined);
+}
+
+/** `ts` of the newest `window_roll` whose `window` is `endingWindow` (read from the last 256 KiB of the journal). */
+export async function rollEventMs(leoDir: string, endingWindow: number): Promise<number | undefined> {
+  let fh: fs.FileHandle | undefined;
+  try {
+    fh = await fs.open(join(leoDir, 'events.jsonl'), 'r');
+    const { size } = await fh.stat();
+    const start = Math.max(0, size - EVENTS_TAIL_BYTES);
+    const buf = Buffer.alloc(size - start);
+    await fh.read(buf, 0, buf.length, start);
+    const lines = buf.toString('utf8').split('\n');
+    for (let i = lines.length - 1; i >= (start > 0 ? 1 : 0); i--) {
+      if (!lines[i].includes('window_roll')) continue;
+      const e = parseEventLine(lines[i]);
+      if (e?.event === 'window_roll' && Number(e.fields.window) === endingWindow && e.tsMs !== undefined) return e.tsMs;
+    }
+    return undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await fh?.close();
+  }
+}
+
+type StateIn = ContinuitySnapshot['state'];
+
+/** The raw object decides, as it does for the watcher; a non-object reads as `{}` (idle). */
+function stateFromRead(read: Awaited<ReturnType<typeof readState>>): StateIn {
+  if (read.kind === 'ok' || read.kind === 'invalid') return { kind: 'ok', raw: read.raw };
+  return { kind: read.kind };
+}
+
+/** Everything one decision looks at. Only the state is read when the state alone already answers `idle`. */
+export async function loadSnapshot(
+  opts: Pick<RunnerOptions, 'root' | 'leoDir' | 'binaries'>,
+  given?: { raw: Record<string, unknown>; mtimeMs?: number },
+): Promise<ContinuitySnapshot> {
+  const leoDir = opts.leoDir ?? join(opts.root, '.leopold');
+  let state: StateIn;
+  let stateMtimeMs: number | undefined;
+  if (given) {
+    state = { kind: 'ok', raw: given.raw };
+    stateMtimeMs = given.mtimeMs;
+  } else {
+    const read = await readState(leoDir);
+    stateMtimeMs = read.mtimeMs;
+    state = stateFromRead(read);
+  }
+  const snap: ContinuitySnapshot = {
+    projectRoot: opts.root, state, stateMtimeMs, openItems: 0, continuity: 'auto', stopExists: false, checkpointBytes: 0,
+    binaries: opts.binaries,
+  };
+  if (state.kind !== 'ok') return snap;
+  const raw = state.raw;
+  if (raw.active === true || typeof raw.stopped_reason !== 'string' || !RESUMABLE_REASONS.includes(raw.stopped_reason)) return snap;
+  const windows = raw.windows === undefined ? 1 : Number(raw.windows);
+  const [plan, guardrails, stop, checkpoint, rollMs] = await Promise.all([
+    readText(join(leoDir, 'PLAN.md')),
+    readText(join(leoDir, 'GUARDRAILS.md')),
+    fs.stat(join(leoDir, 'STOP')).then(() => true, () => false),
+    fs.stat(join(leoDir, 'CHECKPOINT.md')).then((s) => (s.isFile() ? s.size : 0), () => 0),
+    Number.isInteger(windows) ? rollEventMs(leoDir, windows - 1) : Promise.resolve(undefined),
+  ]);
+  const g = parseGuardrails(guardrails ?? '');
+  snap.openItems = countOpenItems(plan ?? '');
+  snap.continuity = g.continuity;
+  snap.guardrailsMaxWindows = g.maxWindows;
+  snap.stopExists = stop;
+  snap.checkpointBytes = checkpoint;
+  snap.rollEventMs = rollMs;
+  return snap;
+}
+
+/** Decides, detecting the harness only when the gates before it have passed. */
+async function decideFully(snap: ContinuitySnapshot, opts: RunnerOptions, nowMs: number): Promise<Decision> {
+  let d = decide(snap, nowMs);
+  if (d.needsHarness && snap.state.kind === 'ok') {
+    snap.harness = (await detectHarness(opts.root, snap.state.raw, opts.harnessEnv)).harness ?? null;
+    d = decide(snap, nowMs);
+  }
+  return d;
+}
+
+/** Decides without writing anything (the status bar, Restricted Mode, a deferred or switched-off loop). */
+export async function observe(opts: RunnerOptions): Promise<TickResult> {
+  const now = (opts.now ?? Date.now)();
+  const snapshot = await loadSnapshot(opts);
+  // Never detect the harness just to observe: say what the next gate is without reading transcripts.
+  const decision = decide(snapshot, now);
+  return { decision, snapshot, acted: false };
+}
+
+/** One tick: decide, and when the decision writes, re-decide under the lock, record, spawn, log. */
+export async function tick(opts: RunnerOptions): Promise<TickResult> {
+  const clock = opts.now ?? Date.now;
+  const leoDir = opts.leoDir ?? join(opts.root, '.leopold');
+  const first = await loadSnapshot(opts);
+  const firstDecision = decide(first, clock());
+  if (!firstDecision.fields && !firstDecision.needsHarness) return { decision: firstDecision, snapshot: first, acted: false };
+
+  // Under the lock: what is on disk now decides.
+  let snapshot = first;
+  let decision: Decision;
+  let nowMs = clock();
+  try {
+    const merged = await mergeStateFields<Decision>(leoDir, async (current) => {
+      const mtimeMs = (await fs.stat(join(leoDir, 'state.json')).catch(() => undefined))?.mtimeMs;
+      snapshot = await loadSnapshot(opts, { raw: current, mtimeMs });
+      nowMs = clock();
+      const d = await decideFully(snapshot, opts, nowMs);
+      return d.fields ? { fields: d.fields, value: d } : { value: d };
+    }, opts.lock);
+    decision = merged.value;
+    if (!merged.written) return { decision, snapshot, acted: false };
+  } catch (err) {
+    if (err instanceof UnparseableFileError || (err as NodeJS.ErrnoException).code === 'ENOENT') {
+      // The file went away or broke between the two reads: nothing to do, and nothing is rewritten.
+      snapshot = { ...first, state: stateFromRead(await readState(leoDir)) };
+      return { decision: { verdict: 'idle', kind: 'idle' }, snapshot, acted: false };
+    }
+    if (err instanceof LockTimeoutError) {
+      return { decision: { verdict: 'error', kind: 'error', reason: 'lock_timeout', detail: err.message }, snapshot, acted: false };
+    }
+    throw err;
+  }
+
+  if (!decision.spawn) {
+    if (decision.event) await appendEvent(leoDir, decision.event.event, decision.event.fields, nowMs);
+    return { decision, snapshot, acted: true };
+  }
+
+  // The record is on disk: now fire.
+  let child: SpawnedChild;
+  try {
+    child = await opts.spawn(decision.spawn);
+  } catch (err) {
+    const failed = decision.onSpawnError!(spawnErrorMessage(err, decision.spawn));
+    const recorded = decision.fields!;
+    const rewritten = await mergeStateFields<boolean>(leoDir, (current) => {
+      // Rewrite only our own record: a newer decision (or an activation) may already have replaced it.
+      const ours = Object.entries(recorded).every(([k, v]) => current[k] === v);
+      return ours ? { fields: failed.fields!, value: true } : { value: false };
+    }, opts.lock).catch(() => ({ written: false, value: false }));
+    if (rewritten.written) await appendEvent(leoDir, failed.event!.event, failed.event!.fields, clock());
+    return { decision: failed, snapshot, acted: true };
+  }
+  await appendEvent(leoDir, decision.event!.event, decision.event!.fields, nowMs);
+  return { decision, snapshot, acted: true, child };
+}
+
+function spawnErrorMessage(err: unknown, plan: SpawnPlan): string {
+  const e = err as NodeJS.ErrnoException & { shortMessage?: string };
+  if (e?.code === 'ENOENT') return `${plan.argv[0]}: not found (spawn ENOENT; is it on the PATH of VS Code's extension host, or set leopold.${plan.harness}.path?)`;
+  return e?.shortMessage ?? e?.message ?? String(err);
+}
