@@ -214,7 +214,7 @@ describe('server over stdio (push diagnostics)', () => {
     await c.open(p.uri, text);
     const d = (await c.diagnosticsFor(p.uri, 1)).diagnostics;
     assert.deepEqual(codes(d), ['oversize']);
-    assert.match(d[0].message, /over the 1024-byte cap/);
+    assert.match(String(d[0].message), /over the 1024-byte cap/);
     writeFileSync(path.join(p.root, '.leopold', 'GUARDRAILS.md'), '<!-- max_checkpoint_kb: 1 -->\n');
     const n = c.published.length;
     await c.conn.sendNotification('workspace/didChangeWatchedFiles',
@@ -277,7 +277,7 @@ describe('server over stdio (pull diagnostics, server-side file watching)', () =
       await c.until('diagnostic refresh', () => c.serverRequests.find((x) => x.method === 'workspace/diagnostic/refresh'));
       const r2 = await c.request<{ items: Diagnostic[] }>('textDocument/diagnostic', { textDocument: { uri: p.uri } });
       assert.deepEqual(codes(r2.items), ['oversize']);
-      assert.match(r2.items[0].message, /over the 8192-byte cap/);
+      assert.match(String(r2.items[0].message), /over the 8192-byte cap/);
     } finally {
       rmSync(p.root, { recursive: true, force: true });
     }
