@@ -4,6 +4,9 @@ import { createLog } from './log';
 import { ProjectRegistry } from './projects';
 import type { LeopoldContext } from './context';
 import { registerStatusBar } from './statusBar';
+import { registerSupervisors } from './supervisor';
+import { registerCheckpointClient } from './checkpointClient';
+import { registerRunsTree } from './runsTree';
 
 export async function activate(extension: vscode.ExtensionContext): Promise<Record<string, unknown>> {
   const t0 = Date.now();
@@ -24,7 +27,9 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Reco
   }
 
   await registry.refresh();
-  registerStatusBar(ctx);
+  registerStatusBar(ctx, registerSupervisors(ctx));
+  registerCheckpointClient(ctx);
+  registerRunsTree(ctx);
 
   log.info(`Leopold for VS Code ${extension.extension.packageJSON.version} active in ${Date.now() - t0} ms ` +
     `(${registry.projects.length} project(s), ${vscode.env.appName} ${vscode.version})`);

@@ -1,0 +1,112 @@
+// Who owns a run and whether that owner shows a sign of life (contract §8). Resolution: the owner id is
+// `owner.session_id`, else the legacy top-level `session_id`; a driver run is `engine == "driver"`, or no session id
+// and no engine but a pid. Liveness: the newest of (pid alive → now, `last_turn` (else `started_at`), the
+// transcript's mtime); with no signal at all, `owner.claimed_at` (else `started_at`). Alive when younger than
+// LEOPOLD_OWNER_STALE_S (600 s).
+import { promises as fs } from 'node:fs';
+import { parseUtc } from './time';
+
+export const OWNER_STALE_S = 600;
+
+export interface OwnerSignals {
+  /** `kill -0` on `owner.pid` / `orchestrator_pid` succeeded (undefined when there is no pid or it was not checked). */
+  pidAlive?: boolean;
+  /** mtime of `owner.transcript_path` (fallback top-level `transcript_path`). */
+  transcriptMtimeMs?: number;
+}
+
+export interface OwnerStatus {
+  sessionId?: string;
+  /** The first 8 characters of the session id (`driver` for a driver run without one). */
+  short?: string;
+  engine?: string;
+  harness?: string;
+  driver: boolean;
+  alive: boolean;
+  /** Seconds since the newest sign of life. */
+  ageS?: number;
+  /** Which signal decided `ageS`. */
+  signal?: 'pid' | 'last_turn' | 'started_at' | 'transcript' | 'claimed_at';
+  pid?: number;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const obj = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+
+/** `owner.pid` (string or number), else `orchestrator_pid`, as a positive integer. */
+export function ownerPid(state: Record<string, unknown>): number | undefined {
+  for (const v of [obj(state.owner).pid, state.orchestrator_pid]) {
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+    if (Number.isInteger(n) && n > 0) return n;
+  }
+  return undefined;
+}
+
+export function ownerTranscript(state: Record<string, unknown>): string | undefined {
+  return str(obj(state.owner).transcript_path) ?? str(state.transcript_path);
+}
+
+export function ownerStatus(state: Record<string, unknown>, now: number, signals: OwnerSignals, staleS = OWNER_STALE_S): OwnerStatus {
+  const owner = obj(state.owner);
+  const sessionId = str(owner.session_id) ?? str(state.session_id);
+  const engine = str(owner.engine);
+  const harness = str(owner.harness);
+  const pid = ownerPid(state);
+  const driver = engine === 'driver' || (!sessionId && !engine && pid !== undefined);
+  const candidates: { at: number; signal: NonNullable<OwnerStatus['signal']> }[] = [];
+  if (signals.pidAlive) candidates.push({ at: now, signal: 'pid' });
+  const lastTurn = parseUtc(state.last_turn);
+  const startedAt = parseUtc(state.started_at);
+  if (lastTurn !== undefined) candidates.push({ at: lastTurn, signal: 'last_turn' });
+  else if (startedAt !== undefined) candidates.push({ at: startedAt, signal: 'started_at' });
+  if (signals.transcriptMtimeMs !== undefined) candidates.push({ at: signals.transcriptMtimeMs, signal: 'transcript' });
+  if (candidates.length === 0) {
+    const claimed = parseUtc(owner.claimed_at);
+    if (claimed !== undefined) candidates.push({ at: claimed, signal: 'claimed_at' });
+  }
+  const newest = candidates.sort((a, b) => b.at - a.at)[0];
+  const ageS = newest ? Math.max(0, Math.floor((now - newest.at) / 1000)) : undefined;
+  return {
+    sessionId,
+    short: sessionId ? sessionId.slice(0, 8) : driver ? 'driver' : undefined,
+    engine,
+    harness,
+    driver,
+    alive: ageS !== undefined && ageS < staleS,
+    ageS,
+    signal: newest?.signal,
+    pid,
+  };
+}
+
+/** `kill -0`: true when the process exists (EPERM counts: it exists but is not ours). */
+export function isPidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Gathers the liveness signals for a state: the pid check and the transcript's mtime. Never throws. */
+export async function gatherOwnerSignals(state: Record<string, unknown>): Promise<OwnerSignals> {
+  const pid = ownerPid(state);
+  const transcript = ownerTranscript(state);
+  const signals: OwnerSignals = {};
+  if (pid !== undefined) signals.pidAlive = isPidAlive(pid);
+  if (transcript) {
+    const st = await fs.stat(transcript).catch(() => undefined);
+    if (st) signals.transcriptMtimeMs = st.mtimeMs;
+  }
+  return signals;
+}
+
+/** `3 min ago`, `2 h ago`. */
+export function formatAge(ageS: number): string {
+  if (ageS < 60) return `${ageS} s ago`;
+  if (ageS < 3600) return `${Math.floor(ageS / 60)} min ago`;
+  if (ageS < 86400) return `${Math.floor(ageS / 3600)} h ago`;
+  return `${Math.floor(ageS / 86400)} d ago`;
+}

@@ -1,0 +1,210 @@
+// One Leopold project loaded together: state, plan, guardrails, journal tail, windows, archived runs, brief files
+// and the checkpoint's verdict. `ProjectModel.update(changedFiles)` reloads only what the changed files feed and
+// says which sections changed, so a view can refresh just those nodes. Reads are async and bounded: the journal
+// is tailed (only appended bytes are read), archived runs are listed by name only.
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { parseGuardrails, type Guardrails } from './guardrails';
+import { JournalTailer, type JournalEvent } from './journal';
+import { gatherOwnerSignals, ownerStatus, type OwnerStatus } from './owner';
+import { parsePlan, type Plan } from './plan';
+import { assembleWindows, listRuns, runStatus, type ArchivedRun, type RunStatus, type RunWindow } from './runs';
+import { readState, type StateRead } from './state';
+
+export const BRIEF_FILES = ['MISSION.md', 'CHARTER.md', 'GUARDRAILS.md', 'PLAN.md', 'DECISIONS.md', 'CHECKPOINT.md'] as const;
+
+export type Section = 'state' | 'plan' | 'guardrails' | 'journal' | 'windows' | 'runs' | 'files' | 'checkpoint';
+export const ALL_SECTIONS: readonly Section[] = ['state', 'plan', 'guardrails', 'journal', 'windows', 'runs', 'files', 'checkpoint'];
+
+export interface FileInfo {
+  name: string;
+  path: string;
+  exists: boolean;
+  bytes?: number;
+}
+
+export interface CheckpointVerdict {
+  exists: boolean;
+  bytes?: number;
+  capBytes: number;
+  /** The Stop hook's roll test: non-empty, first line starts `# Leopold Checkpoint`, size ≤ cap. */
+  ok: boolean;
+  /** `valid · 2.8 KB of 32 KB`, `missing`, `over the cap (40 KB > 32 KB)`, `no "# Leopold Checkpoint" title`. */
+  verdict: string;
+}
+
+export interface ProjectSnapshot {
+  leoDir: string;
+  state: StateRead & { mtimeMs?: number };
+  /** The state object the model uses (the validated one; `raw` of an invalid one is not trusted). */
+  stateObject?: Record<string, unknown>;
+  status: RunStatus;
+  owner?: OwnerStatus;
+  plan?: Plan;
+  guardrails: Guardrails;
+  maxWindows: number;
+  windows: RunWindow[];
+  /** Recent events, newest first (bounded). */
+  recent: JournalEvent[];
+  journalSkipped: number;
+  journalExists: boolean;
+  runs: ArchivedRun[];
+  files: FileInfo[];
+  checkpoint: CheckpointVerdict;
+}
+
+export interface ProjectModelOptions {
+  /** Recent events kept for the view. */
+  recentEvents?: number;
+  /** Clock for the owner's liveness (tests). */
+  now?: () => number;
+  /** Skip the pid / transcript checks (tests, benchmarks). */
+  ownerSignals?: boolean;
+  /** Bytes read from the end of a large journal on first load. */
+  journalTailBytes?: number;
+}
+
+/** Which sections a changed path (relative to `.leopold/`) feeds. */
+export function sectionsFor(rel: string): Section[] {
+  if (rel === 'state.json') return ['state', 'windows', 'checkpoint'];
+  if (rel === 'PLAN.md') return ['plan', 'windows', 'files'];
+  if (rel === 'events.jsonl') return ['journal', 'windows'];
+  if (rel === 'GUARDRAILS.md') return ['guardrails', 'files', 'checkpoint', 'state'];
+  if (rel === 'CHECKPOINT.md') return ['checkpoint', 'files'];
+  if (rel === 'runs' || rel.startsWith('runs/')) return ['runs'];
+  if ((BRIEF_FILES as readonly string[]).includes(rel)) return ['files'];
+  return [];
+}
+
+const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(n < 10240 ? 1 : 0)} KB`);
+
+export function checkpointVerdict(text: string | undefined, bytes: number | undefined, capBytes: number): CheckpointVerdict {
+  if (text === undefined || bytes === undefined) return { exists: false, capBytes, ok: false, verdict: 'missing' };
+  if (bytes === 0 || text.trim() === '') return { exists: true, bytes, capBytes, ok: false, verdict: 'empty' };
+  if (!text.split(/\r?\n/, 1)[0].startsWith('# Leopold Checkpoint')) {
+    return { exists: true, bytes, capBytes, ok: false, verdict: 'no "# Leopold Checkpoint" title on the first line' };
+  }
+  if (bytes > capBytes) return { exists: true, bytes, capBytes, ok: false, verdict: `over the cap (${kb(bytes)} > ${kb(capBytes)})` };
+  return { exists: true, bytes, capBytes, ok: true, verdict: `valid · ${kb(bytes)} of ${kb(capBytes)}` };
+}
+
+/** The contract's cap (§6.3): `max_checkpoint_kb` KiB, else min(32768, max(8192, 2% of max_context_mb)). */
+export function capBytes(guardrails: Guardrails, state: Record<string, unknown> | undefined): number {
+  if (guardrails.maxCheckpointKb) return guardrails.maxCheckpointKb * 1024;
+  const mb = typeof state?.max_context_mb === 'number' ? Math.trunc(state.max_context_mb) : 5;
+  return Math.min(32768, Math.max(8192, Math.floor(mb * 1048576 * 0.02)));
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export class ProjectModel {
+  readonly tailer: JournalTailer;
+  private snap: ProjectSnapshot | undefined;
+  private planText: string | undefined;
+  private readonly recentN: number;
+  private readonly now: () => number;
+  private readonly useSignals: boolean;
+
+  constructor(readonly leoDir: string, options: ProjectModelOptions = {}) {
+    this.recentN = options.recentEvents ?? 50;
+    this.now = options.now ?? Date.now;
+    this.useSignals = options.ownerSignals ?? true;
+    this.tailer = new JournalTailer(leoDir, { window: Math.max(200, this.recentN), initialTailBytes: options.journalTailBytes });
+  }
+
+  get snapshot(): ProjectSnapshot {
+    if (!this.snap) throw new Error('ProjectModel.load() has not run');
+    return this.snap;
+  }
+
+  get loaded(): boolean {
+    return this.snap !== undefined;
+  }
+
+  /** Loads everything. */
+  async load(): Promise<ProjectSnapshot> {
+    await this.update();
+    return this.snapshot;
+  }
+
+  /**
+   * Reloads what the changed paths (relative to `.leopold/`) feed; everything when `changed` is undefined or the
+   * model was never loaded. Returns the sections that were recomputed.
+   */
+  async update(changed?: Iterable<string>): Promise<Set<Section>> {
+    const sections = new Set<Section>();
+    if (!changed || !this.snap) for (const s of ALL_SECTIONS) sections.add(s);
+    else for (const rel of changed) for (const s of sectionsFor(rel)) sections.add(s);
+    if (sections.size === 0) return sections;
+    const prev = this.snap;
+    const next: ProjectSnapshot = prev ? { ...prev } : {
+      leoDir: this.leoDir, state: { kind: 'missing' }, status: runStatus(undefined), guardrails: parseGuardrails(''),
+      maxWindows: 10, windows: [], recent: [], journalSkipped: 0, journalExists: false, runs: [], files: [],
+      checkpoint: { exists: false, capBytes: 32768, ok: false, verdict: 'missing' },
+    };
+    const p = (name: string) => join(this.leoDir, name);
+    await Promise.all([
+      sections.has('state') && (async () => {
+        next.state = await readState(this.leoDir);
+        next.stateObject = next.state.kind === 'ok' ? next.state.state : undefined;
+        next.status = runStatus(next.stateObject);
+        next.owner = next.stateObject
+          ? ownerStatus(next.stateObject, this.now(), this.useSignals ? await gatherOwnerSignals(next.stateObject) : {})
+          : undefined;
+      })(),
+      sections.has('plan') && (async () => {
+        this.planText = await readText(p('PLAN.md'));
+        next.plan = this.planText === undefined ? undefined : parsePlan(this.planText);
+      })(),
+      sections.has('guardrails') && (async () => {
+        next.guardrails = parseGuardrails((await readText(p('GUARDRAILS.md'))) ?? '');
+      })(),
+      sections.has('journal') && (async () => {
+        await this.tailer.poll();
+        next.recent = this.tailer.recent(this.recentN);
+        next.journalSkipped = this.tailer.skipped;
+        next.journalExists = await fs.stat(this.tailer.path).then(() => true, () => false);
+      })(),
+      sections.has('runs') && (async () => {
+        next.runs = await listRuns(this.leoDir);
+      })(),
+      sections.has('files') && (async () => {
+        next.files = await Promise.all(BRIEF_FILES.map(async (name) => {
+          const st = await fs.stat(p(name)).catch(() => undefined);
+          return { name, path: p(name), exists: !!st?.isFile(), bytes: st?.isFile() ? st.size : undefined };
+        }));
+      })(),
+    ]);
+    if (sections.has('state') || sections.has('guardrails')) {
+      const fromState = typeof next.stateObject?.max_windows === 'number' ? next.stateObject.max_windows : undefined;
+      next.maxWindows = fromState ?? next.guardrails.maxWindows ?? 10;
+    }
+    if (sections.has('checkpoint')) {
+      const text = await readText(p('CHECKPOINT.md'));
+      next.checkpoint = checkpointVerdict(text, text === undefined ? undefined : Buffer.byteLength(text, 'utf8'), capBytes(next.guardrails, next.stateObject));
+    }
+    if (sections.has('windows')) {
+      next.windows = assembleWindows(next.stateObject, this.tailer.continuityEvents(), next.plan?.vector);
+    }
+    this.snap = next;
+    return sections;
+  }
+
+  /**
+   * For a journal first seen from its tail: reads the older bytes for continuity events (rolls, relaunches,
+   * compactions) and reassembles the windows. Returns true when the windows changed.
+   */
+  async completeHistory(): Promise<boolean> {
+    if (!this.tailer.hasUnscannedHistory || !this.snap) return false;
+    await this.tailer.scanHistory();
+    const before = JSON.stringify(this.snap.windows.map((w) => [w.n, w.detail, w.itemsClosed, w.contextMb, w.compactions]));
+    this.snap = { ...this.snap, windows: assembleWindows(this.snap.stateObject, this.tailer.continuityEvents(), this.snap.plan?.vector) };
+    return before !== JSON.stringify(this.snap.windows.map((w) => [w.n, w.detail, w.itemsClosed, w.contextMb, w.compactions]));
+  }
+}

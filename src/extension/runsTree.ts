@@ -1,0 +1,317 @@
+// The "Leopold Runs" view: one root per workspace folder with `.leopold/`. Each project has a ProjectModel (pure
+// core) that reloads only what the changed files feed; the rendered node data (runsTreeNodes.ts) is diffed
+// against the previous rendering and only the changed nodes are refreshed. Refreshes are serialized per project
+// and coalesced: a burst of file events (already merged by the registry) becomes one reload, and changes that
+// arrive during a reload are folded into one more. Every read is async; getChildren never throws.
+import * as vscode from 'vscode';
+import { promises as fs } from 'node:fs';
+import { ProjectModel } from '../core/project';
+import { listRunFiles } from '../core/runs';
+import type { LeopoldContext } from './context';
+import type { LeopoldProject } from './projects';
+import { archivedRunFileNodes, buildProjectNode, changedNodes, toPlain, type NodeData, type OpenTarget } from './runsTreeNodes';
+
+export const VIEW_ID = 'leopold.runs';
+const OWNER_TICK_MS = 60_000;
+
+interface Handle {
+  readonly id: string;
+}
+
+interface Entry {
+  project: LeopoldProject;
+  model: ProjectModel;
+  data?: NodeData;
+  running?: Promise<void>;
+  pending?: Set<string> | 'all';
+  sub: vscode.Disposable;
+  refreshes: number;
+}
+
+export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<Handle | Handle[] | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly entries = new Map<string, Entry>();
+  private readonly handles = new Map<string, Handle>();
+  private readonly nodes = new Map<string, NodeData>();
+  private readonly lazy = new Map<string, NodeData[]>();
+  private readonly disposables: vscode.Disposable[] = [this.emitter];
+  private readonly timer: NodeJS.Timeout;
+  /** Ids refreshed so far (tests: node-scoped refresh). */
+  readonly fired: string[] = [];
+
+  constructor(private readonly ctx: LeopoldContext) {
+    this.disposables.push(ctx.registry.onDidChangeProjects(() => this.syncProjects()));
+    this.syncProjects();
+    // Liveness ages even when no file changes: re-read state.json of live runs once a minute.
+    this.timer = setInterval(() => {
+      for (const e of this.entries.values()) {
+        if (e.model.loaded && e.model.snapshot.status.kind === 'active') this.schedule(e, ['state.json']);
+      }
+    }, OWNER_TICK_MS);
+  }
+
+  handle(id: string): Handle {
+    let h = this.handles.get(id);
+    if (!h) {
+      h = { id };
+      this.handles.set(id, h);
+    }
+    return h;
+  }
+
+  private syncProjects(): void {
+    const wanted = new Map(this.ctx.registry.projects.map((p) => [p.root, p]));
+    let changed = false;
+    for (const [root, e] of this.entries) {
+      if (wanted.get(root) !== e.project) {
+        e.sub.dispose();
+        this.entries.delete(root);
+        changed = true;
+      }
+    }
+    for (const [root, project] of wanted) {
+      if (this.entries.has(root)) continue;
+      const model = new ProjectModel(project.leoDir);
+      const entry: Entry = { project, model, sub: project.onDidChange(({ files }) => this.schedule(entry, files)), refreshes: 0 };
+      this.entries.set(root, entry);
+      changed = true;
+    }
+    if (changed) this.emitter.fire(undefined);
+  }
+
+  /** Queues a reload of `files` (undefined: everything); one reload runs at a time per project. */
+  schedule(entry: Entry, files?: Iterable<string>): Promise<void> {
+    if (!files || entry.pending === 'all') entry.pending = 'all';
+    else {
+      entry.pending ??= new Set();
+      for (const f of files) entry.pending.add(f);
+    }
+    if (!entry.running) {
+      entry.running = (async () => {
+        try {
+          while (entry.pending) {
+            const batch = entry.pending;
+            entry.pending = undefined;
+            await this.reload(entry, batch === 'all' ? undefined : batch);
+          }
+        } finally {
+          entry.running = undefined;
+        }
+      })();
+    }
+    return entry.running;
+  }
+
+  private async ensureLoaded(entry: Entry): Promise<void> {
+    if (entry.data) return;
+    await this.schedule(entry);
+  }
+
+  private async reload(entry: Entry, files: Set<string> | undefined): Promise<void> {
+    const t0 = Date.now();
+    try {
+      const sections = await entry.model.update(files);
+      if (sections.size === 0 && entry.data) return;
+      this.render(entry);
+      entry.refreshes++;
+      if (entry.model.tailer.hasUnscannedHistory) {
+        // A large journal was read from its tail: fill in older rolls and relaunches in the background.
+        void entry.model.completeHistory().then((changed) => changed && this.render(entry), (err) => this.ctx.log.warn(`journal history: ${String(err)}`));
+      }
+      this.ctx.log.trace(`runs tree: ${entry.project.name} [${[...sections].join(',')}] in ${Date.now() - t0} ms`);
+    } catch (err) {
+      this.ctx.log.error(`runs tree: reading ${entry.project.leoDir} failed: ${(err as Error).stack ?? String(err)}`);
+    }
+  }
+
+  private render(entry: Entry): void {
+    const before = entry.data;
+    const after = buildProjectNode({ root: entry.project.root, name: entry.project.name }, entry.model.snapshot);
+    entry.data = after;
+    // Index the new rendering; drop nodes of this project that disappeared.
+    const seen = new Set<string>();
+    const index = (n: NodeData) => {
+      seen.add(n.id);
+      this.nodes.set(n.id, n);
+      n.children?.forEach(index);
+    };
+    index(after);
+    const prefix = `${entry.project.root}::`;
+    for (const id of [...this.nodes.keys()]) {
+      if (id.startsWith(prefix) && !seen.has(id)) {
+        this.nodes.delete(id);
+        this.handles.delete(id);
+      }
+    }
+    if (!before) {
+      this.emitter.fire(undefined);
+      return;
+    }
+    const changed = changedNodes(before, after);
+    for (const id of changed) if (id.includes('::archive')) this.lazy.clear();
+    if (changed.length) {
+      this.fired.push(...changed);
+      this.emitter.fire(changed.map((id) => this.handle(id)));
+    }
+  }
+
+  async getChildren(element?: Handle): Promise<Handle[]> {
+    try {
+      if (!element) {
+        const entries = [...this.entries.values()];
+        await Promise.all(entries.map((e) => this.ensureLoaded(e)));
+        return entries.filter((e) => e.data).map((e) => this.handle(e.data!.id));
+      }
+      const node = this.nodes.get(element.id) ?? this.lazyNode(element.id);
+      if (!node) return [];
+      if (node.lazyRun) {
+        let kids = this.lazy.get(node.id);
+        if (!kids) {
+          const root = node.id.slice(0, node.id.indexOf('::'));
+          const name = node.id.slice(node.id.indexOf('::archive:') + '::archive:'.length);
+          kids = archivedRunFileNodes(root, name, node.lazyRun, await listRunFiles(node.lazyRun));
+          this.lazy.set(node.id, kids);
+        }
+        return kids.map((k) => this.handle(k.id));
+      }
+      return (node.children ?? []).map((c) => this.handle(c.id));
+    } catch (err) {
+      this.ctx.log.error(`runs tree: ${String(err)}`);
+      return [];
+    }
+  }
+
+  private lazyNode(id: string): NodeData | undefined {
+    for (const kids of this.lazy.values()) {
+      const n = kids.find((k) => k.id === id);
+      if (n) return n;
+    }
+    return undefined;
+  }
+
+  getTreeItem(element: Handle): vscode.TreeItem {
+    const n = this.nodes.get(element.id) ?? this.lazyNode(element.id);
+    if (!n) return new vscode.TreeItem('…');
+    const state = n.collapsible === 'expanded' ? vscode.TreeItemCollapsibleState.Expanded
+      : n.collapsible === 'collapsed' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
+    const item = new vscode.TreeItem(n.label, state);
+    item.id = n.id;
+    item.description = n.description;
+    item.tooltip = n.tooltip; // plain text: .leopold content is untrusted
+    item.contextValue = n.contextValue;
+    if (n.icon) item.iconPath = new vscode.ThemeIcon(n.icon.id, n.icon.color ? new vscode.ThemeColor(n.icon.color) : undefined);
+    if (n.open) {
+      item.command = { command: 'leopold.openRunFile', title: 'Open', arguments: [n.open] };
+      item.resourceUri = undefined;
+    }
+    return item;
+  }
+
+  getParent(element: Handle): Handle | undefined {
+    const i = element.id.lastIndexOf('::');
+    if (i < 0) return undefined;
+    const root = element.id.slice(0, element.id.indexOf('::'));
+    const entry = this.entries.get(root);
+    if (!entry?.data) return undefined;
+    const find = (n: NodeData): NodeData | undefined => n.children?.some((c) => c.id === element.id) ? n : n.children?.map(find).find(Boolean);
+    const parent = find(entry.data);
+    if (parent) return this.handle(parent.id);
+    const run = [...this.lazy.entries()].find(([, kids]) => kids.some((k) => k.id === element.id));
+    return run ? this.handle(run[0]) : undefined;
+  }
+
+  /** Reloads everything (the Refresh command). */
+  async refreshAll(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((e) => this.schedule(e)));
+  }
+
+  /** Waits until no reload is running (tests). */
+  async idle(): Promise<void> {
+    for (;;) {
+      const running = [...this.entries.values()].map((e) => e.running).filter(Boolean);
+      if (running.length === 0) return;
+      await Promise.all(running);
+    }
+  }
+
+  /** The rendered trees as plain data (tests). */
+  render_(): Record<string, unknown>[] {
+    return [...this.entries.values()].filter((e) => e.data).map((e) => toPlain(e.data!));
+  }
+
+  stats(): Record<string, number> {
+    return Object.fromEntries([...this.entries.values()].map((e) => [e.project.root, e.refreshes]));
+  }
+
+  dispose(): void {
+    clearInterval(this.timer);
+    for (const e of this.entries.values()) e.sub.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** Line of a byte offset, counted from the end of the file (cheap for recent events in a large journal). */
+async function lineFromEnd(path: string, offset: number, lineCount: number): Promise<number> {
+  const handle = await fs.open(path, 'r');
+  try {
+    const st = await handle.stat();
+    let newlines = 0;
+    const buf = Buffer.alloc(1 << 20);
+    for (let pos = offset; pos < st.size;) {
+      const { bytesRead } = await handle.read(buf, 0, Math.min(buf.length, st.size - pos), pos);
+      if (bytesRead === 0) break;
+      for (let i = buf.indexOf(0x0a, 0); i >= 0 && i < bytesRead; i = buf.indexOf(0x0a, i + 1)) newlines++;
+      pos += bytesRead;
+    }
+    return Math.max(0, lineCount - 1 - newlines);
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function openRunFile(target: OpenTarget): Promise<vscode.TextEditor | undefined> {
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(target.path));
+  let line = target.line;
+  if (line === undefined && target.offset !== undefined) line = await lineFromEnd(target.path, target.offset, doc.lineCount);
+  const selection = line !== undefined ? new vscode.Range(line, 0, line, 0) : undefined;
+  const editor = await vscode.window.showTextDocument(doc, { preview: true, selection });
+  if (selection) editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  return editor;
+}
+
+export function registerRunsTree(ctx: LeopoldContext): RunsTreeProvider {
+  const provider = new RunsTreeProvider(ctx);
+  const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  const expanded = new Set<string>();
+  ctx.extension.subscriptions.push(
+    provider,
+    view,
+    view.onDidExpandElement((e) => expanded.add(e.element.id)),
+    view.onDidCollapseElement((e) => expanded.delete(e.element.id)),
+    vscode.commands.registerCommand('leopold.refreshRuns', () => provider.refreshAll()),
+    vscode.commands.registerCommand('leopold.openRunFile', async (target?: OpenTarget) => {
+      if (!target?.path) return undefined;
+      try {
+        return await openRunFile(target);
+      } catch (err) {
+        ctx.log.error(`open ${target.path}: ${String(err)}`);
+        return undefined;
+      }
+    }),
+  );
+  ctx.api.runsTree = {
+    provider,
+    view,
+    /** The rendered tree of every project, as plain data. */
+    render: () => provider.render_(),
+    idle: () => provider.idle(),
+    refresh: () => provider.refreshAll(),
+    fired: () => [...provider.fired],
+    stats: () => provider.stats(),
+    expanded: () => [...expanded],
+    /** Expands a node in the view by id (tests). */
+    reveal: (id: string, expand: boolean | number = true) => view.reveal(provider.handle(id), { expand, select: false, focus: false }),
+  };
+  return provider;
+}

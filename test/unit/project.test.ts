@@ -1,0 +1,109 @@
+import * as assert from 'node:assert';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { appendEvent } from '../../src/core/journal';
+import { checkpointVerdict, ProjectModel, sectionsFor } from '../../src/core/project';
+import { buildProjectNode, changedNodes, type NodeData } from '../../src/extension/runsTreeNodes';
+
+const fixtures = path.join(__dirname, '..', '..', 'test', 'fixtures', 'projects');
+const NOW = Date.UTC(2026, 8, 4, 8, 25, 0);
+
+async function copyFixture(name: string): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `leo-${name}-`));
+  await fs.cp(path.join(fixtures, name), dir, { recursive: true });
+  return path.join(dir, '.leopold');
+}
+const find = (n: NodeData, id: string): NodeData | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+const head = (leo: string) => ({ root: path.dirname(leo), name: 'p' });
+
+describe('a project loaded together (core/project) and its tree nodes', () => {
+  it('loads the rolled fixture: status, owner, windows, plan, events, files, checkpoint verdict', async () => {
+    const leo = path.join(fixtures, 'rolled-window-3', '.leopold');
+    const m = new ProjectModel(leo, { now: () => NOW, ownerSignals: false });
+    const s = await m.load();
+    assert.strictEqual(s.status.label, 'rolled → window 4');
+    assert.strictEqual(s.maxWindows, 10);
+    assert.deepStrictEqual([s.plan?.done, s.plan?.total, s.plan?.firstOpen?.index], [4, 7, 5]);
+    assert.strictEqual(s.windows.length, 4);
+    assert.strictEqual(s.recent[0].event, 'stop');
+    assert.strictEqual(s.owner?.short, 'c4d5e6f7');
+    assert.strictEqual(s.owner?.alive, true, 'last_turn 3 min 45 s before NOW');
+    assert.match(s.checkpoint.verdict, /^valid · .* of 32 KB$/);
+    assert.deepStrictEqual(s.files.map((f) => [f.name, f.exists]), [['MISSION.md', true], ['CHARTER.md', true], ['GUARDRAILS.md', true], ['PLAN.md', true], ['DECISIONS.md', true], ['CHECKPOINT.md', true]]);
+    const node = buildProjectNode(head(leo), s);
+    const root = path.dirname(leo);
+    assert.strictEqual(find(node, `${root}::run`)?.description, 'rolled → window 4 · iteration 31/50 · window 4/10 · plan 4/7');
+    assert.strictEqual(find(node, `${root}::windows`)?.children?.length, 4);
+    assert.strictEqual(find(node, `${root}::window:1`)?.description, '2 items · 5.1 MB · checkpoint ✓ · 1 compaction · rolled · relaunched (claude)');
+    assert.strictEqual(find(node, `${root}::plan:5`)?.description, 'next · after 4');
+    assert.deepStrictEqual(find(node, `${root}::plan:5`)?.open, { path: path.join(leo, 'PLAN.md'), line: 7 });
+    assert.strictEqual(find(node, `${root}::owner`)?.description, 'c4d5e6f7 · skill · claude · alive (3 min ago)');
+    assert.strictEqual(find(node, `${root}::archives`)?.description, '0');
+  });
+
+  it('a malformed state.json becomes an error node with zod\'s path and message; the rest still renders', async () => {
+    const leo = path.join(fixtures, 'malformed-state', '.leopold');
+    const s = await new ProjectModel(leo, { ownerSignals: false }).load();
+    const node = buildProjectNode(head(leo), s);
+    const err = find(node, `${path.dirname(leo)}::state-error`);
+    assert.ok(err);
+    assert.strictEqual(err.label, 'state.json is invalid');
+    assert.match(err.description!, /iteration: Invalid input: expected number, received string/);
+    assert.match(err.description!, /owner\.pid: /);
+    assert.strictEqual(find(node, `${path.dirname(leo)}::plan`)?.description, '1 / 2 done');
+  });
+
+  it('the driver run, the finished run with archives, the api_error stop and the bad journal', async () => {
+    const drv = await new ProjectModel(path.join(fixtures, 'driver-run', '.leopold'), { now: () => Date.UTC(2026, 8, 12, 9, 45), ownerSignals: false }).load();
+    assert.deepStrictEqual([drv.owner?.driver, drv.owner?.short, drv.owner?.pid, drv.status.kind], [true, 'driver', 48211, 'active']);
+    assert.strictEqual(drv.recent[0].event, 'item_start');
+    const fin = await new ProjectModel(path.join(fixtures, 'finished-archived', '.leopold'), { ownerSignals: false }).load();
+    assert.strictEqual(fin.runs.length, 4);
+    assert.strictEqual(fin.checkpoint.verdict, 'missing');
+    assert.strictEqual(fin.journalExists, false);
+    const node = buildProjectNode({ root: '/x', name: 'x' }, fin);
+    assert.deepStrictEqual(find(node, '/x::archives')?.children?.map((c) => [c.label, c.description]), [
+      ['2026-09-01 10:15:01Z', undefined], ['2026-08-07 00:26:23Z', undefined], ['2026-08-07 00:26:23Z', 'plan-graph'], ['old experiments', 'not stamped'],
+    ]);
+    const api = await new ProjectModel(path.join(fixtures, 'api-error-stop', '.leopold'), { ownerSignals: false }).load();
+    assert.strictEqual(api.status.label, 'stopped · api_error');
+    assert.strictEqual(api.windows[1].detail, 'stopped · api_error (rate_limit) · retry 1 fired');
+    const bad = await new ProjectModel(path.join(fixtures, 'bad-journal', '.leopold'), { ownerSignals: false }).load();
+    assert.strictEqual(bad.recent.length, 3);
+    assert.strictEqual(bad.journalSkipped, 5);
+    assert.strictEqual(find(buildProjectNode({ root: '/b', name: 'b' }, bad), '/b::events')?.description, '3 · 5 bad lines skipped');
+  });
+
+  it('update() reloads only what changed files feed; the node diff names only the changed subtrees', async () => {
+    const leo = await copyFixture('rolled-window-3');
+    const m = new ProjectModel(leo, { now: () => NOW, ownerSignals: false });
+    await m.load();
+    const h = head(leo);
+    const before = buildProjectNode(h, m.snapshot);
+    assert.deepStrictEqual([...await m.update(['.state.lock'])], []);
+    await appendEvent(leo, 'guard_block', { tool: 'Bash', rule: 'git push' }, NOW);
+    const sections = await m.update(['events.jsonl']);
+    assert.deepStrictEqual([...sections].sort(), ['journal', 'windows']);
+    const after = buildProjectNode(h, m.snapshot);
+    assert.deepStrictEqual(changedNodes(before, after), [`${h.root}::events`]);
+    assert.strictEqual(m.snapshot.recent[0].event, 'guard_block');
+    // Tick plan item 5.
+    const planPath = path.join(leo, 'PLAN.md');
+    await fs.writeFile(planPath, (await fs.readFile(planPath, 'utf8')).replace('- [ ] (after: 4) Cache', '- [x] (after: 4) Cache'));
+    await m.update(['PLAN.md']);
+    const ticked = buildProjectNode(h, m.snapshot);
+    const changed = changedNodes(after, ticked);
+    assert.deepStrictEqual(changed, [`${h.root}::run`], 'the current run (its description counts the plan), not the project');
+    assert.strictEqual(find(ticked, `${h.root}::plan`)?.description, '5 / 7 done');
+    assert.deepStrictEqual(sectionsFor('runs/20260807T002623Z/CHECKPOINT.md'), ['runs']);
+  });
+
+  it('checkpoint verdicts follow the Stop hook roll test', () => {
+    assert.strictEqual(checkpointVerdict(undefined, undefined, 32768).verdict, 'missing');
+    assert.strictEqual(checkpointVerdict('', 0, 32768).verdict, 'empty');
+    assert.match(checkpointVerdict('## Next Step\n', 13, 32768).verdict, /title/);
+    assert.match(checkpointVerdict('# Leopold Checkpoint\n', 40000, 32768).verdict, /^over the cap/);
+    assert.strictEqual(checkpointVerdict('# Leopold Checkpoint\n', 21, 32768).ok, true);
+  });
+});
