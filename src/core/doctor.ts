@@ -1,0 +1,427 @@
+// The project continuity block of `leopold doctor` (contract §7) as pure checks over what was already read:
+// state.json's text, GUARDRAILS.md, CHECKPOINT.md, whether STOP exists, the owner's liveness signals, how many
+// foreign stops the journal holds, and whether git tracks state.json. Each check yields a structured finding (an id,
+// a level, parameters, and the file and 0-based line to blame); `DOCTOR_EN` renders them in the doctor's wording
+// (`  [ok]   …`, `  [warn] …`, `  [FAIL] …`, the summary line). Another language is another `DoctorStrings`.
+//
+// Checks, in the doctor's order: (state.json readable — ours: the doctor reads it with jq and says nothing), kill
+// switch, owner (only when the run is active), foreign stops, tracked state, checkpoint, continuity, windows N/M,
+// last window's progress. One deliberate difference: the checkpoint is validated with the real cap (§6.3), not the
+// old doctor's fixed 32768 bytes.
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+import { checkpointCap, validateCheckpoint } from './checkpoint';
+import { guardrailValue, parseGuardrails } from './guardrails';
+import { gatherOwnerSignals, ownerStatus, type OwnerSignals, type OwnerStatus } from './owner';
+import { resolveMaxWindows } from './runs';
+import { parseState, type StateRead } from './state';
+import { parseUtc } from './time';
+
+export type DoctorLevel = 'ok' | 'warn' | 'fail' | 'skip';
+
+/** The files a finding can blame (relative to `.leopold/`). */
+export type DoctorFile = 'state.json' | 'GUARDRAILS.md' | 'CHECKPOINT.md' | 'STOP';
+
+export type DoctorCheckId =
+  | 'state-invalid-json' | 'state-invalid'
+  | 'kill-switch'
+  | 'owner-alive' | 'owner-stale' | 'owner-driver-alive' | 'owner-driver-stale' | 'owner-none' | 'foreign-stops'
+  | 'state-tracked' | 'state-untracked' | 'state-tracking-no-git' | 'state-tracking-not-checked'
+  | 'checkpoint-ok' | 'checkpoint-absent' | 'checkpoint-malformed'
+  | 'continuity-auto' | 'continuity-manual' | 'continuity-unknown'
+  | 'windows' | 'windows-ceiling'
+  | 'progress' | 'progress-zero';
+
+export type DoctorParams = Record<string, string | number | undefined>;
+
+export interface DoctorFinding {
+  id: DoctorCheckId;
+  level: DoctorLevel;
+  params: DoctorParams;
+  /** The file to blame, when one is. */
+  file?: DoctorFile;
+  /** 0-based line in `file`. */
+  line?: number;
+}
+
+/** Whether git tracks `.leopold/state.json`: `not-checked` in an untrusted workspace (git is not run there). */
+export type TrackedState = 'tracked' | 'untracked' | 'no-git' | 'not-checked';
+
+export interface DoctorInput {
+  /** Absolute `.leopold` path (the block's title). */
+  leoDir: string;
+  /** `.leopold/MISSION.md` exists (the block prints only with MISSION.md or state.json). */
+  missionExists: boolean;
+  /** state.json's text; undefined when the file does not exist. */
+  stateText?: string;
+  guardrailsText?: string;
+  /** CHECKPOINT.md's text; undefined when the file does not exist. */
+  checkpointText?: string;
+  stopExists: boolean;
+  /** The pid check and the transcript's mtime (`gatherOwnerSignals`). */
+  ownerSignals?: OwnerSignals;
+  /** `foreign_stop` events since the owner claimed the run (`countForeignStops`). */
+  foreignStops?: number;
+  stateTracked: TrackedState;
+  now: number;
+}
+
+export interface DoctorReport {
+  leoDir: string;
+  /** False when neither MISSION.md nor state.json exists: the doctor prints no project block. */
+  present: boolean;
+  findings: DoctorFinding[];
+  ok: number;
+  warnings: number;
+  problems: number;
+  /** The owner as the check saw it (for views). */
+  owner?: OwnerStatus;
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** The 0-based line of a key path (`owner.pid`, `window_progress.1`) in a JSON text; 0 when not found. */
+export function jsonKeyLine(text: string, path: string | readonly string[]): number {
+  const segs = (typeof path === 'string' ? path.split('.') : [...path]).filter((s) => s !== '' && !/^\d+$/.test(s));
+  if (segs.length === 0) return 0;
+  const lines = text.split(/\r\n|\r|\n/);
+  let from = 0;
+  let found = 0;
+  for (const seg of segs) {
+    const re = new RegExp(`"${seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\s*:`);
+    let hit = -1;
+    for (let i = from; i < lines.length; i++) {
+      if (re.test(lines[i])) {
+        hit = i;
+        break;
+      }
+    }
+    if (hit < 0) break;
+    found = hit;
+    from = hit;
+  }
+  return found;
+}
+
+/** The 0-based line of a JSON.parse error (`… at position 42`, `(line 3 column 5)`); 0 when the message has none. */
+export function jsonErrorLine(text: string, message: string): number {
+  const lc = /\(line (\d+) column \d+\)/.exec(message);
+  if (lc) return Math.max(0, Number(lc[1]) - 1);
+  const pos = /at position (\d+)/.exec(message);
+  if (!pos) {
+    if (!/end of (JSON )?input/i.test(message)) return 0;
+    // Cut short: blame the last non-blank line.
+    const lines = text.split(/\r\n|\r|\n/);
+    let last = lines.length - 1;
+    while (last > 0 && lines[last].trim() === '') last--;
+    return Math.max(0, last);
+  }
+  const before = text.slice(0, Number(pos[1]));
+  return (before.match(/\r\n|\r|\n/g) ?? []).length;
+}
+
+/** `foreign_stop` events in a journal text, counting only those at or after `sinceMs` when given. */
+export function countForeignStops(journalText: string, sinceMs?: number): number {
+  let n = 0;
+  for (const line of journalText.split('\n')) {
+    if (!line.includes('foreign_stop')) continue;
+    try {
+      const o = JSON.parse(line) as Record<string, unknown>;
+      if (o?.event !== 'foreign_stop') continue;
+      const ts = parseUtc(o.ts);
+      if (sinceMs !== undefined && ts !== undefined && ts < sinceMs) continue;
+      n++;
+    } catch {
+      // a malformed line is skipped, as every journal reader does
+    }
+  }
+  return n;
+}
+
+/** When the current owner claimed the run (`owner.claimed_at`, else `started_at`), for `countForeignStops`. */
+export function ownerClaimedMs(stateText: string | undefined): number | undefined {
+  if (!stateText) return undefined;
+  const r = parseState(stateText);
+  if (r.kind !== 'ok' && r.kind !== 'invalid') return undefined;
+  const owner = r.raw.owner as Record<string, unknown> | undefined;
+  return parseUtc(owner && typeof owner === 'object' ? owner.claimed_at : undefined) ?? parseUtc(r.raw.started_at);
+}
+
+/** The short message of a checkpoint finding: its first sentence (the doctor prints the parser's message). */
+function firstSentence(message: string): string {
+  const m = /^(.*?[^.\d])\.(\s|$)/.exec(message);
+  return (m ? m[1] : message).trim();
+}
+
+export function runDoctor(input: DoctorInput): DoctorReport {
+  const stateText = input.stateText;
+  const present = input.missionExists || stateText !== undefined;
+  const findings: DoctorFinding[] = [];
+  const add = (f: DoctorFinding) => findings.push(f);
+  const read: StateRead = stateText === undefined ? { kind: 'missing' } : parseState(stateText);
+  const raw: Record<string, unknown> = read.kind === 'ok' || read.kind === 'invalid' ? read.raw : {};
+  const guardrails = input.guardrailsText ?? '';
+  let owner: OwnerStatus | undefined;
+
+  if (!present) return { leoDir: input.leoDir, present, findings, ok: 0, warnings: 0, problems: 0 };
+
+  // 0. state.json readable (ours; the hook replaces a malformed file with `state_invalid`).
+  if (read.kind === 'invalid-json') {
+    add({ id: 'state-invalid-json', level: 'fail', params: { message: read.message }, file: 'state.json', line: jsonErrorLine(stateText ?? '', read.message) });
+  } else if (read.kind === 'invalid') {
+    const first = read.issues[0];
+    add({
+      id: 'state-invalid', level: 'warn',
+      params: { path: first?.path || '(document)', message: first?.message ?? '', more: read.issues.length - 1 },
+      file: 'state.json', line: first ? jsonKeyLine(stateText ?? '', first.path) : 0,
+    });
+  }
+
+  // 1. Kill switch.
+  if (input.stopExists) add({ id: 'kill-switch', level: 'warn', params: {}, file: 'STOP', line: 0 });
+
+  // 2. Owner, only for an active run.
+  if (raw.active === true) {
+    owner = ownerStatus(raw, input.now, input.ownerSignals ?? {});
+    const ownerLine = jsonKeyLine(stateText ?? '', raw.owner !== undefined ? 'owner' : 'session_id');
+    const age = owner.ageS;
+    if (owner.driver) {
+      add({
+        id: owner.alive ? 'owner-driver-alive' : 'owner-driver-stale', level: owner.alive ? 'ok' : 'warn',
+        params: { pid: owner.pid, age }, file: 'state.json', line: ownerLine,
+      });
+    } else if (owner.sessionId) {
+      add({
+        id: owner.alive ? 'owner-alive' : 'owner-stale', level: owner.alive ? 'ok' : 'warn',
+        params: { short: owner.short, engine: owner.engine, harness: owner.harness, age }, file: 'state.json', line: ownerLine,
+      });
+    } else {
+      add({ id: 'owner-none', level: 'warn', params: {}, file: 'state.json', line: jsonKeyLine(stateText ?? '', 'active') });
+    }
+    if ((input.foreignStops ?? 0) > 0) add({ id: 'foreign-stops', level: 'warn', params: { count: input.foreignStops } });
+  }
+
+  // 3. Tracked state.
+  if (stateText !== undefined) {
+    switch (input.stateTracked) {
+      case 'tracked': add({ id: 'state-tracked', level: 'fail', params: {}, file: 'state.json', line: 0 }); break;
+      case 'untracked': add({ id: 'state-untracked', level: 'ok', params: {} }); break;
+      case 'no-git': add({ id: 'state-tracking-no-git', level: 'skip', params: {} }); break;
+      case 'not-checked': add({ id: 'state-tracking-not-checked', level: 'skip', params: {} }); break;
+    }
+  }
+
+  // 4. Checkpoint, with the parser's message and the real cap.
+  const cp = input.checkpointText;
+  if (cp === undefined) {
+    add({ id: 'checkpoint-absent', level: 'ok', params: {} });
+  } else if (cp.trim() === '') {
+    add({ id: 'checkpoint-malformed', level: 'fail', params: { error: 'the file is empty', more: 0 }, file: 'CHECKPOINT.md', line: 0 });
+  } else {
+    const v = validateCheckpoint(cp, checkpointCap(input.guardrailsText, stateText));
+    const errors = v.findings.filter((f) => f.severity === 'error');
+    if (errors.length === 0) {
+      add({ id: 'checkpoint-ok', level: 'ok', params: { bytes: v.bytes } });
+    } else {
+      add({
+        id: 'checkpoint-malformed', level: 'fail',
+        params: { error: firstSentence(errors[0].message), more: errors.length - 1 },
+        file: 'CHECKPOINT.md', line: errors[0].span.startLine,
+      });
+    }
+  }
+
+  // 5. Continuity.
+  const g = parseGuardrails(guardrails);
+  const cont = guardrailValue(guardrails, 'continuity');
+  if (g.continuity === 'manual') {
+    add({ id: 'continuity-manual', level: 'warn', params: {}, file: 'GUARDRAILS.md', line: cont?.line });
+  } else if (g.continuityUnknown !== undefined && g.continuityUnknown !== '') {
+    add({ id: 'continuity-unknown', level: 'warn', params: { value: firstWord(cont?.rest) ?? g.continuityUnknown }, file: 'GUARDRAILS.md', line: cont?.line });
+  } else {
+    add({ id: 'continuity-auto', level: 'ok', params: {}, ...(cont ? { file: 'GUARDRAILS.md' as const, line: cont.line } : {}) });
+  }
+
+  // 6. Windows N/M (max_windows: state > GUARDRAILS > 10).
+  const n = Math.trunc(num(raw.windows) ?? 1);
+  const m = resolveMaxWindows(raw, g.maxWindows);
+  if (n >= m) {
+    const fromState = num(raw.max_windows) !== undefined;
+    const mw = guardrailValue(guardrails, 'max_windows');
+    const blame: Pick<DoctorFinding, 'file' | 'line'> = !fromState && mw
+      ? { file: 'GUARDRAILS.md', line: mw.line }
+      : { file: 'state.json', line: jsonKeyLine(stateText ?? '', fromState ? 'max_windows' : 'windows') };
+    add({ id: 'windows-ceiling', level: 'warn', params: { n, m }, ...blame });
+  } else {
+    add({ id: 'windows', level: 'ok', params: { n, m } });
+  }
+
+  // 7. The last window's progress (nothing when the array is empty).
+  const progress = Array.isArray(raw.window_progress) ? raw.window_progress : [];
+  if (progress.length > 0) {
+    const k = num(progress[progress.length - 1]) ?? 0;
+    if (k === 0) add({ id: 'progress-zero', level: 'warn', params: {}, file: 'state.json', line: jsonKeyLine(stateText ?? '', 'window_progress') });
+    else add({ id: 'progress', level: 'ok', params: { k } });
+  }
+
+  let ok = 0, warnings = 0, problems = 0;
+  for (const f of findings) {
+    if (f.level === 'ok') ok++;
+    else if (f.level === 'warn') warnings++;
+    else if (f.level === 'fail') problems++;
+  }
+  return { leoDir: input.leoDir, present, findings, ok, warnings, problems, owner };
+}
+
+/** The doctor's "first word after the colon, lowercased". */
+function firstWord(rest: string | undefined): string | undefined {
+  const m = rest ? /[A-Za-z0-9_-]+/.exec(rest) : null;
+  return m ? m[0].toLowerCase() : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading the inputs
+
+export interface GatherOptions {
+  stateTracked: TrackedState;
+  now?: number;
+  /** Check the owner's pid and transcript (default true; tests turn it off to stay deterministic). */
+  ownerSignals?: boolean;
+}
+
+/** Reads everything the doctor looks at in `<leoDir>`. Never writes; a missing file is `undefined`. */
+export async function gatherDoctorInput(leoDir: string, options: GatherOptions): Promise<DoctorInput> {
+  const read = (name: string) => fs.readFile(join(leoDir, name), 'utf8').catch(() => undefined);
+  const exists = (name: string) => fs.stat(join(leoDir, name)).then(() => true, () => false);
+  const [stateText, guardrailsText, checkpointText, stopExists, missionExists] = await Promise.all([
+    read('state.json'), read('GUARDRAILS.md'), read('CHECKPOINT.md'), exists('STOP'), exists('MISSION.md'),
+  ]);
+  const input: DoctorInput = {
+    leoDir, missionExists, stateText, guardrailsText, checkpointText, stopExists,
+    stateTracked: options.stateTracked, now: options.now ?? Date.now(),
+  };
+  const parsed = stateText === undefined ? undefined : parseState(stateText);
+  const raw = parsed && (parsed.kind === 'ok' || parsed.kind === 'invalid') ? parsed.raw : undefined;
+  if (raw?.active === true) {
+    if (options.ownerSignals !== false) input.ownerSignals = await gatherOwnerSignals(raw);
+    const journal = await read('events.jsonl');
+    if (journal !== undefined) input.foreignStops = countForeignStops(journal, ownerClaimedMs(stateText));
+  }
+  return input;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rendering
+
+/** Everything the doctor says, in one language. */
+export interface DoctorStrings {
+  header: string;
+  blockTitle(leoDir: string): string;
+  /** The block printed when neither MISSION.md nor state.json exists. */
+  absent(leoDir: string): string;
+  finding(f: DoctorFinding): string;
+  summary(ok: number, warnings: number, problems: number): string;
+  healthy: string;
+  fixFails: string;
+}
+
+const PREFIX: Record<DoctorLevel, string> = { ok: '[ok]   ', warn: '[warn] ', fail: '[FAIL] ', skip: '[skip] ' };
+
+const ownerDesc = (p: DoctorParams) => `(${p.engine ?? 'unknown engine'}${p.harness ? `, ${p.harness}` : ''})`;
+const driverDesc = (p: DoctorParams) => `(driver${p.pid !== undefined ? `, pid ${p.pid}` : ''})`;
+const lifeless = (p: DoctorParams) => (p.age === undefined ? 'no sign of life at all' : `no sign of life for ${p.age}s`);
+
+/** The doctor's own wording (English). */
+export const DOCTOR_EN: DoctorStrings = {
+  header: 'leopold doctor',
+  blockTitle: (leoDir) => `project continuity (${leoDir})`,
+  absent: (leoDir) => `no Leopold run in ${leoDir} (neither MISSION.md nor state.json exists)`,
+  finding(f) {
+    const p = f.params;
+    switch (f.id) {
+      case 'state-invalid-json':
+        return `state.json is not valid JSON (${p.message}) — the Stop hook replaces it with {"active":false,"stopped_reason":"state_invalid"}`;
+      case 'state-invalid':
+        return `state.json field ${p.path}: ${p.message}${Number(p.more) > 0 ? ` (and ${p.more} more)` : ''} — Leopold's writers expect another type here`;
+      case 'kill-switch':
+        return 'kill switch present (.leopold/STOP) — nothing relaunches this run until it is removed';
+      case 'owner-alive':
+        return `run owner: session ${p.short} ${ownerDesc(p)} — alive, last seen ${p.age}s ago`;
+      case 'owner-stale':
+        return `run owner: session ${p.short} ${ownerDesc(p)} — ${lifeless(p)}; /leopold-run in a new session takes it over`;
+      case 'owner-driver-alive':
+        return `run owner: leopold run ${driverDesc(p)} — alive, last seen ${p.age}s ago`;
+      case 'owner-driver-stale':
+        return `run owner: leopold run ${driverDesc(p)} — ${lifeless(p)}; the next leopold run reaps it, or /leopold-run takes over`;
+      case 'owner-none':
+        return 'run active with NO session owner — stops cannot be attributed to a session; /leopold-run in a new session claims it';
+      case 'foreign-stops':
+        return `${p.count} stop(s) from other sessions were turned away (foreign_stop) — they were not counted against this run`;
+      case 'state-tracked':
+        return '.leopold/state.json is tracked by git — run state must never be committed: git rm --cached .leopold/state.json and add .leopold/ to .gitignore';
+      case 'state-untracked':
+        return '.leopold/state.json is not tracked by git';
+      case 'state-tracking-no-git':
+        return 'not a git repository — whether .leopold/state.json is tracked was not checked';
+      case 'state-tracking-not-checked':
+        return 'whether .leopold/state.json is tracked by git was not checked (Restricted Mode: git is not run in an untrusted workspace)';
+      case 'checkpoint-ok':
+        return `checkpoint OK (${p.bytes} bytes) — the next window continues from it`;
+      case 'checkpoint-absent':
+        return 'no checkpoint (normal — a window roll writes .leopold/CHECKPOINT.md before the window closes)';
+      case 'checkpoint-malformed':
+        return `checkpoint MALFORMED: ${p.error}${Number(p.more) > 0 ? ` (+${p.more} more)` : ''} — a reseed cannot trust .leopold/CHECKPOINT.md; fix it or archive it`;
+      case 'continuity-auto':
+        return 'continuity auto — leopold watch relaunches a rolled window headless';
+      case 'continuity-manual':
+        return 'continuity manual — relaunch is OFF; resume a rolled window yourself with /leopold-run';
+      case 'continuity-unknown':
+        return `continuity '${p.value}' is not a setting (auto|manual) — treated as auto; write continuity: auto or continuity: manual`;
+      case 'windows':
+        return `windows ${p.n}/${p.m}`;
+      case 'windows-ceiling':
+        return `windows ${p.n}/${p.m} — the ceiling is reached; the next roll stops the run (raise max_windows to let it go on)`;
+      case 'progress':
+        return `last window closed ${p.k} plan item(s)`;
+      case 'progress-zero':
+        return 'last window closed ZERO plan items — one more zero-item window ends the run (no_progress_across_windows)';
+    }
+  },
+  summary: (ok, warnings, problems) => `summary: ${ok} ok, ${warnings} warnings, ${problems} problems`,
+  healthy: 'Leopold looks healthy.',
+  fixFails: 'Fix the [FAIL] items above.',
+};
+
+/** `  [warn] …`: two spaces, the level tag, the message. */
+export function doctorLine(f: DoctorFinding, strings: DoctorStrings = DOCTOR_EN): string {
+  return `  ${PREFIX[f.level]}${strings.finding(f)}`;
+}
+
+export interface DoctorTextLine {
+  text: string;
+  /** The report and finding the line renders, for links. */
+  report?: DoctorReport;
+  finding?: DoctorFinding;
+}
+
+/** The whole report: header, one block per project, the summary over all of them, the verdict. */
+export function renderDoctor(reports: readonly DoctorReport[], strings: DoctorStrings = DOCTOR_EN): DoctorTextLine[] {
+  const out: DoctorTextLine[] = [{ text: strings.header }];
+  let ok = 0, warnings = 0, problems = 0;
+  for (const r of reports) {
+    out.push({ text: '' });
+    if (!r.present) {
+      out.push({ text: strings.absent(r.leoDir), report: r });
+      continue;
+    }
+    out.push({ text: strings.blockTitle(r.leoDir), report: r });
+    for (const f of r.findings) out.push({ text: doctorLine(f, strings), report: r, finding: f });
+    ok += r.ok;
+    warnings += r.warnings;
+    problems += r.problems;
+  }
+  out.push({ text: '' });
+  out.push({ text: strings.summary(ok, warnings, problems) });
+  out.push({ text: problems > 0 ? strings.fixFails : strings.healthy });
+  return out;
+}

@@ -1,0 +1,206 @@
+import * as assert from 'node:assert';
+import * as path from 'node:path';
+import {
+  countForeignStops, DOCTOR_EN, doctorLine, gatherDoctorInput, jsonErrorLine, jsonKeyLine, ownerClaimedMs, renderDoctor,
+  runDoctor, type DoctorCheckId, type DoctorInput, type DoctorReport, type TrackedState,
+} from '../../src/core/doctor';
+
+const fixture = (name: string) => path.join(__dirname, '..', '..', 'test', 'fixtures', 'projects', name, '.leopold');
+const T = (iso: string) => Date.parse(iso);
+
+async function doctorOf(name: string, opts: { tracked?: TrackedState; now?: string; signals?: DoctorInput['ownerSignals'] } = {}): Promise<DoctorReport> {
+  const input = await gatherDoctorInput(fixture(name), { stateTracked: opts.tracked ?? 'untracked', now: T(opts.now ?? '2026-11-30T06:35:00Z'), ownerSignals: false });
+  if (opts.signals) input.ownerSignals = opts.signals;
+  return runDoctor(input);
+}
+
+const lines = (r: DoctorReport) => r.findings.map((f) => doctorLine(f));
+const ids = (r: DoctorReport) => r.findings.map((f) => f.id);
+const find = (r: DoctorReport, id: DoctorCheckId) => {
+  const f = r.findings.find((x) => x.id === id);
+  assert.ok(f, `no ${id} finding in ${ids(r).join(', ')}`);
+  return f;
+};
+
+const base = (over: Partial<DoctorInput> = {}): DoctorInput => ({
+  leoDir: '/p/.leopold', missionExists: true, stopExists: false, stateTracked: 'untracked', now: T('2026-11-30T06:35:00Z'), ...over,
+});
+
+describe('leopold doctor, project continuity block (core/doctor)', () => {
+  it('a healthy active run: every check ok, in the doctor\'s order and wording', async () => {
+    const r = await doctorOf('doctor-healthy');
+    assert.deepStrictEqual(lines(r), [
+      '  [ok]   run owner: session 5f3c9a1e (skill, claude) — alive, last seen 193s ago',
+      '  [warn] 1 stop(s) from other sessions were turned away (foreign_stop) — they were not counted against this run',
+      '  [ok]   .leopold/state.json is not tracked by git',
+      `  [ok]   checkpoint OK (${(await import('node:fs')).statSync(path.join(fixture('doctor-healthy'), 'CHECKPOINT.md')).size} bytes) — the next window continues from it`,
+      '  [ok]   continuity auto — leopold watch relaunches a rolled window headless',
+      '  [ok]   windows 3/10',
+      '  [ok]   last window closed 1 plan item(s)',
+    ]);
+    assert.deepStrictEqual([r.ok, r.warnings, r.problems], [6, 1, 0]);
+    assert.strictEqual(r.present, true);
+    assert.strictEqual(find(r, 'continuity-auto').file, 'GUARDRAILS.md');
+    assert.strictEqual(find(r, 'continuity-auto').line, 3);
+  });
+
+  it('counts only foreign stops since the owner claimed the run, skipping malformed lines', () => {
+    const journal = '{"ts":"2026-11-30T05:50:00Z","event":"foreign_stop"}\n{"ts":"2026-11-30T06:10:00Z","event":"foreign_stop"}\nnot json foreign_stop\n{}\n';
+    assert.strictEqual(countForeignStops(journal), 2);
+    assert.strictEqual(countForeignStops(journal, T('2026-11-30T05:58:10Z')), 1);
+    assert.strictEqual(ownerClaimedMs('{"owner":{"claimed_at":"2026-11-30T05:58:10Z"}}'), T('2026-11-30T05:58:10Z'));
+    assert.strictEqual(ownerClaimedMs('{"started_at":"2026-11-30T05:00:00Z"}'), T('2026-11-30T05:00:00Z'));
+  });
+
+  it('an owner with no sign of life for ten minutes is stale; a live pid or a fresh transcript counts as alive', async () => {
+    const stale = await doctorOf('doctor-healthy', { now: '2026-11-30T07:00:00Z' });
+    assert.strictEqual(lines(stale)[0],
+      '  [warn] run owner: session 5f3c9a1e (skill, claude) — no sign of life for 1693s; /leopold-run in a new session takes it over');
+    const f = find(stale, 'owner-stale');
+    assert.strictEqual(f.file, 'state.json');
+    assert.strictEqual(f.line, 8, 'blamed on the "owner" key');
+    const pid = await doctorOf('doctor-healthy', { now: '2026-11-30T07:00:00Z', signals: { pidAlive: true } });
+    assert.strictEqual(find(pid, 'owner-alive').params.age, 0);
+    const transcript = await doctorOf('doctor-healthy', { now: '2026-11-30T07:00:00Z', signals: { transcriptMtimeMs: T('2026-11-30T06:59:00Z') } });
+    assert.match(lines(transcript)[0], /alive, last seen 60s ago$/);
+  });
+
+  it('a driver run: alive or reaped, with its pid; the ceiling from state.json; an unknown continuity value', async () => {
+    const stale = await doctorOf('doctor-driver', { now: '2026-09-12T10:30:00Z' });
+    assert.deepStrictEqual(lines(stale), [
+      '  [warn] run owner: leopold run (driver, pid 48211) — no sign of life for 3599s; the next leopold run reaps it, or /leopold-run takes over',
+      '  [ok]   .leopold/state.json is not tracked by git',
+      '  [ok]   no checkpoint (normal — a window roll writes .leopold/CHECKPOINT.md before the window closes)',
+      "  [warn] continuity 'sometimes' is not a setting (auto|manual) — treated as auto; write continuity: auto or continuity: manual",
+      '  [warn] windows 10/10 — the ceiling is reached; the next roll stops the run (raise max_windows to let it go on)',
+    ], 'an empty window_progress prints nothing');
+    assert.strictEqual(stale.present, true, 'state.json alone makes the block print');
+    const ceiling = find(stale, 'windows-ceiling');
+    assert.deepStrictEqual([ceiling.file, ceiling.line], ['state.json', 7], 'max_windows came from state.json');
+    assert.deepStrictEqual([find(stale, 'continuity-unknown').file, find(stale, 'continuity-unknown').line], ['GUARDRAILS.md', 1]);
+    const alive = await doctorOf('doctor-driver', { now: '2026-09-12T10:30:00Z', signals: { pidAlive: true } });
+    assert.strictEqual(lines(alive)[0], '  [ok]   run owner: leopold run (driver, pid 48211) — alive, last seen 0s ago');
+  });
+
+  it('every warn and FAIL of an inactive broken run, each blamed on its file and line', async () => {
+    const r = await doctorOf('doctor-broken', { tracked: 'tracked' });
+    assert.deepStrictEqual(lines(r), [
+      '  [warn] kill switch present (.leopold/STOP) — nothing relaunches this run until it is removed',
+      '  [FAIL] .leopold/state.json is tracked by git — run state must never be committed: git rm --cached .leopold/state.json and add .leopold/ to .gitignore',
+      '  [FAIL] checkpoint MALFORMED: "## Next Step" twice — a nested prior checkpoint; merge, never nest — a reseed cannot trust .leopold/CHECKPOINT.md; fix it or archive it',
+      '  [warn] continuity manual — relaunch is OFF; resume a rolled window yourself with /leopold-run',
+      '  [warn] windows 3/3 — the ceiling is reached; the next roll stops the run (raise max_windows to let it go on)',
+      '  [warn] last window closed ZERO plan items — one more zero-item window ends the run (no_progress_across_windows)',
+    ], 'no owner line for an inactive run');
+    assert.deepStrictEqual([r.ok, r.warnings, r.problems], [0, 4, 2]);
+    const blame = (id: DoctorCheckId) => { const f = find(r, id); return `${f.file}:${f.line}`; };
+    assert.strictEqual(blame('kill-switch'), 'STOP:0');
+    assert.strictEqual(blame('state-tracked'), 'state.json:0');
+    assert.strictEqual(blame('checkpoint-malformed'), 'CHECKPOINT.md:23', 'the line of the second "## Next Step" (the parser\'s span)');
+    assert.strictEqual(blame('continuity-manual'), 'GUARDRAILS.md:6');
+    assert.strictEqual(blame('windows-ceiling'), 'GUARDRAILS.md:7', 'max_windows came from GUARDRAILS.md');
+    assert.strictEqual(blame('progress-zero'), 'state.json:8');
+  });
+
+  it('tracked state: not a repository, or not checked in Restricted Mode, is a skip line outside the summary', async () => {
+    const noGit = await doctorOf('doctor-broken', { tracked: 'no-git' });
+    assert.strictEqual(lines(noGit)[1], '  [skip] not a git repository — whether .leopold/state.json is tracked was not checked');
+    const restricted = await doctorOf('doctor-broken', { tracked: 'not-checked' });
+    assert.strictEqual(lines(restricted)[1],
+      '  [skip] whether .leopold/state.json is tracked by git was not checked (Restricted Mode: git is not run in an untrusted workspace)');
+    assert.deepStrictEqual([restricted.ok, restricted.warnings, restricted.problems], [0, 4, 1]);
+    assert.strictEqual(find(restricted, 'state-tracking-not-checked').file, undefined);
+  });
+
+  it('state.json that is not JSON: FAIL at the parse error\'s line, defaults for the rest', async () => {
+    const r = await doctorOf('doctor-invalid-state');
+    assert.deepStrictEqual(ids(r), ['state-invalid-json', 'state-untracked', 'checkpoint-absent', 'continuity-auto', 'windows']);
+    const f = find(r, 'state-invalid-json');
+    assert.strictEqual(f.level, 'fail');
+    assert.strictEqual(f.file, 'state.json');
+    assert.ok(f.line! >= 3, `line ${f.line} should be near the end of the broken object`);
+    assert.match(doctorLine(f), /^ {2}\[FAIL\] state\.json is not valid JSON \(.+\) — the Stop hook replaces it with/);
+    assert.strictEqual(doctorLine(find(r, 'windows')), '  [ok]   windows 1/10');
+  });
+
+  it('state.json with a field of the wrong type: a warning on that key', () => {
+    const stateText = '{\n  "active": false,\n  "windows": "3",\n  "window_progress": [1]\n}\n';
+    const r = runDoctor(base({ stateText }));
+    const f = find(r, 'state-invalid');
+    assert.strictEqual(f.level, 'warn');
+    assert.strictEqual(f.line, 2);
+    assert.match(doctorLine(f), /^ {2}\[warn\] state\.json field windows: /);
+  });
+
+  it('an active run with no owner at all', () => {
+    const r = runDoctor(base({ stateText: '{"active":true,"started_at":"2026-11-30T06:30:00Z"}' }));
+    assert.strictEqual(doctorLine(find(r, 'owner-none')),
+      '  [warn] run active with NO session owner — stops cannot be attributed to a session; /leopold-run in a new session claims it');
+  });
+
+  it('the checkpoint: OK, absent, empty, and malformed with the real cap (max_checkpoint_kb) and the parser\'s message', async () => {
+    const fs = await import('node:fs');
+    const good = fs.readFileSync(path.join(fixture('doctor-healthy'), 'CHECKPOINT.md'), 'utf8');
+    assert.strictEqual(find(runDoctor(base({ checkpointText: good })), 'checkpoint-ok').params.bytes, Buffer.byteLength(good));
+    assert.strictEqual(find(runDoctor(base({})), 'checkpoint-absent').level, 'ok');
+    const empty = find(runDoctor(base({ checkpointText: '\n' })), 'checkpoint-malformed');
+    assert.strictEqual(empty.params.error, 'the file is empty');
+    const capped = runDoctor(base({ checkpointText: good, guardrailsText: '- max_checkpoint_kb: 0\n' }));
+    assert.strictEqual(find(capped, 'checkpoint-ok').level, 'ok', 'a zero max_checkpoint_kb is ignored');
+    const big = good + `\n${'x'.repeat(2000)}\n`;
+    const over = find(runDoctor(base({ checkpointText: big, guardrailsText: '- max_checkpoint_kb: 1\n' })), 'checkpoint-malformed');
+    assert.match(String(over.params.error), /^checkpoint is \d+ bytes, over the 1024-byte cap/);
+    const renamed = find(runDoctor(base({ checkpointText: good.replace('## Learned Constraints', '## Scratch Notes') })), 'checkpoint-malformed');
+    assert.match(doctorLine(renamed), /checkpoint MALFORMED: missing section\(s\): "Learned Constraints" — .* \(\+1 more\) — a reseed cannot trust/,
+      'the first of the parser\'s errors (by line), and how many more');
+    const unknown = find(runDoctor(base({ checkpointText: good.replace('## Current Work', '## Scratch Notes\nnotes\n\n## Current Work') })), 'checkpoint-malformed');
+    assert.match(doctorLine(unknown), /checkpoint MALFORMED: unknown section "## Scratch Notes" — the contract is: In-Flight Item, .*, Next Step — a reseed cannot trust/);
+    assert.strictEqual(unknown.line, 17);
+    const brief = find(runDoctor(base({ checkpointText: good.replace('## Current Work', '## Mission Summary\nx\n\n## Current Work') })), 'checkpoint-malformed');
+    assert.match(String(brief.params.error), /"## Mission Summary" — brief state \(Mission\/Charter\/Guardrails\/Plan\) never lives in the checkpoint/);
+    const nested = find(runDoctor(base({ checkpointText: `${good}\n# Leopold Checkpoint\n` })), 'checkpoint-malformed');
+    assert.match(String(nested.params.error), /2 titles — a nested prior checkpoint; merge, never nest$/);
+  });
+
+  it('continuity: a missing line means auto (no file to blame); manual only when the token is exactly manual', () => {
+    const missing = find(runDoctor(base({ guardrailsText: '# Guardrails\n' })), 'continuity-auto');
+    assert.strictEqual(missing.file, undefined);
+    assert.strictEqual(find(runDoctor(base({ guardrailsText: '- continuity: Manual\n' })), 'continuity-manual').line, 0);
+    assert.strictEqual(find(runDoctor(base({ guardrailsText: '<!-- continuity: manual -->\n' })), 'continuity-auto').level, 'ok');
+  });
+
+  it('nothing printed without MISSION.md or state.json', async () => {
+    const r = await doctorOf('doctor-empty');
+    assert.strictEqual(r.present, false);
+    assert.deepStrictEqual(r.findings, []);
+  });
+
+  it('renders the report: header, one block per project, the summary over all, the verdict', async () => {
+    const a = await doctorOf('doctor-broken', { tracked: 'tracked' });
+    const b = await doctorOf('doctor-empty');
+    const text = renderDoctor([a, b]).map((l) => l.text);
+    assert.strictEqual(text[0], 'leopold doctor');
+    assert.strictEqual(text[1], '');
+    assert.strictEqual(text[2], `project continuity (${fixture('doctor-broken')})`);
+    assert.deepStrictEqual(text.slice(-3), ['', 'summary: 0 ok, 4 warnings, 2 problems', 'Fix the [FAIL] items above.']);
+    assert.ok(text.includes(`no Leopold run in ${fixture('doctor-empty')} (neither MISSION.md nor state.json exists)`));
+    const healthy = renderDoctor([await doctorOf('doctor-healthy')]).map((l) => l.text);
+    assert.deepStrictEqual(healthy.slice(-2), ['summary: 6 ok, 1 warnings, 0 problems', 'Leopold looks healthy.']);
+    // Each finding line carries its finding (for links); a pt-BR rendering only swaps the strings.
+    const withFinding = renderDoctor([a]).filter((l) => l.finding);
+    assert.strictEqual(withFinding.length, a.findings.length);
+    const shout = { ...DOCTOR_EN, finding: (f: { id: string }) => f.id.toUpperCase() };
+    assert.strictEqual(renderDoctor([a], shout)[3].text, '  [warn] KILL-SWITCH');
+  });
+
+  it('JSON line helpers: key paths and parse-error positions', () => {
+    const text = '{\n  "a": 1,\n  "owner": {\n    "pid": "x"\n  },\n  "pid": 2\n}';
+    assert.strictEqual(jsonKeyLine(text, 'owner.pid'), 3);
+    assert.strictEqual(jsonKeyLine(text, 'pid'), 3, 'the first "pid" key (nested or not)');
+    assert.strictEqual(jsonKeyLine(text, 'window_progress.1'), 0);
+    assert.strictEqual(jsonKeyLine(text, ''), 0);
+    assert.strictEqual(jsonErrorLine('{\n\n  x', 'Unexpected token x in JSON at position 5'), 2);
+    assert.strictEqual(jsonErrorLine('', 'Expected property name (line 4 column 2)'), 3);
+    assert.strictEqual(jsonErrorLine('{', 'Unexpected end of JSON input'), 0);
+  });
+});
