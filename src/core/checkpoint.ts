@@ -373,8 +373,7 @@ export function validateCheckpoint(text: string, cap: CheckpointCap = DEFAULT_CA
     err('missing-section', lineSpan(p, at),
       `missing section(s): ${missing.map((s) => `"${s}"`).join(', ')} — the contract has exactly seven sections; ` +
       'insert each missing heading at its contract position (an empty section is fine).',
-      [{ title: missing.length === 1 ? `Insert "## ${missing[0]}"` : `Insert the ${missing.length} missing sections`,
-        preferred: true, apply: () => insertMissingSections(p) }]);
+      [{ title: missingFixTitle(missing, misspelledSections(p)), preferred: true, apply: () => insertMissingSections(p) }]);
   }
 
   // Order among the sections present.
@@ -408,6 +407,15 @@ export function validateCheckpoint(text: string, cap: CheckpointCap = DEFAULT_CA
   let errors = 0;
   for (const f of findings) if (f.severity === 'error') errors++;
   return { parsed: p, findings, errors, warnings: findings.length - errors, bytes, cap };
+}
+
+function missingFixTitle(missing: SectionName[], renames: Map<SectionName, Heading>): string {
+  const parts = [...renames].map(([name, h]) => `rename "## ${h.name}" to "## ${name}"`);
+  const insert = missing.filter((s) => !renames.has(s));
+  if (insert.length === 1) parts.push(`insert "## ${insert[0]}"`);
+  else if (insert.length > 1) parts.push(`insert the ${insert.length} missing sections`);
+  const t = parts.join(', ');
+  return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -554,9 +562,30 @@ export function mergeDuplicate(p: ParsedCheckpoint, dup: Heading): string {
   return join(p, out);
 }
 
-/** Inserts every missing section (empty) at its contract position: before the next contract section present. */
+/** Unknown headings that plainly mean a missing section (`## Next Steps` → Next Step), at most one per section. */
+export function misspelledSections(p: ParsedCheckpoint): Map<SectionName, Heading> {
+  const out = new Map<SectionName, Heading>();
+  for (const h of p.headings) {
+    if (h.role !== 'unknown') continue;
+    const near = closestSection(h.name);
+    if (near && !p.sections.has(near) && !out.has(near)) out.set(near, h);
+  }
+  return out;
+}
+
+/**
+ * Inserts every missing section (empty) at its contract position — before the next contract section present — or,
+ * when an unknown heading plainly means it (`## Next Steps`), renames that heading instead, so its body stays put.
+ */
 export function insertMissingSections(p: ParsedCheckpoint): string {
-  const missing = SECTIONS.filter((s) => !p.sections.has(s));
+  const renames = misspelledSections(p);
+  const missing = SECTIONS.filter((s) => !p.sections.has(s) && !renames.has(s));
+  if (renames.size > 0) {
+    const lines = [...p.lines];
+    for (const [name, h] of renames) lines[h.line] = lines[h.line].slice(0, h.nameStart) + name + lines[h.line].slice(h.nameEnd);
+    const next = parseCheckpoint(join(p, lines));
+    return missing.length ? insertMissingSections(next) : next.text;
+  }
   if (missing.length === 0) return p.text;
   const contract = p.headings.filter((h) => h.role === 'section');
   const before = new Map<number, string[]>();

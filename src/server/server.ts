@@ -10,7 +10,7 @@ import {
   CodeActionKind, CodeLensRefreshRequest, CompletionItemKind, DiagnosticSeverity, DidChangeWatchedFilesNotification,
   DocumentDiagnosticReportKind, ErrorCodes, InsertTextFormat, MarkupKind, ResponseError, SymbolKind, TextDocuments,
   TextDocumentSyncKind,
-  type CodeAction, type CodeLens, type CompletionItem, type Connection, type Diagnostic, type DocumentSymbol,
+  type CodeAction, type CodeLens, type FoldingRange, type CompletionItem, type Connection, type Diagnostic, type DocumentSymbol,
   type InitializeParams, type InitializeResult, type Range, type TextEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -148,6 +148,7 @@ export function startServer(connection: Connection): void {
         completionProvider: { triggerCharacters: ['#', ' '], resolveProvider: false },
         hoverProvider: true,
         documentSymbolProvider: true,
+        foldingRangeProvider: true,
       },
       serverInfo: { name: SERVER_NAME, version: SERVER_VERSION },
     };
@@ -164,8 +165,9 @@ export function startServer(connection: Connection): void {
   });
 
   documents.onDidOpen((e) => {
-    // Without file events the cap inputs are re-read whenever a checkpoint is opened.
-    if (!serverWatches && options.watchFiles !== false) {
+    // Unless the server watches the cap files itself, they are re-read whenever a checkpoint is opened (a client
+    // that sends file events may not cover a checkpoint outside its workspace).
+    if (!serverWatches) {
       const dir = leoDirOf(e.document.uri);
       if (dir) caps.invalidate(dir);
     }
@@ -389,6 +391,19 @@ export function startServer(connection: Connection): void {
       selectionRange: { start: { line: t, character: 0 }, end: { line: t, character: p.lines[t].length } },
       children: symbols.filter((s) => s.range.start.line > t),
     }, ...symbols.filter((s) => s.range.start.line < t)];
+  });
+
+  connection.onFoldingRanges(async (params) => {
+    const doc = documents.get(params.textDocument.uri);
+    if (!doc) return [];
+    const p = (await validation(doc)).parsed;
+    const ranges: FoldingRange[] = [];
+    for (const h of p.headings) {
+      let end = h.bodyEnd - 1;
+      while (end > h.line && p.lines[end].trim() === '') end--;
+      if (end > h.line) ranges.push({ startLine: h.line, endLine: end });
+    }
+    return ranges;
   });
 
   documents.listen(connection);

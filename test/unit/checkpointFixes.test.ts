@@ -184,3 +184,15 @@ describe('fix all', () => {
     }
   });
 });
+
+describe('insert missing sections, when a heading plainly means one', () => {
+  it('renames `## Next Steps` to `## Next Step` instead of inserting an empty one', () => {
+    const text = doc({}, SECTIONS.filter((s) => s !== 'Learned Constraints').map((s) => (s === 'Next Step' ? 'Next Steps' : s)));
+    const f = only(text, 'missing-section');
+    assert.equal(preferred(f).title, 'Rename "## Next Steps" to "## Next Step", insert "## Learned Constraints"');
+    const out = preferred(f).apply();
+    assert.deepEqual(headings(out), [...SECTIONS]);
+    assert.deepEqual(bodyMultiset(out), bodyMultiset(text));
+    assert.deepEqual(validateCheckpoint(out).findings, []);
+  });
+});

@@ -1,0 +1,145 @@
+// The checkpoint language client: starts `dist/server.js` (over IPC) the first time a CHECKPOINT.md is open, feeds it
+// the project's GUARDRAILS.md/state.json changes so open checkpoints are re-validated when the cap moves, and keeps
+// quiet: diagnostics, CodeLens and the Leopold log, never a toast.
+import * as vscode from 'vscode';
+import {
+  DiagnosticPullMode, DidChangeWatchedFilesNotification, FileChangeType, LanguageClient, RevealOutputChannelOn,
+  TransportKind, type LanguageClientOptions, type ServerOptions,
+} from 'vscode-languageclient/node';
+import type { LeopoldContext } from './context';
+import type { LeopoldProject } from './projects';
+
+export const CHECKPOINT_LANGUAGE = 'leopold-checkpoint';
+/** Files in `.leopold/` whose change can move the cap. */
+const CAP_FILES = new Set(['GUARDRAILS.md', 'state.json']);
+
+type ValidateMode = 'onType' | 'onSave';
+
+function setting<T>(name: string, fallback: T, scope?: vscode.Uri): T {
+  return vscode.workspace.getConfiguration('leopold', scope).get<T>(name, fallback);
+}
+
+export function registerCheckpointClient(ctx: LeopoldContext): void {
+  const { log, registry } = ctx;
+  let client: LanguageClient | undefined;
+  let starting: Promise<LanguageClient> | undefined;
+  let trace: vscode.LogOutputChannel | undefined;
+  const status = vscode.languages.createLanguageStatusItem('leopold.checkpoint', { language: CHECKPOINT_LANGUAGE });
+  status.name = 'Leopold checkpoint';
+  status.text = 'Leopold checkpoint';
+  status.detail = 'starting the checkpoint server…';
+  status.command = { title: 'Show Log', command: 'leopold.showLog' };
+
+  const isCheckpoint = (d: vscode.TextDocument) => d.languageId === CHECKPOINT_LANGUAGE;
+
+  function start(): Promise<LanguageClient> {
+    starting ??= (async () => {
+      const t0 = Date.now();
+      const module = ctx.extension.asAbsolutePath('dist/server.js');
+      const serverOptions: ServerOptions = {
+        run: { module, transport: TransportKind.ipc },
+        debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+      };
+      trace ??= vscode.window.createOutputChannel('Leopold Checkpoint Server Trace', { log: true });
+      const clientOptions: LanguageClientOptions = {
+        documentSelector: [{ language: CHECKPOINT_LANGUAGE, scheme: 'file' }, { language: CHECKPOINT_LANGUAGE, scheme: 'untitled' }],
+        outputChannel: log,
+        traceOutputChannel: trace,
+        revealOutputChannelOn: RevealOutputChannelOn.Never,
+        initializationOptions: { watchFiles: false, problemsCommand: 'workbench.actions.view.problems' },
+        diagnosticPullOptions: {
+          onChange: true,
+          onSave: true,
+          // `leopold.checkpoint.validate: onSave` skips the pulls made while typing.
+          filter: (doc, mode) => mode === DiagnosticPullMode.onType &&
+            setting<ValidateMode>('checkpoint.validate', 'onType', doc.uri) === 'onSave',
+        },
+        middleware: {
+          provideCodeLenses: (doc, token, next) =>
+            setting('checkpoint.codeLens', true, doc.uri) ? next(doc, token) : [],
+          provideDocumentFormattingEdits: async (doc, options, token, next) => {
+            try {
+              return await next(doc, options, token);
+            } catch (err) {
+              // A refused format (the document does not parse) is said in the status bar and the log, not a toast.
+              const message = err instanceof Error ? err.message : String(err);
+              log.warn(message);
+              vscode.window.setStatusBarMessage(`$(warning) ${message}`, 10_000);
+              return [];
+            }
+          },
+        },
+      };
+      const c = new LanguageClient('leopold', 'Leopold Checkpoint Server', serverOptions, clientOptions);
+      client = c;
+      await c.start();
+      status.detail = `server ${c.initializeResult?.serverInfo?.version ?? ''} running`.replace('  ', ' ');
+      log.info(`checkpoint server started in ${Date.now() - t0} ms`);
+      return c;
+    })().catch((err) => {
+      starting = undefined;
+      client = undefined;
+      status.detail = 'the checkpoint server failed to start — see the log';
+      status.severity = vscode.LanguageStatusSeverity.Error;
+      log.error(`checkpoint server failed to start: ${err instanceof Error ? err.message : String(err)}`);
+      throw err;
+    });
+    return starting;
+  }
+
+  async function restart(): Promise<void> {
+    const c = client;
+    starting = undefined;
+    client = undefined;
+    if (c) await c.stop(2000).catch(() => undefined);
+    await start();
+  }
+
+  // Lazily: when the first checkpoint document is (or already was) opened.
+  const maybeStart = (d: vscode.TextDocument) => {
+    if (isCheckpoint(d)) void start().catch(() => undefined);
+  };
+  vscode.workspace.textDocuments.forEach(maybeStart);
+
+  // The cap moves with GUARDRAILS.md (max_checkpoint_kb) and state.json (max_context_mb): tell the server.
+  const watching = new Map<LeopoldProject, vscode.Disposable>();
+  const follow = () => {
+    const now = new Set(registry.projects);
+    for (const [p, sub] of watching) {
+      if (!now.has(p)) {
+        sub.dispose();
+        watching.delete(p);
+      }
+    }
+    for (const p of now) {
+      if (watching.has(p)) continue;
+      watching.set(p, p.onDidChange((change) => {
+        const files = [...change.files].filter((f) => CAP_FILES.has(f));
+        if (files.length === 0 || !client?.isRunning()) return;
+        void client.sendNotification(DidChangeWatchedFilesNotification.type, {
+          changes: files.map((f) => ({ uri: vscode.Uri.file(p.file(f)).toString(), type: FileChangeType.Changed as FileChangeType })),
+        });
+      }));
+    }
+  };
+  follow();
+
+  ctx.extension.subscriptions.push(
+    status,
+    vscode.workspace.onDidOpenTextDocument(maybeStart),
+    registry.onDidChangeProjects(follow),
+    vscode.commands.registerCommand('leopold.restartCheckpointServer', () => restart()),
+    { dispose: () => {
+      for (const sub of watching.values()) sub.dispose();
+      void client?.stop(2000).catch(() => undefined);
+      trace?.dispose();
+    } },
+  );
+
+  ctx.api.checkpoint = {
+    /** Starts (or returns) the client. */
+    start,
+    client: () => client,
+    restart,
+  };
+}

@@ -1,0 +1,150 @@
+import * as assert from 'node:assert';
+import { promises as fs } from 'node:fs';
+import * as vscode from 'vscode';
+import { leoFile, leopold, testFolders, waitFor } from '../helpers';
+import { BROKEN } from '../../fixtures/checkpoints/docs';
+
+const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? String(d.code.value) : String(d.code));
+const ours = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'leopold');
+const errors = (uri: vscode.Uri) => ours(uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
+
+async function lenses(uri: vscode.Uri): Promise<vscode.CodeLens[]> {
+  return (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? [];
+}
+
+async function verdict(uri: vscode.Uri, pattern: RegExp): Promise<string> {
+  return waitFor(`a CodeLens matching ${pattern}`, async () =>
+    (await lenses(uri)).map((l) => l.command?.title ?? '').find((t) => pattern.test(t)));
+}
+
+async function setText(doc: vscode.TextDocument, text: string): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), text);
+  assert.ok(await vscode.workspace.applyEdit(edit));
+}
+
+/** Non-blank lines that are not headings or the title (the user's body text), trimmed. */
+const bodyText = (text: string) => text.split(/\r?\n/).map((l) => l.trim())
+  .filter((l) => l && !/^##\s/.test(l) && l !== '# Leopold Checkpoint');
+
+suite('checkpoint language server', () => {
+  const folder = testFolders()[0];
+  const checkpoint = vscode.Uri.file(leoFile(folder, 'CHECKPOINT.md'));
+  const guardrails = leoFile(folder, 'GUARDRAILS.md');
+  let api: Record<string, any>;
+  let demo: string;
+  let doc: vscode.TextDocument;
+
+  suiteSetup(async () => {
+    api = await leopold();
+    demo = await fs.readFile(checkpoint.fsPath, 'utf8');
+    doc = await vscode.workspace.openTextDocument(checkpoint);
+    await vscode.window.showTextDocument(doc);
+  });
+
+  test('CHECKPOINT.md and an archived run\'s CHECKPOINT.md open as leopold-checkpoint; the server starts', async () => {
+    assert.strictEqual(doc.languageId, 'leopold-checkpoint');
+    const archived = await vscode.workspace.openTextDocument(leoFile(folder, 'runs/20261128T174512Z/CHECKPOINT.md'));
+    assert.strictEqual(archived.languageId, 'leopold-checkpoint');
+    const other = await vscode.workspace.openTextDocument(leoFile(folder, 'MISSION.md'));
+    assert.strictEqual(other.languageId, 'markdown');
+    const client = await api.checkpoint.start();
+    assert.ok(client.isRunning());
+    assert.strictEqual(client.initializeResult.serverInfo.name, 'leopold-checkpoint-server');
+  });
+
+  test('the valid demo checkpoint: no problems, the verdict and section CodeLenses', async () => {
+    const title = await verdict(checkpoint, /^✓ valid checkpoint · 7\/7 sections · 1\.1 KB of 32 KB$/);
+    console.log(`verdict: ${title}`);
+    const all = await lenses(checkpoint);
+    assert.strictEqual(all.length, 8);
+    assert.strictEqual(all[0].range.start.line, 0);
+    assert.ok(all.some((l) => l.command?.title === 'snapshot — replaced by the next window'));
+    assert.ok(all.some((l) => l.command?.title === 'ledger — 3 lines carried forward'));
+    assert.deepStrictEqual(ours(checkpoint), []);
+  });
+
+  test('a broken checkpoint shows the expected codes in the Problems view', async () => {
+    await setText(doc, BROKEN);
+    const codes = await waitFor('the broken codes', () => {
+      const c = [...new Set(errors(checkpoint).map(codeOf))].sort();
+      return c.length === 6 ? c : undefined;
+    });
+    assert.deepStrictEqual(codes,
+      ['brief-section', 'duplicate-section', 'missing-section', 'nested-checkpoint', 'section-order', 'unknown-section']);
+    const d = errors(checkpoint).find((x) => codeOf(x) === 'unknown-section')!;
+    assert.strictEqual((d.code as { target: vscode.Uri }).target.toString(),
+      'https://github.com/leopold-vscode/leopold-vscode#unknown-section');
+    await verdict(checkpoint, /^✗ \d+ problems — the next window will not resume from this$/);
+  });
+
+  test('applying the preferred quick fixes makes it valid without losing a line of body text', async () => {
+    for (let round = 0; round < 20; round++) {
+      const version = doc.version;
+      const list = errors(checkpoint);
+      if (list.length === 0) break;
+      const diag = list[0];
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider', checkpoint, diag.range, vscode.CodeActionKind.QuickFix.value);
+      // (vscode.executeCodeActionProvider does not carry the actions' diagnostics back; one error per line here.)
+      const preferred = actions.filter((a) => a.isPreferred && (!a.diagnostics || a.diagnostics.some((x) => codeOf(x) === codeOf(diag))));
+      assert.strictEqual(preferred.length, 1, `one preferred fix for ${codeOf(diag)}: ${actions.map((a) => a.title).join(', ')}`);
+      console.log(`  fix ${codeOf(diag)}: ${preferred[0].title}`);
+      assert.ok(await vscode.workspace.applyEdit(preferred[0].edit!));
+      await waitFor('diagnostics of the edited version', () => doc.version > version &&
+        !errors(checkpoint).some((x) => x.message === diag.message && x.range.isEqual(diag.range)) ? true : undefined, 10_000)
+        .catch(() => undefined);
+    }
+    await waitFor('no errors', () => errors(checkpoint).length === 0);
+    const text = doc.getText();
+    for (const line of bodyText(BROKEN)) assert.ok(text.includes(line), `kept "${line}"`);
+    await verdict(checkpoint, /^✓ valid checkpoint · 7\/7 sections/);
+  });
+
+  test('source.fixAll.leopold fixes everything at once', async () => {
+    await setText(doc, BROKEN);
+    await waitFor('the broken codes', () => errors(checkpoint).length > 0);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider',
+      checkpoint, new vscode.Range(0, 0, doc.lineCount, 0), 'source.fixAll.leopold');
+    const fixAll = actions.find((a) => a.kind?.value === 'source.fixAll.leopold');
+    assert.ok(fixAll, 'a fix-all action');
+    assert.ok(await vscode.workspace.applyEdit(fixAll.edit!));
+    await waitFor('no errors', () => errors(checkpoint).length === 0);
+  });
+
+  test('format document gives the canonical form; outline, hover and completion work', async () => {
+    await setText(doc, demo.replace('## Files and Code\n', '\n\n##\tFiles and Code\n\n\n'));
+    const edits = await vscode.commands.executeCommand<vscode.TextEdit[]>('vscode.executeFormatDocumentProvider',
+      checkpoint, { tabSize: 2, insertSpaces: true });
+    assert.ok(edits && edits.length > 0, 'formatting edits');
+    const edit = new vscode.WorkspaceEdit();
+    edit.set(checkpoint, edits);
+    await vscode.workspace.applyEdit(edit);
+    assert.strictEqual(doc.getText(), demo.replace(/\n+$/, '\n'));
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', checkpoint);
+    assert.strictEqual(symbols[0].name, 'Leopold Checkpoint');
+    assert.strictEqual(symbols[0].children.length, 7);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', checkpoint, new vscode.Position(2, 5));
+    assert.match(hovers.map((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)).join('')).join(''), /snapshot/);
+  });
+
+  test('editing GUARDRAILS.md max_checkpoint_kb changes the verdict of the open checkpoint', async () => {
+    await setText(doc, demo);
+    await verdict(checkpoint, /^✓ valid checkpoint .* of 32 KB$/);
+    const original = await fs.readFile(guardrails, 'utf8');
+    const g = await vscode.workspace.openTextDocument(guardrails);
+    const line = g.getText().split('\n').findIndex((l) => l.includes('max_checkpoint_kb'));
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(g.uri, g.lineAt(line).range, '- max_checkpoint_kb: 1');
+    await vscode.workspace.applyEdit(edit);
+    await g.save();
+    const over = await waitFor('the oversize error', () => errors(checkpoint).find((d) => codeOf(d) === 'oversize'));
+    assert.match(over.message, /^checkpoint is 1132 bytes, over the 1024-byte cap — consolidate it/);
+    await verdict(checkpoint, /^✗ 1 problem — the next window will not resume from this$/);
+    // Back to the formula (the line commented out again): valid.
+    await fs.writeFile(guardrails, original);
+    await waitFor('the oversize error to go', () => errors(checkpoint).length === 0 ? true : undefined);
+    await verdict(checkpoint, /^✓ valid checkpoint .* of 32 KB$/);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+});
