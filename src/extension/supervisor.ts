@@ -1,0 +1,275 @@
+// The continuity supervisor: one loop per Leopold project, driven by the project's (coalesced) file-system events
+// with a 2 s safety poll for missed ones. Each tick runs the pure decision (src/core/continuity) and, when it must
+// act, the locked runner: record first, then spawn (execa, detached), then log. It never spawns or writes in an
+// untrusted workspace, nor when `leopold.autoRelaunch` is off, nor while a `leopold watch` monitor answers on
+// 127.0.0.1:$LEOPOLD_WATCH_PORT (4179): then it only observes and says why.
+import * as vscode from 'vscode';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import type { LeopoldContext } from './context';
+import type { LeopoldProject } from './projects';
+import { CONTINUITY_POLL_MS } from '../core/continuity/constants';
+import { needsHuman, type Decision, type ContinuitySnapshot } from '../core/continuity/decide';
+import { harnessEnvFrom, type Harness } from '../core/continuity/harness';
+import { observe, tick, type RunnerOptions, type Spawner } from '../core/continuity/runner';
+import { spawnDetached } from '../core/continuity/spawn';
+import type { LoopMode } from '../core/continuity/pill';
+
+export interface SupervisorView {
+  project: LeopoldProject;
+  snapshot: ContinuitySnapshot;
+  decision: Decision;
+  mode: LoopMode;
+  /** When the loop last acted (wrote a record), the verdict it acted on. */
+  lastAction?: { verdict: string; at: number };
+  updatedAt: number;
+}
+
+export const WATCH_PROBE_TTL_MS = 5_000;
+
+/** Is a `leopold watch` monitor answering on 127.0.0.1:<port>? (GET /api/state answers a JSON snapshot.) */
+export function probeLeopoldWatch(port: number, timeoutMs = 400): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/api/state', timeout: timeoutMs }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => {
+        body += d;
+        if (body.length > 1_000_000) req.destroy();
+      });
+      res.on('end', () => {
+        try {
+          const snap = JSON.parse(body);
+          resolve(res.statusCode === 200 && typeof snap === 'object' && snap !== null && 'present' in snap && 'active' in snap);
+        } catch {
+          resolve(false);
+        }
+      });
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
+}
+
+export function watchPort(): number {
+  const n = Number(process.env.LEOPOLD_WATCH_PORT);
+  return Number.isInteger(n) && n > 0 && n < 65536 ? n : 4179;
+}
+
+/** The binary per harness: `leopold.<harness>.path` when set (machine-overridable, ignored in Restricted Mode), else the bare name. */
+export function binariesFor(folder: vscode.WorkspaceFolder): Partial<Record<Harness, string>> {
+  const out: Partial<Record<Harness, string>> = {};
+  for (const h of ['claude', 'codex'] as const) {
+    const v = vscode.workspace.getConfiguration('leopold', folder.uri).get<string>(`${h}.path`, '');
+    out[h] = typeof v === 'string' && v.trim() !== '' ? v.trim() : h;
+  }
+  return out;
+}
+
+let sharedProbe: { at: number; port: number; answer: Promise<boolean> } | undefined;
+function watchAnswers(): Promise<boolean> {
+  const port = watchPort();
+  if (!sharedProbe || sharedProbe.port !== port || Date.now() - sharedProbe.at > WATCH_PROBE_TTL_MS) {
+    sharedProbe = { at: Date.now(), port, answer: probeLeopoldWatch(port) };
+  }
+  return sharedProbe.answer;
+}
+
+class ProjectSupervisor implements vscode.Disposable {
+  private running = false;
+  private dirty = false;
+  private timer: NodeJS.Timeout;
+  private readonly subs: vscode.Disposable[] = [];
+  view: SupervisorView | undefined;
+  private lastLogged = '';
+  private disposed = false;
+  ticks = 0;
+  readonly triggers = { event: 0, poll: 0 };
+
+  constructor(
+    private readonly ctx: LeopoldContext,
+    readonly project: LeopoldProject,
+    private readonly spawner: Spawner,
+    private readonly onView: (v: SupervisorView) => void,
+  ) {
+    this.subs.push(project.onDidChange(() => (this.triggers.event++, this.schedule())));
+    this.timer = setInterval(() => (this.triggers.poll++, this.schedule()), CONTINUITY_POLL_MS);
+    this.timer.unref?.();
+    this.schedule();
+  }
+
+  private mode(): LoopMode {
+    if (!this.ctx.isTrusted()) return 'untrusted';
+    if (!vscode.workspace.getConfiguration('leopold', this.project.folder.uri).get<boolean>('autoRelaunch', true)) return 'off';
+    return 'auto';
+  }
+
+  private options(): RunnerOptions {
+    return {
+      root: this.project.root,
+      leoDir: this.project.leoDir,
+      harnessEnv: harnessEnvFrom(process.env, os.homedir()),
+      binaries: binariesFor(this.project.folder),
+      spawn: this.spawner,
+    };
+  }
+
+  /** Runs a tick now, or right after the one in flight (events during a tick are never lost). */
+  schedule(): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    if (this.running) {
+      this.dirty = true;
+      return Promise.resolve();
+    }
+    return this.run();
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    try {
+      do {
+        this.dirty = false;
+        await this.once();
+      } while (this.dirty && !this.disposed);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async once(): Promise<void> {
+    this.ticks++;
+    let mode = this.mode();
+    const opts = this.options();
+    try {
+      let result = await observe(opts);
+      const wouldAct = !!result.decision.fields || !!result.decision.needsHarness;
+      if (wouldAct && mode === 'auto' && (await watchAnswers())) mode = 'deferred';
+      if (wouldAct && mode === 'auto') {
+        result = await tick(opts);
+        if (result.acted) this.act(result.decision);
+      }
+      this.publish(result.snapshot, result.decision, mode);
+    } catch (err) {
+      const decision: Decision = { verdict: 'error', kind: 'error', reason: 'monitor_error', detail: (err as Error).message };
+      this.ctx.log.error(`${this.project.name}: continuity monitor error (${(err as Error).message}) — still polling, relaunches may not fire`);
+      if (this.view) this.publish(this.view.snapshot, decision, mode);
+    }
+  }
+
+  private act(decision: Decision): void {
+    const lastAction = { verdict: decision.verdict, at: Date.now() };
+    this.lastAction = lastAction;
+    if (needsHuman(decision.kind)) this.notify(decision);
+  }
+
+  private lastAction: SupervisorView['lastAction'];
+
+  private publish(snapshot: ContinuitySnapshot, decision: Decision, mode: LoopMode): void {
+    this.view = { project: this.project, snapshot, decision, mode, lastAction: this.lastAction, updatedAt: Date.now() };
+    this.logChange(decision, mode);
+    this.onView(this.view);
+  }
+
+  /** One log line per change of verdict (a countdown is one verdict, not one per second). */
+  private logChange(decision: Decision, mode: LoopMode): void {
+    const key = `${decision.verdict.replace(/^api_waiting:\d+$/, 'api_waiting')}|${mode}`;
+    if (key === this.lastLogged) return;
+    this.lastLogged = key;
+    const name = this.project.name;
+    const line = verdictLine(decision, mode);
+    if (!line) return;
+    if (needsHuman(decision.kind) || decision.kind === 'error') this.ctx.log.warn(`${name}: ${line}`);
+    else this.ctx.log.info(`${name}: ${line}`);
+  }
+
+  /** A notification only for verdicts a person must act on, once per decision, with an action. */
+  private notify(decision: Decision): void {
+    // Called only when this loop made (and recorded) the decision, so each decision notifies once; a later window
+    // or another VS Code window reads the record as `already_handled` and stays quiet.
+    const what = decision.kind === 'relaunch_failed'
+      ? 'the relaunched window never reactivated the run — the seat is empty'
+      : decision.kind === 'api_refused' ? `the API error was not retried (${decision.reason})` : `the rolled window was not relaunched (${decision.reason})`;
+    const detail = decision.detail ? ` ${decision.detail}.` : '';
+    void vscode.window.showWarningMessage(`Leopold (${this.project.name}): ${what}.${detail}`, 'Resume Run', 'Show Log').then((choice) => {
+      if (choice === 'Resume Run') void vscode.commands.executeCommand('leopold.resumeRun', this.project.root);
+      else if (choice === 'Show Log') this.ctx.log.show(true);
+    });
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    clearInterval(this.timer);
+    for (const s of this.subs) s.dispose();
+  }
+}
+
+/** The terminal line `leopold watch` prints for a verdict (§4.7), adapted; idle, manual and already_handled say little. */
+export function verdictLine(d: Decision, mode: LoopMode): string | undefined {
+  const deferred = mode === 'deferred' ? ' — deferring to `leopold watch`, which answers on 127.0.0.1:' + watchPort() : '';
+  const off = mode === 'off' ? ' — leopold.autoRelaunch is off: not acting' : mode === 'untrusted' ? ' — Restricted Mode: not acting' : '';
+  switch (d.kind) {
+    case 'relaunched': return `window roll detected -> relaunched headless (${d.verdict.split(':')[1]})`;
+    case 'refused': return `window roll detected but NOT relaunched (${d.reason}${d.detail ? `: ${d.detail}` : ''}) — see .leopold/events.jsonl`;
+    case 'relaunch_failed': return 'the relaunched window NEVER reactivated the run — the seat is empty. Resume by hand: /leopold-run (Leopold: Resume Run)';
+    case 'kill_switch': return 'stopped run, but .leopold/STOP is present — remove it and the relaunch decision is made again';
+    case 'api_relaunched': return `the turn died on an API error -> relaunched headless (${d.verdict.split(':')[1]})`;
+    case 'api_waiting': return `retryable API error — next relaunch in ${d.secs}s${deferred}${off}`;
+    case 'api_refused': return `API error NOT retried (${d.reason}${d.detail ? `: ${d.detail}` : ''}) — resume by hand with /leopold-run`;
+    case 'error': return `continuity monitor error (${d.reason}: ${d.detail}) — still polling, relaunches may not fire`;
+    case 'manual': return 'stopped run; continuity is manual (GUARDRAILS.md): resume by hand';
+    case 'already_handled': return `continuity: already handled (${d.path === 'api_error' ? 'api_error ladder' : 'this window'})`;
+    case 'idle':
+      if (d.needsHarness) return `window roll detected — would relaunch${deferred}${off}`;
+      return 'continuity: idle';
+  }
+}
+
+export interface SupervisorHub {
+  readonly onDidChange: vscode.Event<SupervisorView>;
+  viewFor(project: LeopoldProject | undefined): SupervisorView | undefined;
+  views(): SupervisorView[];
+  refresh(project?: LeopoldProject): Promise<void>;
+}
+
+/** One supervisor per project, rebuilt as projects come and go; trust and settings changes re-decide at once. */
+export function registerSupervisors(ctx: LeopoldContext, spawner: Spawner = spawnDetached): SupervisorHub {
+  const supervisors = new Map<LeopoldProject, ProjectSupervisor>();
+  const changed = new vscode.EventEmitter<SupervisorView>();
+  const sync = () => {
+    const live = new Set(ctx.registry.projects);
+    for (const [p, s] of supervisors) if (!live.has(p)) (s.dispose(), supervisors.delete(p));
+    for (const p of live) if (!supervisors.has(p)) supervisors.set(p, new ProjectSupervisor(ctx, p, spawner, (v) => changed.fire(v)));
+  };
+  sync();
+  const refresh = async (project?: LeopoldProject) => {
+    await Promise.all([...supervisors.values()].filter((s) => !project || s.project === project).map((s) => s.schedule()));
+  };
+  ctx.extension.subscriptions.push(
+    changed,
+    ctx.registry.onDidChangeProjects(sync),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void refresh()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (['leopold.autoRelaunch', 'leopold.claude.path', 'leopold.codex.path'].some((k) => e.affectsConfiguration(k))) void refresh();
+    }),
+    { dispose: () => { for (const s of supervisors.values()) s.dispose(); supervisors.clear(); } },
+  );
+  const hub: SupervisorHub = {
+    onDidChange: changed.event,
+    viewFor: (p) => (p ? supervisors.get(p)?.view : undefined),
+    views: () => [...supervisors.values()].map((s) => s.view).filter((v): v is SupervisorView => !!v),
+    refresh,
+  };
+  ctx.api.supervisor = {
+    /** The latest verdict per project root. */
+    verdicts: () => Object.fromEntries([...supervisors.values()].map((s) => [s.project.root, s.view?.decision.verdict])),
+    view: (root: string) => [...supervisors.values()].find((s) => s.project.root === root)?.view,
+    /** Runs a tick now (or right after the one in flight) and waits for it. */
+    tick: async (root?: string) => {
+      await Promise.all([...supervisors.values()].filter((s) => !root || s.project.root === root).map((s) => s.schedule()));
+    },
+    ticks: () => [...supervisors.values()].reduce((n, s) => n + s.ticks, 0),
+    /** How ticks were triggered: file-system events vs the 2 s safety poll. */
+    triggers: () => [...supervisors.values()].reduce((t, s) => ({ event: t.event + s.triggers.event, poll: t.poll + s.triggers.poll }), { event: 0, poll: 0 }),
+  };
+  return hub;
+}

@@ -1,0 +1,130 @@
+import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { leopold, testFolders, waitFor, leoFile } from '../helpers';
+import { agentCalls, claudeTranscript, events, readState, rolled, sleep, stamp, writeState } from '../supervisorUtil';
+
+suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
+  let api: Record<string, any>;
+  let folder: string;
+  let transcript: string;
+  const text = () => api.statusBar.text() as string;
+
+  suiteSetup(async () => {
+    api = await leopold();
+    folder = testFolders()[0];
+    transcript = claudeTranscript();
+    assert.ok(process.env.LEOPOLD_FAKE_AGENT_LOG, 'the harness sets LEOPOLD_FAKE_AGENT_LOG');
+    assert.strictEqual(vscode.workspace.isTrusted, true);
+  });
+
+  test('an idle project: no spawn, the pill says how the run stopped', async () => {
+    await waitFor('the status bar to show the stop', () => /stopped · plan_complete/.test(text()) && text());
+    assert.strictEqual(api.statusBar.warning(), false);
+    assert.deepStrictEqual(agentCalls(), []);
+  });
+
+  test('a fresh roll is relaunched once, with the relaunch argv, cwd = the project', async () => {
+    writeState(folder, rolled(transcript));
+    const calls = await waitFor('the fake claude to be spawned', () => (agentCalls().length > 0 ? agentCalls() : undefined), 10_000);
+    assert.strictEqual(calls[0].agent, 'claude');
+    assert.deepStrictEqual(calls[0].argv, ['--dangerously-skip-permissions', '-p', '/leopold-run']);
+    assert.strictEqual(fs.realpathSync(calls[0].cwd), fs.realpathSync(folder));
+    const st = readState(folder);
+    assert.strictEqual(st.relaunch_window, 2);
+    assert.strictEqual(st.relaunch_result, 'fired:claude');
+    assert.strictEqual(st.windows, 2);
+    const ev = await waitFor('the window_relaunch event', () => (events(folder, 'window_relaunch').length === 1 ? events(folder, 'window_relaunch') : undefined));
+    assert.deepStrictEqual(Object.keys(ev[0]), ['ts', 'event', 'window', 'harness', 'binary']);
+    assert.deepStrictEqual([ev[0].window, ev[0].harness, ev[0].binary], [2, 'claude', 'claude']);
+    await waitFor('the status bar to say relaunching', () => /stopped · context_budget → relaunching/.test(text()) && text());
+    // Several safety polls and file events later: still exactly one spawn.
+    await sleep(4500);
+    assert.strictEqual(agentCalls().length, 1);
+    assert.strictEqual(events(folder, 'window_relaunch').length, 1);
+  });
+
+  test('the event path decides well under a second (no wait for the 2 s poll)', async () => {
+    const t0 = Date.now();
+    writeState(folder, rolled(transcript, { windows: 3, last_turn: stamp(5) }));
+    await waitFor('the second relaunch', () => agentCalls().length === 2, 10_000);
+    console.log(`      roll → spawn: ${Date.now() - t0} ms (tick triggers so far: ${JSON.stringify(api.supervisor.triggers())})`);
+  });
+
+  test('a stale roll is refused with an event and no spawn, and the status bar asks for a person', async () => {
+    writeState(folder, rolled(transcript, { windows: 4, last_turn: stamp(1200) }));
+    const ev = await waitFor('the stale_roll refusal', () => events(folder, 'window_relaunch_refused').find((e) => e.window === 4));
+    assert.strictEqual(ev.reason, 'stale_roll');
+    assert.match(ev.detail, /^rolled 1\d{3}s ago; the fresh bound is 600s$/);
+    assert.strictEqual(readState(folder).relaunch_result, 'refused:stale_roll');
+    await waitFor('the warning pill', () => /not relaunched \(stale_roll\)/.test(text()) && api.statusBar.warning());
+    await sleep(2500);
+    assert.strictEqual(agentCalls().length, 2);
+  });
+
+  test('STOP blocks without a record; removing it re-opens the decision', async () => {
+    fs.writeFileSync(leoFile(folder, 'STOP'), '');
+    writeState(folder, rolled(transcript, { windows: 5, last_turn: stamp(5) }));
+    await waitFor('the kill_switch pill', () => /Leopold: stopped · kill_switch/.test(text()) && text());
+    assert.strictEqual(api.statusBar.warning(), false);
+    await sleep(4500);
+    assert.strictEqual(agentCalls().length, 2, 'nothing spawned while STOP is there');
+    assert.strictEqual(readState(folder).relaunch_window, undefined, 'no record written for window 5');
+    assert.strictEqual(events(folder).filter((e) => e.window === 5).length, 0, 'no event');
+    fs.rmSync(leoFile(folder, 'STOP'));
+    await waitFor('the relaunch after STOP is removed', () => agentCalls().length === 3, 10_000);
+    assert.strictEqual(readState(folder).relaunch_result, 'fired:claude');
+    assert.strictEqual(readState(folder).relaunch_window, 5);
+  });
+
+  test('Stop run and Clear kill switch (commands) create and remove .leopold/STOP', async () => {
+    assert.strictEqual(await vscode.commands.executeCommand('leopold.stopRun', folder), true);
+    assert.ok(fs.existsSync(leoFile(folder, 'STOP')));
+    assert.strictEqual(await vscode.commands.executeCommand('leopold.clearKillSwitch', folder), true);
+    assert.ok(!fs.existsSync(leoFile(folder, 'STOP')));
+  });
+
+  test('an api_error whose first rung is due is relaunched, then the ladder waits with a live countdown', async () => {
+    writeState(folder, {
+      active: false, stopped_reason: 'api_error', iteration: 7, windows: 5, window_zero_streak: 0, transcript_path: transcript,
+      api_error: { type: 'rate_limit', at: stamp(40), retryable: true, hint: 'wait, then /leopold-run' },
+    });
+    await waitFor('the api_error relaunch', () => agentCalls().length === 4, 10_000);
+    const ev = await waitFor('api_error_relaunch', () => events(folder, 'api_error_relaunch')[0]);
+    assert.deepStrictEqual(Object.keys(ev), ['ts', 'event', 'attempt', 'delay', 'error_type', 'harness', 'binary']);
+    assert.deepStrictEqual([ev.attempt, ev.delay, ev.error_type, ev.harness], [1, 30, 'rate_limit', 'claude']);
+    const st = readState(folder);
+    assert.strictEqual(st.api_error_attempts, 1);
+    assert.strictEqual(st.windows, 5);
+    const first = await waitFor('the countdown', () => /stopped · api_error \(retry in (\d+)s\)/.exec(text()) ?? undefined);
+    await sleep(2100);
+    const second = /retry in (\d+)s/.exec(text());
+    assert.ok(second && Number(second[1]) < Number(first[1]), `${first[0]} then ${text()}`);
+    assert.strictEqual(agentCalls().length, 4);
+  });
+
+  test('a child that reactivates makes the loop idle and the pill says run active', async () => {
+    fs.writeFileSync(path.join(folder, '.fake-agent-reactivate'), '');
+    writeState(folder, rolled(transcript, { windows: 6, last_turn: stamp(5) }));
+    await waitFor('the relaunch', () => agentCalls().length === 5, 10_000);
+    await waitFor('run active', () => /Leopold: run active/.test(text()) && text());
+    fs.rmSync(path.join(folder, '.fake-agent-reactivate'));
+  });
+
+  test('Resume run is refused while a live owner holds the run, and runs headless otherwise', async () => {
+    const live = await api.statusBar.resumeRun(folder, 'headless');
+    assert.deepStrictEqual([live.outcome, live.reason], ['refused', 'live_owner']);
+    writeState(folder, { active: false, stopped_reason: 'user_stop', windows: 6, transcript_path: transcript });
+    const r = await api.statusBar.resumeRun(folder, 'headless');
+    assert.strictEqual(r.outcome, 'headless');
+    await waitFor('the resumed agent', () => agentCalls().length === 6, 10_000);
+    assert.deepStrictEqual(agentCalls()[5].argv, ['--dangerously-skip-permissions', '-p', '/leopold-run']);
+  });
+
+  test('the commands exist, and the supervisor exposes its verdicts', async () => {
+    const commands = await vscode.commands.getCommands(true);
+    for (const c of ['leopold.resumeRun', 'leopold.stopRun', 'leopold.clearKillSwitch', 'leopold.showRunActions']) assert.ok(commands.includes(c), c);
+    assert.ok(typeof api.supervisor.verdicts()[folder] === 'string');
+  });
+});
