@@ -1,0 +1,99 @@
+// `npm run bench` (checkpoint part): medians for a 32 KB CHECKPOINT.md —
+//   validation in-process (the core, what the server runs per version),
+//   open → diagnostics over stdio (`node dist/server.js --stdio`, push mode),
+//   a storm of 200 incremental edits (last edit → diagnostics for the final version; how many stale versions
+//   were validated and pushed).
+// Build first (`node scripts/build.mjs --tests`); run from the repository root.
+import { utf8Length, validateCheckpoint } from '../src/core/checkpoint';
+import { bigDoc } from '../test/fixtures/checkpoints/docs';
+import { LspTestClient } from '../test/fixtures/checkpoints/lsp';
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function p95(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(s.length * 0.95))];
+}
+
+const ms = (x: number) => `${x < 1 ? x.toFixed(3) : x.toFixed(2)} ms`;
+
+export async function benchCheckpoint(): Promise<Record<string, string>> {
+  const text = bigDoc(32700);
+  const size = utf8Length(text);
+  const out: Record<string, string> = {};
+
+  // 1. Validation in-process.
+  for (let i = 0; i < 300; i++) validateCheckpoint(text);
+  const runs: number[] = [];
+  for (let i = 0; i < 2000; i++) {
+    // A fresh string each time, as after an edit (no engine-level caching of the same string).
+    const t = text.slice(0, -1) + String(i % 10);
+    const t0 = performance.now();
+    validateCheckpoint(t);
+    runs.push(performance.now() - t0);
+  }
+  out[`checkpoint: validate ${(size / 1024).toFixed(1)} KB in-process (median)`] = ms(median(runs));
+  out['checkpoint: validate in-process (p95)'] = ms(p95(runs));
+
+  // 2. Open → diagnostics over stdio.
+  const c = await LspTestClient.start();
+  try {
+    const opens: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const uri = `untitled:bench-open-${i}`;
+      const t0 = performance.now();
+      await c.open(uri, text);
+      const p = await c.diagnosticsFor(uri, 1);
+      opens.push(p.at - t0);
+      await c.close(uri);
+    }
+    out['checkpoint: open → diagnostics over stdio (median)'] = ms(median(opens.slice(10)));
+
+    // 3. Storm: 200 incremental edits, back to back; then the same at typing speed (one edit every 8 ms).
+    const line = text.split('\n').indexOf('## Current Work') + 1;
+    const storm = async (round: number, gapMs: number) => {
+      const uri = `untitled:bench-storm-${gapMs}-${round}`;
+      await c.open(uri, text);
+      await c.diagnosticsFor(uri, 1);
+      const before = c.published.length;
+      const sent: Promise<void>[] = [];
+      const t0 = performance.now();
+      for (let v = 2; v <= 201; v++) {
+        sent.push(c.change(uri, v, [{ range: { start: { line, character: 0 }, end: { line, character: 0 } }, text: 'x' }]));
+        if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
+      }
+      await Promise.all(sent); // the last edit is on the wire
+      const last = performance.now();
+      const sending = last - t0;
+      const final = await c.diagnosticsFor(uri, 201);
+      const pushes = c.published.slice(before).filter((p) => p.uri === uri);
+      await c.close(uri);
+      return { latency: final.at - last, pushes: pushes.length, sending };
+    };
+    const fast = [];
+    for (let r = 0; r < 10; r++) fast.push(await storm(r, 0));
+    out['checkpoint: 200-edit storm, last edit → final diagnostics (median)'] = ms(median(fast.map((x) => x.latency)));
+    out['checkpoint: 200-edit storm, writing the 200 edits (median)'] = ms(median(fast.map((x) => x.sending)));
+    out['checkpoint: 200-edit storm, diagnostics pushed (median)'] = `${median(fast.map((x) => x.pushes))} (for the final version only)`;
+    const typing = [];
+    for (let r = 0; r < 3; r++) typing.push(await storm(r, 8));
+    out['checkpoint: 200 edits at 8 ms intervals, last edit → final diagnostics (median)'] = ms(median(typing.map((x) => x.latency)));
+    out['checkpoint: 200 edits at 8 ms intervals, diagnostics pushed (median)'] = String(median(typing.map((x) => x.pushes)));
+  } finally {
+    await c.stop();
+  }
+
+  for (const [k, v] of Object.entries(out)) console.log(`${k.padEnd(82)} ${v}`);
+  return out;
+}
+
+if (require.main === module) {
+  benchCheckpoint().catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}
