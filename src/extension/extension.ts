@@ -7,6 +7,7 @@ import { registerStatusBar } from './statusBar';
 import { registerSupervisors } from './supervisor';
 import { registerCheckpointClient } from './checkpointClient';
 import { registerRunsTree } from './runsTree';
+import { registerInsights } from './insights';
 
 export async function activate(extension: vscode.ExtensionContext): Promise<Record<string, unknown>> {
   const t0 = Date.now();
@@ -30,6 +31,7 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Reco
   registerStatusBar(ctx, registerSupervisors(ctx));
   registerCheckpointClient(ctx);
   registerRunsTree(ctx);
+  registerInsights(ctx);
 
   log.info(`Leopold for VS Code ${extension.extension.packageJSON.version} active in ${Date.now() - t0} ms ` +
     `(${registry.projects.length} project(s), ${vscode.env.appName} ${vscode.version})`);

@@ -1,0 +1,148 @@
+// The run as a picture, as plain data: the windows of the current run left to right (`assembleWindows`), and on
+// them the moments that matter — rolls, compactions, relaunches (fired, refused, failed), API errors and their
+// retries — each with its time, plus the current verdict. The webview draws this JSON with DOM APIs only; every
+// string in here may come from `.leopold/` files and is untrusted text, never markup.
+import type { JournalEvent } from './journal';
+import type { RunStatus, RunWindow } from './runs';
+
+export type MarkKind =
+  | 'roll' | 'compaction' | 'relaunch' | 'relaunch_refused' | 'relaunch_failed' | 'api_error' | 'api_retry'
+  | 'api_refused' | 'grace' | 'stop';
+
+export interface TimelineMark {
+  kind: MarkKind;
+  /** The window (1-based) the mark is drawn in; a relaunch belongs to the window it opened. */
+  window: number;
+  /** `ts` as written, and in ms. */
+  ts?: string;
+  tsMs?: number;
+  /** The journal event's name (a contract identifier, kept as is). */
+  event: string;
+  /** The event's salient fields (`reason`, `harness`, `error_type`, `attempt`, `detail`, …): untrusted text. */
+  fields: Record<string, string | number | boolean>;
+}
+
+export interface TimelineWindow {
+  n: number;
+  end: RunWindow['end'];
+  /** How the window ended, in words (from `assembleWindows`). */
+  detail: string;
+  itemsClosed?: number;
+  contextMb?: number;
+  checkpointWritten?: boolean;
+  compactions: number;
+  startedMs?: number;
+  endedMs?: number;
+}
+
+export interface TimelineVerdict {
+  /** The verdict string (`idle`, `refused:stale_roll`, `api_waiting:47`, …). */
+  verdict: string;
+  kind: string;
+  /** A readable line for it, when the supervisor gave one. */
+  line?: string;
+  /** Who said it: the running supervisor, or a read-only observation of the files. */
+  source: 'supervisor' | 'observed';
+  mode?: string;
+}
+
+export interface TimelineData {
+  project: string;
+  root: string;
+  status: RunStatus;
+  maxWindows: number;
+  plan?: { done: number; total: number };
+  windows: TimelineWindow[];
+  marks: TimelineMark[];
+  verdict?: TimelineVerdict;
+  /** When this data was assembled (ms). */
+  at: number;
+}
+
+const KIND: Record<string, MarkKind> = {
+  window_roll: 'roll',
+  compact_checkpoint: 'compaction',
+  window_relaunch: 'relaunch',
+  window_relaunch_refused: 'relaunch_refused',
+  window_relaunch_failed: 'relaunch_failed',
+  stop_failure: 'api_error',
+  api_error_relaunch: 'api_retry',
+  api_error_relaunch_refused: 'api_refused',
+  checkpoint_grace: 'grace',
+  max_windows: 'stop',
+  no_progress_across_windows: 'stop',
+};
+
+/** The fields a mark shows, by event (nothing else from the journal line is carried). */
+const KEEP: Record<string, readonly string[]> = {
+  window_roll: ['window', 'items_closed', 'context_mb', 'checkpoint_written'],
+  compact_checkpoint: ['trigger', 'bytes', 'cap'],
+  window_relaunch: ['window', 'harness'],
+  window_relaunch_refused: ['window', 'reason', 'detail'],
+  window_relaunch_failed: ['window', 'detail'],
+  stop_failure: ['error_type', 'retryable'],
+  api_error_relaunch: ['attempt', 'delay', 'error_type', 'harness'],
+  api_error_relaunch_refused: ['reason', 'attempt', 'error_type', 'detail'],
+  checkpoint_grace: ['window', 'context_pct'],
+  max_windows: ['window', 'max_windows'],
+  no_progress_across_windows: ['stuck_item'],
+};
+
+const MAX_TEXT = 300;
+
+function keep(e: JournalEvent): TimelineMark['fields'] {
+  const out: TimelineMark['fields'] = {};
+  for (const k of KEEP[e.event] ?? []) {
+    const v = e.fields[k];
+    if (typeof v === 'number' || typeof v === 'boolean') out[k] = v;
+    else if (typeof v === 'string') out[k] = v.length > MAX_TEXT ? `${v.slice(0, MAX_TEXT - 1)}…` : v;
+  }
+  return out;
+}
+
+/** The window an event falls in: by its own `window` field for rolls and relaunches, else by time. */
+function windowOf(e: JournalEvent, windows: readonly RunWindow[]): number {
+  const w = typeof e.fields.window === 'number' ? e.fields.window : undefined;
+  const last = windows.length ? windows[windows.length - 1].n : 1;
+  const clamp = (n: number) => Math.min(Math.max(1, Math.trunc(n)), last);
+  if (w !== undefined && e.event !== 'max_windows') return clamp(w);
+  if (e.tsMs === undefined) return last;
+  for (const win of windows) {
+    if (win.endedMs !== undefined && e.tsMs <= win.endedMs) return win.n;
+    if (win.endedMs === undefined && (win.startedMs === undefined || e.tsMs > win.startedMs)) return win.n;
+  }
+  return last;
+}
+
+/**
+ * Assembles the timeline. `events` are the journal's continuity events (any order); marks come out in time order
+ * (events without a parseable `ts` last, in file order).
+ */
+export function buildTimeline(args: {
+  project: string;
+  root: string;
+  status: RunStatus;
+  maxWindows: number;
+  windows: readonly RunWindow[];
+  events: readonly JournalEvent[];
+  plan?: { done: number; total: number };
+  verdict?: TimelineVerdict;
+  now: number;
+}): TimelineData {
+  const windows: TimelineWindow[] = args.windows.map((w) => ({
+    n: w.n, end: w.end, detail: w.detail, itemsClosed: w.itemsClosed, contextMb: w.contextMb,
+    checkpointWritten: w.checkpointWritten, compactions: w.compactions, startedMs: w.startedMs, endedMs: w.endedMs,
+  }));
+  const sorted = [...args.events].sort((a, b) =>
+    (a.tsMs ?? Infinity) - (b.tsMs ?? Infinity) || a.offset - b.offset);
+  const marks: TimelineMark[] = [];
+  for (const e of sorted) {
+    const kind = KIND[e.event];
+    if (!kind) continue;
+    marks.push({ kind, window: windowOf(e, args.windows), ts: e.ts, tsMs: e.tsMs, event: e.event, fields: keep(e) });
+  }
+  return {
+    project: args.project, root: args.root, status: args.status, maxWindows: args.maxWindows, plan: args.plan,
+    windows, marks, verdict: args.verdict, at: args.now,
+  };
+}

@@ -1,0 +1,99 @@
+import * as assert from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as vscode from 'vscode';
+import { leoFile, leopold, testFolders, waitFor } from '../helpers';
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+
+interface Diag { message: string; line: number; severity: number; code: string; source: string }
+
+suite('Leopold: Doctor', () => {
+  let api: Record<string, any>;
+  let folder: string;
+  const diags = (name: string): Diag[] => api.doctor.diagnostics(leoFile(folder, name));
+  const problems = (name: string) => vscode.languages.getDiagnostics(vscode.Uri.file(leoFile(folder, name))).filter((d) => d.source === 'leopold doctor');
+
+  suiteSetup(async () => {
+    api = await leopold();
+    folder = testFolders()[0];
+    // The scratch copy becomes its own repository with state.json committed by mistake: the doctor must FAIL it.
+    git(folder, 'init', '-q');
+    git(folder, 'add', '.leopold/state.json');
+  });
+
+  test('the report matches the doctor\'s lines for the fixture', async () => {
+    const text: string = await vscode.commands.executeCommand('leopold.doctor');
+    const editor = await waitFor('the report document', () =>
+      vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'leopold-doctor'));
+    assert.strictEqual(editor.document.getText(), text);
+    const lines = text.split('\n');
+    assert.deepStrictEqual(lines.filter((l) => !l.startsWith('         .leopold/')), [
+      'leopold doctor',
+      '',
+      `project continuity (${leoFile(folder, '')})`.replace(/\/\)$/, ')'),
+      '  [warn] kill switch present (.leopold/STOP) — nothing relaunches this run until it is removed',
+      '  [FAIL] .leopold/state.json is tracked by git — run state must never be committed: git rm --cached .leopold/state.json and add .leopold/ to .gitignore',
+      '  [FAIL] checkpoint MALFORMED: "## Next Step" twice — a nested prior checkpoint; merge, never nest — a reseed cannot trust .leopold/CHECKPOINT.md; fix it or archive it',
+      '  [warn] continuity manual — relaunch is OFF; resume a rolled window yourself with /leopold-run',
+      '  [warn] windows 3/3 — the ceiling is reached; the next roll stops the run (raise max_windows to let it go on)',
+      '  [warn] last window closed ZERO plan items — one more zero-item window ends the run (no_progress_across_windows)',
+      '',
+      'summary: 0 ok, 4 warnings, 2 problems',
+      'Fix the [FAIL] items above.',
+      '',
+    ]);
+    // Each blamed finding is followed by a link to its file and line.
+    assert.deepStrictEqual(lines.filter((l) => l.startsWith('         .leopold/')).map((l) => l.trim()), [
+      '.leopold/STOP:1', '.leopold/state.json:1', '.leopold/CHECKPOINT.md:24', '.leopold/GUARDRAILS.md:7', '.leopold/GUARDRAILS.md:8', '.leopold/state.json:9',
+    ]);
+    const links = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', editor.document.uri);
+    const guard = links.find((l) => l.target?.fsPath === leoFile(folder, 'GUARDRAILS.md') && l.target.fragment === 'L7');
+    assert.ok(guard, `a link to GUARDRAILS.md line 7 (links: ${links.map((l) => l.target?.toString()).join(', ')})`);
+  });
+
+  test('Problems shows the file-blamed findings on state.json, GUARDRAILS.md and (once, as information) CHECKPOINT.md', async () => {
+    await waitFor('doctor diagnostics on GUARDRAILS.md', () => problems('GUARDRAILS.md').length === 2);
+    const g = problems('GUARDRAILS.md').sort((a, b) => a.range.start.line - b.range.start.line);
+    assert.deepStrictEqual(g.map((d) => [d.range.start.line, d.severity, d.code]), [
+      [6, vscode.DiagnosticSeverity.Warning, 'continuity-manual'],
+      [7, vscode.DiagnosticSeverity.Warning, 'windows-ceiling'],
+    ]);
+    assert.match(g[0].message, /^continuity manual — relaunch is OFF/);
+    const s = problems('state.json').sort((a, b) => a.range.start.line - b.range.start.line);
+    assert.deepStrictEqual(s.map((d) => [d.range.start.line, d.severity, d.code]), [
+      [0, vscode.DiagnosticSeverity.Error, 'state-tracked'],
+      [8, vscode.DiagnosticSeverity.Warning, 'progress-zero'],
+    ]);
+    const c = problems('CHECKPOINT.md');
+    assert.deepStrictEqual(c.map((d) => [d.range.start.line, d.severity, d.code]), [[23, vscode.DiagnosticSeverity.Information, 'checkpoint-malformed']]);
+    assert.strictEqual(problems('STOP').length, 0, 'STOP is reported in the document only');
+  });
+
+  test('each finding clears when its file is fixed, and the open report follows', async () => {
+    const guardrails = leoFile(folder, 'GUARDRAILS.md');
+    await fs.writeFile(guardrails, (await fs.readFile(guardrails, 'utf8')).replace('manual', 'auto').replace('max_windows: 3', 'max_windows: 10'));
+    await waitFor('GUARDRAILS.md findings to clear', () => problems('GUARDRAILS.md').length === 0);
+    assert.deepStrictEqual(diags('GUARDRAILS.md'), []);
+
+    const checkpoint = leoFile(folder, 'CHECKPOINT.md');
+    const cp = await fs.readFile(checkpoint, 'utf8');
+    await fs.writeFile(checkpoint, cp.slice(0, cp.lastIndexOf('\n## Next Step')) + '\n');
+    await waitFor('the CHECKPOINT.md entry to clear', () => problems('CHECKPOINT.md').length === 0);
+
+    const state = leoFile(folder, 'state.json');
+    await fs.writeFile(state, (await fs.readFile(state, 'utf8')).replace('[2, 0]', '[2, 1]'));
+    await waitFor('the zero-progress warning to clear', () => problems('state.json').every((d) => d.code !== 'progress-zero'));
+
+    await fs.rm(leoFile(folder, 'STOP'));
+    git(folder, 'rm', '-q', '-f', '--cached', '.leopold/state.json');
+    const text: string = await vscode.commands.executeCommand('leopold.doctor');
+    assert.deepStrictEqual(problems('state.json'), [], 'git is asked afresh when the command runs');
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'leopold-doctor');
+    assert.ok(doc);
+    await waitFor('the open report to show the fixed project', () => doc!.getText() === text && text.includes('Leopold looks healthy.'));
+    assert.match(text, /\[ok\] {3}checkpoint OK \(\d+ bytes\)/);
+    assert.match(text, /\[ok\] {3}\.leopold\/state\.json is not tracked by git/);
+    assert.match(text, /summary: 5 ok, 0 warnings, 0 problems/);
+  });
+});
