@@ -1,7 +1,9 @@
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { leoFile, leopold, testFolders, waitFor } from '../helpers';
+import { EXTENSION_ID, leoFile, leopold, testFolders, waitFor } from '../helpers';
 import { BROKEN } from '../../fixtures/checkpoints/docs';
 
 const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? String(d.code.value) : String(d.code));
@@ -126,6 +128,48 @@ suite('checkpoint language server', () => {
     assert.strictEqual(symbols[0].children.length, 7);
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', checkpoint, new vscode.Position(2, 5));
     assert.match(hovers.map((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)).join('')).join(''), /snapshot/);
+  });
+
+  test('the grammar scopes the title and contract headings, and marks an unknown heading invalid', async function () {
+    // Tokenize with the host's own vscode-textmate + Markdown grammar (what the editor uses).
+    let tm: any;
+    let onig: any;
+    const req = createRequire(path.join(vscode.env.appRoot, 'package.json'));
+    try {
+      tm = req('vscode-textmate');
+      onig = req('vscode-oniguruma');
+    } catch {
+      return this.skip();
+    }
+    await onig.loadWASM((await fs.readFile(path.join(path.dirname(req.resolve('vscode-oniguruma')), 'onig.wasm'))).buffer)
+      .catch(() => undefined); // already loaded in this process
+    const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const files: Record<string, string> = {
+      'text.html.markdown.leopold-checkpoint': path.join(ext.extensionPath, 'syntaxes', 'leopold-checkpoint.tmLanguage.json'),
+      'text.html.markdown': path.join(vscode.env.appRoot, 'extensions', 'markdown-basics', 'syntaxes', 'markdown.tmLanguage.json'),
+    };
+    const registry = new tm.Registry({
+      onigLib: Promise.resolve({
+        createOnigScanner: (p: string[]) => new onig.OnigScanner(p),
+        createOnigString: (t: string) => new onig.OnigString(t),
+      }),
+      loadGrammar: async (scope: string) => files[scope]
+        ? tm.parseRawGrammar(await fs.readFile(files[scope], 'utf8'), files[scope]) : null,
+    });
+    const grammar = await registry.loadGrammar('text.html.markdown.leopold-checkpoint');
+    const scopes = new Map<string, string>();
+    let stack = tm.INITIAL;
+    for (const line of ['# Leopold Checkpoint', '', '## Next Step', 'go', '', '   ##\tFiles and Code', '- a', '## Notes', '### Sub', 'x']) {
+      const r = grammar.tokenizeLine(line, stack);
+      for (const t of r.tokens) scopes.set(line.slice(t.startIndex, t.endIndex), t.scopes.join(' '));
+      stack = r.ruleStack;
+    }
+    assert.match(scopes.get('Leopold Checkpoint') ?? '', /entity\.name\.title\.leopold-checkpoint/);
+    assert.match(scopes.get('Next Step') ?? '', /entity\.name\.section\.snapshot\.leopold-checkpoint/);
+    assert.match(scopes.get('Files and Code') ?? '', /entity\.name\.section\.ledger\.leopold-checkpoint/);
+    assert.match(scopes.get('Notes') ?? '', /invalid\.illegal\.unknown-section\.leopold-checkpoint/);
+    assert.doesNotMatch([...scopes.values()].join('|'), /invalid\.illegal[^|]*\|?[^|]*Sub/);
+    assert.match(scopes.get('go') ?? '', /text\.html\.markdown/, 'the body is Markdown');
   });
 
   test('editing GUARDRAILS.md max_checkpoint_kb changes the verdict of the open checkpoint', async () => {
