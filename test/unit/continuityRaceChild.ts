@@ -19,5 +19,7 @@ const [root, spawnLog, doneFile] = process.argv.slice(2);
       const st = r.snapshot.state.kind === 'ok' ? r.snapshot.state.raw : {};
       appendFileSync(spawnLog, `${st.windows} ${process.pid} ${r.decision.verdict}\n`);
     }
+    // Flat out, but leave the lock to other writers (the test's "Stop hook") between ticks.
+    await new Promise((res) => setTimeout(res, 1));
   }
 })();
