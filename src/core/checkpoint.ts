@@ -178,24 +178,35 @@ export interface CheckpointCap {
   maxContextMb: number;
 }
 
+/** `max_context_mb` of a state object (a number, or a numeric string as jq may leave it); 5 otherwise. */
+export function maxContextMbOf(state: Record<string, unknown> | undefined): number {
+  const v = state?.max_context_mb;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  return Number.isFinite(n) ? Math.trunc(n) : DEFAULT_MAX_CONTEXT_MB;
+}
+
 /** `max_context_mb` from state.json text; the default (5) when absent or unreadable. */
 export function maxContextMbFromState(stateJson: string | undefined): number {
   if (!stateJson) return DEFAULT_MAX_CONTEXT_MB;
   try {
-    const v = (JSON.parse(stateJson) as { max_context_mb?: unknown })?.max_context_mb;
-    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-    return Number.isFinite(n) ? Math.trunc(n) : DEFAULT_MAX_CONTEXT_MB;
+    const obj = JSON.parse(stateJson) as unknown;
+    return maxContextMbOf(typeof obj === 'object' && obj !== null ? (obj as Record<string, unknown>) : undefined);
   } catch {
     return DEFAULT_MAX_CONTEXT_MB;
   }
 }
 
+/** The contract's cap from already-read inputs: `max_checkpoint_kb` (GUARDRAILS.md) wins, else the formula. */
+export function capFrom(maxCheckpointKb: number | undefined, maxContextMb: number): CheckpointCap {
+  if (maxCheckpointKb !== undefined && maxCheckpointKb > 0) {
+    return { bytes: maxCheckpointKb * 1024, source: 'guardrails', maxCheckpointKb, maxContextMb };
+  }
+  return { bytes: capFromContextMb(maxContextMb), source: 'formula', maxContextMb };
+}
+
 /** The contract's cap: `max_checkpoint_kb` KiB when a positive integer, else min(32768, max(8192, 2% of the window)). */
 export function checkpointCap(guardrailsText: string | undefined, stateJson: string | undefined): CheckpointCap {
-  const maxContextMb = maxContextMbFromState(stateJson);
-  const kb = guardrailsText ? parseGuardrails(guardrailsText).maxCheckpointKb : undefined;
-  if (kb !== undefined && kb > 0) return { bytes: kb * 1024, source: 'guardrails', maxCheckpointKb: kb, maxContextMb };
-  return { bytes: capFromContextMb(maxContextMb), source: 'formula', maxContextMb };
+  return capFrom(guardrailsText ? parseGuardrails(guardrailsText).maxCheckpointKb : undefined, maxContextMbFromState(stateJson));
 }
 
 export function capFromContextMb(mb: number): number {

@@ -4,6 +4,7 @@
 // is tailed (only appended bytes are read), archived runs are listed by name only.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { capFrom, formatKb, maxContextMbOf, utf8Length, validateCheckpoint, type CheckpointCap } from './checkpoint';
 import { parseGuardrails, type Guardrails } from './guardrails';
 import { JournalTailer, type JournalEvent } from './journal';
 import { gatherOwnerSignals, ownerStatus, type OwnerStatus } from './owner';
@@ -27,9 +28,9 @@ export interface CheckpointVerdict {
   exists: boolean;
   bytes?: number;
   capBytes: number;
-  /** The Stop hook's roll test: non-empty, first line starts `# Leopold Checkpoint`, size ≤ cap. */
+  /** No contract error (the language server's validation, cap included): the next window resumes from it. */
   ok: boolean;
-  /** `valid · 2.8 KB of 32 KB`, `missing`, `over the cap (40 KB > 32 KB)`, `no "# Leopold Checkpoint" title`. */
+  /** `valid · 2.8 KB of 32 KB`, `missing`, `empty`, `2 problems (missing-section) · 1.2 KB of 32 KB`. */
   verdict: string;
 }
 
@@ -76,23 +77,21 @@ export function sectionsFor(rel: string): Section[] {
   return [];
 }
 
-const kb = (n: number) => (n < 1024 ? `${n} B` : `${(n / 1024).toFixed(n < 10240 ? 1 : 0)} KB`);
-
-export function checkpointVerdict(text: string | undefined, bytes: number | undefined, capBytes: number): CheckpointVerdict {
-  if (text === undefined || bytes === undefined) return { exists: false, capBytes, ok: false, verdict: 'missing' };
-  if (bytes === 0 || text.trim() === '') return { exists: true, bytes, capBytes, ok: false, verdict: 'empty' };
-  if (!text.split(/\r?\n/, 1)[0].startsWith('# Leopold Checkpoint')) {
-    return { exists: true, bytes, capBytes, ok: false, verdict: 'no "# Leopold Checkpoint" title on the first line' };
+/**
+ * The checkpoint's verdict for the tree: the same validation (and cap) the language server runs, so the tree, the
+ * CodeLens and the Problems view never disagree.
+ */
+export function checkpointVerdict(text: string | undefined, cap: CheckpointCap): CheckpointVerdict {
+  if (text === undefined) return { exists: false, capBytes: cap.bytes, ok: false, verdict: 'missing' };
+  if (text.trim() === '') return { exists: true, bytes: utf8Length(text), capBytes: cap.bytes, ok: false, verdict: 'empty' };
+  const v = validateCheckpoint(text, cap);
+  const size = `${formatKb(v.bytes)} of ${formatKb(cap.bytes)}`;
+  if (v.errors > 0) {
+    const first = v.findings.find((f) => f.severity === 'error')!;
+    return { exists: true, bytes: v.bytes, capBytes: cap.bytes, ok: false, verdict: `${v.errors} problem${v.errors === 1 ? '' : 's'} (${first.code}) · ${size}` };
   }
-  if (bytes > capBytes) return { exists: true, bytes, capBytes, ok: false, verdict: `over the cap (${kb(bytes)} > ${kb(capBytes)})` };
-  return { exists: true, bytes, capBytes, ok: true, verdict: `valid · ${kb(bytes)} of ${kb(capBytes)}` };
-}
-
-/** The contract's cap (§6.3): `max_checkpoint_kb` KiB, else min(32768, max(8192, 2% of max_context_mb)). */
-export function capBytes(guardrails: Guardrails, state: Record<string, unknown> | undefined): number {
-  if (guardrails.maxCheckpointKb) return guardrails.maxCheckpointKb * 1024;
-  const mb = typeof state?.max_context_mb === 'number' ? Math.trunc(state.max_context_mb) : 5;
-  return Math.min(32768, Math.max(8192, Math.floor(mb * 1048576 * 0.02)));
+  const warnings = v.warnings ? ` · ${v.warnings} warning${v.warnings === 1 ? '' : 's'}` : '';
+  return { exists: true, bytes: v.bytes, capBytes: cap.bytes, ok: true, verdict: `valid · ${size}${warnings}` };
 }
 
 async function readText(path: string): Promise<string | undefined> {
@@ -187,7 +186,7 @@ export class ProjectModel {
     }
     if (sections.has('checkpoint')) {
       const text = await readText(p('CHECKPOINT.md'));
-      next.checkpoint = checkpointVerdict(text, text === undefined ? undefined : Buffer.byteLength(text, 'utf8'), capBytes(next.guardrails, next.stateObject));
+      next.checkpoint = checkpointVerdict(text, capFrom(next.guardrails.maxCheckpointKb, maxContextMbOf(next.stateObject)));
     }
     if (sections.has('windows')) {
       next.windows = assembleWindows(next.stateObject, this.tailer.continuityEvents(), next.plan?.vector);

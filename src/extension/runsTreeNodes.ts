@@ -197,7 +197,7 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot): Node
       id: `${root}::file:${f.name}`,
       label: f.name,
       description: f.name === 'CHECKPOINT.md' ? snap.checkpoint.verdict : f.exists ? (f.bytes! < 1024 ? `${f.bytes} B` : `${(f.bytes! / 1024).toFixed(1)} KB`) : 'missing',
-      tooltip: f.name === 'CHECKPOINT.md' ? `CHECKPOINT.md: ${snap.checkpoint.verdict}\n(the Stop hook's roll test: title on the first line, size within the cap)` : f.path,
+      tooltip: f.name === 'CHECKPOINT.md' ? `CHECKPOINT.md: ${snap.checkpoint.verdict}\n(validated against the checkpoint contract; open it for the details)` : f.path,
       icon: f.name === 'CHECKPOINT.md' && f.exists
         ? { id: snap.checkpoint.ok ? 'verified' : 'warning', color: snap.checkpoint.ok ? undefined : 'problemsWarningIcon.foreground' }
         : { id: f.exists ? 'file' : 'circle-slash' },

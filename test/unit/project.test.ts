@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { appendEvent } from '../../src/core/journal';
 import { checkpointVerdict, ProjectModel, sectionsFor } from '../../src/core/project';
+import { capFrom } from '../../src/core/checkpoint';
 import { buildProjectNode, changedNodes, type NodeData } from '../../src/extension/runsTreeNodes';
 
 const fixtures = path.join(__dirname, '..', '..', 'test', 'fixtures', 'projects');
@@ -99,11 +100,16 @@ describe('a project loaded together (core/project) and its tree nodes', () => {
     assert.deepStrictEqual(sectionsFor('runs/20260807T002623Z/CHECKPOINT.md'), ['runs']);
   });
 
-  it('checkpoint verdicts follow the Stop hook roll test', () => {
-    assert.strictEqual(checkpointVerdict(undefined, undefined, 32768).verdict, 'missing');
-    assert.strictEqual(checkpointVerdict('', 0, 32768).verdict, 'empty');
-    assert.match(checkpointVerdict('## Next Step\n', 13, 32768).verdict, /title/);
-    assert.match(checkpointVerdict('# Leopold Checkpoint\n', 40000, 32768).verdict, /^over the cap/);
-    assert.strictEqual(checkpointVerdict('# Leopold Checkpoint\n', 21, 32768).ok, true);
+  it('checkpoint verdicts are the language server validation, with the contract cap', async () => {
+    const cap = capFrom(undefined, 5);
+    assert.strictEqual(checkpointVerdict(undefined, cap).verdict, 'missing');
+    assert.strictEqual(checkpointVerdict('', cap).verdict, 'empty');
+    const valid = await fs.readFile(path.join(__dirname, '../../examples/demo/.leopold/CHECKPOINT.md'), 'utf8');
+    assert.strictEqual(checkpointVerdict(valid, cap).ok, true);
+    assert.match(checkpointVerdict(valid, cap).verdict, /^valid · 1\.\d KB of 32 KB$/);
+    // the same rules as the language server: a missing section is an error, the cap is the contract's
+    assert.match(checkpointVerdict('# Leopold Checkpoint\n\n## Next Step\nGo.\n', cap).verdict, /^1 problem \(missing-section\)/);
+    assert.match(checkpointVerdict(valid, capFrom(1, 5)).verdict, /^1 problem \(oversize\)/);
+    assert.strictEqual(checkpointVerdict(valid, capFrom(1, 5)).ok, false);
   });
 });
