@@ -208,7 +208,7 @@ const SCRIPT = `
     root.appendChild(html('div', 'sub', vm.subtitle));
     if (vm.verdict) { const v = html('div', 'verdict ' + vm.verdict.cls, vm.verdict.text); v.title = vm.verdict.tooltip; root.appendChild(v); }
     if (vm.empty) { root.appendChild(html('p', 'empty', vm.empty)); return; }
-    const W = 250, G = 70, X0 = 4, Y0 = 8, HEAD = 22, LINE = 17, MARK = 19;
+    const W = 310, G = 74, X0 = 4, Y0 = 8, HEAD = 22, LINE = 17, MARK = 19;
     const byWindow = new Map();
     for (const m of vm.marks) { if (!byWindow.has(m.window)) byWindow.set(m.window, []); byWindow.get(m.window).push(m); }
     let maxRows = 0, maxLines = 0;
@@ -225,16 +225,16 @@ const SCRIPT = `
       g.appendChild(svg('rect', { class: 'bar ' + w.cls, x: x, y: Y0, width: W, height: 4, rx: 2 }));
       g.appendChild(svg('text', { class: 'head', x: x + 10, y: Y0 + HEAD }, w.title));
       w.lines.forEach(function (l, j) {
-        g.appendChild(withTitle(svg('text', { class: j === 0 ? '' : 'dim', x: x + 10, y: Y0 + HEAD + 8 + (j + 1) * LINE }, clip(l, 38)), l));
+        g.appendChild(withTitle(svg('text', { class: j === 0 ? '' : 'dim', x: x + 10, y: Y0 + HEAD + 8 + (j + 1) * LINE }, clip(l, 46)), l));
       });
       const marks = byWindow.get(w.n) || [];
-      if (marks.length === 0) g.appendChild(svg('text', { class: 'dim', x: x + 10, y: Y0 + marksTop + 12 }, clip(vm.strings.noMarks, 40)));
+      if (marks.length === 0) g.appendChild(svg('text', { class: 'dim', x: x + 10, y: Y0 + marksTop + 12 }, clip(vm.strings.noMarks, 48)));
       marks.forEach(function (m, j) {
         const y = Y0 + marksTop + j * MARK;
         const mg = svg('g', { class: 'mark', 'data-index': m.index, tabindex: 0 });
         mg.appendChild(svg('circle', { class: 'dot ' + m.cls, cx: x + 15, cy: y + 8, r: 5 }));
         mg.appendChild(svg('text', { class: 'dim', x: x + 26, y: y + 12 }, m.time));
-        mg.appendChild(svg('text', { x: x + 86, y: y + 12 }, clip(m.label, 26)));
+        mg.appendChild(svg('text', { x: x + 86, y: y + 12 }, clip(m.label, 34)));
         withTitle(mg, m.label + '\\n' + m.tooltip);
         mg.addEventListener('click', function () { vscode.postMessage({ type: 'open', index: m.index }); });
         mg.addEventListener('keydown', function (e) { if (e.key === 'Enter') vscode.postMessage({ type: 'open', index: m.index }); });
@@ -250,11 +250,14 @@ const SCRIPT = `
     });
     root.appendChild(s);
     const legend = html('div', 'legend');
-    const ls = svg('svg', { width: vm.legend.length * 170, height: 18 });
-    vm.legend.forEach(function (e, i) {
-      ls.appendChild(svg('circle', { class: 'dot ' + e.cls, cx: i * 170 + 7, cy: 9, r: 5 }));
-      ls.appendChild(svg('text', { class: 'dim', x: i * 170 + 17, y: 13 }, e.label));
+    let lx = 0;
+    const ls = svg('svg', { height: 18 });
+    vm.legend.forEach(function (e) {
+      ls.appendChild(svg('circle', { class: 'dot ' + e.cls, cx: lx + 7, cy: 9, r: 5 }));
+      ls.appendChild(svg('text', { class: 'dim', x: lx + 17, y: 13 }, e.label));
+      lx += 40 + String(e.label).length * 7;
     });
+    ls.setAttribute('width', String(lx));
     legend.appendChild(ls);
     root.appendChild(legend);
   }

@@ -1,0 +1,18 @@
+import * as assert from 'node:assert';
+import * as vscode from 'vscode';
+import { leoFile, leopold, testFolders, waitFor } from '../helpers';
+
+suite('Leopold: Doctor in Restricted Mode', () => {
+  test('reports "not checked" for tracked state instead of running git; the other checks still run', async () => {
+    const api = await leopold();
+    assert.strictEqual(api.isTrusted(), false);
+    const folder = testFolders()[0];
+    const text: string = await vscode.commands.executeCommand('leopold.doctor');
+    const lines = text.split('\n');
+    assert.ok(lines.includes('  [skip] whether .leopold/state.json is tracked by git was not checked (Restricted Mode: git is not run in an untrusted workspace)'), text);
+    assert.ok(lines.includes('  [warn] continuity manual — relaunch is OFF; resume a rolled window yourself with /leopold-run'));
+    assert.ok(lines.includes('summary: 0 ok, 4 warnings, 1 problems'), 'the skip line counts nowhere');
+    await waitFor('doctor diagnostics on GUARDRAILS.md', () =>
+      vscode.languages.getDiagnostics(vscode.Uri.file(leoFile(folder, 'GUARDRAILS.md'))).filter((d) => d.source === 'leopold doctor').length === 2);
+  });
+});
