@@ -3,7 +3,7 @@
 // coalesced into a single change event that names the files that changed.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { promises as fs } from 'node:fs';
+import { promises as fs, watch as fsWatch } from 'node:fs';
 import type { Log } from './log';
 
 /** Events within this window become one change (a hook's lock + write + rename is one burst). */
@@ -23,18 +23,34 @@ export class LeopoldProject implements vscode.Disposable {
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(readonly folder: vscode.WorkspaceFolder) {
+  constructor(readonly folder: vscode.WorkspaceFolder, log?: Log) {
     this.root = folder.uri.fsPath;
     this.leoDir = path.join(this.root, '.leopold');
-    // Non-recursive where it can be: the top of .leopold/ and one level of archived runs.
+    // VS Code's watchers: the top of .leopold/ and one level of archived runs (non-recursive patterns).
     const base = vscode.Uri.file(this.leoDir);
     for (const glob of ['*', 'runs/*', 'runs/*/*']) {
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(base, glob));
-      const note = (uri: vscode.Uri) => this.note(uri);
+      const note = (uri: vscode.Uri) => this.note(path.relative(this.leoDir, uri.fsPath).split(path.sep).join('/'));
       watcher.onDidChange(note);
       watcher.onDidCreate(note);
       watcher.onDidDelete(note);
       this.disposables.push(watcher);
+    }
+    // Plus one direct, non-recursive watch on .leopold/ itself: VS Code's watcher reaches an extension host only
+    // after the server's watcher has batched its events (0.5–0.9 s measured in code-server), and the relaunch
+    // loop should decide within a fraction of a second of a roll. This extension runs where the files are
+    // (extensionKind: workspace), so a single inotify watch is cheap; if it fails, VS Code's watchers remain.
+    try {
+      const direct = fsWatch(this.leoDir, { persistent: false }, (_event, name) => {
+        if (name) this.note(String(name));
+      });
+      direct.on('error', (err) => {
+        log?.debug(`direct watch on ${this.leoDir} ended (${err.message}); VS Code's watcher remains`);
+        direct.close();
+      });
+      this.disposables.push({ dispose: () => direct.close() });
+    } catch (err) {
+      log?.debug(`no direct watch on ${this.leoDir} (${(err as Error).message}); VS Code's watcher remains`);
     }
   }
 
@@ -47,8 +63,8 @@ export class LeopoldProject implements vscode.Disposable {
     return path.join(this.leoDir, name);
   }
 
-  private note(uri: vscode.Uri): void {
-    const rel = path.relative(this.leoDir, uri.fsPath).split(path.sep).join('/');
+  /** `rel` is relative to `.leopold/` with forward slashes. */
+  private note(rel: string): void {
     if (rel === '' || rel.startsWith('..') || rel.startsWith('.state.lock') || /\.tmp(-|$)/.test(rel)) return;
     this.pending.add(rel);
     this.timer ??= setTimeout(() => this.flush(), COALESCE_MS);
@@ -115,7 +131,7 @@ export class ProjectRegistry implements vscode.Disposable {
     }
     for (const [key, folder] of wanted) {
       if (!this.byFolder.has(key)) {
-        const project = new LeopoldProject(folder);
+        const project = new LeopoldProject(folder, this.log);
         this.byFolder.set(key, project);
         this.log.info(`project: ${project.leoDir}`);
         changed = true;
