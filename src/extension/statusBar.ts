@@ -88,7 +88,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
 
   const tooltip = (view: SupervisorView, p: Pill, trusted: boolean, n: number) => {
     const md = new vscode.MarkdownString(undefined, true);
-    md.isTrusted = { enabledCommands: ['leopold.showRunActions', 'leopold.resumeRun', 'leopold.stopRun', 'leopold.clearKillSwitch', 'leopold.showLog'] };
+    md.isTrusted = { enabledCommands: ['leopold.showRunActions', 'leopold.resumeRun', 'leopold.stopRun', 'leopold.clearKillSwitch', 'leopold.showLog', 'leopold.showTimeline'] };
     md.supportThemeIcons = true;
     md.appendMarkdown(`**Leopold** — ${mdEscape(view.project.name)}${n > 1 ? ` (${n} projects)` : ''}\n\n`);
     md.appendMarkdown(`${mdEscape(p.text)}\n\n${mdEscape(p.explanation)}\n\n`);
@@ -108,7 +108,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     if (!trusted) md.appendMarkdown('Restricted Mode: nothing is spawned or written until the workspace is trusted.\n\n');
     const links = ['[$(list-selection) Run actions](command:leopold.showRunActions)'];
     if (trusted) links.push('[$(debug-start) Resume](command:leopold.resumeRun)', '[$(debug-stop) Stop](command:leopold.stopRun)');
-    links.push('[$(output) Log](command:leopold.showLog)');
+    links.push(`[$(graph-line) Timeline](command:leopold.showTimeline?${encodeURIComponent(JSON.stringify([project.root]))})`, '[$(output) Log](command:leopold.showLog)');
     md.appendMarkdown(links.join(' · '));
     return md;
   };
@@ -226,6 +226,8 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
       { label: '$(file) Open checkpoint', description: '.leopold/CHECKPOINT.md', run: () => openFile(project.file('CHECKPOINT.md')) },
       { label: '$(output) Show run log', description: 'one line per verdict change', run: () => ctx.log.show(true) },
       { label: '$(list-flat) Show events', description: '.leopold/events.jsonl', run: () => openFile(project.file('events.jsonl'), true) },
+      { label: '$(graph-line) Show run timeline', description: 'the run\'s context windows, relaunches and retries', run: () => vscode.commands.executeCommand('leopold.showTimeline', project.root) },
+      { label: '$(checklist) Doctor', description: 'the continuity checks of leopold doctor', run: () => vscode.commands.executeCommand('leopold.doctor') },
     );
     const pick = await vscode.window.showQuickPick(actions, { placeHolder: `Leopold — ${project.name}: ${current.pill?.text ?? ''}` });
     await pick?.run();
