@@ -108,7 +108,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     if (!trusted) md.appendMarkdown('Restricted Mode: nothing is spawned or written until the workspace is trusted.\n\n');
     const links = ['[$(list-selection) Run actions](command:leopold.showRunActions)'];
     if (trusted) links.push('[$(debug-start) Resume](command:leopold.resumeRun)', '[$(debug-stop) Stop](command:leopold.stopRun)');
-    links.push(`[$(graph-line) Timeline](command:leopold.showTimeline?${encodeURIComponent(JSON.stringify([project.root]))})`, '[$(output) Log](command:leopold.showLog)');
+    links.push(`[$(graph-line) Timeline](command:leopold.showTimeline?${encodeURIComponent(JSON.stringify([view.project.root]))})`, '[$(output) Log](command:leopold.showLog)');
     md.appendMarkdown(links.join(' · '));
     return md;
   };
