@@ -10,8 +10,8 @@ export const LOCK_TRIES = 50;
 export const LOCK_RETRY_MS = 100;
 
 export class LockTimeoutError extends Error {
-  constructor(readonly lockPath: string) {
-    super(`could not take ${lockPath} after ${LOCK_TRIES} tries (another Leopold writer holds it)`);
+  constructor(readonly lockPath: string, tries = LOCK_TRIES) {
+    super(`could not take ${lockPath} after ${tries} tries (another Leopold writer holds it)`);
   }
 }
 
@@ -20,12 +20,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export interface LockOptions {
   /** Pause between tries (default 100 ms, the hooks' `sleep 0.1`); tests that race thousands of times shorten it. */
   retryMs?: number;
+  /** Tries before giving up (default 50, the hooks' budget); with a short `retryMs`, raise it to keep a real budget. */
+  tries?: number;
 }
 
 /** Runs `fn` while holding `<leoDir>/.state.lock` (the hooks' mkdir convention). */
 export async function withStateLock<T>(leoDir: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
   const lock = join(leoDir, LOCK_DIR);
   const retryMs = opts.retryMs ?? LOCK_RETRY_MS;
+  const tries = opts.tries ?? LOCK_TRIES;
   for (let attempt = 0; ; attempt++) {
     try {
       await fs.mkdir(lock);
@@ -37,7 +40,7 @@ export async function withStateLock<T>(leoDir: string, fn: () => Promise<T>, opt
         await fs.rm(lock, { recursive: true, force: true }); // a dead writer's lock: reap it, like the hooks
         continue;
       }
-      if (attempt + 1 >= LOCK_TRIES) throw new LockTimeoutError(lock);
+      if (attempt + 1 >= tries) throw new LockTimeoutError(lock, tries);
       await sleep(retryMs);
     }
   }

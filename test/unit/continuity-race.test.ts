@@ -18,7 +18,7 @@ describe('two continuity loops racing on one project', function () {
   it('1000 decisions raced in one process: exactly one spawn per decision', async () => {
     const spawns = new Map<number, number>();
     const runner = () => ({
-      ...p.opts({ lock: { retryMs: 1 } }),
+      ...p.opts({ lock: { retryMs: 1, tries: 10_000 } }),
       spawn: async (_plan: SpawnPlan) => {
         const w = p.state().windows;
         spawns.set(w, (spawns.get(w) ?? 0) + 1);
@@ -45,7 +45,7 @@ describe('two continuity loops racing on one project', function () {
 
   it('the api_error ladder raced 1000 times: one fire per attempt', async () => {
     let fires = 0;
-    const runner = () => ({ ...p.opts({ lock: { retryMs: 1 } }), spawn: async () => (fires++, {}) });
+    const runner = () => ({ ...p.opts({ lock: { retryMs: 1, tries: 10_000 } }), spawn: async () => (fires++, {}) });
     const a = runner();
     const b = runner();
     for (let i = 0; i < 1000; i++) {
@@ -76,7 +76,7 @@ describe('two continuity loops racing on one project', function () {
         await new Promise((r) => setTimeout(r, 10));
         // The next roll, written under the lock the way the Stop hook writes it.
         const { mergeStateFields } = await import('../../src/core/atomic');
-        await mergeStateFields(p.leo, () => ({ fields: { windows: w + 1, last_turn: formatUtc(Date.now()), relaunch_window: null, relaunch_result: '' }, value: null }), { retryMs: 10 });
+        await mergeStateFields(p.leo, () => ({ fields: { windows: w + 1, last_turn: formatUtc(Date.now()), relaunch_window: null, relaunch_result: '' }, value: null }), { retryMs: 10, tries: 1000 });
       }
     } finally {
       writeFileSync(done, '');

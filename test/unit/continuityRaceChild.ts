@@ -11,7 +11,7 @@ const [root, spawnLog, doneFile] = process.argv.slice(2);
     const r = await tick({
       root,
       harnessEnv: { home: join(root, '..', 'home') },
-      lock: { retryMs: 5 },
+      lock: { retryMs: 5, tries: 2000 },
       spawn: async () => (spawned++, {}),
     }).catch((err) => void appendFileSync(spawnLog, `error ${process.pid} ${err}\n`));
     // The window comes from the snapshot the decision was made on under the lock.
