@@ -1,5 +1,6 @@
 // npm run demo                           -> code-server with the extension on a copy of examples/demo; prints the URL
-// npm run demo -- --screenshot shot.png  -> the same, headless: a screenshot of the workbench, then exit
+// npm run demo -- --screenshot shot.png  -> the same, headless: screenshots of the workbench (shot.png) and of the
+//                                           run timeline (shot-timeline.png), then exit
 // npm run demo -- --folder PATH          -> open another folder (a copy is made; nothing in PATH is modified)
 // The extension is installed from the .vsix the way a user installs it (npm run package).
 import { execFileSync } from 'node:child_process';
@@ -40,25 +41,46 @@ try {
   await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
   const statusItem = page.locator('.part.statusbar').getByText('Leopold', { exact: false }).first();
   await statusItem.waitFor({ timeout: 90_000 });
-  // The Leopold activity-bar view, when the extension contributes one: open it and expand the current run.
+  // The Leopold activity-bar view: open it, widen the side bar so descriptions fit, expand Windows and Plan.
   const container = page.locator('.activitybar [aria-label^="Leopold"]').first();
-  if (await container.count()) {
-    await container.click();
-    await page.waitForTimeout(1500);
-    for (const label of ['Windows', 'Plan']) {
-      const row = page.locator('.pane-body .monaco-list-row', { hasText: label }).first();
-      if (await row.count() && (await row.getAttribute('aria-expanded')) === 'false') await row.click();
-    }
+  await container.click();
+  await page.locator('.pane-body .monaco-list-row', { hasText: 'Current run' }).first().waitFor({ timeout: 60_000 });
+  const sash = page.locator('.part.sidebar').first();
+  const box = await sash.boundingBox();
+  if (box) {
+    await page.mouse.move(box.x + box.width + 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 520, box.y + box.height / 2, { steps: 8 });
+    await page.mouse.up();
   }
-  // The checkpoint editor: open CHECKPOINT.md through Quick Open.
+  for (const label of ['Windows', 'Plan']) {
+    const row = page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+    if (await row.count() && (await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
+    await page.waitForTimeout(300);
+  }
+  // The checkpoint editor: open CHECKPOINT.md through Quick Open, once its result is listed.
   await page.keyboard.press('Control+P');
   await page.keyboard.type('.leopold/CHECKPOINT.md');
-  await page.waitForTimeout(800);
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(500);
   await page.keyboard.press('Enter');
-  await page.waitForSelector('.editor-instance .view-lines', { timeout: 30_000 }).catch(() => {});
-  await page.waitForTimeout(3000); // CodeLens and diagnostics arrive from the language server
+  await page.locator('.tabs-container .tab', { hasText: 'CHECKPOINT.md' }).first().waitFor({ timeout: 30_000 });
+  await page.locator('.contentWidgets .codelens-decoration, .codelens-decoration').first().waitFor({ timeout: 30_000 }).catch(() => {});
+  await page.waitForTimeout(1500);
   await page.screenshot({ path: screenshot });
   console.log(`demo: screenshot written to ${screenshot}`);
+  // The run timeline, through the command palette, as a person opens it (side bar hidden: the windows need width).
+  await page.keyboard.press('Control+B');
+  await page.keyboard.press('F1');
+  await page.keyboard.type('Leopold: Show Run Timeline');
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(500);
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab', { hasText: /Timeline/ }).first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(4000); // the webview draws once its data arrives
+  const timelineShot = screenshot.replace(/(\.png)?$/i, '-timeline.png');
+  await page.screenshot({ path: timelineShot });
+  console.log(`demo: timeline screenshot written to ${timelineShot}`);
 } finally {
   await browser.close();
   server.stop();
