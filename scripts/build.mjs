@@ -4,6 +4,7 @@
 //   node scripts/build.mjs --tests       also out/unit/*.test.js, out/integration/**, out/bench/bench.js
 import * as esbuild from 'esbuild';
 import { readdirSync, existsSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,10 +25,19 @@ const jobs = [
     banner: { js: '#!/usr/bin/env node' } },
 ];
 if (tests) {
-  rmSync(join(root, 'out'), { recursive: true, force: true });
   jobs.push({ ...common, entryPoints: listTs('test/unit'), outdir: 'out/unit', external: ['mocha'], sourcemap: 'inline' });
   jobs.push({ ...common, entryPoints: listTs('test/integration'), outdir: 'out/integration', outbase: 'test/integration', external: ['vscode', 'mocha'], sourcemap: 'inline' });
   if (existsSync(join(root, 'bench'))) jobs.push({ ...common, entryPoints: listTs('bench'), outdir: 'out/bench', external: ['vscode'] });
 }
-await Promise.all(jobs.filter((j) => j.entryPoints.length > 0).map((j) => esbuild.build(j)));
+const results = await Promise.all(jobs.filter((j) => j.entryPoints.length > 0).map((j) => esbuild.build({ ...j, metafile: true })));
+if (tests) {
+  // Prune what this build did not write (tests since deleted) instead of wiping out/ first: another test run may be
+  // reading out/ right now, and files are overwritten in place.
+  const written = new Set(results.flatMap((r) => Object.keys(r.metafile.outputs)).map((f) => resolve(root, f)));
+  const outDir = join(root, 'out');
+  for (const f of existsSync(outDir) ? readdirSync(outDir, { recursive: true, withFileTypes: true }) : []) {
+    const path = join(f.parentPath ?? f.path, f.name);
+    if (f.isFile() && !written.has(path)) rmSync(path);
+  }
+}
 console.log(`built ${jobs.map((j) => j.outfile || j.outdir).join(', ')}${production ? ' (production)' : ''}`);
