@@ -4,6 +4,7 @@
 // Pure TypeScript: no `vscode`, no LSP types, no Node APIs. The server, the CodeLens, the formatter and the quick
 // fixes all consume this one parser.
 import { parseGuardrails } from './guardrails';
+import { decimal, msg, msgN, type Locale, type MessageKey } from './messages';
 
 export const TITLE = '# Leopold Checkpoint';
 
@@ -35,29 +36,26 @@ export function sectionKind(name: SectionName): SectionKind {
   return SNAPSHOTS.has(name) ? 'snapshot' : 'ledger';
 }
 
-/** What belongs in each section (hover, completion documentation). */
-export const SECTION_HELP: Record<SectionName, string> = {
-  'In-Flight Item': 'The plan item this window was working on when it closed — the one the next window picks up. ' +
-    'The compaction hook writes the first open PLAN.md item here.',
-  'Files and Code': 'The files this run touched and what is in them now (new, changed, not created yet). ' +
-    'The compaction hook fills it from `git status` (at most 40 paths).',
-  'Errors and Fixes': 'Errors met during the run and how each was fixed (or that it is still open), so the next ' +
-    'window does not rediscover them.',
-  'Decisions This Run': 'The decisions taken in this run, one line each (the DECISIONS.md headings stamped since the ' +
-    'run started) — not the charter, which the next window re-reads itself.',
-  'Learned Constraints': 'Facts about the project learned the hard way that still hold: what must not be edited, ' +
-    'what the CI runs, what breaks. Drop a line once it is no longer true.',
-  'Current Work': 'Where the work stands right now: what is done in the in-flight item, what is half-done, what ' +
-    'is failing.',
-  'Next Step': 'The single next action for the next window, concrete enough to start on without re-reading the ' +
-    'whole transcript.',
-};
+/** What belongs in each section (hover, completion documentation), in `locale`. */
+export function sectionHelp(name: SectionName, locale: Locale = 'en'): string {
+  return msg(locale, `checkpoint.help.${name}` as MessageKey);
+}
 
-export const KIND_HELP: Record<SectionKind, string> = {
-  snapshot: 'snapshot — the next window replaces this section wholesale with its own view.',
-  ledger: 'ledger — prior lines that are still true are kept, new lines are appended, and exact duplicate lines ' +
-    'collapse.',
-};
+/** The snapshot/ledger rule, in `locale`. */
+export function kindHelp(kind: SectionKind, locale: Locale = 'en'): string {
+  return msg(locale, `checkpoint.kindHelp.${kind}`);
+}
+
+/** The word for a section kind (`snapshot`/`ledger`; `fotografia`/`livro-razão`). */
+export function kindName(kind: SectionKind, locale: Locale = 'en'): string {
+  return msg(locale, `checkpoint.kind.${kind}`);
+}
+
+/** What belongs in each section, in English. */
+export const SECTION_HELP: Record<SectionName, string> =
+  Object.fromEntries(SECTIONS.map((s) => [s, sectionHelp(s)])) as Record<SectionName, string>;
+
+export const KIND_HELP: Record<SectionKind, string> = { snapshot: kindHelp('snapshot'), ledger: kindHelp('ledger') };
 
 const BRIEF_PREFIXES = ['mission', 'charter', 'guardrails', 'plan'];
 const CONTRACT_LIST = SECTIONS.join(', ');
@@ -230,11 +228,10 @@ export function utf8Length(s: string): number {
   return n;
 }
 
-export function describeCap(cap: CheckpointCap): string {
+export function describeCap(cap: CheckpointCap, locale: Locale = 'en'): string {
   return cap.source === 'guardrails'
-    ? `the cap is max_checkpoint_kb: ${cap.maxCheckpointKb} in GUARDRAILS.md`
-    : `the cap is 2% of max_context_mb (${cap.maxContextMb}) from state.json, kept between ${CAP_MIN} and ${CAP_MAX} ` +
-      'bytes; max_checkpoint_kb: in GUARDRAILS.md overrides it';
+    ? msg(locale, 'checkpoint.cap.guardrails', { kb: cap.maxCheckpointKb })
+    : msg(locale, 'checkpoint.cap.formula', { mb: cap.maxContextMb, min: CAP_MIN, max: CAP_MAX });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -296,7 +293,7 @@ function headingSpan(h: Heading): Span {
   return { startLine: h.line, startChar: h.hashCol, endLine: h.line, endChar: h.nameEnd };
 }
 
-export function validateCheckpoint(text: string, cap: CheckpointCap = DEFAULT_CAP): Validation {
+export function validateCheckpoint(text: string, cap: CheckpointCap = DEFAULT_CAP, locale: Locale = 'en'): Validation {
   const p = parseCheckpoint(text);
   const findings: Finding[] = [];
   const err = (code: ErrorCode, span: Span, message: string, fixes: Fix[] = []) =>
@@ -308,22 +305,19 @@ export function validateCheckpoint(text: string, cap: CheckpointCap = DEFAULT_CA
   if (p.titles.length > 1) {
     for (const t of p.titles.slice(1)) {
       err('nested-checkpoint', lineSpan(p, t),
-        `${p.titles.length} titles — a nested prior checkpoint; merge, never nest. Delete this second "${TITLE}" ` +
-        'line and merge any repeated section into the first one.',
-        [{ title: 'Drop the nested title line', preferred: true, apply: () => dropLine(p, t) }]);
+        msg(locale, 'checkpoint.nested', { count: p.titles.length, title: TITLE }),
+        [{ title: msg(locale, 'checkpoint.nested.fix'), preferred: true, apply: () => dropLine(p, t) }]);
     }
   }
   if (p.titles.length === 0) {
     warn('no-title', lineSpan(p, 0),
-      `no "${TITLE}" title — the compact hook refuses a checkpoint without exactly one title and the Stop hook ` +
-      `records checkpoint_written: false. Add "${TITLE}" as the first line.`,
-      [{ title: `Insert "${TITLE}" as the first line`, preferred: true, apply: () => insertTitle(p) }]);
+      msg(locale, 'checkpoint.noTitle', { title: TITLE }),
+      [{ title: msg(locale, 'checkpoint.noTitle.fix', { title: TITLE }), preferred: true, apply: () => insertTitle(p) }]);
   } else if (!p.lines[0].startsWith(TITLE)) {
     const t = p.titles[0];
     warn('title-not-first', lineSpan(p, t),
-      'the title is not at the start of the first line — the Stop hook reads only the first line and records ' +
-      `checkpoint_written: false. Move "${TITLE}" to the top, unindented.`,
-      [{ title: 'Move the title to the first line', preferred: true, apply: () => moveTitleFirst(p) }]);
+      msg(locale, 'checkpoint.titleNotFirst', { title: TITLE }),
+      [{ title: msg(locale, 'checkpoint.titleNotFirst.fix'), preferred: true, apply: () => moveTitleFirst(p) }]);
   }
 
   // Text before the first section (the parser drops it).
@@ -338,39 +332,30 @@ export function validateCheckpoint(text: string, cap: CheckpointCap = DEFAULT_CA
   if (firstText >= 0) {
     warn('text-before-sections',
       { startLine: firstText, startChar: 0, endLine: lastText, endChar: p.lines[lastText].length },
-      'text before the first section is dropped when Leopold parses the checkpoint — move it into the section it ' +
-      'belongs to, or delete it.');
+      msg(locale, 'checkpoint.textBefore'));
   }
 
   // Headings.
   for (const h of p.headings) {
     if (h.role === 'brief') {
       err('brief-section', headingSpan(h),
-        `"## ${h.name}" — brief state (Mission/Charter/Guardrails/Plan) never lives in the checkpoint: the next ` +
-        'window re-reads MISSION.md, CHARTER.md, GUARDRAILS.md and PLAN.md itself. Move this text into the brief, ' +
-        'or quote the heading ("> ## …") to keep it as body text.',
-        [{ title: `Quote "## ${h.name}" as body text`, preferred: true, apply: () => quoteHeading(p, h) }]);
+        msg(locale, 'checkpoint.brief', { name: h.name }),
+        [{ title: msg(locale, 'checkpoint.quote.fix', { name: h.name }), preferred: true, apply: () => quoteHeading(p, h) }]);
     } else if (h.role === 'unknown') {
       const near = closestSection(h.name);
       const fixes: Fix[] = [];
       const renamePreferred = near !== undefined && !p.sections.has(near);
-      if (near) fixes.push({ title: `Rename to "## ${near}"`, preferred: renamePreferred, apply: () => renameHeading(p, h, near) });
-      fixes.push({ title: `Quote "## ${h.name}" as body text`, preferred: !renamePreferred, apply: () => quoteHeading(p, h) });
+      if (near) fixes.push({ title: msg(locale, 'checkpoint.rename.fix', { name: near }), preferred: renamePreferred, apply: () => renameHeading(p, h, near) });
+      fixes.push({ title: msg(locale, 'checkpoint.quote.fix', { name: h.name }), preferred: !renamePreferred, apply: () => quoteHeading(p, h) });
       err('unknown-section', headingSpan(h),
-        `unknown section "## ${h.name}" — the contract is: ${CONTRACT_LIST}. ` +
-        (near ? `Rename it to "## ${near}"` : 'Rename it to one of those') +
-        ', or quote it ("> ## …") to keep it as body text.', fixes);
+        msg(locale, near ? 'checkpoint.unknown.near' : 'checkpoint.unknown.far', { name: h.name, list: CONTRACT_LIST, near }), fixes);
     } else if (h.role === 'duplicate') {
       const first = p.sections.get(h.name as SectionName)!;
       const kind = sectionKind(h.name as SectionName);
       err('duplicate-section', headingSpan(h),
-        `"## ${h.name}" twice — a nested prior checkpoint; merge, never nest. Merge this section into the first ` +
-        `"## ${h.name}" (line ${first.line + 1}); ` +
-        (kind === 'ledger' ? 'as a ledger it keeps every distinct line.' : 'as a snapshot it keeps one body.'),
+        msg(locale, kind === 'ledger' ? 'checkpoint.duplicate.ledger' : 'checkpoint.duplicate.snapshot', { name: h.name, line: first.line + 1 }),
         [{
-          title: kind === 'ledger'
-            ? `Merge into the first "## ${h.name}" (keep every distinct line)`
-            : `Merge into the first "## ${h.name}" (keep this later body)`,
+          title: msg(locale, kind === 'ledger' ? 'checkpoint.duplicate.ledger.fix' : 'checkpoint.duplicate.snapshot.fix', { name: h.name }),
           preferred: true,
           apply: () => mergeDuplicate(p, h),
         }]);
@@ -382,9 +367,8 @@ export function validateCheckpoint(text: string, cap: CheckpointCap = DEFAULT_CA
   if (missing.length > 0) {
     const at = p.titles.length ? p.titles[0] : 0;
     err('missing-section', lineSpan(p, at),
-      `missing section(s): ${missing.map((s) => `"${s}"`).join(', ')} — the contract has exactly seven sections; ` +
-      'insert each missing heading at its contract position (an empty section is fine).',
-      [{ title: missingFixTitle(missing, misspelledSections(p)), preferred: true, apply: () => insertMissingSections(p) }]);
+      msg(locale, 'checkpoint.missing', { list: missing.map((s) => `"${s}"`).join(', ') }),
+      [{ title: missingFixTitle(missing, misspelledSections(p), locale), preferred: true, apply: () => insertMissingSections(p) }]);
   }
 
   // Order among the sections present.
@@ -393,25 +377,22 @@ export function validateCheckpoint(text: string, cap: CheckpointCap = DEFAULT_CA
   const k = present.findIndex((h, i) => h !== expected[i]);
   if (k >= 0) {
     err('section-order', headingSpan(present[k]),
-      `sections are out of order: found ${present[k].name} where ${expected[k].name} belongs — the contract order ` +
-      `is ${CONTRACT_LIST}. Reorder the sections; their bodies move with them.`,
-      [{ title: 'Reorder the sections into the contract order', preferred: true, apply: () => reorderSections(p) }]);
+      msg(locale, 'checkpoint.order', { found: present[k].name, expected: expected[k].name, list: CONTRACT_LIST }),
+      [{ title: msg(locale, 'checkpoint.order.fix'), preferred: true, apply: () => reorderSections(p) }]);
   }
 
   // An empty Next Step.
   const next = p.sections.get('Next Step');
   if (next && bodyLines(p, next).every((l) => l.trim() === '')) {
     warn('empty-next-step', headingSpan(next),
-      '"## Next Step" is empty — the next window starts from this section; write the single next action it should take.');
+      msg(locale, 'checkpoint.emptyNextStep'));
   }
 
   // Size.
   const bytes = utf8Length(text);
   if (bytes > cap.bytes) {
     err('oversize', lineSpan(p, p.titles.length ? p.titles[0] : 0),
-      `checkpoint is ${bytes} bytes, over the ${cap.bytes}-byte cap — consolidate it: drop ledger lines that no ` +
-      `longer hold and shorten the snapshots (${describeCap(cap)}). Leopold refuses an oversized checkpoint and ` +
-      'writes nothing.');
+      msg(locale, 'checkpoint.oversize', { bytes, cap: cap.bytes, capDesc: describeCap(cap, locale) }));
   }
 
   findings.sort((a, b) => a.span.startLine - b.span.startLine || a.span.startChar - b.span.startChar);
@@ -420,11 +401,11 @@ export function validateCheckpoint(text: string, cap: CheckpointCap = DEFAULT_CA
   return { parsed: p, findings, errors, warnings: findings.length - errors, bytes, cap };
 }
 
-function missingFixTitle(missing: SectionName[], renames: Map<SectionName, Heading>): string {
-  const parts = [...renames].map(([name, h]) => `rename "## ${h.name}" to "## ${name}"`);
+function missingFixTitle(missing: SectionName[], renames: Map<SectionName, Heading>, locale: Locale): string {
+  const parts = [...renames].map(([name, h]) => msg(locale, 'checkpoint.missing.fix.rename', { from: h.name, to: name }));
   const insert = missing.filter((s) => !renames.has(s));
-  if (insert.length === 1) parts.push(`insert "## ${insert[0]}"`);
-  else if (insert.length > 1) parts.push(`insert the ${insert.length} missing sections`);
+  if (insert.length === 1) parts.push(msg(locale, 'checkpoint.missing.fix.insertOne', { name: insert[0] }));
+  else if (insert.length > 1) parts.push(msg(locale, 'checkpoint.missing.fix.insertMany', { count: insert.length }));
   const t = parts.join(', ');
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
@@ -695,22 +676,19 @@ export function serializeCheckpoint(bodies: Partial<Record<SectionName, string>>
 export type FormatResult = { ok: true; text: string } | { ok: false; message: string };
 
 /** The canonical form of a document, or why it cannot be formatted (it does not parse, or text would be dropped). */
-export function formatCheckpoint(text: string): FormatResult {
-  const v = validateCheckpoint(text, { ...DEFAULT_CAP, bytes: Infinity });
+export function formatCheckpoint(text: string, locale: Locale = 'en'): FormatResult {
+  const v = validateCheckpoint(text, { ...DEFAULT_CAP, bytes: Infinity }, locale);
   const blocking = v.findings.filter((f) => f.severity === 'error');
   if (blocking.length) {
     return {
       ok: false,
-      message: `Cannot format CHECKPOINT.md: it does not parse (${blocking.length} problem${blocking.length === 1 ? '' : 's'}; ` +
-        `first: ${blocking[0].message.split(' — ')[0]}). Fix the errors first — the quick fixes or "Fix All" do it ` +
-        'without losing text.',
+      message: msgN(locale, 'checkpoint.format.unparsable', blocking.length, { first: blocking[0].message.split(' — ')[0] }),
     };
   }
   if (v.findings.some((f) => f.code === 'text-before-sections')) {
     return {
       ok: false,
-      message: 'Cannot format CHECKPOINT.md: the text before the first section would be dropped by the canonical ' +
-        'form. Move it into a section first.',
+      message: msg(locale, 'checkpoint.format.textBefore'),
     };
   }
   const p = v.parsed;
@@ -723,24 +701,23 @@ export function formatCheckpoint(text: string): FormatResult {
 // ---------------------------------------------------------------------------------------------------------------
 // What the CodeLens says
 
-export function formatKb(bytes: number): string {
+export function formatKb(bytes: number, locale: Locale = 'en'): string {
   const kb = bytes / 1024;
-  return `${Number.isInteger(kb) ? kb : kb.toFixed(1)} KB`;
+  return `${Number.isInteger(kb) ? kb : decimal(locale, kb.toFixed(1))} KB`;
 }
 
-export function verdict(v: Validation): string {
-  if (v.errors > 0) {
-    return `✗ ${v.errors} problem${v.errors === 1 ? '' : 's'} — the next window will not resume from this`;
-  }
-  const w = v.warnings ? ` · ${v.warnings} warning${v.warnings === 1 ? '' : 's'}` : '';
-  return `✓ valid checkpoint · ${v.parsed.sections.size}/${SECTIONS.length} sections · ` +
-    `${(v.bytes / 1024).toFixed(1)} KB of ${formatKb(v.cap.bytes)}${w}`;
+export function verdict(v: Validation, locale: Locale = 'en'): string {
+  if (v.errors > 0) return msgN(locale, 'checkpoint.verdict.errors', v.errors);
+  const w = v.warnings ? msgN(locale, 'checkpoint.verdict.warnings', v.warnings) : '';
+  return msg(locale, 'checkpoint.verdict.valid', {
+    sections: v.parsed.sections.size, total: SECTIONS.length, kb: decimal(locale, (v.bytes / 1024).toFixed(1)),
+    cap: formatKb(v.cap.bytes, locale), warnings: w,
+  });
 }
 
-export function sectionLens(p: ParsedCheckpoint, h: Heading): string | undefined {
+export function sectionLens(p: ParsedCheckpoint, h: Heading, locale: Locale = 'en'): string | undefined {
   if (h.role !== 'section') return undefined;
   const name = h.name as SectionName;
-  if (sectionKind(name) === 'snapshot') return 'snapshot — replaced by the next window';
-  const n = ledgerLines(p, h).length;
-  return `ledger — ${n} line${n === 1 ? '' : 's'} carried forward`;
+  if (sectionKind(name) === 'snapshot') return msg(locale, 'checkpoint.lens.snapshot');
+  return msgN(locale, 'checkpoint.lens.ledger', ledgerLines(p, h).length);
 }

@@ -4,6 +4,8 @@
 
 export type Severity = 'crit' | 'high' | 'med' | 'low' | 'info';
 
+import { msg, type Locale, type MessageKey } from './messages';
+
 export interface EventInfo {
   severity: Severity;
   meaning: string;
@@ -40,8 +42,10 @@ export const EVENT_REGISTRY: Readonly<Record<string, EventInfo>> = {
   stop: { severity: 'info', meaning: 'the session stopped' },
 };
 
-export function eventInfo(name: string): EventInfo {
-  return EVENT_REGISTRY[name] ?? { severity: 'info', meaning: '' };
+export function eventInfo(name: string, locale: Locale = 'en'): EventInfo {
+  const info = Object.prototype.hasOwnProperty.call(EVENT_REGISTRY, name) ? EVENT_REGISTRY[name] : undefined;
+  if (!info) return { severity: 'info', meaning: '' };
+  return locale === 'en' ? info : { severity: info.severity, meaning: msg(locale, `event.${name}` as MessageKey) };
 }
 
 /** Codicon name per severity (a view may map these to ThemeIcons). */

@@ -5,6 +5,7 @@
 // LEOPOLD_OWNER_STALE_S (600 s).
 import { promises as fs } from 'node:fs';
 import { parseUtc } from './time';
+import { msg, type Locale } from './messages';
 
 export const OWNER_STALE_S = 600;
 
@@ -104,9 +105,9 @@ export async function gatherOwnerSignals(state: Record<string, unknown>): Promis
 }
 
 /** `3 min ago`, `2 h ago`. */
-export function formatAge(ageS: number): string {
-  if (ageS < 60) return `${ageS} s ago`;
-  if (ageS < 3600) return `${Math.floor(ageS / 60)} min ago`;
-  if (ageS < 86400) return `${Math.floor(ageS / 3600)} h ago`;
-  return `${Math.floor(ageS / 86400)} d ago`;
+export function formatAge(ageS: number, locale: Locale = 'en'): string {
+  if (ageS < 60) return msg(locale, 'age.s', { n: ageS });
+  if (ageS < 3600) return msg(locale, 'age.min', { n: Math.floor(ageS / 60) });
+  if (ageS < 86400) return msg(locale, 'age.h', { n: Math.floor(ageS / 3600) });
+  return msg(locale, 'age.d', { n: Math.floor(ageS / 86400) });
 }

@@ -11,6 +11,7 @@ import { gatherOwnerSignals, ownerStatus, type OwnerStatus } from './owner';
 import { parsePlan, type Plan } from './plan';
 import { assembleWindows, listRuns, runStatus, type ArchivedRun, type RunStatus, type RunWindow } from './runs';
 import { readState, type StateRead } from './state';
+import { msg, msgN, type Locale } from './messages';
 
 export const BRIEF_FILES = ['MISSION.md', 'CHARTER.md', 'GUARDRAILS.md', 'PLAN.md', 'DECISIONS.md', 'CHECKPOINT.md'] as const;
 
@@ -63,6 +64,8 @@ export interface ProjectModelOptions {
   ownerSignals?: boolean;
   /** Bytes read from the end of a large journal on first load. */
   journalTailBytes?: number;
+  /** The language of the words the snapshot carries (status labels, window details, the checkpoint verdict). */
+  locale?: Locale;
 }
 
 /** Which sections a changed path (relative to `.leopold/`) feeds. */
@@ -81,17 +84,17 @@ export function sectionsFor(rel: string): Section[] {
  * The checkpoint's verdict for the tree: the same validation (and cap) the language server runs, so the tree, the
  * CodeLens and the Problems view never disagree.
  */
-export function checkpointVerdict(text: string | undefined, cap: CheckpointCap): CheckpointVerdict {
-  if (text === undefined) return { exists: false, capBytes: cap.bytes, ok: false, verdict: 'missing' };
-  if (text.trim() === '') return { exists: true, bytes: utf8Length(text), capBytes: cap.bytes, ok: false, verdict: 'empty' };
-  const v = validateCheckpoint(text, cap);
-  const size = `${formatKb(v.bytes)} of ${formatKb(cap.bytes)}`;
+export function checkpointVerdict(text: string | undefined, cap: CheckpointCap, locale: Locale = 'en'): CheckpointVerdict {
+  if (text === undefined) return { exists: false, capBytes: cap.bytes, ok: false, verdict: msg(locale, 'project.checkpoint.missing') };
+  if (text.trim() === '') return { exists: true, bytes: utf8Length(text), capBytes: cap.bytes, ok: false, verdict: msg(locale, 'project.checkpoint.empty') };
+  const v = validateCheckpoint(text, cap, locale);
+  const size = msg(locale, 'project.checkpoint.size', { bytes: formatKb(v.bytes, locale), cap: formatKb(cap.bytes, locale) });
   if (v.errors > 0) {
     const first = v.findings.find((f) => f.severity === 'error')!;
-    return { exists: true, bytes: v.bytes, capBytes: cap.bytes, ok: false, verdict: `${v.errors} problem${v.errors === 1 ? '' : 's'} (${first.code}) · ${size}` };
+    return { exists: true, bytes: v.bytes, capBytes: cap.bytes, ok: false, verdict: msgN(locale, 'project.checkpoint.problems', v.errors, { code: first.code, size }) };
   }
-  const warnings = v.warnings ? ` · ${v.warnings} warning${v.warnings === 1 ? '' : 's'}` : '';
-  return { exists: true, bytes: v.bytes, capBytes: cap.bytes, ok: true, verdict: `valid · ${size}${warnings}` };
+  const warnings = v.warnings ? msgN(locale, 'project.checkpoint.warnings', v.warnings) : '';
+  return { exists: true, bytes: v.bytes, capBytes: cap.bytes, ok: true, verdict: msg(locale, 'project.checkpoint.valid', { size, warnings }) };
 }
 
 async function readText(path: string): Promise<string | undefined> {
@@ -109,8 +112,10 @@ export class ProjectModel {
   private readonly recentN: number;
   private readonly now: () => number;
   private readonly useSignals: boolean;
+  private readonly locale: Locale;
 
   constructor(readonly leoDir: string, options: ProjectModelOptions = {}) {
+    this.locale = options.locale ?? 'en';
     this.recentN = options.recentEvents ?? 50;
     this.now = options.now ?? Date.now;
     this.useSignals = options.ownerSignals ?? true;
@@ -143,16 +148,16 @@ export class ProjectModel {
     if (sections.size === 0) return sections;
     const prev = this.snap;
     const next: ProjectSnapshot = prev ? { ...prev } : {
-      leoDir: this.leoDir, state: { kind: 'missing' }, status: runStatus(undefined), guardrails: parseGuardrails(''),
+      leoDir: this.leoDir, state: { kind: 'missing' }, status: runStatus(undefined, this.locale), guardrails: parseGuardrails(''),
       maxWindows: 10, windows: [], recent: [], journalSkipped: 0, journalExists: false, runs: [], files: [],
-      checkpoint: { exists: false, capBytes: 32768, ok: false, verdict: 'missing' },
+      checkpoint: { exists: false, capBytes: 32768, ok: false, verdict: msg(this.locale, 'project.checkpoint.missing') },
     };
     const p = (name: string) => join(this.leoDir, name);
     await Promise.all([
       sections.has('state') && (async () => {
         next.state = await readState(this.leoDir);
         next.stateObject = next.state.kind === 'ok' ? next.state.state : undefined;
-        next.status = runStatus(next.stateObject);
+        next.status = runStatus(next.stateObject, this.locale);
         next.owner = next.stateObject
           ? ownerStatus(next.stateObject, this.now(), this.useSignals ? await gatherOwnerSignals(next.stateObject) : {})
           : undefined;
@@ -186,10 +191,10 @@ export class ProjectModel {
     }
     if (sections.has('checkpoint')) {
       const text = await readText(p('CHECKPOINT.md'));
-      next.checkpoint = checkpointVerdict(text, capFrom(next.guardrails.maxCheckpointKb, maxContextMbOf(next.stateObject)));
+      next.checkpoint = checkpointVerdict(text, capFrom(next.guardrails.maxCheckpointKb, maxContextMbOf(next.stateObject)), this.locale);
     }
     if (sections.has('windows')) {
-      next.windows = assembleWindows(next.stateObject, this.tailer.continuityEvents(), next.plan?.vector);
+      next.windows = assembleWindows(next.stateObject, this.tailer.continuityEvents(), next.plan?.vector, this.locale);
     }
     this.snap = next;
     return sections;
@@ -203,7 +208,7 @@ export class ProjectModel {
     if (!this.tailer.hasUnscannedHistory || !this.snap) return false;
     await this.tailer.scanHistory();
     const before = JSON.stringify(this.snap.windows.map((w) => [w.n, w.detail, w.itemsClosed, w.contextMb, w.compactions]));
-    this.snap = { ...this.snap, windows: assembleWindows(this.snap.stateObject, this.tailer.continuityEvents(), this.snap.plan?.vector) };
+    this.snap = { ...this.snap, windows: assembleWindows(this.snap.stateObject, this.tailer.continuityEvents(), this.snap.plan?.vector, this.locale) };
     return before !== JSON.stringify(this.snap.windows.map((w) => [w.n, w.detail, w.itemsClosed, w.contextMb, w.compactions]));
   }
 }

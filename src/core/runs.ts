@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { JournalEvent } from './journal';
 import { itemsClosed } from './plan';
 import { parseUtc } from './time';
+import { msg, type Locale } from './messages';
 
 export interface ArchivedRun {
   name: string;
@@ -84,6 +85,8 @@ export interface RunWindow {
   endedMs?: number;
   /** The journal event that ended the window (a roll), for links. */
   endEvent?: JournalEvent;
+  /** The relaunch into the next window was refused or failed (a person is needed); whatever the language of `detail`. */
+  troubled?: boolean;
 }
 
 export interface RunStatus {
@@ -96,36 +99,36 @@ export interface RunStatus {
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
-export function runStatus(state: Record<string, unknown> | undefined): RunStatus {
-  if (!state) return { kind: 'none', label: 'no run' };
-  if (state.active === true) return { kind: 'active', label: 'active' };
+export function runStatus(state: Record<string, unknown> | undefined, locale: Locale = 'en'): RunStatus {
+  if (!state) return { kind: 'none', label: msg(locale, 'run.status.none') };
+  if (state.active === true) return { kind: 'active', label: msg(locale, 'run.status.active') };
   const reason = str(state.stopped_reason);
   if (reason === 'context_budget' && (num(state.max_context_mb) ?? 5) !== 0) {
     const w = num(state.windows) ?? 1;
-    return { kind: 'rolled', label: `rolled → window ${w}`, reason };
+    return { kind: 'rolled', label: msg(locale, 'run.status.rolled', { window: w }), reason };
   }
-  if (reason === 'plan_complete' || reason === 'routed_complete') return { kind: 'finished', label: `finished · ${reason}`, reason };
-  if (reason) return { kind: 'stopped', label: `stopped · ${reason}`, reason };
-  return { kind: 'stopped', label: 'inactive' };
+  if (reason === 'plan_complete' || reason === 'routed_complete') return { kind: 'finished', label: msg(locale, 'run.status.finished', { reason }), reason };
+  if (reason) return { kind: 'stopped', label: msg(locale, 'run.status.stopped', { reason }), reason };
+  return { kind: 'stopped', label: msg(locale, 'run.status.inactive') };
 }
 
-function relaunchWords(result: string | undefined): string | undefined {
+function relaunchWords(result: string | undefined, locale: Locale): string | undefined {
   if (!result) return undefined;
   const [verb, rest] = [result.split(':')[0], result.split(':').slice(1).join(':')];
-  if (verb === 'fired') return `relaunch fired${rest ? ` (${rest})` : ''}`;
-  if (verb === 'refused') return `relaunch refused: ${rest || 'unknown'}`;
-  if (verb === 'failed') return `relaunch failed${rest ? ` (${rest})` : ''}: never reactivated`;
+  if (verb === 'fired') return rest ? msg(locale, 'run.relaunch.firedWith', { detail: rest }) : msg(locale, 'run.relaunch.fired');
+  if (verb === 'refused') return msg(locale, 'run.relaunch.refused', { reason: rest || msg(locale, 'run.unknown') });
+  if (verb === 'failed') return rest ? msg(locale, 'run.relaunch.failedWith', { detail: rest }) : msg(locale, 'run.relaunch.failed');
   return result;
 }
 
-function apiErrorWords(state: Record<string, unknown>): string {
+function apiErrorWords(state: Record<string, unknown>, locale: Locale): string {
   const err = (typeof state.api_error === 'object' && state.api_error !== null ? state.api_error : {}) as Record<string, unknown>;
-  const parts = [`stopped · api_error${str(err.type) ? ` (${str(err.type)})` : ''}`];
+  const parts = [str(err.type) ? msg(locale, 'run.api.stoppedType', { type: str(err.type) }) : msg(locale, 'run.api.stopped')];
   const result = str(state.api_error_result);
   const attempts = num(state.api_error_attempts);
-  if (result?.startsWith('fired')) parts.push(`retry ${attempts ?? 1} fired`);
-  else if (result?.startsWith('refused')) parts.push(`retry refused: ${result.slice('refused:'.length)}`);
-  else if (err.retryable === false) parts.push('not retryable');
+  if (result?.startsWith('fired')) parts.push(msg(locale, 'run.api.retryFired', { attempt: attempts ?? 1 }));
+  else if (result?.startsWith('refused')) parts.push(msg(locale, 'run.api.retryRefused', { reason: result.slice('refused:'.length) }));
+  else if (err.retryable === false) parts.push(msg(locale, 'run.api.notRetryable'));
   return parts.join(' · ');
 }
 
@@ -133,7 +136,8 @@ function apiErrorWords(state: Record<string, unknown>): string {
  * The windows of the current run. `events` are the journal's continuity events (any order); `planVector` is the
  * current PLAN.md checkbox vector (for the running window's items closed).
  */
-export function assembleWindows(state: Record<string, unknown> | undefined, events: readonly JournalEvent[], planVector?: string): RunWindow[] {
+export function assembleWindows(state: Record<string, unknown> | undefined, events: readonly JournalEvent[], planVector?: string, locale: Locale = 'en'): RunWindow[] {
+  const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   if (!state) return [];
   const total = Math.max(1, Math.trunc(num(state.windows) ?? 1));
   const progress = Array.isArray(state.window_progress) ? (state.window_progress as unknown[]) : [];
@@ -152,7 +156,7 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
     }
     return found;
   };
-  const status = runStatus(state);
+  const status = runStatus(state, locale);
   const windows: RunWindow[] = [];
   for (let n = 1; n <= total; n++) {
     const roll = rolls.get(n);
@@ -172,13 +176,16 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
     if (n < total) {
       const next = relaunchOf(n + 1, endedMs);
       let how: string;
-      if (next?.event === 'window_relaunch') how = `relaunched${str(next.fields.harness) ? ` (${str(next.fields.harness)})` : ''}`;
-      else if (next?.event === 'window_relaunch_refused') how = `relaunch refused: ${str(next.fields.reason) ?? 'unknown'}`;
-      else if (next?.event === 'window_relaunch_failed') how = 'relaunch failed: never reactivated';
-      else if (n + 1 < total || status.kind !== 'rolled') how = 'resumed';
-      else how = relaunchWords(num(state.relaunch_window) === n + 1 ? str(state.relaunch_result) : undefined) ?? 'waiting for the next window';
+      const record = num(state.relaunch_window) === n + 1 ? str(state.relaunch_result) : undefined;
+      if (next?.event === 'window_relaunch') how = str(next.fields.harness) ? m('run.window.relaunchedWith', { harness: str(next.fields.harness) }) : m('run.window.relaunched');
+      else if (next?.event === 'window_relaunch_refused') how = m('run.relaunch.refused', { reason: str(next.fields.reason) ?? m('run.unknown') });
+      else if (next?.event === 'window_relaunch_failed') how = m('run.relaunch.failed');
+      else if (n + 1 < total || status.kind !== 'rolled') how = m('run.window.resumed');
+      else how = relaunchWords(record, locale) ?? m('run.window.waitingNext');
       w.end = 'rolled';
-      w.detail = `rolled · ${how}`;
+      w.detail = m('run.window.rolled', { how });
+      if (next?.event === 'window_relaunch_refused' || next?.event === 'window_relaunch_failed' ||
+        (!next && n + 1 === total && status.kind === 'rolled' && /^(refused|failed)/.test(record ?? ''))) w.troubled = true;
       if (w.checkpointWritten === undefined && n === total - 1 && typeof state.checkpoint_written === 'boolean') {
         w.checkpointWritten = state.checkpoint_written;
       }
@@ -186,25 +193,27 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
       // The last window.
       if (status.kind === 'active') {
         w.end = 'running';
-        w.detail = 'running';
+        w.detail = m('run.window.running');
         const cmb = num(state.context_mb);
         if (cmb !== undefined) w.contextMb = cmb;
         if (planVector !== undefined) w.itemsClosed = itemsClosed(str(state.window_plan_vector), planVector);
       } else if (status.kind === 'rolled' && total > 1) {
         w.end = 'pending';
-        const record = num(state.relaunch_window) === n ? relaunchWords(str(state.relaunch_result)) : undefined;
+        const raw = num(state.relaunch_window) === n ? str(state.relaunch_result) : undefined;
+        const record = relaunchWords(raw, locale);
         const next = relaunchOf(n, rolls.get(n - 1)?.tsMs);
-        const fromJournal = next?.event === 'window_relaunch_refused' ? `relaunch refused: ${str(next.fields.reason) ?? 'unknown'}`
-          : next?.event === 'window_relaunch_failed' ? 'relaunch failed: never reactivated'
-          : next?.event === 'window_relaunch' ? 'relaunch fired' : undefined;
-        w.detail = `not started · ${record ?? fromJournal ?? 'waiting for relaunch or resume'}`;
+        const fromJournal = next?.event === 'window_relaunch_refused' ? m('run.relaunch.refused', { reason: str(next.fields.reason) ?? m('run.unknown') })
+          : next?.event === 'window_relaunch_failed' ? m('run.relaunch.failed')
+          : next?.event === 'window_relaunch' ? m('run.relaunch.fired') : undefined;
+        w.detail = m('run.window.notStarted', { why: record ?? fromJournal ?? m('run.window.waitingRelaunch') });
+        if (raw ? /^(refused|failed)/.test(raw) : next?.event === 'window_relaunch_refused' || next?.event === 'window_relaunch_failed') w.troubled = true;
         delete w.itemsClosed;
       } else if (status.kind === 'finished') {
         w.end = 'finished';
         w.detail = status.label;
       } else if (status.reason === 'api_error') {
         w.end = 'stopped';
-        w.detail = apiErrorWords(state);
+        w.detail = apiErrorWords(state, locale);
       } else {
         w.end = 'stopped';
         w.detail = status.label;

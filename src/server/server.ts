@@ -15,9 +15,10 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  KIND_HELP, SECTION_HELP, SECTIONS, TITLE, fixAll, formatCheckpoint, isSection, sectionKind, sectionLens,
+  SECTIONS, TITLE, fixAll, formatCheckpoint, isSection, kindHelp, kindName, sectionHelp, sectionKind, sectionLens,
   validateCheckpoint, verdict, type CheckpointCap, type Finding, type SectionName, type Span, type Validation,
 } from '../core/checkpoint';
+import { msg, toLocale, type Locale } from '../core/messages';
 import { CapStore, leoDirOf, sameCap } from './caps';
 
 export const SERVER_NAME = 'leopold-checkpoint-server';
@@ -36,6 +37,17 @@ export interface InitOptions {
   validateDelayMs?: number;
   /** A command the error verdict CodeLens runs (VS Code: `workbench.actions.view.problems`). */
   problemsCommand?: string;
+  /**
+   * The language of diagnostics, CodeLens, hover and quick-fix titles when the client's `InitializeParams.locale`
+   * is not the one wanted (`en`, `pt-br`); otherwise the server follows `InitializeParams.locale`.
+   */
+  locale?: string;
+}
+
+/** The server's language: `initializationOptions.locale`, else the client's `InitializeParams.locale`, else English. */
+export function serverLocale(params: Pick<InitializeParams, 'locale' | 'initializationOptions'>): Locale {
+  const forced = (params.initializationOptions as InitOptions | undefined)?.locale;
+  return toLocale(typeof forced === 'string' && forced !== '' ? forced : params.locale);
 }
 
 export function codeHref(code: string): string {
@@ -93,12 +105,13 @@ export function startServer(connection: Connection): void {
   let diagnosticRefresh = false;
   let serverWatches = false;
   let options: InitOptions = {};
+  let locale: Locale = 'en';
 
   /** The validation of the document's current version (cached per version and cap). */
   function validationWith(doc: TextDocument, cap: CheckpointCap): Validation {
     const c = cache.get(doc.uri);
     if (c && c.version === doc.version && c.cap === cap) return c.v;
-    const v = validateCheckpoint(doc.getText(), cap);
+    const v = validateCheckpoint(doc.getText(), cap, locale);
     cache.set(doc.uri, { version: doc.version, cap, v });
     return v;
   }
@@ -133,6 +146,7 @@ export function startServer(connection: Connection): void {
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     options = (params.initializationOptions ?? {}) as InitOptions;
+    locale = serverLocale(params);
     const caps_ = params.capabilities;
     pull = !!caps_.textDocument?.diagnostic;
     diagnosticRefresh = !!caps_.workspace?.diagnostics?.refreshSupport;
@@ -160,7 +174,7 @@ export function startServer(connection: Connection): void {
         watchers: [{ globPattern: '**/.leopold/GUARDRAILS.md' }, { globPattern: '**/.leopold/state.json' }],
       });
     }
-    connection.console.info(`${SERVER_NAME} ${SERVER_VERSION} ready (${pull ? 'pull' : 'push'} diagnostics, ` +
+    connection.console.info(`${SERVER_NAME} ${SERVER_VERSION} ready (${pull ? 'pull' : 'push'} diagnostics, ${locale}, ` +
       `${options.watchFiles === false ? 'client file events' : serverWatches ? 'watching cap files' : 'cap files re-read on open'})`);
   });
 
@@ -257,7 +271,7 @@ export function startServer(connection: Connection): void {
     }
     if (wants(FIX_ALL_KIND) && v.findings.some((f) => f.fixes.some((x) => x.preferred))) {
       const edit = minimalEdit(doc, fixAll(doc.getText(), v.cap));
-      if (edit) actions.push({ title: 'Fix all checkpoint problems', kind: FIX_ALL_KIND, edit: { changes: { [uri]: [edit] } } });
+      if (edit) actions.push({ title: msg(locale, 'server.fixAll'), kind: FIX_ALL_KIND, edit: { changes: { [uri]: [edit] } } });
     }
     return actions;
   });
@@ -270,10 +284,10 @@ export function startServer(connection: Connection): void {
     const at = (line: number): Range => ({ start: { line, character: 0 }, end: { line, character: 0 } });
     const lenses: CodeLens[] = [{
       range: at(p.titles.length ? p.titles[0] : 0),
-      command: { title: verdict(v), command: v.errors > 0 && options.problemsCommand ? options.problemsCommand : '' },
+      command: { title: verdict(v, locale), command: v.errors > 0 && options.problemsCommand ? options.problemsCommand : '' },
     }];
     for (const h of p.headings) {
-      const title = sectionLens(p, h);
+      const title = sectionLens(p, h, locale);
       if (title) lenses.push({ range: at(h.line), command: { title, command: '' } });
     }
     return lenses;
@@ -282,7 +296,7 @@ export function startServer(connection: Connection): void {
   connection.onDocumentFormatting((params) => {
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return [];
-    const r = formatCheckpoint(doc.getText());
+    const r = formatCheckpoint(doc.getText(), locale);
     if (!r.ok) throw new ResponseError(ErrorCodes.InvalidRequest, r.message);
     const edit = minimalEdit(doc, r.text);
     return edit ? [edit] : [];
@@ -309,8 +323,8 @@ export function startServer(connection: Connection): void {
       items.push({
         label,
         kind: CompletionItemKind.Module,
-        detail: `${sectionKind(s)}${present ? ' · already in this checkpoint' : ''}`,
-        documentation: { kind: MarkupKind.Markdown, value: `${SECTION_HELP[s]}\n\n${KIND_HELP[sectionKind(s)]}` },
+        detail: `${kindName(sectionKind(s), locale)}${present ? msg(locale, 'server.completion.present') : ''}`,
+        documentation: { kind: MarkupKind.Markdown, value: `${sectionHelp(s, locale)}\n\n${kindHelp(sectionKind(s), locale)}` },
         sortText: `${present ? 1 : 0}${i}`,
         filterText: label,
         insertTextFormat: InsertTextFormat.PlainText,
@@ -321,7 +335,7 @@ export function startServer(connection: Connection): void {
       items.push({
         label: TITLE,
         kind: CompletionItemKind.File,
-        detail: 'the checkpoint title (first line)',
+        detail: msg(locale, 'server.completion.title'),
         sortText: '00',
         filterText: TITLE,
         textEdit: { range: { start, end: lineEnd }, newText: TITLE },
@@ -339,10 +353,8 @@ export function startServer(connection: Connection): void {
     if (p.titles.includes(line)) {
       return {
         contents: { kind: MarkupKind.Markdown, value: p.titles[0] === line
-          ? `**${TITLE}** — the title of the one document a new context window inherits from the last one. ` +
-            'Then exactly seven sections, in contract order.'
-          : '**A second title** — a prior checkpoint pasted in. Merge, never nest: drop this line and merge the ' +
-            'repeated sections into the first ones.' },
+          ? msg(locale, 'server.hover.title', { title: TITLE })
+          : msg(locale, 'server.hover.secondTitle') },
       };
     }
     const h = p.headings.find((x) => x.line === line);
@@ -350,18 +362,19 @@ export function startServer(connection: Connection): void {
     const range: Range = { start: { line, character: h.hashCol }, end: { line, character: h.nameEnd } };
     if (isSection(h.name)) {
       const s = h.name as SectionName;
-      const dup = h.role === 'duplicate' ? '\n\n**Duplicate** — merge it into the first one.' : '';
+      const dup = h.role === 'duplicate' ? `\n\n${msg(locale, 'server.hover.duplicate')}` : '';
       return {
         range,
         contents: { kind: MarkupKind.Markdown,
-          value: `**## ${s}** · section ${SECTIONS.indexOf(s) + 1} of 7\n\n${SECTION_HELP[s]}\n\n${KIND_HELP[sectionKind(s)]}${dup}` },
+          value: `${msg(locale, 'server.hover.section', { name: s, index: SECTIONS.indexOf(s) + 1 })}\n\n${sectionHelp(s, locale)}\n\n` +
+            `${kindHelp(sectionKind(s), locale)}${dup}` },
       };
     }
     return {
       range,
       contents: { kind: MarkupKind.Markdown,
-        value: `**## ${h.name}** is not a checkpoint section${h.role === 'brief' ? ' (brief state lives in the brief files)' : ''}.\n\n` +
-          `The contract's sections, in order: ${SECTIONS.map((s) => `\`${s}\``).join(', ')}.` },
+        value: `${msg(locale, h.role === 'brief' ? 'server.hover.notSectionBrief' : 'server.hover.notSection', { name: h.name })}\n\n` +
+          msg(locale, 'server.hover.contract', { list: SECTIONS.map((s) => `\`${s}\``).join(', ') }) },
     };
   });
 
@@ -375,7 +388,9 @@ export function startServer(connection: Connection): void {
       const end = Math.max(h.line, h.bodyEnd - 1);
       return {
         name: h.name,
-        detail: isSection(h.name) ? (h.role === 'duplicate' ? 'duplicate' : sectionKind(h.name as SectionName)) : 'not a section',
+        detail: isSection(h.name)
+          ? (h.role === 'duplicate' ? msg(locale, 'server.symbol.duplicate') : kindName(sectionKind(h.name as SectionName), locale))
+          : msg(locale, 'server.symbol.notSection'),
         kind: SymbolKind.String,
         range: { start: { line: h.line, character: 0 }, end: { line: end, character: p.lines[end].length } },
         selectionRange: { start: { line: h.line, character: h.hashCol }, end: { line: h.line, character: h.nameEnd } },
@@ -385,7 +400,7 @@ export function startServer(connection: Connection): void {
     const t = p.titles[0];
     return [{
       name: 'Leopold Checkpoint',
-      detail: verdict(v),
+      detail: verdict(v, locale),
       kind: SymbolKind.File,
       range: { start: { line: t, character: 0 }, end: { line: lastLine, character: p.lines[lastLine].length } },
       selectionRange: { start: { line: t, character: 0 }, end: { line: t, character: p.lines[t].length } },

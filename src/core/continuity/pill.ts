@@ -3,6 +3,7 @@
 // status bar and its tests.
 import { DEFAULT_MAX_WINDOWS } from './constants';
 import { maxWindowsOf, needsHuman, type ContinuitySnapshot, type Decision } from './decide';
+import { msg, type Locale } from '../messages';
 
 /** Why the loop is not acting on its own, when it is not. */
 export type LoopMode = 'auto' | 'off' | 'untrusted' | 'deferred';
@@ -14,36 +15,42 @@ export interface Pill {
   warning: boolean;
   /** One sentence for the tooltip. */
   explanation: string;
+  /** The loop is relaunching (the text ends with ` → relaunching` in English). */
+  relaunching?: boolean;
 }
 
 const HUMAN_REASONS = new Set(['no_progress_across_windows', 'max_windows', 'state_invalid', 'repeated_failure', 'no_progress', 'awaiting_human']);
 
-export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number, mode: LoopMode = 'auto'): Pill {
-  if (snap.state.kind !== 'ok' && snap.state.kind !== 'invalid-json') return { text: 'no active run', warning: false, explanation: 'No run has been activated here (state.json is missing or empty).' };
-  if (snap.state.kind !== 'ok') return { text: 'state invalid', warning: true, explanation: 'state.json is not valid JSON; nothing is relaunched and the file is left as it is.' };
+export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number, mode: LoopMode = 'auto', locale: Locale = 'en'): Pill {
+  const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
+  if (snap.state.kind !== 'ok' && snap.state.kind !== 'invalid-json') return { text: m('pill.noRun'), warning: false, explanation: m('pill.noRun.why') };
+  if (snap.state.kind !== 'ok') return { text: m('pill.stateInvalid'), warning: true, explanation: m('pill.stateInvalid.why') };
   const st = snap.state.raw;
   const windows = typeof st.windows === 'number' ? st.windows : 1;
   const maxW = maxWindowsOf(snap, st) || DEFAULT_MAX_WINDOWS;
-  if (st.active === true) return { text: `run active · window ${windows}/${maxW}`, warning: false, explanation: 'The run is live.' };
-  if (snap.stopExists) return { text: 'stopped · kill_switch', warning: false, explanation: '.leopold/STOP is present: nothing is relaunched until it is removed (the relaunch decision is then made again).' };
+  if (st.active === true) return { text: m('pill.active', { window: windows, max: maxW }), warning: false, explanation: m('pill.active.why') };
+  if (snap.stopExists) return { text: m('pill.killSwitch'), warning: false, explanation: m('pill.killSwitch.why') };
   const reason = typeof st.stopped_reason === 'string' && st.stopped_reason !== '' ? st.stopped_reason : undefined;
-  let text = reason ? `stopped · ${reason}` : 'stopped';
+  let text = reason ? m('pill.stoppedReason', { reason }) : m('pill.stopped');
   let warning = reason !== undefined && HUMAN_REASONS.has(reason);
-  let explanation = reason ? `The run stopped (${reason}).` : 'The run is stopped.';
+  let explanation = reason ? m('pill.stoppedReason.why', { reason }) : m('pill.stopped.why');
   const suffix = (s: string) => (text += s);
+  const RELAUNCHING = m('pill.relaunching');
+  let relaunching = false;
 
   const relaunchResult = typeof st.relaunch_result === 'string' ? st.relaunch_result : '';
   const apiResult = typeof st.api_error_result === 'string' ? st.api_error_result : '';
   switch (decision.kind) {
     case 'relaunched':
     case 'api_relaunched':
-      suffix(' → relaunching');
-      explanation = `Relaunched headless (${decision.verdict.split(':')[1]}); waiting for the new session to reactivate the run.`;
+      suffix(RELAUNCHING);
+      relaunching = true;
+      explanation = m('pill.relaunched.why', { harness: decision.verdict.split(':')[1] });
       break;
     case 'api_waiting': {
       const secs = decision.dueMs !== undefined ? Math.max(0, Math.ceil((decision.dueMs - nowMs) / 1000)) : decision.secs ?? 0;
-      suffix(` (retry in ${secs}s)`);
-      explanation = `A retryable API error stopped the run; attempt ${(Number(st.api_error_attempts) || 0) + 1} of 5 is due in ${secs}s.`;
+      suffix(m('pill.retryIn', { secs }));
+      explanation = m('pill.retryIn.why', { attempt: (Number(st.api_error_attempts) || 0) + 1, secs });
       break;
     }
     case 'refused':
@@ -51,13 +58,14 @@ export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number
     case 'relaunch_failed':
       break;
     case 'manual':
-      suffix(' · continuity manual');
-      explanation = 'GUARDRAILS.md says `continuity: manual`: resume by hand.';
+      suffix(m('pill.manual'));
+      explanation = m('pill.manual.why');
       break;
     case 'already_handled':
       if (decision.path === 'roll' && relaunchResult.startsWith('fired:')) {
-        suffix(' → relaunching');
-        explanation = `Relaunched headless (${relaunchResult.slice(6)}); waiting up to 120 s for the new session to reactivate the run.`;
+        suffix(RELAUNCHING);
+        relaunching = true;
+        explanation = m('pill.relaunchedRecorded.why', { harness: relaunchResult.slice(6) });
       }
       break;
     default:
@@ -69,25 +77,26 @@ export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number
   if (needsHuman(decision.kind) || refusedRoll || refusedApi) {
     warning = true;
     if (decision.kind === 'relaunch_failed' || relaunchResult.startsWith('failed:')) {
-      suffix(' · relaunch failed');
-      explanation = 'The relaunched window never reactivated the run within 120 s: the seat is empty. Resume by hand.';
+      suffix(m('pill.relaunchFailed'));
+      explanation = m('pill.relaunchFailed.why');
     } else {
       const r = decision.reason ?? (refusedRoll ? relaunchResult : apiResult).replace(/^refused:/, '');
-      suffix(decision.path === 'api_error' ? ` · not retried (${r})` : ` · not relaunched (${r})`);
-      explanation = `The continuity loop refused (${r})${decision.detail ? `: ${decision.detail}` : ''}. Resume by hand when it is safe.`;
+      suffix(m(decision.path === 'api_error' ? 'pill.notRetried' : 'pill.notRelaunched', { reason: r }));
+      explanation = m('pill.refused.why', { reason: r, detail: decision.detail ? `: ${decision.detail}` : '' });
     }
   }
   if (decision.kind === 'error') {
     suffix(` · ${decision.reason ?? 'error'}`);
     warning = true;
-    explanation = decision.detail ?? 'The continuity loop could not decide.';
+    explanation = decision.detail ?? m('pill.error.why');
   }
   if (mode !== 'auto' && (decision.kind === 'relaunched' || decision.kind === 'api_relaunched' || decision.kind === 'api_waiting' || decision.needsHarness)) {
-    const why = mode === 'off' ? 'auto-relaunch off' : mode === 'deferred' ? 'leopold watch decides' : 'untrusted';
-    text = text.replace(' → relaunching', '');
-    suffix(` · ${why}`);
+    text = text.replace(RELAUNCHING, '');
+    relaunching = false;
+    suffix(m(mode === 'off' ? 'pill.mode.off' : mode === 'deferred' ? 'pill.mode.deferred' : 'pill.mode.untrusted'));
   } else if (decision.needsHarness) {
-    suffix(' → relaunching');
+    suffix(RELAUNCHING);
+    relaunching = true;
   }
-  return { text, warning, explanation };
+  return { text, warning, explanation, relaunching };
 }
