@@ -4,7 +4,7 @@
 // message and left exactly as it is (the Stop hook is the only one allowed to replace a malformed state).
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseUtc } from './time';
 
 /** An ISO-8601 UTC stamp, seconds (hooks, watcher) or milliseconds (driver) precision. */
