@@ -16,6 +16,7 @@ import { gatherOwnerSignals, ownerStatus, type OwnerSignals, type OwnerStatus } 
 import { resolveMaxWindows } from './runs';
 import { parseState, type StateRead } from './state';
 import { parseUtc } from './time';
+import { msg, type Locale, type MessageArgs, type MessageKey } from './messages';
 
 export type DoctorLevel = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -327,70 +328,46 @@ export interface DoctorStrings {
 
 const PREFIX: Record<DoctorLevel, string> = { ok: '[ok]   ', warn: '[warn] ', fail: '[FAIL] ', skip: '[skip] ' };
 
-const ownerDesc = (p: DoctorParams) => `(${p.engine ?? 'unknown engine'}${p.harness ? `, ${p.harness}` : ''})`;
-const driverDesc = (p: DoctorParams) => `(driver${p.pid !== undefined ? `, pid ${p.pid}` : ''})`;
-const lifeless = (p: DoctorParams) => (p.age === undefined ? 'no sign of life at all' : `no sign of life for ${p.age}s`);
+/** The doctor's wording in `locale`, from the core's message catalog (`doctor.*` keys). */
+export function doctorStringsFor(locale: Locale): DoctorStrings {
+  const m = (key: MessageKey, args?: MessageArgs) => msg(locale, key, args);
+  const ownerDesc = (p: DoctorParams) => `(${p.engine ?? m('doctor.unknownEngine')}${p.harness ? `, ${p.harness}` : ''})`;
+  const driverDesc = (p: DoctorParams) => `(${m('doctor.driver')}${p.pid !== undefined ? `, pid ${p.pid}` : ''})`;
+  const lifeless = (p: DoctorParams) => (p.age === undefined ? m('doctor.noLifeAtAll') : m('doctor.noLifeFor', { age: p.age }));
+  const args = (p: DoctorParams): MessageArgs => {
+    const out: Record<string, string | number | undefined> = {};
+    for (const [k, v] of Object.entries(p)) out[k] = typeof v === 'string' || typeof v === 'number' ? v : v === undefined ? undefined : String(v);
+    return out;
+  };
+  return {
+    header: m('doctor.header'),
+    blockTitle: (leoDir) => m('doctor.blockTitle', { leoDir }),
+    absent: (leoDir) => m('doctor.absent', { leoDir }),
+    finding(f) {
+      const p = f.params;
+      switch (f.id) {
+        case 'state-invalid':
+          return m('doctor.state-invalid', { ...args(p), more: Number(p.more) > 0 ? m('doctor.andMore', { more: p.more as number }) : '' });
+        case 'owner-alive':
+        case 'owner-stale':
+          return m(`doctor.${f.id}`, { ...args(p), desc: ownerDesc(p), lifeless: lifeless(p) });
+        case 'owner-driver-alive':
+        case 'owner-driver-stale':
+          return m(`doctor.${f.id}`, { ...args(p), desc: driverDesc(p), lifeless: lifeless(p) });
+        case 'checkpoint-malformed':
+          return m('doctor.checkpoint-malformed', { ...args(p), more: Number(p.more) > 0 ? m('doctor.plusMore', { more: p.more as number }) : '' });
+        default:
+          return m(`doctor.${f.id}`, args(p));
+      }
+    },
+    summary: (ok, warnings, problems) => m('doctor.summary', { ok, warnings, problems }),
+    healthy: m('doctor.healthy'),
+    fixFails: m('doctor.fixFails'),
+  };
+}
 
 /** The doctor's own wording (English). */
-export const DOCTOR_EN: DoctorStrings = {
-  header: 'leopold doctor',
-  blockTitle: (leoDir) => `project continuity (${leoDir})`,
-  absent: (leoDir) => `no Leopold run in ${leoDir} (neither MISSION.md nor state.json exists)`,
-  finding(f) {
-    const p = f.params;
-    switch (f.id) {
-      case 'state-invalid-json':
-        return `state.json is not valid JSON (${p.message}) — the Stop hook replaces it with {"active":false,"stopped_reason":"state_invalid"}`;
-      case 'state-invalid':
-        return `state.json field ${p.path}: ${p.message}${Number(p.more) > 0 ? ` (and ${p.more} more)` : ''} — Leopold's writers expect another type here`;
-      case 'kill-switch':
-        return 'kill switch present (.leopold/STOP) — nothing relaunches this run until it is removed';
-      case 'owner-alive':
-        return `run owner: session ${p.short} ${ownerDesc(p)} — alive, last seen ${p.age}s ago`;
-      case 'owner-stale':
-        return `run owner: session ${p.short} ${ownerDesc(p)} — ${lifeless(p)}; /leopold-run in a new session takes it over`;
-      case 'owner-driver-alive':
-        return `run owner: leopold run ${driverDesc(p)} — alive, last seen ${p.age}s ago`;
-      case 'owner-driver-stale':
-        return `run owner: leopold run ${driverDesc(p)} — ${lifeless(p)}; the next leopold run reaps it, or /leopold-run takes over`;
-      case 'owner-none':
-        return 'run active with NO session owner — stops cannot be attributed to a session; /leopold-run in a new session claims it';
-      case 'foreign-stops':
-        return `${p.count} stop(s) from other sessions were turned away (foreign_stop) — they were not counted against this run`;
-      case 'state-tracked':
-        return '.leopold/state.json is tracked by git — run state must never be committed: git rm --cached .leopold/state.json and add .leopold/ to .gitignore';
-      case 'state-untracked':
-        return '.leopold/state.json is not tracked by git';
-      case 'state-tracking-no-git':
-        return 'not a git repository — whether .leopold/state.json is tracked was not checked';
-      case 'state-tracking-not-checked':
-        return 'whether .leopold/state.json is tracked by git was not checked (Restricted Mode: git is not run in an untrusted workspace)';
-      case 'checkpoint-ok':
-        return `checkpoint OK (${p.bytes} bytes) — the next window continues from it`;
-      case 'checkpoint-absent':
-        return 'no checkpoint (normal — a window roll writes .leopold/CHECKPOINT.md before the window closes)';
-      case 'checkpoint-malformed':
-        return `checkpoint MALFORMED: ${p.error}${Number(p.more) > 0 ? ` (+${p.more} more)` : ''} — a reseed cannot trust .leopold/CHECKPOINT.md; fix it or archive it`;
-      case 'continuity-auto':
-        return 'continuity auto — leopold watch relaunches a rolled window headless';
-      case 'continuity-manual':
-        return 'continuity manual — relaunch is OFF; resume a rolled window yourself with /leopold-run';
-      case 'continuity-unknown':
-        return `continuity '${p.value}' is not a setting (auto|manual) — treated as auto; write continuity: auto or continuity: manual`;
-      case 'windows':
-        return `windows ${p.n}/${p.m}`;
-      case 'windows-ceiling':
-        return `windows ${p.n}/${p.m} — the ceiling is reached; the next roll stops the run (raise max_windows to let it go on)`;
-      case 'progress':
-        return `last window closed ${p.k} plan item(s)`;
-      case 'progress-zero':
-        return 'last window closed ZERO plan items — one more zero-item window ends the run (no_progress_across_windows)';
-    }
-  },
-  summary: (ok, warnings, problems) => `summary: ${ok} ok, ${warnings} warnings, ${problems} problems`,
-  healthy: 'Leopold looks healthy.',
-  fixFails: 'Fix the [FAIL] items above.',
-};
+export const DOCTOR_EN: DoctorStrings = doctorStringsFor('en');
 
 /** `  [warn] …`: two spaces, the level tag, the message. */
 export function doctorLine(f: DoctorFinding, strings: DoctorStrings = DOCTOR_EN): string {

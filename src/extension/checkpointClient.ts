@@ -25,10 +25,10 @@ export function registerCheckpointClient(ctx: LeopoldContext): void {
   let starting: Promise<LanguageClient> | undefined;
   let trace: vscode.LogOutputChannel | undefined;
   const status = vscode.languages.createLanguageStatusItem('leopold.checkpoint', { language: CHECKPOINT_LANGUAGE });
-  status.name = 'Leopold checkpoint';
-  status.text = 'Leopold checkpoint';
-  status.detail = 'starting the checkpoint server…';
-  status.command = { title: 'Show Log', command: 'leopold.showLog' };
+  status.name = vscode.l10n.t('Leopold checkpoint');
+  status.text = vscode.l10n.t('Leopold checkpoint');
+  status.detail = vscode.l10n.t('starting the checkpoint server…');
+  status.command = { title: vscode.l10n.t('Show Log'), command: 'leopold.showLog' };
 
   const isCheckpoint = (d: vscode.TextDocument) => d.languageId === CHECKPOINT_LANGUAGE;
 
@@ -73,13 +73,13 @@ export function registerCheckpointClient(ctx: LeopoldContext): void {
       const c = new LanguageClient('leopold', 'Leopold Checkpoint Server', serverOptions, clientOptions);
       client = c;
       await c.start();
-      status.detail = `server ${c.initializeResult?.serverInfo?.version ?? ''} running`.replace('  ', ' ');
+      status.detail = vscode.l10n.t('server {0} running', c.initializeResult?.serverInfo?.version ?? '').replace('  ', ' ');
       log.info(`checkpoint server started in ${Date.now() - t0} ms`);
       return c;
     })().catch((err) => {
       starting = undefined;
       client = undefined;
-      status.detail = 'the checkpoint server failed to start — see the log';
+      status.detail = vscode.l10n.t('the checkpoint server failed to start — see the log');
       status.severity = vscode.LanguageStatusSeverity.Error;
       log.error(`checkpoint server failed to start: ${err instanceof Error ? err.message : String(err)}`);
       throw err;

@@ -17,9 +17,10 @@ import { execa } from 'execa';
 import type { LeopoldContext } from './context';
 import type { LeopoldProject } from './projects';
 import {
-  DOCTOR_EN, gatherDoctorInput, renderDoctor, runDoctor, type DoctorFile, type DoctorFinding, type DoctorInput,
+  DOCTOR_EN, doctorStringsFor, gatherDoctorInput, renderDoctor, runDoctor, type DoctorFile, type DoctorFinding, type DoctorInput,
   type DoctorReport, type DoctorStrings, type TrackedState,
 } from '../core/doctor';
+import { uiLocale } from './locale';
 
 export const DOCTOR_SCHEME = 'leopold-doctor';
 export const DOCTOR_URI = vscode.Uri.from({ scheme: DOCTOR_SCHEME, path: '/Leopold Doctor.txt' });
@@ -32,9 +33,10 @@ const DEBOUNCE_MS = 300;
 /** `git ls-files` answers are reused this long (state changes every turn; tracking almost never). */
 const GIT_TTL_MS = 60_000;
 
-/** The doctor's wording for the current display language (English until a pt-BR DoctorStrings is added). */
+/** The doctor's wording for the current display language (`vscode.env.language`: English or Brazilian Portuguese). */
 export function doctorStrings(): DoctorStrings {
-  return DOCTOR_EN;
+  const locale = uiLocale();
+  return locale === 'en' ? DOCTOR_EN : doctorStringsFor(locale);
 }
 
 /** `git ls-files --error-unmatch -- .leopold/state.json` in the project root: tracked, untracked, or no repository. */

@@ -10,6 +10,7 @@ import { listRunFiles } from '../core/runs';
 import type { LeopoldContext } from './context';
 import type { LeopoldProject } from './projects';
 import { archivedRunFileNodes, buildProjectNode, changedNodes, toPlain, type NodeData, type OpenTarget } from './runsTreeNodes';
+import { uiLocale } from './locale';
 
 export const VIEW_ID = 'leopold.runs';
 const OWNER_TICK_MS = 60_000;
@@ -72,7 +73,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     }
     for (const [root, project] of wanted) {
       if (this.entries.has(root)) continue;
-      const model = new ProjectModel(project.leoDir);
+      const model = new ProjectModel(project.leoDir, { locale: uiLocale() });
       const entry: Entry = { project, model, sub: project.onDidChange(({ files }) => this.schedule(entry, files)), refreshes: 0 };
       this.entries.set(root, entry);
       changed = true;
@@ -127,7 +128,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
 
   private render(entry: Entry): void {
     const before = entry.data;
-    const after = buildProjectNode({ root: entry.project.root, name: entry.project.name }, entry.model.snapshot);
+    const after = buildProjectNode({ root: entry.project.root, name: entry.project.name }, entry.model.snapshot, uiLocale());
     entry.data = after;
     // Index the new rendering; drop nodes of this project that disappeared.
     const seen = new Set<string>();
@@ -202,7 +203,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     item.contextValue = n.contextValue;
     if (n.icon) item.iconPath = new vscode.ThemeIcon(n.icon.id, n.icon.color ? new vscode.ThemeColor(n.icon.color) : undefined);
     if (n.open) {
-      item.command = { command: 'leopold.openRunFile', title: 'Open', arguments: [n.open] };
+      item.command = { command: 'leopold.openRunFile', title: vscode.l10n.t('Open'), arguments: [n.open] };
       item.resourceUri = undefined;
     }
     return item;

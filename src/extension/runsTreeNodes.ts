@@ -10,6 +10,7 @@ import type { PlanItem } from '../core/plan';
 import type { ProjectSnapshot } from '../core/project';
 import type { ArchivedRun, RunWindow } from '../core/runs';
 import { describeStateRead } from '../core/state';
+import { decimal, msg, msgN, type Locale } from '../core/messages';
 
 export interface OpenTarget {
   path: string;
@@ -41,7 +42,6 @@ export interface ProjectHead {
 }
 
 const trunc = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function hhmmss(e: JournalEvent): string {
   if (e.tsMs === undefined) return e.ts ?? '';
@@ -53,28 +53,29 @@ export function runStamp(run: ArchivedRun): string {
   return new Date(run.stampMs).toISOString().replace('T', ' ').replace('.000Z', 'Z');
 }
 
-function windowNode(root: string, w: RunWindow, maxWindows: number, leoDir: string): NodeData {
+function windowNode(root: string, w: RunWindow, maxWindows: number, leoDir: string, locale: Locale): NodeData {
+  const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   const parts: string[] = [];
-  if (w.itemsClosed !== undefined) parts.push(plural(w.itemsClosed, 'item'));
-  if (w.contextMb !== undefined) parts.push(`${w.contextMb.toFixed(1)} MB`);
-  if (w.checkpointWritten !== undefined) parts.push(w.checkpointWritten ? 'checkpoint ✓' : 'no checkpoint');
-  if (w.compactions > 0) parts.push(plural(w.compactions, 'compaction'));
+  if (w.itemsClosed !== undefined) parts.push(msgN(locale, 'tree.items', w.itemsClosed));
+  if (w.contextMb !== undefined) parts.push(`${decimal(locale, w.contextMb.toFixed(1))} MB`);
+  if (w.checkpointWritten !== undefined) parts.push(m(w.checkpointWritten ? 'tree.window.checkpoint' : 'tree.window.noCheckpoint'));
+  if (w.compactions > 0) parts.push(msgN(locale, 'tree.compactions', w.compactions));
   parts.push(w.detail);
   const icon = w.end === 'running' ? { id: 'play-circle', color: 'charts.green' }
     : w.end === 'pending' ? { id: 'debug-pause' }
-    : w.end === 'rolled' ? { id: w.detail.includes('refused') || w.detail.includes('failed') ? 'warning' : 'debug-step-over' }
+    : w.end === 'rolled' ? { id: w.troubled ? 'warning' : 'debug-step-over' }
     : w.end === 'finished' ? { id: 'pass' } : { id: 'debug-stop' };
   const tooltip = [
-    `Window ${w.n} of at most ${maxWindows}`,
-    w.itemsClosed !== undefined ? `Items closed: ${w.itemsClosed}` : undefined,
-    w.contextMb !== undefined ? `Context: ${w.contextMb} MB${w.end === 'running' ? ' (last turn)' : ' at the roll'}` : undefined,
-    w.checkpointWritten !== undefined ? `Checkpoint written at the roll: ${w.checkpointWritten ? 'yes' : 'no'}` : undefined,
-    `Compactions survived: ${w.compactions}`,
-    `Ended: ${w.detail}`,
+    m('tree.window.tooltip.of', { n: w.n, max: maxWindows }),
+    w.itemsClosed !== undefined ? m('tree.window.tooltip.items', { count: w.itemsClosed }) : undefined,
+    w.contextMb !== undefined ? m(w.end === 'running' ? 'tree.window.tooltip.contextRunning' : 'tree.window.tooltip.contextRoll', { mb: decimal(locale, String(w.contextMb)) }) : undefined,
+    w.checkpointWritten !== undefined ? m('tree.window.tooltip.checkpoint', { answer: m(w.checkpointWritten ? 'tree.yes' : 'tree.no') }) : undefined,
+    m('tree.window.tooltip.compactions', { count: w.compactions }),
+    m('tree.window.tooltip.ended', { detail: w.detail }),
   ].filter(Boolean).join('\n');
   return {
     id: `${root}::window:${w.n}`,
-    label: `Window ${w.n}`,
+    label: m('tree.window.label', { n: w.n }),
     description: parts.join(' · '),
     tooltip,
     icon,
@@ -84,19 +85,19 @@ function windowNode(root: string, w: RunWindow, maxWindows: number, leoDir: stri
   };
 }
 
-function planItemNode(root: string, item: PlanItem, next: boolean, planPath: string): NodeData {
+function planItemNode(root: string, item: PlanItem, next: boolean, planPath: string, locale: Locale): NodeData {
   const title = item.label ? `${item.label}: ${item.title}` : item.title || item.text;
   const desc: string[] = [];
-  if (next) desc.push('next');
+  if (next) desc.push(msg(locale, 'tree.plan.next'));
   if (item.kind !== 'work') desc.push(`@${item.kind}`);
-  if (item.deps.length) desc.push(`after ${item.deps.join(', ')}`);
+  if (item.deps.length) desc.push(msg(locale, 'tree.plan.after', { deps: item.deps.join(', ') }));
   return {
     id: `${root}::plan:${item.index}`,
     label: trunc(`${item.index}. ${title}`, 120),
     description: desc.join(' · ') || undefined,
     tooltip: `${item.index}. [${item.done ? 'x' : ' '}] ${item.text}` +
-      (item.scenarios.length ? `\nScenarios:\n${item.scenarios.map((s) => `  ${s}`).join('\n')}` : '') +
-      `\nPLAN.md line ${item.line + 1}`,
+      (item.scenarios.length ? `\n${msg(locale, 'tree.plan.scenarios')}\n${item.scenarios.map((s) => `  ${s}`).join('\n')}` : '') +
+      `\n${msg(locale, 'tree.plan.line', { line: item.line + 1 })}`,
     icon: item.done ? { id: 'pass-filled', color: 'charts.green' } : next ? { id: 'arrow-circle-right', color: 'charts.yellow' } : { id: 'circle-large-outline' },
     collapsible: 'none',
     contextValue: item.done ? 'planItem.done' : next ? 'planItem.next' : 'planItem',
@@ -104,13 +105,13 @@ function planItemNode(root: string, item: PlanItem, next: boolean, planPath: str
   };
 }
 
-function eventNode(root: string, e: JournalEvent, journalPath: string): NodeData {
-  const info = eventInfo(e.event);
+function eventNode(root: string, e: JournalEvent, journalPath: string, locale: Locale): NodeData {
+  const info = eventInfo(e.event, locale);
   return {
     id: `${root}::event:${e.offset}`,
     label: e.event,
     description: trunc(`${hhmmss(e)} ${eventSummary(e.fields, 60)}`.trim(), 80),
-    tooltip: `${e.ts ?? '(no ts)'}  ${e.event}  [${info.severity}]${info.meaning ? `\n${info.meaning}` : ''}\n${JSON.stringify(e.fields)}`,
+    tooltip: `${e.ts ?? msg(locale, 'tree.event.noTs')}  ${e.event}  [${info.severity}]${info.meaning ? `\n${info.meaning}` : ''}\n${JSON.stringify(e.fields)}`,
     icon: { id: SEVERITY_ICON[info.severity], color: SEVERITY_COLOR[info.severity] },
     collapsible: 'none',
     contextValue: `event.${info.severity}`,
@@ -119,7 +120,8 @@ function eventNode(root: string, e: JournalEvent, journalPath: string): NodeData
 }
 
 /** The whole subtree of one project (archived runs' files are lazy). */
-export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot): NodeData {
+export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, locale: Locale = 'en'): NodeData {
+  const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   const root = head.root;
   const leo = snap.leoDir;
   const state = snap.stateObject;
@@ -130,10 +132,10 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot): Node
     const message = describeStateRead(snap.state);
     runChildren.push({
       id: `${root}::state-error`,
-      label: snap.state.kind === 'empty' ? 'state.json is empty' : snap.state.kind === 'invalid-json' ? 'state.json is not valid JSON' : 'state.json is invalid',
+      label: m(snap.state.kind === 'empty' ? 'tree.state.empty' : snap.state.kind === 'invalid-json' ? 'tree.state.invalidJson' : 'tree.state.invalid'),
       description: trunc(snap.state.kind === 'invalid' ? snap.state.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')
         : snap.state.kind === 'invalid-json' ? snap.state.message : '', 160),
-      tooltip: `${message}\n\nThe file is shown as it is and never rewritten by the extension.`,
+      tooltip: `${message}\n\n${m('tree.state.tooltip')}`,
       icon: { id: 'error', color: 'problemsErrorIcon.foreground' },
       collapsible: 'none',
       contextValue: 'stateError',
@@ -147,57 +149,61 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot): Node
   const plan = snap.plan;
   if (state) {
     runChildren.push({
-      id: `${root}::status`, label: 'Status', description: snap.status.label, collapsible: 'none', contextValue: 'status',
+      id: `${root}::status`, label: m('tree.status'), description: snap.status.label, collapsible: 'none', contextValue: 'status',
       icon: { id: snap.status.kind === 'active' ? 'pulse' : snap.status.kind === 'rolled' ? 'debug-pause' : snap.status.kind === 'finished' ? 'pass' : 'debug-stop' },
-      tooltip: `Status: ${snap.status.label}${state.stopped_reason ? `\nstopped_reason: ${String(state.stopped_reason)}` : ''}`,
+      tooltip: `${m('tree.status.tooltip', { label: snap.status.label })}${state.stopped_reason ? `\nstopped_reason: ${String(state.stopped_reason)}` : ''}`,
       open: { path: join(leo, 'state.json') },
     });
     runChildren.push({
-      id: `${root}::iteration`, label: 'Iteration', description: `${iteration ?? 0} / ${maxIter}`, collapsible: 'none',
-      icon: { id: 'sync' }, contextValue: 'iteration', tooltip: `Counted turns, run-wide: ${iteration ?? 0} of at most ${maxIter}`,
+      id: `${root}::iteration`, label: m('tree.iteration'), description: `${iteration ?? 0} / ${maxIter}`, collapsible: 'none',
+      icon: { id: 'sync' }, contextValue: 'iteration', tooltip: m('tree.iteration.tooltip', { n: iteration ?? 0, max: maxIter }),
     });
     const o = snap.owner;
     if (o) {
-      const who = [o.short ?? 'unknown', o.engine, o.harness].filter(Boolean).join(' · ');
-      const life = o.ageS === undefined ? 'no sign of life' : `${o.alive ? 'alive' : 'stale'} (${formatAge(o.ageS)})`;
+      const who = [o.short ?? m('tree.owner.unknown'), o.engine, o.harness].filter(Boolean).join(' · ');
+      const life = o.ageS === undefined ? m('tree.owner.noLife') : m(o.alive ? 'tree.owner.alive' : 'tree.owner.stale', { age: formatAge(o.ageS, locale) });
+      const none = m('tree.owner.none');
       runChildren.push({
-        id: `${root}::owner`, label: 'Owner', description: `${who} · ${life}`, collapsible: 'none', contextValue: o.alive ? 'owner.alive' : 'owner.stale',
+        id: `${root}::owner`, label: m('tree.owner'), description: `${who} · ${life}`, collapsible: 'none', contextValue: o.alive ? 'owner.alive' : 'owner.stale',
         icon: { id: o.driver ? 'server-process' : 'account', color: o.alive ? 'charts.green' : undefined },
-        tooltip: `Owner session: ${o.sessionId ?? '(none)'}\nEngine: ${o.engine ?? '(none)'}\nHarness: ${o.harness ?? '(none)'}` +
-          `${o.pid !== undefined ? `\npid: ${o.pid}` : ''}\n${life}${o.signal ? ` — newest signal: ${o.signal}` : ''}\nAlive means a sign of life within 10 minutes.`,
+        tooltip: m('tree.owner.tooltip', { session: o.sessionId ?? none, engine: o.engine ?? none, harness: o.harness ?? none }) +
+          `${o.pid !== undefined ? `\npid: ${o.pid}` : ''}\n${life}${o.signal ? m('tree.owner.signal', { signal: o.signal }) : ''}\n${m('tree.owner.aliveMeans')}`,
       });
     }
     runChildren.push({
-      id: `${root}::windows`, label: 'Windows', description: `${windowsNow} / ${snap.maxWindows}`, collapsible: 'collapsed',
-      icon: { id: 'layers' }, contextValue: 'windows', tooltip: `Context windows of this run (max_windows ${snap.maxWindows})`,
-      children: snap.windows.map((w) => windowNode(root, w, snap.maxWindows, leo)),
+      id: `${root}::windows`, label: m('tree.windows'), description: `${windowsNow} / ${snap.maxWindows}`, collapsible: 'collapsed',
+      icon: { id: 'layers' }, contextValue: 'windows', tooltip: m('tree.windows.tooltip', { max: snap.maxWindows }),
+      children: snap.windows.map((w) => windowNode(root, w, snap.maxWindows, leo, locale)),
     });
   } else if (snap.state.kind === 'missing') {
-    runChildren.push({ id: `${root}::status`, label: 'Status', description: 'no run yet (no state.json)', collapsible: 'none', icon: { id: 'circle-slash' }, contextValue: 'status' });
+    runChildren.push({ id: `${root}::status`, label: m('tree.status'), description: m('tree.status.noRun'), collapsible: 'none', icon: { id: 'circle-slash' }, contextValue: 'status' });
   }
 
   runChildren.push({
-    id: `${root}::plan`, label: 'Plan', description: plan ? `${plan.done} / ${plan.total} done` : 'no PLAN.md', collapsible: plan?.items.length ? 'collapsed' : 'none',
-    icon: { id: 'checklist' }, contextValue: 'plan', tooltip: plan?.firstOpen ? `Next: ${plan.firstOpen.index}. ${plan.firstOpen.text}` : plan ? 'Every item is done' : 'PLAN.md does not exist',
+    id: `${root}::plan`, label: m('tree.plan'), description: plan ? m('tree.plan.done', { done: plan.done, total: plan.total }) : m('tree.plan.none'), collapsible: plan?.items.length ? 'collapsed' : 'none',
+    icon: { id: 'checklist' }, contextValue: 'plan',
+    tooltip: plan?.firstOpen ? m('tree.plan.tooltip.next', { index: plan.firstOpen.index, text: plan.firstOpen.text }) : m(plan ? 'tree.plan.tooltip.allDone' : 'tree.plan.tooltip.missing'),
     open: plan ? { path: join(leo, 'PLAN.md') } : undefined,
-    children: plan?.items.map((i) => planItemNode(root, i, i === plan.firstOpen, join(leo, 'PLAN.md'))),
+    children: plan?.items.map((i) => planItemNode(root, i, i === plan.firstOpen, join(leo, 'PLAN.md'), locale)),
   });
   runChildren.push({
-    id: `${root}::events`, label: 'Recent events',
-    description: snap.journalExists ? `${snap.recent.length}${snap.journalSkipped ? ` · ${plural(snap.journalSkipped, 'bad line')} skipped` : ''}` : 'no events.jsonl',
+    id: `${root}::events`, label: m('tree.events'),
+    description: snap.journalExists
+      ? `${snap.recent.length}${snap.journalSkipped ? m('tree.events.skipped', { lines: msgN(locale, 'tree.badLines', snap.journalSkipped) }) : ''}`
+      : m('tree.events.none'),
     collapsible: snap.recent.length ? 'collapsed' : 'none', icon: { id: 'history' }, contextValue: 'events',
-    tooltip: 'The newest journal events (events.jsonl), newest first; malformed lines are skipped',
+    tooltip: m('tree.events.tooltip'),
     open: snap.journalExists ? { path: join(leo, 'events.jsonl') } : undefined,
-    children: snap.recent.map((e) => eventNode(root, e, join(leo, 'events.jsonl'))),
+    children: snap.recent.map((e) => eventNode(root, e, join(leo, 'events.jsonl'), locale)),
   });
   runChildren.push({
-    id: `${root}::files`, label: 'Files', collapsible: 'collapsed', icon: { id: 'files' }, contextValue: 'files',
+    id: `${root}::files`, label: m('tree.files'), collapsible: 'collapsed', icon: { id: 'files' }, contextValue: 'files',
     description: `${snap.files.filter((f) => f.exists).length} / ${snap.files.length}`,
     children: snap.files.map((f) => ({
       id: `${root}::file:${f.name}`,
       label: f.name,
-      description: f.name === 'CHECKPOINT.md' ? snap.checkpoint.verdict : f.exists ? (f.bytes! < 1024 ? `${f.bytes} B` : `${(f.bytes! / 1024).toFixed(1)} KB`) : 'missing',
-      tooltip: f.name === 'CHECKPOINT.md' ? `CHECKPOINT.md: ${snap.checkpoint.verdict}\n(validated against the checkpoint contract; open it for the details)` : f.path,
+      description: f.name === 'CHECKPOINT.md' ? snap.checkpoint.verdict : f.exists ? (f.bytes! < 1024 ? `${f.bytes} B` : `${decimal(locale, (f.bytes! / 1024).toFixed(1))} KB`) : m('tree.file.missing'),
+      tooltip: f.name === 'CHECKPOINT.md' ? m('tree.file.checkpointTooltip', { verdict: snap.checkpoint.verdict }) : f.path,
       icon: f.name === 'CHECKPOINT.md' && f.exists
         ? { id: snap.checkpoint.ok ? 'verified' : 'warning', color: snap.checkpoint.ok ? undefined : 'problemsWarningIcon.foreground' }
         : { id: f.exists ? 'file' : 'circle-slash' },
@@ -207,29 +213,30 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot): Node
     })),
   });
 
-  const planDesc = plan ? ` · plan ${plan.done}/${plan.total}` : '';
+  const planDesc = plan ? m('tree.run.plan', { done: plan.done, total: plan.total }) : '';
   const runDesc = state
-    ? `${snap.status.label} · iteration ${iteration ?? 0}/${maxIter} · window ${windowsNow}/${snap.maxWindows}${planDesc}`
-    : snap.state.kind === 'missing' ? `no run yet${planDesc}` : `state.json unreadable${planDesc}`;
+    ? m('tree.run.desc', { status: snap.status.label, iteration: iteration ?? 0, max: maxIter, window: windowsNow, windows: snap.maxWindows, plan: planDesc })
+    : m(snap.state.kind === 'missing' ? 'tree.run.noRun' : 'tree.run.unreadable', { plan: planDesc });
   const runs = snap.runs;
   return {
     id: root,
     label: head.name,
-    description: state ? `${snap.status.label} · window ${windowsNow}/${snap.maxWindows}` : snap.state.kind === 'missing' ? 'no run yet' : 'state.json invalid',
+    description: state ? m('tree.project.desc', { status: snap.status.label, window: windowsNow, windows: snap.maxWindows })
+      : m(snap.state.kind === 'missing' ? 'tree.project.noRun' : 'tree.project.invalid'),
     tooltip: head.root,
     icon: { id: snap.state.kind === 'invalid' || snap.state.kind === 'invalid-json' ? 'error' : 'rocket' },
     collapsible: 'expanded',
     contextValue: 'project',
     children: [
       {
-        id: `${root}::run`, label: 'Current run', description: runDesc, collapsible: 'expanded', icon: { id: 'run-all' },
+        id: `${root}::run`, label: m('tree.currentRun'), description: runDesc, collapsible: 'expanded', icon: { id: 'run-all' },
         contextValue: 'run', tooltip: runDesc, children: runChildren,
       },
       {
-        id: `${root}::archives`, label: 'Archived runs', description: String(runs.length), collapsible: runs.length ? 'collapsed' : 'none',
-        icon: { id: 'archive' }, contextValue: 'archives', tooltip: 'runs/: archived runs, newest first',
+        id: `${root}::archives`, label: m('tree.archives'), description: String(runs.length), collapsible: runs.length ? 'collapsed' : 'none',
+        icon: { id: 'archive' }, contextValue: 'archives', tooltip: m('tree.archives.tooltip'),
         children: runs.map((r) => ({
-          id: `${root}::archive:${r.name}`, label: runStamp(r), description: r.suffix ?? (r.stamp ? undefined : 'not stamped'),
+          id: `${root}::archive:${r.name}`, label: runStamp(r), description: r.suffix ?? (r.stamp ? undefined : m('tree.archive.notStamped')),
           tooltip: r.path, icon: { id: 'folder' }, collapsible: 'collapsed' as const, contextValue: 'archivedRun', lazyRun: r.path,
         })),
       },

@@ -14,6 +14,7 @@ import { detectHarness, harnessEnvFrom, interactiveArgv, relaunchArgv, type Harn
 import { spawnDetached } from '../core/continuity/spawn';
 import { readState } from '../core/state';
 import { formatAge, gatherOwnerSignals, ownerStatus } from '../core/owner';
+import { uiLocale } from './locale';
 
 const WARNING_BG = new vscode.ThemeColor('statusBarItem.warningBackground');
 
@@ -42,7 +43,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     if (active) return active;
     const urgent = projects.find((p) => {
       const v = hub.viewFor(p);
-      return v && pill(v.snapshot, v.decision, Date.now(), v.mode).warning;
+      return v && pill(v.snapshot, v.decision, Date.now(), v.mode, uiLocale()).warning;
     });
     return urgent ?? projects[0];
   };
@@ -57,17 +58,17 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     const project = focusProject();
     const view = hub.viewFor(project);
     const trusted = ctx.isTrusted();
-    const prefix = trusted ? 'Leopold' : 'Leopold (restricted mode)';
+    const prefix = trusted ? 'Leopold' : vscode.l10n.t('Leopold (restricted mode)');
     const multi = projects.length > 1 && project ? ` [${project.name}]` : '';
     if (!view || !project) {
-      item.text = trusted ? `$(pulse) Leopold${multi}` : '$(shield) Leopold: restricted mode';
-      item.tooltip = trusted ? 'Leopold: reading the run…' : restrictedTooltip();
+      item.text = trusted ? `$(pulse) Leopold${multi}` : `$(shield) ${vscode.l10n.t('Leopold: restricted mode')}`;
+      item.tooltip = trusted ? vscode.l10n.t('Leopold: reading the run…') : restrictedTooltip();
       item.backgroundColor = undefined;
     } else {
-      const p = pill(view.snapshot, view.decision, Date.now(), view.mode);
+      const p = pill(view.snapshot, view.decision, Date.now(), view.mode, uiLocale());
       current = { project, pill: p };
       const icon = !trusted ? '$(shield)' : p.warning ? '$(warning)' : view.decision.kind === 'api_waiting' ? '$(watch)'
-        : /→ relaunching/.test(p.text) ? '$(sync~spin)' : '$(pulse)';
+        : p.relaunching ? '$(sync~spin)' : '$(pulse)';
       item.text = `${icon} ${prefix}${multi}: ${p.text}`;
       item.backgroundColor = p.warning ? WARNING_BG : undefined;
       item.tooltip = tooltip(view, p, trusted, projects.length);
@@ -84,31 +85,35 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
   };
 
   const restrictedTooltip = () => new vscode.MarkdownString(
-    'Restricted Mode: Leopold reads runs and validates checkpoints, but spawns nothing and writes nothing into `.leopold/` until the workspace is trusted.');
+    vscode.l10n.t('Restricted Mode: Leopold reads runs and validates checkpoints, but spawns nothing and writes nothing into `.leopold/` until the workspace is trusted.'));
 
   const tooltip = (view: SupervisorView, p: Pill, trusted: boolean, n: number) => {
     const md = new vscode.MarkdownString(undefined, true);
     md.isTrusted = { enabledCommands: ['leopold.showRunActions', 'leopold.resumeRun', 'leopold.stopRun', 'leopold.clearKillSwitch', 'leopold.showLog', 'leopold.showTimeline'] };
     md.supportThemeIcons = true;
-    md.appendMarkdown(`**Leopold** — ${mdEscape(view.project.name)}${n > 1 ? ` (${n} projects)` : ''}\n\n`);
+    md.appendMarkdown(`**Leopold** — ${mdEscape(view.project.name)}${n > 1 ? ` ${vscode.l10n.t('({0} projects)', n)}` : ''}\n\n`);
     md.appendMarkdown(`${mdEscape(p.text)}\n\n${mdEscape(p.explanation)}\n\n`);
     const st = view.snapshot.state.kind === 'ok' ? view.snapshot.state.raw : undefined;
     if (st) {
       const owner = ownerStatus(st, Date.now(), {});
       if (owner.short) {
-        md.appendMarkdown(`Owner: \`${owner.short.replace(/`/g, '')}\` (${mdEscape([owner.engine, owner.harness].filter(Boolean).join(', ') || 'unknown')})`
-          + `${owner.ageS !== undefined ? `, last sign of life ${formatAge(owner.ageS)}` : ''}\n\n`);
+        const who = mdEscape([owner.engine, owner.harness].filter(Boolean).join(', ') || vscode.l10n.t('unknown'));
+        md.appendMarkdown(`${vscode.l10n.t('Owner: {0} ({1})', `\`${owner.short.replace(/`/g, '')}\``, who)}`
+          + `${owner.ageS !== undefined ? vscode.l10n.t(', last sign of life {0}', formatAge(owner.ageS, uiLocale())) : ''}\n\n`);
       }
-      if (typeof st.windows === 'number') md.appendMarkdown(`Window ${st.windows}${typeof st.iteration === 'number' ? ` · iteration ${st.iteration}` : ''}\n\n`);
+      if (typeof st.windows === 'number') {
+        md.appendMarkdown(`${typeof st.iteration === 'number' ? vscode.l10n.t('Window {0} · iteration {1}', st.windows, st.iteration) : vscode.l10n.t('Window {0}', st.windows)}\n\n`);
+      }
     }
-    if (view.snapshot.openItems > 0) md.appendMarkdown(`Plan: ${view.snapshot.openItems} open item(s)\n\n`);
-    md.appendMarkdown(`Last verdict: \`${view.decision.verdict.replace(/`/g, '')}\`${view.decision.detail ? ` — ${mdEscape(view.decision.detail)}` : ''}\n\n`);
-    if (view.mode === 'deferred') md.appendMarkdown('A `leopold watch` monitor answers on 127.0.0.1: it owns the relaunch loop, this window only watches.\n\n');
-    if (view.mode === 'off') md.appendMarkdown('`leopold.autoRelaunch` is off for this folder: nothing is relaunched automatically.\n\n');
-    if (!trusted) md.appendMarkdown('Restricted Mode: nothing is spawned or written until the workspace is trusted.\n\n');
-    const links = ['[$(list-selection) Run actions](command:leopold.showRunActions)'];
-    if (trusted) links.push('[$(debug-start) Resume](command:leopold.resumeRun)', '[$(debug-stop) Stop](command:leopold.stopRun)');
-    links.push(`[$(graph-line) Timeline](command:leopold.showTimeline?${encodeURIComponent(JSON.stringify([view.project.root]))})`, '[$(output) Log](command:leopold.showLog)');
+    if (view.snapshot.openItems > 0) md.appendMarkdown(`${vscode.l10n.t('Plan: {0} open item(s)', view.snapshot.openItems)}\n\n`);
+    md.appendMarkdown(`${vscode.l10n.t('Last verdict: {0}', `\`${view.decision.verdict.replace(/`/g, '')}\``)}${view.decision.detail ? ` — ${mdEscape(view.decision.detail)}` : ''}\n\n`);
+    if (view.mode === 'deferred') md.appendMarkdown(`${vscode.l10n.t('A `leopold watch` monitor answers on 127.0.0.1: it owns the relaunch loop, this window only watches.')}\n\n`);
+    if (view.mode === 'off') md.appendMarkdown(`${vscode.l10n.t('`leopold.autoRelaunch` is off for this folder: nothing is relaunched automatically.')}\n\n`);
+    if (!trusted) md.appendMarkdown(`${vscode.l10n.t('Restricted Mode: nothing is spawned or written until the workspace is trusted.')}\n\n`);
+    const links = [`[$(list-selection) ${vscode.l10n.t('Run actions')}](command:leopold.showRunActions)`];
+    if (trusted) links.push(`[$(debug-start) ${vscode.l10n.t('Resume')}](command:leopold.resumeRun)`, `[$(debug-stop) ${vscode.l10n.t('Stop')}](command:leopold.stopRun)`);
+    links.push(`[$(graph-line) ${vscode.l10n.t('Timeline')}](command:leopold.showTimeline?${encodeURIComponent(JSON.stringify([view.project.root]))})`,
+      `[$(output) ${vscode.l10n.t('Log')}](command:leopold.showLog)`);
     md.appendMarkdown(links.join(' · '));
     return md;
   };
@@ -119,18 +124,18 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     if (arg instanceof vscode.Uri) return ctx.registry.projectFor(arg);
     if (current.project && projects.includes(current.project)) return current.project;
     if (projects.length <= 1) return projects[0];
-    const pick = await vscode.window.showQuickPick(projects.map((p) => ({ label: p.name, description: p.root, p })), { placeHolder: 'Which Leopold project?' });
+    const pick = await vscode.window.showQuickPick(projects.map((p) => ({ label: p.name, description: p.root, p })), { placeHolder: vscode.l10n.t('Which Leopold project?') });
     return pick?.p;
   };
 
   const requireTrust = (what: string): boolean => {
     if (ctx.isTrusted()) return true;
-    void vscode.window.showWarningMessage(`Leopold: ${what} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.', what));
     return false;
   };
 
   const resumeRun = async (arg?: unknown, how?: 'terminal' | 'headless'): Promise<ResumeResult> => {
-    if (!requireTrust('Resume run')) return { outcome: 'refused', reason: 'untrusted' };
+    if (!requireTrust(vscode.l10n.t('Resume run'))) return { outcome: 'refused', reason: 'untrusted' };
     const project = await projectArg(arg);
     if (!project) return { outcome: 'cancelled' };
     const read = await readState(project.leoDir);
@@ -140,14 +145,17 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
       if (owner.alive) {
         const who = owner.driver ? 'the driver' : `session ${owner.short ?? '?'}`;
         const reason = `a live owner holds the run (${who}, last sign of life ${formatAge(owner.ageS ?? 0)}); it would refuse a second /leopold-run`;
-        void vscode.window.showWarningMessage(`Leopold: Resume refused — ${reason}.`);
+        const whoUi = owner.driver ? vscode.l10n.t('the driver') : vscode.l10n.t('session {0}', owner.short ?? '?');
+        void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: Resume refused — a live owner holds the run ({0}, last sign of life {1}); it would refuse a second /leopold-run.',
+          whoUi, formatAge(owner.ageS ?? 0, uiLocale())));
         ctx.log.info(`${project.name}: resume refused: ${reason}`);
         return { outcome: 'refused', reason: 'live_owner' };
       }
     }
     if (await exists(project.file('STOP'))) {
-      const choice = how ? undefined : await vscode.window.showWarningMessage('Leopold: .leopold/STOP is present — a resumed run would stop at once.', 'Clear Kill Switch and Resume');
-      if (choice !== 'Clear Kill Switch and Resume') return { outcome: 'refused', reason: 'kill_switch' };
+      const clearAndResume = vscode.l10n.t('Clear Kill Switch and Resume');
+      const choice = how ? undefined : await vscode.window.showWarningMessage(vscode.l10n.t('Leopold: .leopold/STOP is present — a resumed run would stop at once.'), clearAndResume);
+      if (choice !== clearAndResume) return { outcome: 'refused', reason: 'kill_switch' };
       await fs.rm(project.file('STOP'), { force: true });
     }
     const env = harnessEnvFrom(process.env, os.homedir());
@@ -155,7 +163,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     const ownerHarness = typeof (raw.owner as Record<string, unknown> | undefined)?.harness === 'string' ? (raw.owner as Record<string, string>).harness : undefined;
     if (!harness && (ownerHarness === 'claude' || ownerHarness === 'codex')) harness = ownerHarness;
     if (!harness) {
-      const pick = await vscode.window.showQuickPick([{ label: 'claude', description: 'Claude Code' }, { label: 'codex', description: 'Codex CLI' }], { placeHolder: 'Which harness resumes this run?' });
+      const pick = await vscode.window.showQuickPick([{ label: 'claude', description: 'Claude Code' }, { label: 'codex', description: 'Codex CLI' }], { placeHolder: vscode.l10n.t('Which harness resumes this run?') });
       if (!pick) return { outcome: 'cancelled' };
       harness = pick.label as Harness;
     }
@@ -163,9 +171,9 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     let mode = how;
     if (!mode) {
       const pick = await vscode.window.showQuickPick([
-        { label: '$(terminal) In a terminal', description: interactiveArgv(harness, binary).join(' '), mode: 'terminal' as const },
-        { label: '$(rocket) Headless', description: 'the relaunch command, detached', mode: 'headless' as const },
-      ], { placeHolder: `Resume the Leopold run in ${project.name} with ${harness}` });
+        { label: `$(terminal) ${vscode.l10n.t('In a terminal')}`, description: interactiveArgv(harness, binary).join(' '), mode: 'terminal' as const },
+        { label: `$(rocket) ${vscode.l10n.t('Headless')}`, description: vscode.l10n.t('the relaunch command, detached'), mode: 'headless' as const },
+      ], { placeHolder: vscode.l10n.t('Resume the Leopold run in {0} with {1}', project.name, harness) });
       if (!pick) return { outcome: 'cancelled' };
       mode = pick.mode;
     }
@@ -185,14 +193,14 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     } catch (err) {
       const msg = (err as Error).message;
       ctx.log.error(`${project.name}: resume failed: ${msg}`);
-      void vscode.window.showErrorMessage(`Leopold: could not start ${argv[0]} (${msg}). Set leopold.${harness}.path if it is not on the PATH of VS Code.`, 'Show Log')
-        .then((c) => c && ctx.log.show(true));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: could not start {0} ({1}). Set leopold.{2}.path if it is not on the PATH of VS Code.', argv[0], msg, harness),
+        vscode.l10n.t('Show Log')).then((c) => c && ctx.log.show(true));
       return { outcome: 'failed', reason: msg, argv };
     }
   };
 
   const stopRun = async (arg?: unknown) => {
-    if (!requireTrust('Stop run')) return false;
+    if (!requireTrust(vscode.l10n.t('Stop run'))) return false;
     const project = await projectArg(arg);
     if (!project) return false;
     await fs.writeFile(project.file('STOP'), '', { flag: 'a' });
@@ -202,7 +210,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
   };
 
   const clearKillSwitch = async (arg?: unknown) => {
-    if (!requireTrust('Clear kill switch')) return false;
+    if (!requireTrust(vscode.l10n.t('Clear kill switch'))) return false;
     const project = await projectArg(arg);
     if (!project) return false;
     await fs.rm(project.file('STOP'), { force: true });
@@ -218,16 +226,16 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     type Action = vscode.QuickPickItem & { run: () => unknown };
     const actions: Action[] = [];
     if (trusted) {
-      actions.push({ label: '$(debug-start) Resume run', description: 'in a terminal, or headless', run: () => resumeRun(project.root) });
-      if (!stop) actions.push({ label: '$(debug-stop) Stop run', description: 'create .leopold/STOP (the kill switch: waits, never burns the relaunch)', run: () => stopRun(project.root) });
-      else actions.push({ label: '$(debug-restart) Clear kill switch', description: 'remove .leopold/STOP', run: () => clearKillSwitch(project.root) });
+      actions.push({ label: `$(debug-start) ${vscode.l10n.t('Resume run')}`, description: vscode.l10n.t('in a terminal, or headless'), run: () => resumeRun(project.root) });
+      if (!stop) actions.push({ label: `$(debug-stop) ${vscode.l10n.t('Stop run')}`, description: vscode.l10n.t('create .leopold/STOP (the kill switch: waits, never burns the relaunch)'), run: () => stopRun(project.root) });
+      else actions.push({ label: `$(debug-restart) ${vscode.l10n.t('Clear kill switch')}`, description: vscode.l10n.t('remove .leopold/STOP'), run: () => clearKillSwitch(project.root) });
     }
     actions.push(
-      { label: '$(file) Open checkpoint', description: '.leopold/CHECKPOINT.md', run: () => openFile(project.file('CHECKPOINT.md')) },
-      { label: '$(output) Show run log', description: 'one line per verdict change', run: () => ctx.log.show(true) },
-      { label: '$(list-flat) Show events', description: '.leopold/events.jsonl', run: () => openFile(project.file('events.jsonl'), true) },
-      { label: '$(graph-line) Show run timeline', description: 'the run\'s context windows, relaunches and retries', run: () => vscode.commands.executeCommand('leopold.showTimeline', project.root) },
-      { label: '$(checklist) Doctor', description: 'the continuity checks of leopold doctor', run: () => vscode.commands.executeCommand('leopold.doctor') },
+      { label: `$(file) ${vscode.l10n.t('Open checkpoint')}`, description: '.leopold/CHECKPOINT.md', run: () => openFile(project.file('CHECKPOINT.md')) },
+      { label: `$(output) ${vscode.l10n.t('Show run log')}`, description: vscode.l10n.t('one line per verdict change'), run: () => ctx.log.show(true) },
+      { label: `$(list-flat) ${vscode.l10n.t('Show events')}`, description: '.leopold/events.jsonl', run: () => openFile(project.file('events.jsonl'), true) },
+      { label: `$(graph-line) ${vscode.l10n.t('Show run timeline')}`, description: vscode.l10n.t("the run's context windows, relaunches and retries"), run: () => vscode.commands.executeCommand('leopold.showTimeline', project.root) },
+      { label: `$(checklist) ${vscode.l10n.t('Doctor')}`, description: vscode.l10n.t('the continuity checks of leopold doctor'), run: () => vscode.commands.executeCommand('leopold.doctor') },
     );
     const pick = await vscode.window.showQuickPick(actions, { placeHolder: `Leopold — ${project.name}: ${current.pill?.text ?? ''}` });
     await pick?.run();
@@ -235,7 +243,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
 
   const openFile = async (path: string, end = false) => {
     if (!(await exists(path))) {
-      void vscode.window.showInformationMessage(`Leopold: ${vscode.workspace.asRelativePath(path)} does not exist yet.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Leopold: {0} does not exist yet.', vscode.workspace.asRelativePath(path)));
       return;
     }
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path));

@@ -187,12 +187,16 @@ class ProjectSupervisor implements vscode.Disposable {
     // Called only when this loop made (and recorded) the decision, so each decision notifies once; a later window
     // or another VS Code window reads the record as `already_handled` and stays quiet.
     const what = decision.kind === 'relaunch_failed'
-      ? 'the relaunched window never reactivated the run — the seat is empty'
-      : decision.kind === 'api_refused' ? `the API error was not retried (${decision.reason})` : `the rolled window was not relaunched (${decision.reason})`;
+      ? vscode.l10n.t('the relaunched window never reactivated the run — the seat is empty')
+      : decision.kind === 'api_refused' ? vscode.l10n.t('the API error was not retried ({0})', decision.reason ?? '')
+      : vscode.l10n.t('the rolled window was not relaunched ({0})', decision.reason ?? '');
+    // The decision's detail is the continuity core's own English sentence (it is logged verbatim too).
     const detail = decision.detail ? ` ${decision.detail}.` : '';
-    void vscode.window.showWarningMessage(`Leopold (${this.project.name}): ${what}.${detail}`, 'Resume Run', 'Show Log').then((choice) => {
-      if (choice === 'Resume Run') void vscode.commands.executeCommand('leopold.resumeRun', this.project.root);
-      else if (choice === 'Show Log') this.ctx.log.show(true);
+    const resume = vscode.l10n.t('Resume Run');
+    const showLog = vscode.l10n.t('Show Log');
+    void vscode.window.showWarningMessage(`Leopold (${this.project.name}): ${what}.${detail}`, resume, showLog).then((choice) => {
+      if (choice === resume) void vscode.commands.executeCommand('leopold.resumeRun', this.project.root);
+      else if (choice === showLog) this.ctx.log.show(true);
     });
   }
 

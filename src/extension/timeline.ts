@@ -13,6 +13,8 @@ import { ProjectModel } from '../core/project';
 import { buildTimeline, type MarkKind, type TimelineData, type TimelineMark, type TimelineVerdict, type TimelineWindow } from '../core/timeline';
 import { observe } from '../core/continuity/runner';
 import { harnessEnvFrom } from '../core/continuity/harness';
+import { uiLocale } from './locale';
+import { msg } from '../core/messages';
 
 export const TIMELINE_VIEW_TYPE = 'leopold.timeline';
 const VERDICT_POLL_MS = 2_000;
@@ -50,6 +52,8 @@ interface ViewModel {
 }
 
 const t = vscode.l10n.t;
+/** `rolled · ` (or its translation): a rolled window's detail starts with it. */
+const ROLLED_PREFIX = new RegExp(`^${msg(uiLocale(), 'run.window.rolled', { how: '' }).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
 
 function clock(ms: number | undefined): string {
   if (ms === undefined) return '';
@@ -129,7 +133,7 @@ export function viewModel(d: TimelineData): ViewModel {
   for (let i = 0; i + 1 < d.windows.length; i++) {
     const next = d.windows[i + 1];
     const relaunch = [...d.marks].reverse().find((m) => m.window === next.n && (m.kind === 'relaunch' || m.kind === 'relaunch_refused' || m.kind === 'relaunch_failed'));
-    const label = relaunch ? `${clock(relaunch.tsMs)} ${markLabel(relaunch)}`.trim() : d.windows[i].detail.replace(/^rolled · /, '');
+    const label = relaunch ? `${clock(relaunch.tsMs)} ${markLabel(relaunch)}`.trim() : d.windows[i].detail.replace(ROLLED_PREFIX, '');
     vm.links.push({ from: d.windows[i].n, label, cls: relaunch?.kind ?? (next.end === 'pending' ? 'pending' : 'resumed') });
   }
   if (d.windows.length === 0) vm.empty = t('No run yet: .leopold/state.json does not exist or cannot be read.');
@@ -329,7 +333,7 @@ class TimelinePanel implements vscode.Disposable {
   private busy: Promise<void> = Promise.resolve();
 
   constructor(private readonly ctx: LeopoldContext, readonly project: LeopoldProject, readonly panel: vscode.WebviewPanel, private readonly onDispose: () => void) {
-    this.model = new ProjectModel(project.leoDir, { ownerSignals: false });
+    this.model = new ProjectModel(project.leoDir, { ownerSignals: false, locale: uiLocale() });
     const nonce = randomBytes(16).toString('base64');
     panel.webview.html = timelineHtml(panel.webview, nonce);
     this.disposables.push(

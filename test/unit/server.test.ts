@@ -283,3 +283,60 @@ describe('server over stdio (pull diagnostics, server-side file watching)', () =
     }
   });
 });
+
+describe('server in Brazilian Portuguese (InitializeParams.locale)', () => {
+  const firstBrief = async (c: LspTestClient, uri: string) => {
+    await c.open(uri, BROKEN);
+    return (await c.diagnosticsFor(uri, 1)).diagnostics.find((d) => d.code === 'brief-section')!;
+  };
+
+  for (const locale of ['pt-br', 'pt-BR', 'pt']) {
+    it(`answers in Portuguese when the client sends locale ${locale}: diagnostics, quick fixes, CodeLens, hover`, async () => {
+      const c = await LspTestClient.start({ locale });
+      try {
+        const uri = 'untitled:pt';
+        const d = await firstBrief(c, uri);
+        assert.match(String(d.message), /^"## Mission" — estado do brief \(Mission\/Charter\/Guardrails\/Plan\) nunca vive no checkpoint/);
+        assert.equal(d.code, 'brief-section', 'codes are contract identifiers, never translated');
+        const actions = await c.request<CodeAction[]>('textDocument/codeAction',
+          { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } });
+        assert.ok(actions.some((a) => a.title === 'Citar "## Mission" como texto do corpo'), actions.map((a) => a.title).join(' | '));
+        const all = await c.request<CodeAction[]>('textDocument/codeAction',
+          { textDocument: { uri }, range: ALL_RANGE, context: { diagnostics: [], only: ['source.fixAll.leopold'] } });
+        assert.equal(all[0].title, 'Corrigir todos os problemas do checkpoint');
+        const lenses = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
+        assert.match(lenses[0].command!.title, /^✗ \d+ problemas — a próxima janela não vai retomar a partir disto$/);
+        const ok = 'untitled:pt-ok';
+        await c.open(ok, doc({ 'Files and Code': '- a\n- b' }));
+        const l2 = await c.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: ok } });
+        assert.match(l2[0].command!.title, /^✓ checkpoint válido · 7\/7 seções · \d+,\d KB de 32 KB$/);
+        assert.equal(l2[1].command!.title, 'fotografia — substituída pela próxima janela');
+        assert.equal(l2[2].command!.title, 'livro-razão — 2 linhas levadas adiante');
+        const hover = await c.request<Hover>('textDocument/hover', { textDocument: { uri: ok }, position: { line: 2, character: 4 } });
+        const value = (hover.contents as { value: string }).value;
+        assert.match(value, /^\*\*## In-Flight Item\*\* · seção 1 de 7/);
+        assert.match(value, /fotografia — a próxima janela substitui esta seção por inteiro/);
+      } finally {
+        await c.stop();
+      }
+    });
+  }
+
+  it('a standalone client that sends no locale (or en-US) gets English; initializationOptions.locale overrides', async () => {
+    for (const opts of [{}, { locale: 'en-US' }, { locale: 'pt-br', initializationOptions: { locale: 'en' } }]) {
+      const c = await LspTestClient.start(opts);
+      try {
+        const d = await firstBrief(c, 'untitled:en');
+        assert.match(String(d.message), /^"## Mission" — brief state \(Mission\/Charter\/Guardrails\/Plan\) never lives in the checkpoint/, JSON.stringify(opts));
+      } finally {
+        await c.stop();
+      }
+    }
+    const c = await LspTestClient.start({ initializationOptions: { locale: 'pt-br' } });
+    try {
+      assert.match(String((await firstBrief(c, 'untitled:forced')).message), /nunca vive no checkpoint/);
+    } finally {
+      await c.stop();
+    }
+  });
+});
