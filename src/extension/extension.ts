@@ -9,7 +9,7 @@ import { registerCheckpointClient } from './checkpointClient';
 import { registerRunsTree } from './runsTree';
 import { registerInsights } from './insights';
 
-export async function activate(extension: vscode.ExtensionContext): Promise<Record<string, unknown>> {
+export function activate(extension: vscode.ExtensionContext): Record<string, unknown> {
   const t0 = Date.now();
   const log = createLog();
   const registry = new ProjectRegistry(log);
@@ -27,14 +27,15 @@ export async function activate(extension: vscode.ExtensionContext): Promise<Reco
     log.info('Restricted Mode: reading runs and validating checkpoints only; nothing is spawned and nothing is written into .leopold/');
   }
 
-  await registry.refresh();
+  registry.refresh();
+  const tProjects = Date.now();
   registerStatusBar(ctx, registerSupervisors(ctx));
   registerCheckpointClient(ctx);
   registerRunsTree(ctx);
   registerInsights(ctx);
 
   log.info(`Leopold for VS Code ${extension.extension.packageJSON.version} active in ${Date.now() - t0} ms ` +
-    `(${registry.projects.length} project(s), ${vscode.env.appName} ${vscode.version})`);
+    `(projects found in ${tProjects - t0} ms; ${registry.projects.length} project(s), ${vscode.env.appName} ${vscode.version})`);
   return api;
 }
 

@@ -3,7 +3,7 @@
 // coalesced into a single change event that names the files that changed.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { promises as fs, watch as fsWatch } from 'node:fs';
+import { statSync, watch as fsWatch } from 'node:fs';
 import type { Log } from './log';
 
 /** Events within this window become one change (a hook's lock + write + rename is one burst). */
@@ -94,11 +94,11 @@ export class ProjectRegistry implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.changed];
 
   constructor(private readonly log: Log) {
-    this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.refresh()));
+    this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()));
     // A `.leopold/` created (or removed) later, e.g. by `/leopold-brief`, adds (or drops) the project.
     const top = vscode.workspace.createFileSystemWatcher('**/.leopold', false, true, false);
-    top.onDidCreate(() => void this.refresh());
-    top.onDidDelete(() => void this.refresh());
+    top.onDidCreate(() => this.refresh());
+    top.onDidDelete(() => this.refresh());
     this.disposables.push(top);
   }
 
@@ -112,14 +112,17 @@ export class ProjectRegistry implements vscode.Disposable {
     return folder ? this.byFolder.get(folder.uri.toString()) : undefined;
   }
 
-  async refresh(): Promise<void> {
+  /**
+   * Synchronous on purpose: one stat per workspace folder costs microseconds, and activate() then has nothing to
+   * await (an awaited stat waits for the extension host's event loop, which at start-up is busy for 100s of ms).
+   */
+  refresh(): void {
     const folders = vscode.workspace.workspaceFolders ?? [];
     const wanted = new Map<string, vscode.WorkspaceFolder>();
-    await Promise.all(folders.map(async (f) => {
-      if (f.uri.scheme !== 'file') return;
-      const st = await fs.stat(path.join(f.uri.fsPath, '.leopold')).catch(() => undefined);
-      if (st?.isDirectory()) wanted.set(f.uri.toString(), f);
-    }));
+    for (const f of folders) {
+      if (f.uri.scheme !== 'file') continue;
+      if (statSync(path.join(f.uri.fsPath, '.leopold'), { throwIfNoEntry: false })?.isDirectory()) wanted.set(f.uri.toString(), f);
+    }
     let changed = false;
     for (const [key, project] of this.byFolder) {
       if (!wanted.has(key)) {
@@ -137,7 +140,8 @@ export class ProjectRegistry implements vscode.Disposable {
         changed = true;
       }
     }
-    await vscode.commands.executeCommand('setContext', 'leopold.hasProject', this.byFolder.size > 0);
+    // Not awaited: a round trip to a workbench that is still starting up can take most of a second.
+    void vscode.commands.executeCommand('setContext', 'leopold.hasProject', this.byFolder.size > 0);
     if (changed) this.changed.fire();
   }
 
