@@ -131,10 +131,11 @@ export function registerCheckpointClient(ctx: LeopoldContext): void {
     vscode.commands.registerCommand('leopold.restartCheckpointServer', () => restart()),
     { dispose: () => {
       for (const sub of watching.values()) sub.dispose();
-      void client?.stop(2000).catch(() => undefined);
       trace?.dispose();
     } },
   );
+  // Stop the server through LSP shutdown/exit on deactivate (deactivate bounds the wait).
+  ctx.onDeactivate(async () => client?.stop(2000).catch(() => undefined));
 
   ctx.api.checkpoint = {
     /** Starts (or returns) the client. */

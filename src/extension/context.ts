@@ -12,6 +12,8 @@ export interface LeopoldContext {
    * (Workspace Trust: `capabilities.untrustedWorkspaces.supported = "limited"`).
    */
   isTrusted(): boolean;
+  /** Work `deactivate()` waits for (bounded), e.g. stopping the language server cleanly. */
+  onDeactivate(stop: () => Promise<unknown>): void;
   /** Features expose their test hooks here; integration tests read them through the extension's exports. */
   readonly api: Record<string, unknown>;
 }

@@ -9,13 +9,21 @@ import { registerCheckpointClient } from './checkpointClient';
 import { registerRunsTree } from './runsTree';
 import { registerInsights } from './insights';
 
+/** What deactivate() waits for; each is bounded, and deactivation never waits more than SHUTDOWN_MS in all. */
+const shutdown: (() => Promise<unknown>)[] = [];
+const SHUTDOWN_MS = 3000;
+
 export function activate(extension: vscode.ExtensionContext): Record<string, unknown> {
   const t0 = Date.now();
   const log = createLog();
   const registry = new ProjectRegistry(log);
   extension.subscriptions.push(log, registry);
   const api: Record<string, unknown> = {};
-  const ctx: LeopoldContext = { extension, log, registry, isTrusted: () => vscode.workspace.isTrusted, api };
+  const ctx: LeopoldContext = {
+    extension, log, registry, api,
+    isTrusted: () => vscode.workspace.isTrusted,
+    onDeactivate: (stop) => shutdown.push(stop),
+  };
   api.registry = registry;
   api.isTrusted = ctx.isTrusted;
 
@@ -39,6 +47,8 @@ export function activate(extension: vscode.ExtensionContext): Record<string, unk
   return api;
 }
 
-export function deactivate(): void {
-  // Everything is disposed through extension.subscriptions.
+export async function deactivate(): Promise<void> {
+  // Disposables go through extension.subscriptions; this waits (bounded) for work that must finish cleanly.
+  const all = Promise.allSettled(shutdown.splice(0).map((stop) => stop()));
+  await Promise.race([all, new Promise((r) => setTimeout(r, SHUTDOWN_MS))]);
 }
