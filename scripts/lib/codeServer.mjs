@@ -59,6 +59,7 @@ export async function startCodeServer({ host, dir, trusted = true, pathPrepend =
     ...userSettings,
   }, null, 2));
   if (locale) writeFileSync(join(dir, 'ud/User/locale.json'), JSON.stringify({ locale }));
+  if (locale && !locale.toLowerCase().startsWith('en')) writeStubLanguagePack(join(dir, 'ud'), locale);
   // The VS Code server gives the extension host the environment of the user's *login shell*: put the fake agents
   // there, the way a real user puts `claude` on PATH.
   const profile = pathPrepend.length ? `export PATH="${pathPrepend.join(':')}:$PATH"\n` : '';
@@ -97,6 +98,25 @@ export async function startCodeServer({ host, dir, trusted = true, pathPrepend =
     await new Promise((r) => setTimeout(r, 100));
   }
   return { base, port, dir, logFile, extensionsDir: join(dir, 'exts'), stop, pid: child.pid };
+}
+
+/**
+ * The VS Code server switches its display language only when `<user-data-dir>/languagepacks.json` names a language
+ * pack for the locale (a Marketplace language pack writes it when installed); offline there is none, and `--locale`
+ * alone leaves everything in English. This registers a stub pack whose core translation file is empty: the
+ * workbench's own UI stays English (every message falls back), but the display language — `vscode.env.language`,
+ * and with it the extension's `package.nls.<locale>.json` and `l10n/bundle.l10n.<locale>.json` — becomes `locale`
+ * through VS Code's own selection logic.
+ */
+function writeStubLanguagePack(userDataDir, locale) {
+  const id = locale.toLowerCase();
+  const pack = join(userDataDir, 'stub-language-pack', id);
+  mkdirSync(pack, { recursive: true });
+  const translations = join(pack, 'main.i18n.json');
+  writeFileSync(translations, JSON.stringify({ version: '1.0.0', contents: {} }));
+  writeFileSync(join(userDataDir, 'languagepacks.json'), JSON.stringify({
+    [id]: { hash: `stub-${id}`, extensions: [{ extensionIdentifier: { id: `leopold-test.stub-language-pack-${id}` }, version: '0.0.0' }], translations: { vscode: translations }, label: `${id} (stub, no core translations)` },
+  }, null, 2));
 }
 
 /** Headless Debian Chromium driven by playwright-core (no browser download). */

@@ -154,7 +154,8 @@ function firstSentence(message: string): string {
   return (m ? m[1] : message).trim();
 }
 
-export function runDoctor(input: DoctorInput): DoctorReport {
+/** `locale`: the language of the checkpoint parser's message quoted in `checkpoint-malformed` (English by default). */
+export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorReport {
   const stateText = input.stateText;
   const present = input.missionExists || stateText !== undefined;
   const findings: DoctorFinding[] = [];
@@ -217,9 +218,9 @@ export function runDoctor(input: DoctorInput): DoctorReport {
   if (cp === undefined) {
     add({ id: 'checkpoint-absent', level: 'ok', params: {} });
   } else if (cp.trim() === '') {
-    add({ id: 'checkpoint-malformed', level: 'fail', params: { error: 'the file is empty', more: 0 }, file: 'CHECKPOINT.md', line: 0 });
+    add({ id: 'checkpoint-malformed', level: 'fail', params: { error: msg(locale, 'doctor.emptyFile'), more: 0 }, file: 'CHECKPOINT.md', line: 0 });
   } else {
-    const v = validateCheckpoint(cp, checkpointCap(input.guardrailsText, stateText));
+    const v = validateCheckpoint(cp, checkpointCap(input.guardrailsText, stateText), locale);
     const errors = v.findings.filter((f) => f.severity === 'error');
     if (errors.length === 0) {
       add({ id: 'checkpoint-ok', level: 'ok', params: { bytes: v.bytes } });

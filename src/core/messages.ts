@@ -244,6 +244,7 @@ const EN = {
   'tree.archive.notStamped': 'not stamped',
   // --- leopold doctor's project block (core/doctor.ts); `[ok]`/`[warn]`/`[FAIL]` tags and `leopold doctor` stay ----
   'doctor.header': 'leopold doctor',
+  'doctor.emptyFile': 'the file is empty',
   'doctor.blockTitle': 'project continuity ({leoDir})',
   'doctor.absent': 'no Leopold run in {leoDir} (neither MISSION.md nor state.json exists)',
   'doctor.unknownEngine': 'unknown engine',
@@ -499,6 +500,7 @@ const PT_BR: Record<MessageKey, string> = {
   'tree.archives.tooltip': 'runs/: runs arquivadas, da mais nova à mais antiga',
   'tree.archive.notStamped': 'sem carimbo',
   'doctor.header': 'leopold doctor',
+  'doctor.emptyFile': 'o arquivo está vazio',
   'doctor.blockTitle': 'continuidade do projeto ({leoDir})',
   'doctor.absent': 'nenhuma run do Leopold em {leoDir} (nem MISSION.md nem state.json existem)',
   'doctor.unknownEngine': 'engine desconhecido',
