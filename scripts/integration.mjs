@@ -14,7 +14,9 @@ async function runScenario(host, s) {
   const run = prepareScenario(s);
   const server = await startCodeServer({
     host, dir: join(run.runDir, 'server'), trusted: s.trusted !== false,
-    pathPrepend: s.fakeAgents === false ? [] : [FAKE_BIN], userSettings: s.userSettings, locale: s.locale,
+    pathPrepend: s.fakeAgents === false ? [] : [FAKE_BIN], locale: s.locale,
+    // Terminals get the login shell's environment, not the extension host's: hand the fake agents their log there too.
+    userSettings: { 'terminal.integrated.env.linux': { LEOPOLD_FAKE_AGENT_LOG: run.env.LEOPOLD_FAKE_AGENT_LOG }, ...s.userSettings },
   });
   const t0 = Date.now();
   let browser;

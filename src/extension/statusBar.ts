@@ -179,9 +179,10 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     }
     if (mode === 'terminal') {
       const argv = interactiveArgv(harness, binary);
-      const term = vscode.window.createTerminal({ name: `Leopold: ${project.name}`, cwd: project.root });
+      // The agent is the terminal's process, started from an argv: no shell parses anything (the terminal resolves
+      // a bare `claude` on the PATH of VS Code's environment, the login shell's PATH).
+      const term = vscode.window.createTerminal({ name: `Leopold: ${project.name}`, cwd: project.root, shellPath: argv[0], shellArgs: argv.slice(1) });
       term.show();
-      term.sendText(argv.map(shellQuote).join(' '));
       ctx.log.info(`${project.name}: resumed in a terminal: ${argv.join(' ')}`);
       return { outcome: 'terminal', argv };
     }
@@ -281,6 +282,3 @@ async function exists(path: string): Promise<boolean> {
   return fs.stat(path).then(() => true, () => false);
 }
 
-function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}

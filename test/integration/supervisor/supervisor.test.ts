@@ -122,6 +122,20 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     assert.deepStrictEqual(agentCalls()[5].argv, ['--dangerously-skip-permissions', '-p', '/leopold-run']);
   });
 
+  test('Resume run in a terminal runs the harness itself from an argv (no shell string)', async () => {
+    writeState(folder, { active: false, stopped_reason: 'user_stop', windows: 6, transcript_path: transcript });
+    const before = agentCalls().length;
+    const r = await api.statusBar.resumeRun(folder, 'terminal');
+    assert.strictEqual(r.outcome, 'terminal');
+    assert.deepStrictEqual(r.argv.slice(1), ['/leopold-run']);
+    const term = vscode.window.terminals.find((t) => t.name === `Leopold: ${path.basename(folder)}`);
+    assert.ok(term, 'a Leopold terminal is open');
+    const call = await waitFor('the agent started in the terminal', () => agentCalls()[before], 20_000);
+    assert.deepStrictEqual(call.argv, ['/leopold-run']);
+    assert.strictEqual(call.cwd, folder);
+    term!.dispose();
+  });
+
   test('the commands exist, and the supervisor exposes its verdicts', async () => {
     const commands = await vscode.commands.getCommands(true);
     for (const c of ['leopold.resumeRun', 'leopold.stopRun', 'leopold.clearKillSwitch', 'leopold.showRunActions']) assert.ok(commands.includes(c), c);
