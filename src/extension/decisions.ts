@@ -4,6 +4,7 @@
 // The ranking is ours: items are `alwaysShow`, so VS Code's own label filter never hides a hit (it may still lift
 // items whose title matches the whole typed text, which are our best hits anyway). Read-only.
 import * as vscode from 'vscode';
+import { noIcons } from './untrusted';
 import type { LeopoldContext } from './context';
 import type { LeopoldProject } from './projects';
 import { loadDecisionSources, searchDecisions, type DecisionSource, type RecallHit } from '../core/decisions';
@@ -29,9 +30,9 @@ export function toItem(hit: RecallHit, multiProject: boolean, project: LeopoldPr
     .filter(Boolean).join(' · ');
   const detail = b.fields.Decision ?? b.fields.Why ?? b.body.split('\n').find((l) => l.trim() !== '')?.trim();
   return {
-    label: b.id ? `${b.id} — ${b.title}` : b.title,
-    description: multiProject ? `${where} · ${project.name}` : where,
-    detail,
+    label: noIcons(b.id ? `${b.id} — ${b.title}` : b.title),
+    description: noIcons(multiProject ? `${where} · ${project.name}` : where),
+    detail: detail === undefined ? undefined : noIcons(detail),
     alwaysShow: true,
     hit,
   };

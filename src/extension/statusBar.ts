@@ -4,6 +4,7 @@
 // workspace. Clicking opens the run actions: Resume, Stop (the kill switch), Clear kill switch, Open checkpoint,
 // Show run log, Show events.
 import * as vscode from 'vscode';
+import { mdEscape, noIcons } from './untrusted';
 import * as os from 'node:os';
 import { promises as fs } from 'node:fs';
 import type { LeopoldContext } from './context';
@@ -18,10 +19,6 @@ import { uiLocale } from './locale';
 
 const WARNING_BG = new vscode.ThemeColor('statusBarItem.warningBackground');
 
-/** Markdown-escapes text that comes from .leopold files (it must never become a link or a command). */
-export function mdEscape(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&$]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
-}
 
 export interface ResumeResult {
   outcome: 'terminal' | 'headless' | 'refused' | 'cancelled' | 'failed';
@@ -59,7 +56,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     const view = hub.viewFor(project);
     const trusted = ctx.isTrusted();
     const prefix = trusted ? 'Leopold' : vscode.l10n.t('Leopold (restricted mode)');
-    const multi = projects.length > 1 && project ? ` [${project.name}]` : '';
+    const multi = projects.length > 1 && project ? ` [${noIcons(project.name)}]` : '';
     if (!view || !project) {
       item.text = trusted ? `$(pulse) Leopold${multi}` : `$(shield) ${vscode.l10n.t('Leopold: restricted mode')}`;
       item.tooltip = trusted ? vscode.l10n.t('Leopold: reading the run…') : restrictedTooltip();
@@ -69,7 +66,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
       current = { project, pill: p };
       const icon = !trusted ? '$(shield)' : p.warning ? '$(warning)' : view.decision.kind === 'api_waiting' ? '$(watch)'
         : p.relaunching ? '$(sync~spin)' : '$(pulse)';
-      item.text = `${icon} ${prefix}${multi}: ${p.text}`;
+      item.text = `${icon} ${prefix}${multi}: ${noIcons(p.text)}`; // p.text carries stopped_reason from state.json
       item.backgroundColor = p.warning ? WARNING_BG : undefined;
       item.tooltip = tooltip(view, p, trusted, projects.length);
     }

@@ -136,6 +136,15 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     term!.dispose();
   });
 
+  test('text from state.json is shown as written, never as an icon', async () => {
+    writeState(folder, { active: false, stopped_reason: '$(bug) injected', windows: 6 });
+    const text = await waitFor('the pill with the odd stopped_reason', () => {
+      const t: string = api.statusBar.text();
+      return t.includes('injected') ? t : undefined;
+    });
+    assert.ok(text.includes('$\u200b(bug) injected'), text);
+  });
+
   test('the commands exist, and the supervisor exposes its verdicts', async () => {
     const commands = await vscode.commands.getCommands(true);
     for (const c of ['leopold.resumeRun', 'leopold.stopRun', 'leopold.clearKillSwitch', 'leopold.showRunActions']) assert.ok(commands.includes(c), c);
