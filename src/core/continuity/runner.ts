@@ -51,22 +51,33 @@ async function readText(path: string): Promise<string | undefined> {
   return fs.readFile(path, 'utf8').catch(() => undefined);
 }
 
+/** The last answer per journal: an unchanged journal (same size and mtime) is not read again by the next poll. */
+const rollCache = new Map<string, { size: number; mtimeMs: number; window: number; ms: number | undefined }>();
+
 /** `ts` of the newest `window_roll` whose `window` is `endingWindow` (read from the last 256 KiB of the journal). */
 export async function rollEventMs(leoDir: string, endingWindow: number): Promise<number | undefined> {
   let fh: fs.FileHandle | undefined;
   try {
-    fh = await fs.open(join(leoDir, 'events.jsonl'), 'r');
-    const { size } = await fh.stat();
+    const path = join(leoDir, 'events.jsonl');
+    fh = await fs.open(path, 'r');
+    const { size, mtimeMs } = await fh.stat();
+    const cached = rollCache.get(path);
+    if (cached && cached.size === size && cached.mtimeMs === mtimeMs && cached.window === endingWindow) return cached.ms;
     const start = Math.max(0, size - EVENTS_TAIL_BYTES);
     const buf = Buffer.alloc(size - start);
     await fh.read(buf, 0, buf.length, start);
     const lines = buf.toString('utf8').split('\n');
+    let ms: number | undefined;
     for (let i = lines.length - 1; i >= (start > 0 ? 1 : 0); i--) {
       if (!lines[i].includes('window_roll')) continue;
       const e = parseEventLine(lines[i]);
-      if (e?.event === 'window_roll' && Number(e.fields.window) === endingWindow && e.tsMs !== undefined) return e.tsMs;
+      if (e?.event === 'window_roll' && Number(e.fields.window) === endingWindow && e.tsMs !== undefined) {
+        ms = e.tsMs;
+        break;
+      }
     }
-    return undefined;
+    rollCache.set(path, { size, mtimeMs, window: endingWindow, ms });
+    return ms;
   } catch {
     return undefined;
   } finally {
