@@ -16,7 +16,7 @@ import { formatUtc } from '../src/core/time';
 
 const COALESCE_MS = 40;
 const ROLLS = 25;
-const IDLE_S = 15;
+const IDLE_S = 10;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -123,10 +123,22 @@ export async function benchContinuity(): Promise<Record<string, string>> {
     // The latency phase leaves CPU work behind for several seconds (exited children, GC): one discarded window.
     global.gc?.();
     await cpuOver();
-    const active = await idle({ active: true, windows: 3, iteration: 12, last_turn: formatUtc(Date.now()) }, 'idle-active');
-    const finished = await idle({ active: false, stopped_reason: 'plan_complete', windows: 3 }, 'idle-finished');
-    const handled = await idle({ active: false, stopped_reason: 'context_budget', windows: 3, relaunch_window: 3,
-      relaunch_result: 'refused:stale_roll', relaunch_at: formatUtc(Date.now()) }, 'idle-handled');
+    // Each case twice, in alternating order, keeping the smaller figure: leftover work from earlier phases (or other
+    // benchmarks in this process) can only inflate a window, never shrink it.
+    const cases: [string, Record<string, unknown>][] = [
+      ['active', { active: true, windows: 3, iteration: 12, last_turn: formatUtc(Date.now()) }],
+      ['finished', { active: false, stopped_reason: 'plan_complete', windows: 3 }],
+      ['handled', { active: false, stopped_reason: 'context_budget', windows: 3, relaunch_window: 3,
+        relaunch_result: 'refused:stale_roll', relaunch_at: formatUtc(Date.now()) }],
+    ];
+    const best: Record<string, number> = {};
+    for (const round of [0, 1]) {
+      for (const [name, state] of round ? [...cases].reverse() : cases) {
+        const x = await idle(state, `idle-${name}-${round}`);
+        best[name] = Math.min(best[name] ?? Infinity, x);
+      }
+    }
+    const { active, finished, handled } = best;
     const baseline = await cpuOver(); // last: the quietest window of the run
     const net = (x: number) => `${Math.max(0, x - baseline).toFixed(1)} ms (measured ${x.toFixed(1)})`;
 
@@ -135,7 +147,7 @@ export async function benchContinuity(): Promise<Record<string, string>> {
       'continuity: roll → spawn median (fs.watch + runner + execa)': `${median(ok).toFixed(1)} ms`,
       'continuity: roll → spawn p90 / max': `${pct(ok, 0.9).toFixed(1)} / ${Math.max(...ok).toFixed(1)} ms`,
       'continuity: rolls relaunched / window_relaunch events': `${ok.length} of ${ROLLS} / ${events}`,
-      'continuity: idle CPU per 60 s, baseline without a loop (15 s, scaled)': `${baseline.toFixed(1)} ms`,
+      'continuity: idle CPU per 60 s, baseline without a loop (10 s, scaled)': `${baseline.toFixed(1)} ms`,
       'continuity: idle CPU per 60 s, live run, net of baseline': net(active),
       'continuity: idle CPU per 60 s, finished run, net of baseline': net(finished),
       'continuity: idle CPU per 60 s, refused roll (already_handled), net': net(handled),
