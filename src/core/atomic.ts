@@ -3,6 +3,7 @@
 // (temp file + rename), so a reader never sees half a file and a concurrent writer never loses its fields.
 import { promises as fs } from 'node:fs';
 import { join, dirname, basename } from 'node:path';
+import { parseJsonObject } from './json';
 
 export const LOCK_DIR = '.state.lock';
 export const LOCK_STALE_MS = 60_000;
@@ -92,18 +93,12 @@ export async function mergeStateFields<T>(
   const path = join(leoDir, 'state.json');
   return withStateLock(leoDir, async () => {
     const text = await fs.readFile(path, 'utf8');
-    let current: unknown;
-    try {
-      current = JSON.parse(text);
-    } catch (err) {
-      throw new UnparseableFileError(path, (err as Error).message);
-    }
-    if (typeof current !== 'object' || current === null || Array.isArray(current)) {
-      throw new UnparseableFileError(path, 'not an object');
-    }
-    const decision = await decide(current as Record<string, unknown>, text);
+    const parsed = parseJsonObject(text);
+    if (!parsed.ok) throw new UnparseableFileError(path, parsed.syntax ? parsed.reason : 'not an object');
+    const current = parsed.value;
+    const decision = await decide(current, text);
     if (!decision.fields) return { written: false, value: decision.value };
-    const merged = { ...(current as Record<string, unknown>), ...decision.fields };
+    const merged = { ...current, ...decision.fields };
     const pretty = /^\{\s*\n\s+"/.test(text);
     await writeFileAtomic(path, pretty ? JSON.stringify(merged, null, 2) + '\n' : JSON.stringify(merged) + '\n');
     return { written: true, value: decision.value };

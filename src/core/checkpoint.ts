@@ -5,6 +5,7 @@
 // fixes all consume this one parser.
 import { parseGuardrails } from './guardrails';
 import { decimal, msg, msgN, type Locale, type MessageKey } from './messages';
+import { jsonObject } from './json';
 
 export const TITLE = '# Leopold Checkpoint';
 
@@ -186,12 +187,7 @@ export function maxContextMbOf(state: Record<string, unknown> | undefined): numb
 /** `max_context_mb` from state.json text; the default (5) when absent or unreadable. */
 export function maxContextMbFromState(stateJson: string | undefined): number {
   if (!stateJson) return DEFAULT_MAX_CONTEXT_MB;
-  try {
-    const obj = JSON.parse(stateJson) as unknown;
-    return maxContextMbOf(typeof obj === 'object' && obj !== null ? (obj as Record<string, unknown>) : undefined);
-  } catch {
-    return DEFAULT_MAX_CONTEXT_MB;
-  }
+  return maxContextMbOf(jsonObject(stateJson));
 }
 
 /** The contract's cap from already-read inputs: `max_checkpoint_kb` (GUARDRAILS.md) wins, else the formula. */

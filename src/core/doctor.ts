@@ -17,6 +17,7 @@ import { resolveMaxWindows } from './runs';
 import { parseState, type StateRead } from './state';
 import { parseUtc } from './time';
 import { msg, type Locale, type MessageArgs, type MessageKey } from './messages';
+import { parseEventLine } from './journal';
 
 export type DoctorLevel = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -126,15 +127,10 @@ export function countForeignStops(journalText: string, sinceMs?: number): number
   let n = 0;
   for (const line of journalText.split('\n')) {
     if (!line.includes('foreign_stop')) continue;
-    try {
-      const o = JSON.parse(line) as Record<string, unknown>;
-      if (o?.event !== 'foreign_stop') continue;
-      const ts = parseUtc(o.ts);
-      if (sinceMs !== undefined && ts !== undefined && ts < sinceMs) continue;
-      n++;
-    } catch {
-      // a malformed line is skipped, as every journal reader does
-    }
+    const e = parseEventLine(line); // a malformed line is skipped, as every journal reader does
+    if (e?.event !== 'foreign_stop') continue;
+    if (sinceMs !== undefined && e.tsMs !== undefined && e.tsMs < sinceMs) continue;
+    n++;
   }
   return n;
 }

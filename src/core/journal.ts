@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { formatUtc, parseUtc } from './time';
+import { jsonObject } from './json';
 
 export interface JournalEvent {
   event: string;
@@ -25,14 +26,8 @@ export interface JournalEvent {
 export function parseEventLine(text: string, offset = 0, line?: number): JournalEvent | undefined {
   const t = text.trim();
   if (!t.startsWith('{')) return undefined;
-  let obj: unknown;
-  try {
-    obj = JSON.parse(t);
-  } catch {
-    return undefined;
-  }
-  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return undefined;
-  const fields = obj as Record<string, unknown>;
+  const fields = jsonObject(t);
+  if (!fields) return undefined;
   if (typeof fields.event !== 'string' || fields.event === '') return undefined;
   const ts = typeof fields.ts === 'string' ? fields.ts : undefined;
   return { event: fields.event, ts, tsMs: parseUtc(ts), fields, offset, line };

@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { parseUtc } from './time';
+import { parseJsonObject } from './json';
 
 /** An ISO-8601 UTC stamp, seconds (hooks, watcher) or milliseconds (driver) precision. */
 const utcStamp = z.string().refine((s) => parseUtc(s) !== undefined, {
@@ -104,16 +105,10 @@ export type StateRead =
 /** Parses the text of a state.json. `raw` is the JSON object exactly as on disk. Never throws. */
 export function parseState(text: string): StateRead {
   if (text.trim() === '') return { kind: 'empty' };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    return { kind: 'invalid-json', message: (err as Error).message };
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    const got = raw === null ? 'null' : Array.isArray(raw) ? 'array' : typeof raw;
-    return { kind: 'invalid', issues: [{ path: '', message: `expected a JSON object, received ${got}` }], raw: {} };
-  }
+  const parsed = parseJsonObject(text);
+  if (!parsed.ok && parsed.syntax) return { kind: 'invalid-json', message: parsed.reason };
+  if (!parsed.ok) return { kind: 'invalid', issues: [{ path: '', message: parsed.reason }], raw: {} };
+  const raw = parsed.value;
   const result = stateSchema.safeParse(raw);
   if (!result.success) {
     const issues = result.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));

@@ -3,6 +3,7 @@
 // else the newest matching Codex rollout), never from `owner.harness`. And the relaunch argv for each harness.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { jsonObject } from '../json';
 
 export type Harness = 'claude' | 'codex';
 
@@ -23,15 +24,8 @@ const CLAUDE_TYPES = new Set(['assistant', 'user', 'system', 'summary', 'file-hi
 
 /** Classifies a transcript's first JSON line: `session_meta` → codex; a Claude Code record → claude. */
 export function classifyTranscriptLine(line: string | undefined): Harness | undefined {
-  if (!line) return undefined;
-  let obj: unknown;
-  try {
-    obj = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return undefined;
-  const rec = obj as Record<string, unknown>;
+  const rec = line ? jsonObject(line) : undefined;
+  if (!rec) return undefined;
   if (rec.type === 'session_meta') return 'codex';
   if ((typeof rec.type === 'string' && CLAUDE_TYPES.has(rec.type)) || 'sessionId' in rec || 'uuid' in rec) return 'claude';
   return undefined;
@@ -96,12 +90,8 @@ export async function discoverCodexTranscript(projectRoot: string, env: HarnessE
   }
   for (const file of (await newestFirst(found)).slice(0, 40)) {
     const line = await readFirstLine(file);
-    try {
-      const rec = JSON.parse(line ?? '');
-      if (rec?.type === 'session_meta' && rec?.payload?.cwd === projectRoot) return file;
-    } catch {
-      // not a rollout we can read: skip it
-    }
+    const rec = jsonObject(line ?? ''); // not a rollout we can read: skipped
+    if (rec?.type === 'session_meta' && (rec.payload as Record<string, unknown> | undefined)?.cwd === projectRoot) return file;
   }
   return undefined;
 }
