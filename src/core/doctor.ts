@@ -135,6 +135,44 @@ export function countForeignStops(journalText: string, sinceMs?: number): number
   return n;
 }
 
+/** Per journal: what was counted so far, so the next check reads only what was appended since. */
+const foreignStopCounts = new Map<string, { ino: number; offset: number; sinceMs?: number; count: number }>();
+const COUNT_CHUNK = 4 * 1024 * 1024;
+
+/**
+ * `foreign_stop` events in the journal at `path` since `sinceMs`, reading only the whole lines appended since the
+ * last call (the doctor re-checks on every journal change, and a long run's journal reaches 100s of MB). A truncated
+ * or replaced journal, or a new owner (`sinceMs`), starts the count over. Undefined when there is no journal.
+ */
+export async function foreignStopsSince(path: string, sinceMs: number | undefined): Promise<number | undefined> {
+  const fh = await fs.open(path, 'r').catch(() => undefined);
+  if (!fh) return undefined;
+  try {
+    const { size, ino } = await fh.stat();
+    let c = foreignStopCounts.get(path);
+    if (!c || c.ino !== ino || c.sinceMs !== sinceMs || size < c.offset) c = { ino, offset: 0, sinceMs, count: 0 };
+    let pos = c.offset;
+    let pending = Buffer.alloc(0); // the bytes after the last newline: a line still being written
+    while (pos < size) {
+      const buf = Buffer.alloc(Math.min(COUNT_CHUNK, size - pos));
+      const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
+      if (bytesRead === 0) break;
+      pos += bytesRead;
+      const chunk = pending.length ? Buffer.concat([pending, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
+      // Cut at the last newline byte (never inside a UTF-8 sequence): only whole lines are counted.
+      const cut = chunk.lastIndexOf(0x0a) + 1;
+      if (cut > 0) c.count += countForeignStops(chunk.subarray(0, cut).toString('utf8'), sinceMs);
+      pending = chunk.subarray(cut);
+    }
+    // The unfinished line is not counted yet: the next call reads it whole.
+    c.offset = pos - pending.length;
+    foreignStopCounts.set(path, c);
+    return c.count;
+  } finally {
+    await fh.close();
+  }
+}
+
 /** When the current owner claimed the run (`owner.claimed_at`, else `started_at`), for `countForeignStops`. */
 export function ownerClaimedMs(stateText: string | undefined): number | undefined {
   if (!stateText) return undefined;
@@ -302,8 +340,7 @@ export async function gatherDoctorInput(leoDir: string, options: GatherOptions):
   const raw = parsed && (parsed.kind === 'ok' || parsed.kind === 'invalid') ? parsed.raw : undefined;
   if (raw?.active === true) {
     if (options.ownerSignals !== false) input.ownerSignals = await gatherOwnerSignals(raw);
-    const journal = await read('events.jsonl');
-    if (journal !== undefined) input.foreignStops = countForeignStops(journal, ownerClaimedMs(stateText));
+    input.foreignStops = await foreignStopsSince(join(leoDir, 'events.jsonl'), ownerClaimedMs(stateText));
   }
   return input;
 }

@@ -1,7 +1,9 @@
 import * as assert from 'node:assert';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import {
-  countForeignStops, DOCTOR_EN, doctorLine, gatherDoctorInput, jsonErrorLine, jsonKeyLine, ownerClaimedMs, renderDoctor,
+  countForeignStops, foreignStopsSince, DOCTOR_EN, doctorLine, gatherDoctorInput, jsonErrorLine, jsonKeyLine, ownerClaimedMs, renderDoctor,
   runDoctor, type DoctorCheckId, type DoctorInput, type DoctorReport, type TrackedState,
 } from '../../src/core/doctor';
 
@@ -50,6 +52,28 @@ describe('leopold doctor, project continuity block (core/doctor)', () => {
     assert.strictEqual(countForeignStops(journal, T('2026-11-30T05:58:10Z')), 1);
     assert.strictEqual(ownerClaimedMs('{"owner":{"claimed_at":"2026-11-30T05:58:10Z"}}'), T('2026-11-30T05:58:10Z'));
     assert.strictEqual(ownerClaimedMs('{"started_at":"2026-11-30T05:00:00Z"}'), T('2026-11-30T05:00:00Z'));
+  });
+
+  it('counts foreign stops incrementally: only appended whole lines are read; truncation or a new owner starts over', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'leo-foreign-'));
+    const file = path.join(dir, 'events.jsonl');
+    const stop = (ts: string) => `{"ts":"${ts}","event":"foreign_stop","session":"bbbb2222","owner":"aaaa1111","owner_engine":"skill"}\n`;
+    await fs.writeFile(file, '{"ts":"2026-11-30T05:00:00Z","event":"turn_start","iteration":1,"session":"aaaa1111"}\n' + stop('2026-11-30T05:10:00Z'));
+    assert.strictEqual(await foreignStopsSince(file, undefined), 1);
+    // A line being written (no newline yet) is not counted; once finished, it is, without counting the first again.
+    const half = stop('2026-11-30T05:20:00Z');
+    await fs.appendFile(file, half.slice(0, 30));
+    assert.strictEqual(await foreignStopsSince(file, undefined), 1);
+    await fs.appendFile(file, half.slice(30) + '{"ts":"2026-11-30T05:21:00Z","event":"stop","reason":"x","note":"é ü 日本"}\n');
+    assert.strictEqual(await foreignStopsSince(file, undefined), 2);
+    await fs.appendFile(file, stop('2026-11-30T05:30:00Z'));
+    assert.strictEqual(await foreignStopsSince(file, undefined), 3);
+    // A new owner claim time recounts from the start of the file.
+    assert.strictEqual(await foreignStopsSince(file, T('2026-11-30T05:15:00Z')), 2);
+    // Truncated (rotated) journal: counted again from its first byte.
+    await fs.writeFile(file, stop('2026-11-30T06:00:00Z'));
+    assert.strictEqual(await foreignStopsSince(file, T('2026-11-30T05:15:00Z')), 1);
+    assert.strictEqual(await foreignStopsSince(path.join(dir, 'missing.jsonl'), undefined), undefined);
   });
 
   it('an owner with no sign of life for ten minutes is stale; a live pid or a fresh transcript counts as alive', async () => {
