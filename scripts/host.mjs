@@ -3,7 +3,7 @@
 // Usage: node scripts/host.mjs            -> installs if missing, prints the host as JSON
 // Import: ensureHost() -> { node24Bin, codeServer, chromium }
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
