@@ -4,8 +4,7 @@
 //   node scripts/build.mjs --tests       also out/unit/*.test.js, out/integration/**, out/bench/bench.js
 import * as esbuild from 'esbuild';
 import { readdirSync, existsSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { join, dirname } from 'node:path';
+import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));

@@ -2,9 +2,10 @@
 // and accepted offline by `code-server --install-extension` with the right id and version.
 import { execFileSync } from 'node:child_process';
 import { statSync, readFileSync, mkdtempSync, rmSync, readdirSync, existsSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { ensureHost, ROOT } from './host.mjs';
+import { installVsix } from './lib/codeServer.mjs';
 
 const vsix = join(ROOT, 'leopold-vscode.vsix');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -25,9 +26,7 @@ for (const must of ['extension/dist/extension.js', 'extension/dist/server.js', '
 const host = ensureHost();
 const dir = mkdtempSync(join(tmpdir(), 'leopold-vsix-'));
 try {
-  const env = { ...process.env, PATH: `${dirname(host.node24Bin)}:${process.env.PATH}`, XDG_CONFIG_HOME: join(dir, 'xdg'), XDG_DATA_HOME: join(dir, 'xdg') };
-  execFileSync(host.codeServer, ['--user-data-dir', join(dir, 'ud'), '--extensions-dir', join(dir, 'exts'), '--install-extension', vsix],
-    { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  installVsix(host, { dir, extensionsDir: join(dir, 'exts'), vsix });
   const id = `${pkg.publisher}.${pkg.name}-${pkg.version}`;
   const installed = existsSync(join(dir, 'exts')) ? readdirSync(join(dir, 'exts')) : [];
   if (!installed.includes(id)) fail(`code-server --install-extension did not install ${id} (found: ${installed.join(', ') || 'nothing'})`);

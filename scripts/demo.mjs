@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync, mkdirSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureHost, ROOT } from './host.mjs';
-import { startCodeServer, launchBrowser } from './lib/codeServer.mjs';
+import { startCodeServer, launchBrowser, installVsix } from './lib/codeServer.mjs';
 import { FAKE_BIN } from './lib/scenarios.mjs';
 
 const arg = (name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
@@ -24,9 +24,7 @@ mkdirSync(folder, { recursive: true });
 cpSync(source, folder, { recursive: true });
 
 const server = await startCodeServer({ host, dir: join(demoDir, 'server'), pathPrepend: screenshot ? [FAKE_BIN] : [] });
-execFileSync(host.codeServer, ['--config', join(server.dir, 'config.yaml'), '--user-data-dir', join(server.dir, 'ud'),
-  '--extensions-dir', server.extensionsDir, '--install-extension', join(ROOT, 'leopold-vscode.vsix')],
-  { env: { ...process.env, PATH: `${join(host.node24Bin, '..')}:${process.env.PATH}`, XDG_CONFIG_HOME: join(server.dir, 'xdg/config'), XDG_DATA_HOME: join(server.dir, 'xdg/data') }, stdio: 'ignore' });
+installVsix(host, { dir: server.dir, extensionsDir: server.extensionsDir, vsix: join(ROOT, 'leopold-vscode.vsix') });
 const url = `${server.base}/?folder=${encodeURIComponent(folder)}`;
 
 if (!screenshot) {

@@ -1,6 +1,6 @@
 // Start code-server (the real VS Code 1.139 server + web workbench) on 127.0.0.1 in its own process group, with
 // fresh user/extension/XDG dirs and a test HOME, and stop the whole group however the caller ends.
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, openSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { createServer } from 'node:net';
@@ -117,6 +117,17 @@ function writeStubLanguagePack(userDataDir, locale) {
   writeFileSync(join(userDataDir, 'languagepacks.json'), JSON.stringify({
     [id]: { hash: `stub-${id}`, extensions: [{ extensionIdentifier: { id: `leopold-test.stub-language-pack-${id}` }, version: '0.0.0' }], translations: { vscode: translations }, label: `${id} (stub, no core translations)` },
   }, null, 2));
+}
+
+/**
+ * `code-server --install-extension <vsix>` offline, the way a user installs a .vsix, into `extensionsDir`; `dir`
+ * holds the user data and XDG folders (so nothing is written under ~/.config).
+ */
+export function installVsix(host, { dir, extensionsDir, vsix }) {
+  const env = { ...process.env, PATH: `${dirname(host.node24Bin)}:${process.env.PATH}`,
+    XDG_CONFIG_HOME: join(dir, 'xdg/config'), XDG_DATA_HOME: join(dir, 'xdg/data') };
+  execFileSync(host.codeServer, ['--user-data-dir', join(dir, 'ud'), '--extensions-dir', extensionsDir, '--install-extension', vsix],
+    { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
 }
 
 /** Headless Debian Chromium driven by playwright-core (no browser download). */
