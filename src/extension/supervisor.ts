@@ -178,7 +178,7 @@ class ProjectSupervisor implements vscode.Disposable {
     const name = this.project.name;
     const line = verdictLine(decision, mode);
     if (!line) return;
-    if (needsHuman(decision.kind) || decision.kind === 'error') this.ctx.log.warn(`${name}: ${line}`);
+    if (needsHuman(decision.kind) || decision.kind === 'error' || decision.kind === 'state_invalid') this.ctx.log.warn(`${name}: ${line}`);
     else this.ctx.log.info(`${name}: ${line}`);
   }
 
@@ -219,6 +219,7 @@ export function verdictLine(d: Decision, mode: LoopMode): string | undefined {
     case 'api_relaunched': return `the turn died on an API error -> relaunched headless (${d.verdict.split(':')[1]})`;
     case 'api_waiting': return `retryable API error — next relaunch in ${d.secs}s${deferred}${off}`;
     case 'api_refused': return `API error NOT retried (${d.reason}${d.detail ? `: ${d.detail}` : ''}) — resume by hand with /leopold-run`;
+    case 'state_invalid': return `state.json fails the schema — the loop waits and writes nothing until it is fixed (${d.detail})`;
     case 'error': return `continuity monitor error (${d.reason}: ${d.detail}) — still polling, relaunches may not fire`;
     case 'manual': return 'stopped run; continuity is manual (GUARDRAILS.md): resume by hand';
     case 'already_handled': return `continuity: already handled (${d.path === 'api_error' ? 'api_error ladder' : 'this window'})`;

@@ -335,11 +335,11 @@ describe(`continuity loop [TZ=${ZONE}]`, () => {
       assert.deepEqual(p.events(), []);
     });
 
-    it('a non-integer windows is an error verdict, never a spawn or a rewrite', async () => {
+    it('a non-integer windows fails the schema: state_invalid, never a spawn or a rewrite', async () => {
       p.setState(p.rolled({ windows: 'two' }));
       const bytes = p.stateText();
       const r = await tick(p.opts());
-      assert.equal(r.decision.kind, 'error');
+      assert.equal(r.decision.kind, 'state_invalid');
       assert.equal(p.stateText(), bytes);
       assert.deepEqual(p.spawned, []);
     });

@@ -14,8 +14,14 @@ import { relaunchArgv, type Harness } from './harness';
 
 export interface ContinuitySnapshot {
   projectRoot: string;
-  /** The state.json object as on disk, or why there is none (`missing`, `empty`, `invalid-json`, `not-object`). */
-  state: { kind: 'ok'; raw: Record<string, unknown> } | { kind: 'missing' | 'empty' | 'invalid-json' };
+  /**
+   * The state.json object as on disk, or why there is none (`missing`, `empty`, `invalid-json`), or an object that
+   * fails the schema (`invalid`: never acted on; `problem` names the field and what is wrong).
+   */
+  state:
+    | { kind: 'ok'; raw: Record<string, unknown> }
+    | { kind: 'invalid'; raw: Record<string, unknown>; problem: string }
+    | { kind: 'missing' | 'empty' | 'invalid-json' };
   stateMtimeMs?: number;
   /** PLAN.md lines that are optional whitespace then `- [ ]`. */
   openItems: number;
@@ -35,7 +41,7 @@ export interface ContinuitySnapshot {
 
 export type VerdictKind =
   | 'idle' | 'manual' | 'kill_switch' | 'already_handled' | 'relaunched' | 'refused' | 'relaunch_failed'
-  | 'api_waiting' | 'api_relaunched' | 'api_refused' | 'error';
+  | 'api_waiting' | 'api_relaunched' | 'api_refused' | 'state_invalid' | 'error';
 
 export interface EventPlan {
   event: string;
@@ -101,7 +107,8 @@ const simple = (kind: VerdictKind, extra: Partial<Decision> = {}): Decision => (
 
 /** The decision for this snapshot at `nowMs`. Pure: same inputs, same answer. */
 export function decide(snap: ContinuitySnapshot, nowMs: number): Decision {
-  // 1. State.
+  // 1. State. One that fails the schema is never acted on: the loop waits, writes nothing, and says what is wrong.
+  if (snap.state.kind === 'invalid') return simple('state_invalid', { detail: snap.state.problem });
   if (snap.state.kind !== 'ok') return simple('idle');
   const state = snap.state.raw;
   if (state.active === true) return simple('idle');

@@ -13,7 +13,7 @@ import { mergeStateFields, UnparseableFileError, LockTimeoutError, type LockOpti
 import { parseGuardrails } from '../guardrails';
 import { appendEvent, parseEventLine } from '../journal';
 import { countOpenItems } from '../plan';
-import { readState } from '../state';
+import { describeStateRead, parseState, readState, type StateRead } from '../state';
 import { RESUMABLE_REASONS } from './constants';
 import { decide, type ContinuitySnapshot, type Decision, type SpawnPlan } from './decide';
 import { detectHarness, type Harness, type HarnessEnv } from './harness';
@@ -87,22 +87,27 @@ export async function rollEventMs(leoDir: string, endingWindow: number): Promise
 
 type StateIn = ContinuitySnapshot['state'];
 
-/** The raw object decides, as it does for the watcher; a non-object reads as `{}` (idle). */
-function stateFromRead(read: Awaited<ReturnType<typeof readState>>): StateIn {
-  if (read.kind === 'ok' || read.kind === 'invalid') return { kind: 'ok', raw: read.raw };
+/** The raw object decides, as it does for the watcher, once it passes the schema; one that fails it is `invalid`. */
+function stateFromRead(read: StateRead): StateIn {
+  if (read.kind === 'ok') return { kind: 'ok', raw: read.raw };
+  if (read.kind === 'invalid') {
+    // A JSON value that is not an object reads as `{}` (idle), as the watcher reads it.
+    if (read.issues.length === 1 && read.issues[0].path === '') return { kind: 'missing' };
+    return { kind: 'invalid', raw: read.raw, problem: describeStateRead(read) };
+  }
   return { kind: read.kind };
 }
 
 /** Everything one decision looks at. Only the state is read when the state alone already answers `idle`. */
 export async function loadSnapshot(
   opts: Pick<RunnerOptions, 'root' | 'leoDir' | 'binaries'>,
-  given?: { raw: Record<string, unknown>; mtimeMs?: number },
+  given?: { text: string; mtimeMs?: number },
 ): Promise<ContinuitySnapshot> {
   const leoDir = opts.leoDir ?? join(opts.root, '.leopold');
   let state: StateIn;
   let stateMtimeMs: number | undefined;
   if (given) {
-    state = { kind: 'ok', raw: given.raw };
+    state = stateFromRead(parseState(given.text));
     stateMtimeMs = given.mtimeMs;
   } else {
     const read = await readState(leoDir);
@@ -166,9 +171,10 @@ export async function tick(opts: RunnerOptions): Promise<TickResult> {
   let decision: Decision;
   let nowMs = clock();
   try {
-    const merged = await mergeStateFields<Decision>(leoDir, async (current) => {
+    const merged = await mergeStateFields<Decision>(leoDir, async (_current, text) => {
       const mtimeMs = (await fs.stat(join(leoDir, 'state.json')).catch(() => undefined))?.mtimeMs;
-      snapshot = await loadSnapshot(opts, { raw: current, mtimeMs });
+      // The text under the lock, validated again: a state that fails the schema now decides nothing and is not written.
+      snapshot = await loadSnapshot(opts, { text, mtimeMs });
       nowMs = clock();
       const d = await decideFully(snapshot, opts, nowMs);
       return d.fields ? { fields: d.fields, value: d } : { value: d };
