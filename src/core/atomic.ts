@@ -178,6 +178,21 @@ export async function refuseSymlink(path: string): Promise<void> {
   if (st?.isSymbolicLink()) throw new SymlinkRefusedError(path);
 }
 
+/**
+ * Creates a flag file such as `.leopold/STOP` (empty; an existing one is left as it is) without following a symlink:
+ * a link planted at the name, dangling or not, is refused and nothing is created.
+ */
+export async function touchFlagFile(path: string): Promise<void> {
+  let fh: fs.FileHandle;
+  try {
+    fh = await fs.open(path, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_NOFOLLOW, 0o644);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new SymlinkRefusedError(path);
+    throw err;
+  }
+  await fh.close();
+}
+
 export interface AtomicWriteOptions {
   /** Permission bits of the new file (default: those of the file it replaces, else 0o644 minus the umask). */
   mode?: number;

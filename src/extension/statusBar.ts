@@ -13,6 +13,9 @@ import { binariesFor, type SupervisorHub, type SupervisorView } from './supervis
 import { pill, type Pill } from '../core/continuity/pill';
 import { detectHarness, harnessEnvFrom, interactiveArgv, relaunchArgv, type Harness } from '../core/continuity/harness';
 import { spawnDetached } from '../core/continuity/spawn';
+import { claimResume } from '../core/continuity/runner';
+import { SymlinkRefusedError, touchFlagFile } from '../core/atomic';
+import { CONTINUITY_REACTIVATE_SECS } from '../core/continuity/constants';
 import { readState } from '../core/state';
 import { formatAge, gatherOwnerSignals, ownerStatus } from '../core/owner';
 import { uiLocale } from './locale';
@@ -174,6 +177,14 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
       if (!pick) return { outcome: 'cancelled' };
       mode = pick.mode;
     }
+    // Decided under the loop's lock: never a second agent while a relaunch (from any window or `leopold watch`) is
+    // still within its reactivation grace; going ahead records the relaunch, so no loop fires on the same stop.
+    const claim = await claimResume(project.leoDir, harness, Date.now());
+    if (!claim.ok) {
+      ctx.log.info(`${project.name}: resume refused: a relaunch (${claim.fired}, ${claim.path === 'roll' ? 'window roll' : 'api_error attempt'}) was fired less than ${CONTINUITY_REACTIVATE_SECS}s ago and may still be starting; ${claim.secsLeft}s left in its grace`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: Resume refused — a relaunch fired moments ago may still be starting the run. Try again in {0} s if it has not reactivated.', claim.secsLeft));
+      return { outcome: 'refused', reason: 'relaunch_in_grace' };
+    }
     if (mode === 'terminal') {
       const argv = interactiveArgv(harness, binary);
       // The agent is the terminal's process, started from an argv: no shell parses anything (the terminal resolves
@@ -201,7 +212,14 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     if (!requireTrust(vscode.l10n.t('Stop run'))) return false;
     const project = await projectArg(arg);
     if (!project) return false;
-    await fs.writeFile(project.file('STOP'), '', { flag: 'a' });
+    try {
+      await touchFlagFile(project.file('STOP'));
+    } catch (err) {
+      if (!(err instanceof SymlinkRefusedError)) throw err;
+      ctx.log.error(`${project.name}: Stop refused: ${err.message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: Stop refused — .leopold/STOP is a symbolic link, and Leopold never writes through one. Remove the link, then stop the run again.'));
+      return false;
+    }
     ctx.log.info(`${project.name}: .leopold/STOP created (kill switch: the run stops at its next turn; nothing is relaunched while it is there)`);
     project.flush();
     return true;

@@ -2,7 +2,11 @@
 // or from nowhere, a Resume racing the loop, the exact key sets of what the loop writes, `relaunch_window` as a
 // string. Real temp projects, a fake clock, a recording spawner.
 import * as assert from 'node:assert/strict';
-import { tick, observe } from '../../src/core/continuity/runner';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tick, observe, claimResume } from '../../src/core/continuity/runner';
+import { appendEvent, formatEventLine } from '../../src/core/journal';
+import { mergeStateFields, SymlinkRefusedError, touchFlagFile, writeFileAtomic } from '../../src/core/atomic';
 import { pill } from '../../src/core/continuity/pill';
 import { parseState } from '../../src/core/state';
 import { Project } from './continuityFixture';
@@ -79,5 +83,247 @@ describe('the relaunch loop at its edges', () => {
       ];
       for (const w of writers) assert.equal(parseState(JSON.stringify(w)).kind, 'ok', JSON.stringify(parseState(JSON.stringify(w))));
     });
+  });
+});
+
+describe('roll and error times from the future, or from nowhere', () => {
+  let p: Project;
+  beforeEach(() => (p = new Project()));
+  afterEach(() => p.dispose());
+  const refusedRoll = async () => {
+    const r = await tick(p.opts());
+    assert.equal(r.decision.verdict, 'refused:stale_roll');
+    assert.deepEqual(p.spawned, []);
+    const ev = p.events('window_relaunch_refused');
+    assert.equal(ev.length, 1);
+    assert.deepEqual(Object.keys(ev[0]), ['event', 'window', 'reason', 'detail', 'ts']);
+    return ev[0].detail as string;
+  };
+
+  it('a last_turn of 2099-01-01T00:00:00Z never spawns: stale_roll, "in the future"', async () => {
+    p.setState(p.rolled({ last_turn: '2099-01-01T00:00:00Z' }));
+    assert.match(await refusedRoll(), /^roll time is \d+ d in the future \(last_turn\)/);
+  });
+
+  it('a window_roll event stamped two hours ahead never spawns, even with a fresh last_turn', async () => {
+    p.write('events.jsonl', JSON.stringify({ ts: p.stamp(-7200), event: 'window_roll', window: 1 }) + '\n');
+    assert.match(await refusedRoll(), /^roll time is 2 h in the future \(the window_roll event\)/);
+  });
+
+  it('a rolled state with no roll time at all never spawns, however fresh the file\'s mtime (a fresh clone)', async () => {
+    const st = p.rolled();
+    delete st.last_turn;
+    p.setState(st); // mtime: now
+    p.now = Date.now();
+    assert.match(await refusedRoll(), /^no roll time recorded/);
+  });
+
+  it('about a minute of skew is tolerated', async () => {
+    p.setState(p.rolled({ last_turn: p.stamp(-55) }));
+    assert.equal((await tick(p.opts())).decision.verdict, 'relaunched:claude');
+  });
+
+  const refusedLadder = async () => {
+    const r = await tick(p.opts());
+    assert.equal(r.decision.verdict, 'api_refused:stale_error');
+    assert.deepEqual(p.spawned, []);
+    const ev = p.events('api_error_relaunch_refused');
+    assert.equal(ev.length, 1);
+    assert.deepEqual(Object.keys(ev[0]), ['event', 'reason', 'attempt', 'error_type', 'detail', 'ts']);
+    return ev[0].detail as string;
+  };
+
+  it('the ladder: an api_error.at in the future refuses stale_error', async () => {
+    p.setState(p.apiError(-7200));
+    assert.match(await refusedLadder(), /^error time is 2 h in the future \(api_error\.at\)/);
+  });
+
+  it('the ladder: a last fire stamped in the future refuses stale_error', async () => {
+    p.setState(p.apiError(300, { api_error_attempts: 1, api_error_result: 'fired:claude', api_error_relaunch_at: p.stamp(-3600) }));
+    assert.match(await refusedLadder(), /^error time is 60 min in the future \(api_error_relaunch_at\)/);
+  });
+
+  it('the ladder: a due time further ahead than any rung refuses stale_error', async () => {
+    p.setState(p.apiError(40, { api_error_next_at: '2099-01-01T00:00:00Z' }));
+    assert.match(await refusedLadder(), /^next attempt time is \d+ d in the future \(api_error_next_at\)/);
+  });
+
+  it('the ladder: no error time recorded at all refuses stale_error (never the file\'s mtime)', async () => {
+    const st = p.apiError();
+    delete (st.api_error as Record<string, unknown>).at;
+    p.setState(st);
+    assert.match(await refusedLadder(), /^no error time recorded/);
+  });
+});
+
+describe('Resume races the loop (decided under the loop\'s lock)', () => {
+  let p: Project;
+  beforeEach(() => (p = new Project()));
+  afterEach(() => p.dispose());
+
+  it('refuses within the 120 s grace of a fired roll relaunch, with the seconds left', async () => {
+    await tick(p.opts()); // the loop fires window 2
+    p.now += 45_000;
+    const c = await claimResume(p.leo, 'claude', p.now);
+    assert.deepEqual(c, { ok: false, reason: 'relaunch_in_grace', secsLeft: 75, fired: 'fired:claude', path: 'roll' });
+    assert.equal((await claimResume(p.leo, 'claude', p.now + 76_000)).ok, true, 'after the grace Resume is allowed');
+  });
+
+  it('refuses within the grace of a fired api_error attempt (fired by another window or leopold watch)', async () => {
+    p.setState(p.apiError(100, { api_error_attempts: 1, api_error_result: 'fired:claude', api_error_relaunch_at: p.stamp(10) }));
+    const c = await claimResume(p.leo, 'claude', p.now);
+    assert.deepEqual(c, { ok: false, reason: 'relaunch_in_grace', secsLeft: 110, fired: 'fired:claude', path: 'api_error' });
+  });
+
+  it('a Resume that goes ahead records the relaunch first, so the loop never fires the same roll', async () => {
+    const bytes = p.stateText();
+    const c = await claimResume(p.leo, 'claude', p.now);
+    assert.deepEqual(c, { ok: true, claimed: true });
+    assert.equal(p.state().relaunch_result, 'fired:claude');
+    assert.equal(p.state().relaunch_window, 2);
+    assert.ok(p.stateText().startsWith(bytes.slice(0, -1)), 'only the record is added');
+    assert.equal((await tick(p.opts())).decision.verdict, 'already_handled');
+    assert.deepEqual(p.spawned, []);
+  });
+
+  it('raced 200 times against the loop: exactly one of them starts an agent', async () => {
+    for (let w = 2; w < 202; w++) {
+      p.setState(p.rolled({ windows: w, max_windows: 1000 }));
+      const before = p.spawned.length;
+      const [r, c] = await Promise.all([tick(p.opts({ lock: { retryMs: 1, tries: 10_000 } })), claimResume(p.leo, 'claude', p.now, { retryMs: 1, tries: 10_000 })]);
+      const loopFired = p.spawned.length - before;
+      const resumeStarts = c.ok ? 1 : 0;
+      assert.equal(loopFired + resumeStarts, 1, `window ${w}: loop ${r.decision.verdict}, resume ${JSON.stringify(c)}`);
+    }
+  });
+
+  it('an active run or a stop the loop does not relaunch is not claimed', async () => {
+    p.setState({ active: false, stopped_reason: 'user_stop', windows: 3 });
+    const bytes = p.stateText();
+    assert.deepEqual(await claimResume(p.leo, 'claude', p.now), { ok: true, claimed: false });
+    assert.equal(p.stateText(), bytes);
+  });
+});
+
+describe('byte-compatible records', () => {
+  let p: Project;
+  beforeEach(() => (p = new Project()));
+  afterEach(() => p.dispose());
+
+  const rollKeys = async (over: Record<string, unknown>, setup: () => void = () => undefined) => {
+    p.setState(p.rolled(over));
+    setup();
+    await tick(p.opts());
+    const ev = p.events('window_relaunch_refused');
+    assert.equal(ev.length, 1);
+    return Object.keys(ev[0]);
+  };
+  it('window_relaunch_refused carries no detail for checkpoint_missing, max_windows, no_progress_across_windows, unknown_harness', async () => {
+    assert.deepEqual(await rollKeys({}, () => p.remove('CHECKPOINT.md')), ['event', 'window', 'reason', 'ts']);
+    p.dispose(); p = new Project();
+    assert.deepEqual(await rollKeys({ windows: 3, max_windows: 2 }), ['event', 'window', 'reason', 'ts']);
+    p.dispose(); p = new Project();
+    assert.deepEqual(await rollKeys({ window_zero_streak: 2 }), ['event', 'window', 'reason', 'ts']);
+    p.dispose(); p = new Project();
+    assert.deepEqual(await rollKeys({}, () => writeFileSync(p.transcript, '{"type":"mystery"}\n')), ['event', 'window', 'reason', 'ts']);
+    p.dispose(); p = new Project();
+    assert.deepEqual(await rollKeys({ last_turn: p.stamp(900) }), ['event', 'window', 'reason', 'detail', 'ts']);
+  });
+
+  it('api_error_relaunch_refused carries no detail for max_windows and unknown_harness; the others do', async () => {
+    const keys = async (st: Record<string, unknown>, setup: () => void = () => undefined) => {
+      p.dispose(); p = new Project();
+      p.setState(st);
+      setup();
+      await tick(p.opts());
+      return Object.keys(p.events('api_error_relaunch_refused')[0]);
+    };
+    const bare = ['event', 'reason', 'attempt', 'error_type', 'ts'];
+    const withDetail = ['event', 'reason', 'attempt', 'error_type', 'detail', 'ts'];
+    assert.deepEqual(await keys(p.apiError(40, { windows: 12 })), bare);
+    assert.deepEqual(await keys(p.apiError(40), () => writeFileSync(p.transcript, '{"type":"mystery"}\n')), bare);
+    assert.deepEqual(await keys(p.apiError(40, {}, { retryable: false })), withDetail);
+    assert.deepEqual(await keys(p.apiError(40, { api_error_attempts: 5 })), withDetail);
+    assert.deepEqual(await keys(p.apiError(7200)), withDetail);
+  });
+
+  it('an api_error attempt whose spawn fails writes only api_error_result (no api_error_refused_at)', async () => {
+    p.setState(p.apiError());
+    await tick(p.opts({ spawn: async () => { throw Object.assign(new Error('spawn claude ENOENT'), { code: 'ENOENT' }); } }));
+    const st = p.state();
+    assert.equal(st.api_error_result, 'refused:spawn_failed');
+    assert.equal(st.api_error_attempts, 1);
+    assert.equal('api_error_refused_at' in st, false);
+  });
+
+  it('journal lines are Python json.dumps: event first, ts last, ", " and ": ", non-ASCII as \\uXXXX', async () => {
+    await appendEvent(p.leo, 'api_error_relaunch_refused', { reason: 'not_retryable', attempt: 1, error_type: 'café ☕ 😀', detail: 'x' }, Date.UTC(2026, 8, 4, 5, 12, 44));
+    assert.equal(readFileSync(join(p.leo, 'events.jsonl'), 'utf8'),
+      '{"event": "api_error_relaunch_refused", "reason": "not_retryable", "attempt": 1, "error_type": "caf\\u00e9 \\u2615 \\ud83d\\ude00", "detail": "x", "ts": "2026-09-04T05:12:44Z"}\n');
+    assert.equal(formatEventLine('window_roll', { window: 2, plan_vector: 'xo', nested: { a: [1, 2] }, ok: true, none: null }, Date.UTC(2026, 0, 1)),
+      '{"event": "window_roll", "window": 2, "plan_vector": "xo", "nested": {"a": [1, 2]}, "ok": true, "none": null, "ts": "2026-01-01T00:00:00Z"}\n');
+  });
+
+  it('relaunch_window written as a string ("3") is the same window as 3: already handled, never fired twice', async () => {
+    p.setState(p.rolled({ windows: 3, relaunch_window: '3', relaunch_result: 'fired:claude', relaunch_at: p.stamp(10) }));
+    const r = await tick(p.opts());
+    assert.equal(r.decision.verdict, 'already_handled');
+    assert.deepEqual(p.spawned, []);
+    p.setState(p.rolled({ windows: 3, relaunch_window: '3', relaunch_result: 'refused:stale_roll', relaunch_at: p.stamp(10) }));
+    assert.equal((await tick(p.opts())).decision.verdict, 'already_handled');
+    assert.deepEqual(p.spawned, []);
+  });
+});
+
+describe('writes never follow a symlink out of .leopold/', () => {
+  let p: Project;
+  beforeEach(() => (p = new Project()));
+  afterEach(() => p.dispose());
+
+  it('an events.jsonl symlinked to a file elsewhere: the tick refuses, writes and spawns nothing, the target is untouched', async () => {
+    const outside = join(p.tmp, 'outside.txt');
+    writeFileSync(outside, 'precious\n');
+    symlinkSync(outside, join(p.leo, 'events.jsonl'));
+    const bytes = p.stateText();
+    const r = await tick(p.opts());
+    assert.equal(r.decision.kind, 'error');
+    assert.equal(r.decision.reason, 'symlink_refused');
+    assert.match(r.decision.detail ?? '', /events\.jsonl is a symbolic link/);
+    assert.equal(readFileSync(outside, 'utf8'), 'precious\n');
+    assert.equal(p.stateText(), bytes);
+    assert.deepEqual(p.spawned, []);
+    await assert.rejects(appendEvent(p.leo, 'stop', { reason: 'x' }), SymlinkRefusedError);
+    assert.equal(readFileSync(outside, 'utf8'), 'precious\n');
+  });
+
+  it('STOP through a dangling symlink is refused and creates nothing', async () => {
+    const target = join(p.tmp, 'elsewhere', 'STOP');
+    symlinkSync(target, join(p.leo, 'STOP'));
+    await assert.rejects(touchFlagFile(join(p.leo, 'STOP')), SymlinkRefusedError);
+    assert.equal(existsSync(target), false);
+    await touchFlagFile(join(p.leo, 'OTHER'));
+    assert.equal(readFileSync(join(p.leo, 'OTHER'), 'utf8'), '');
+  });
+
+  it('state.json: a symlinked file is never read through or replaced; a planted temp-name symlink is never followed', async () => {
+    const outside = join(p.tmp, 'outside.json');
+    writeFileSync(outside, p.stateText());
+    rmSync(join(p.leo, 'state.json'));
+    symlinkSync(outside, join(p.leo, 'state.json'));
+    await assert.rejects(mergeStateFields(p.leo, () => ({ fields: { x: 1 }, value: 0 })), SymlinkRefusedError);
+    assert.ok(lstatSync(join(p.leo, 'state.json')).isSymbolicLink());
+    const victim = join(p.tmp, 'victim');
+    writeFileSync(victim, 'keep');
+    await assert.rejects(writeFileAtomic(join(p.leo, 'state.json'), '{}'), SymlinkRefusedError);
+    // Every temp name this process could pick next, planted as a symlink: the exclusive create refuses to follow.
+    rmSync(join(p.leo, 'state.json'));
+    writeFileSync(join(p.leo, 'state.json'), '{"a":1}\n');
+    for (const f of readdirSync(p.leo)) if (f.includes('.tmp-')) rmSync(join(p.leo, f));
+    const planted = Array.from({ length: 50 }, (_, i) => join(p.leo, `.state.json.tmp-${process.pid}-${i}`));
+    for (const f of planted) symlinkSync(victim, f);
+    let refusals = 0;
+    for (let i = 0; i < 50; i++) await writeFileAtomic(join(p.leo, 'state.json'), '{"a":2}\n').catch(() => refusals++);
+    assert.equal(readFileSync(victim, 'utf8'), 'keep');
+    assert.ok(refusals > 0 || readFileSync(join(p.leo, 'state.json'), 'utf8') === '{"a":2}\n');
   });
 });

@@ -36,7 +36,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     assert.strictEqual(st.relaunch_result, 'fired:claude');
     assert.strictEqual(st.windows, 2);
     const ev = await waitFor('the window_relaunch event', () => (events(folder, 'window_relaunch').length === 1 ? events(folder, 'window_relaunch') : undefined));
-    assert.deepStrictEqual(Object.keys(ev[0]), ['ts', 'event', 'window', 'harness', 'binary']);
+    assert.deepStrictEqual(Object.keys(ev[0]), ['event', 'window', 'harness', 'binary', 'ts']);
     assert.deepStrictEqual([ev[0].window, ev[0].harness, ev[0].binary], [2, 'claude', 'claude']);
     await waitFor('the status bar to say relaunching', () => /stopped · context_budget → relaunching/.test(text()) && text());
     // Several safety polls and file events later: still exactly one spawn.
@@ -92,7 +92,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     });
     await waitFor('the api_error relaunch', () => agentCalls().length === 4, 10_000);
     const ev = await waitFor('api_error_relaunch', () => events(folder, 'api_error_relaunch')[0]);
-    assert.deepStrictEqual(Object.keys(ev), ['ts', 'event', 'attempt', 'delay', 'error_type', 'harness', 'binary']);
+    assert.deepStrictEqual(Object.keys(ev), ['event', 'attempt', 'delay', 'error_type', 'harness', 'binary', 'ts']);
     assert.deepStrictEqual([ev.attempt, ev.delay, ev.error_type, ev.harness], [1, 30, 'rate_limit', 'claude']);
     const st = readState(folder);
     assert.strictEqual(st.api_error_attempts, 1);
