@@ -145,6 +145,42 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     assert.ok(text.includes('$\u200b(bug) injected'), text);
   });
 
+  test('Resume within the grace of a relaunch another monitor fired is refused with the seconds left; nothing starts', async () => {
+    // As `leopold watch` (or another VS Code window) records it: fired 5 s ago, the child still starting up.
+    writeState(folder, rolled(transcript, { windows: 9, last_turn: stamp(20), relaunch_window: 9, relaunch_result: 'fired:claude', relaunch_at: stamp(5) }));
+    await waitFor('the loop to stand down', () => api.supervisor.verdicts()[folder] === 'already_handled');
+    const before = agentCalls().length;
+    for (const how of ['headless', 'terminal'] as const) {
+      const r = await api.statusBar.resumeRun(folder, how);
+      assert.deepStrictEqual([r.outcome, r.reason], ['refused', 'relaunch_in_grace'], how);
+    }
+    await sleep(1500);
+    assert.strictEqual(agentCalls().length, before, 'no second agent');
+    assert.strictEqual(readState(folder).relaunch_result, 'fired:claude');
+  });
+
+  test('a state.json that fails the schema: the pill says state invalid, nothing is written or spawned', async () => {
+    const before = agentCalls().length;
+    writeState(folder, rolled(transcript, { windows: 10, iteration: '7', last_turn: stamp(5) }));
+    const bytes = fs.readFileSync(leoFile(folder, 'state.json'), 'utf8');
+    await waitFor('the state invalid pill', () => /Leopold: state invalid/.test(text()) && api.statusBar.warning());
+    assert.match(api.statusBar.tooltip(), /iteration/);
+    await sleep(4500);
+    assert.strictEqual(fs.readFileSync(leoFile(folder, 'state.json'), 'utf8'), bytes);
+    assert.strictEqual(agentCalls().length, before);
+  });
+
+  test('Stop run through a dangling STOP symlink is refused and creates nothing', async () => {
+    const target = path.join(folder, 'elsewhere-STOP');
+    fs.symlinkSync(target, leoFile(folder, 'STOP'));
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand('leopold.stopRun', folder), false);
+      assert.ok(!fs.existsSync(target), 'nothing created through the link');
+    } finally {
+      fs.rmSync(leoFile(folder, 'STOP'), { force: true });
+    }
+  });
+
   test('the commands exist, and the supervisor exposes its verdicts', async () => {
     const commands = await vscode.commands.getCommands(true);
     for (const c of ['leopold.resumeRun', 'leopold.stopRun', 'leopold.clearKillSwitch', 'leopold.showRunActions']) assert.ok(commands.includes(c), c);
