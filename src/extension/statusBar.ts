@@ -179,7 +179,15 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     }
     // Decided under the loop's lock: never a second agent while a relaunch (from any window or `leopold watch`) is
     // still within its reactivation grace; going ahead records the relaunch, so no loop fires on the same stop.
-    const claim = await claimResume(project.leoDir, harness, Date.now());
+    let claim: Awaited<ReturnType<typeof claimResume>>;
+    try {
+      claim = await claimResume(project.leoDir, harness, Date.now());
+    } catch (err) {
+      // A symlinked state.json, or the lock held past the hooks' budget: nothing was written, nothing is started.
+      ctx.log.error(`${project.name}: resume refused: ${(err as Error).message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: Resume refused — {0}', (err as Error).message));
+      return { outcome: 'refused', reason: 'unsafe_state' };
+    }
     if (!claim.ok) {
       ctx.log.info(`${project.name}: resume refused: a relaunch (${claim.fired}, ${claim.path === 'roll' ? 'window roll' : 'api_error attempt'}) was fired less than ${CONTINUITY_REACTIVATE_SECS}s ago and may still be starting; ${claim.secsLeft}s left in its grace`);
       void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: Resume refused — a relaunch fired moments ago may still be starting the run. Try again in {0} s if it has not reactivated.', claim.secsLeft));

@@ -2,7 +2,7 @@
 // or from nowhere, a Resume racing the loop, the exact key sets of what the loop writes, `relaunch_window` as a
 // string. Real temp projects, a fake clock, a recording spawner.
 import * as assert from 'node:assert/strict';
-import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tick, observe, claimResume } from '../../src/core/continuity/runner';
 import { appendEvent, formatEventLine } from '../../src/core/journal';
@@ -315,15 +315,27 @@ describe('writes never follow a symlink out of .leopold/', () => {
     const victim = join(p.tmp, 'victim');
     writeFileSync(victim, 'keep');
     await assert.rejects(writeFileAtomic(join(p.leo, 'state.json'), '{}'), SymlinkRefusedError);
-    // Every temp name this process could pick next, planted as a symlink: the exclusive create refuses to follow.
+    // The temp file is created exclusively and without following a link: a symlink planted at its name (by a
+    // process that guessed it) makes the open fail; it never writes through to the link's target.
     rmSync(join(p.leo, 'state.json'));
     writeFileSync(join(p.leo, 'state.json'), '{"a":1}\n');
-    for (const f of readdirSync(p.leo)) if (f.includes('.tmp-')) rmSync(join(p.leo, f));
-    const planted = Array.from({ length: 50 }, (_, i) => join(p.leo, `.state.json.tmp-${process.pid}-${i}`));
-    for (const f of planted) symlinkSync(victim, f);
-    let refusals = 0;
-    for (let i = 0; i < 50; i++) await writeFileAtomic(join(p.leo, 'state.json'), '{"a":2}\n').catch(() => refusals++);
-    assert.equal(readFileSync(victim, 'utf8'), 'keep');
-    assert.ok(refusals > 0 || readFileSync(join(p.leo, 'state.json'), 'utf8') === '{"a":2}\n');
+    const fsMod = await import('node:fs');
+    const realOpen = fsMod.promises.open;
+    const seen: { path: string; flags: unknown }[] = [];
+    (fsMod.promises as { open: unknown }).open = async (path: string, flags: unknown, mode?: number) => {
+      seen.push({ path: String(path), flags });
+      if (String(path).includes('.tmp-')) symlinkSync(victim, String(path)); // the attacker wins the race to the name
+      return realOpen(path, flags as number, mode);
+    };
+    try {
+      await assert.rejects(writeFileAtomic(join(p.leo, 'state.json'), '{"a":2}\n'), /EEXIST/);
+    } finally {
+      (fsMod.promises as { open: unknown }).open = realOpen;
+    }
+    const tmpOpen = seen.find((o) => o.path.includes('.tmp-'))!;
+    assert.ok(typeof tmpOpen.flags === 'number' && (tmpOpen.flags & fsMod.constants.O_EXCL) && (tmpOpen.flags & fsMod.constants.O_NOFOLLOW), String(tmpOpen.flags));
+    assert.equal(readFileSync(victim, 'utf8'), 'keep', 'the link\'s target is untouched');
+    assert.equal(readFileSync(join(p.leo, 'state.json'), 'utf8'), '{"a":1}\n', 'the old state is still there');
+    assert.ok(lstatSync(tmpOpen.path).isSymbolicLink(), 'the planted link is not removed as if it were ours');
   });
 });
