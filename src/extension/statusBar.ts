@@ -12,7 +12,7 @@ import type { LeopoldProject } from './projects';
 import { binariesFor, type SupervisorHub, type SupervisorView } from './supervisor';
 import { pill, type Pill } from '../core/continuity/pill';
 import { detectHarness, harnessEnvFrom, interactiveArgv, relaunchArgv, type Harness } from '../core/continuity/harness';
-import { spawnDetached } from '../core/continuity/spawn';
+import { resolveAgentBinary, sessionVarsUnset, spawnDetached } from '../core/continuity/spawn';
 import { readState } from '../core/state';
 import { formatAge, gatherOwnerSignals, ownerStatus } from '../core/owner';
 import { uiLocale } from './locale';
@@ -174,19 +174,21 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
       if (!pick) return { outcome: 'cancelled' };
       mode = pick.mode;
     }
-    if (mode === 'terminal') {
-      const argv = interactiveArgv(harness, binary);
-      // The agent is the terminal's process, started from an argv: no shell parses anything (the terminal resolves
-      // a bare `claude` on the PATH of VS Code's environment, the login shell's PATH).
-      const term = vscode.window.createTerminal({ name: `Leopold: ${project.name}`, cwd: project.root, shellPath: argv[0], shellArgs: argv.slice(1) });
-      term.show();
-      ctx.log.info(`${project.name}: resumed in a terminal: ${argv.join(' ')}`);
-      return { outcome: 'terminal', argv };
-    }
-    const argv = relaunchArgv(harness, project.root, binary);
+    const argv = mode === 'terminal' ? interactiveArgv(harness, binary) : relaunchArgv(harness, project.root, binary);
     try {
-      await spawnDetached({ harness, argv, cwd: project.root });
-      ctx.log.info(`${project.name}: resumed headless: ${argv[0]} …`);
+      if (mode === 'terminal') {
+        // The agent is the terminal's process, started from an argv (no shell parses anything), resolved the way a
+        // relaunch is (absolute PATH entries only) and without the harnesses' session variables.
+        const file = await resolveAgentBinary(argv[0], harness);
+        const term = vscode.window.createTerminal({
+          name: `Leopold: ${project.name}`, cwd: project.root, shellPath: file, shellArgs: argv.slice(1), env: sessionVarsUnset(process.env),
+        });
+        term.show();
+        ctx.log.info(`${project.name}: resumed in a terminal: ${[file, ...argv.slice(1)].join(' ')}`);
+        return { outcome: 'terminal', argv };
+      }
+      const child = await spawnDetached({ harness, argv, cwd: project.root });
+      ctx.log.info(`${project.name}: resumed headless: ${child.file} …`);
       return { outcome: 'headless', argv };
     } catch (err) {
       const msg = (err as Error).message;
