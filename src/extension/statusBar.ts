@@ -4,7 +4,7 @@
 // workspace. Clicking opens the run actions: Resume, Stop (the kill switch), Clear kill switch, Open checkpoint,
 // Show run log, Show events.
 import * as vscode from 'vscode';
-import { mdEscape, noIcons } from './untrusted';
+import { inert, mdEscape } from './untrusted';
 import * as os from 'node:os';
 import { promises as fs } from 'node:fs';
 import type { LeopoldContext } from './context';
@@ -56,7 +56,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     const view = hub.viewFor(project);
     const trusted = ctx.isTrusted();
     const prefix = trusted ? 'Leopold' : vscode.l10n.t('Leopold (restricted mode)');
-    const multi = projects.length > 1 && project ? ` [${noIcons(project.name)}]` : '';
+    const multi = projects.length > 1 && project ? ` [${inert(project.name, 60)}]` : '';
     if (!view || !project) {
       item.text = trusted ? `$(pulse) Leopold${multi}` : `$(shield) ${vscode.l10n.t('Leopold: restricted mode')}`;
       item.tooltip = trusted ? vscode.l10n.t('Leopold: reading the run…') : restrictedTooltip();
@@ -66,7 +66,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
       current = { project, pill: p };
       const icon = !trusted ? '$(shield)' : p.warning ? '$(warning)' : view.decision.kind === 'api_waiting' ? '$(watch)'
         : p.relaunching ? '$(sync~spin)' : '$(pulse)';
-      item.text = `${icon} ${prefix}${multi}: ${noIcons(p.text)}`; // p.text carries stopped_reason from state.json
+      item.text = `${icon} ${prefix}${multi}: ${inert(p.text, 120)}`; // p.text carries stopped_reason from state.json
       item.backgroundColor = p.warning ? WARNING_BG : undefined;
       item.tooltip = tooltip(view, p, trusted, projects.length);
     }
@@ -121,7 +121,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     if (arg instanceof vscode.Uri) return ctx.registry.projectFor(arg);
     if (current.project && projects.includes(current.project)) return current.project;
     if (projects.length <= 1) return projects[0];
-    const pick = await vscode.window.showQuickPick(projects.map((p) => ({ label: p.name, description: p.root, p })), { placeHolder: vscode.l10n.t('Which Leopold project?') });
+    const pick = await vscode.window.showQuickPick(projects.map((p) => ({ label: inert(p.name), description: inert(p.root), p })), { placeHolder: vscode.l10n.t('Which Leopold project?') });
     return pick?.p;
   };
 
@@ -144,7 +144,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
         const reason = `a live owner holds the run (${who}, last sign of life ${formatAge(owner.ageS ?? 0)}); it would refuse a second /leopold-run`;
         const whoUi = owner.driver ? vscode.l10n.t('the driver') : vscode.l10n.t('session {0}', owner.short ?? '?');
         void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: Resume refused — a live owner holds the run ({0}, last sign of life {1}); it would refuse a second /leopold-run.',
-          whoUi, formatAge(owner.ageS ?? 0, uiLocale())));
+          inert(whoUi), formatAge(owner.ageS ?? 0, uiLocale())));
         ctx.log.info(`${project.name}: resume refused: ${reason}`);
         return { outcome: 'refused', reason: 'live_owner' };
       }
@@ -168,9 +168,9 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     let mode = how;
     if (!mode) {
       const pick = await vscode.window.showQuickPick([
-        { label: `$(terminal) ${vscode.l10n.t('In a terminal')}`, description: interactiveArgv(harness, binary).join(' '), mode: 'terminal' as const },
+        { label: `$(terminal) ${vscode.l10n.t('In a terminal')}`, description: inert(interactiveArgv(harness, binary).join(' ')), mode: 'terminal' as const },
         { label: `$(rocket) ${vscode.l10n.t('Headless')}`, description: vscode.l10n.t('the relaunch command, detached'), mode: 'headless' as const },
-      ], { placeHolder: vscode.l10n.t('Resume the Leopold run in {0} with {1}', project.name, harness) });
+      ], { placeHolder: vscode.l10n.t('Resume the Leopold run in {0} with {1}', inert(project.name), harness) });
       if (!pick) return { outcome: 'cancelled' };
       mode = pick.mode;
     }
@@ -193,7 +193,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     } catch (err) {
       const msg = (err as Error).message;
       ctx.log.error(`${project.name}: resume failed: ${msg}`);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: could not start {0} ({1}). Set leopold.{2}.path if it is not on the PATH of VS Code.', argv[0], msg, harness),
+      void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: could not start {0} ({1}). Set leopold.{2}.path if it is not on the PATH of VS Code.', inert(argv[0]), inert(msg), harness),
         vscode.l10n.t('Show Log')).then((c) => c && ctx.log.show(true));
       return { outcome: 'failed', reason: msg, argv };
     }
@@ -237,7 +237,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
       { label: `$(graph-line) ${vscode.l10n.t('Show run timeline')}`, description: vscode.l10n.t("the run's context windows, relaunches and retries"), run: () => vscode.commands.executeCommand('leopold.showTimeline', project.root) },
       { label: `$(checklist) ${vscode.l10n.t('Doctor')}`, description: vscode.l10n.t('the continuity checks of leopold doctor'), run: () => vscode.commands.executeCommand('leopold.doctor') },
     );
-    const pick = await vscode.window.showQuickPick(actions, { placeHolder: `Leopold — ${project.name}: ${current.pill?.text ?? ''}` });
+    const pick = await vscode.window.showQuickPick(actions, { placeHolder: `Leopold — ${inert(project.name)}: ${inert(current.pill?.text ?? '')}` });
     await pick?.run();
   };
 

@@ -13,6 +13,7 @@ import { needsHuman, type Decision, type ContinuitySnapshot } from '../core/cont
 import { harnessEnvFrom, type Harness } from '../core/continuity/harness';
 import { observe, tick, type RunnerOptions, type Spawner } from '../core/continuity/runner';
 import { spawnDetached } from '../core/continuity/spawn';
+import { inert } from './untrusted';
 import type { LoopMode } from '../core/continuity/pill';
 
 export interface SupervisorView {
@@ -163,6 +164,8 @@ class ProjectSupervisor implements vscode.Disposable {
   }
 
   private lastAction: SupervisorView['lastAction'];
+  /** The notifications shown, as passed to VS Code (read back by the integration tests). */
+  readonly notifications: string[] = [];
 
   private publish(snapshot: ContinuitySnapshot, decision: Decision, mode: LoopMode): void {
     this.view = { project: this.project, snapshot, decision, mode, lastAction: this.lastAction, updatedAt: Date.now() };
@@ -188,13 +191,16 @@ class ProjectSupervisor implements vscode.Disposable {
     // or another VS Code window reads the record as `already_handled` and stays quiet.
     const what = decision.kind === 'relaunch_failed'
       ? vscode.l10n.t('the relaunched window never reactivated the run — the seat is empty')
-      : decision.kind === 'api_refused' ? vscode.l10n.t('the API error was not retried ({0})', decision.reason ?? '')
-      : vscode.l10n.t('the rolled window was not relaunched ({0})', decision.reason ?? '');
-    // The decision's detail is the continuity core's own English sentence (it is logged verbatim too).
-    const detail = decision.detail ? ` ${decision.detail}.` : '';
+      : decision.kind === 'api_refused' ? vscode.l10n.t('the API error was not retried ({0})', inert(decision.reason ?? ''))
+      : vscode.l10n.t('the rolled window was not relaunched ({0})', inert(decision.reason ?? ''));
+    // The decision's detail is the continuity core's own English sentence (it is logged verbatim too); it quotes
+    // state.json (the API error class), so it is made inert like every quoted value.
+    const detail = decision.detail ? ` ${inert(decision.detail)}.` : '';
     const resume = vscode.l10n.t('Resume Run');
     const showLog = vscode.l10n.t('Show Log');
-    void vscode.window.showWarningMessage(`Leopold (${this.project.name}): ${what}.${detail}`, resume, showLog).then((choice) => {
+    const message = `Leopold (${inert(this.project.name)}): ${what}.${detail}`;
+    this.notifications.push(message);
+    void vscode.window.showWarningMessage(message, resume, showLog).then((choice) => {
       if (choice === resume) void vscode.commands.executeCommand('leopold.resumeRun', this.project.root);
       else if (choice === showLog) this.ctx.log.show(true);
     });
@@ -272,6 +278,8 @@ export function registerSupervisors(ctx: LeopoldContext, spawner: Spawner = spaw
       await Promise.all([...supervisors.values()].filter((s) => !root || s.project.root === root).map((s) => s.schedule()));
     },
     ticks: () => [...supervisors.values()].reduce((n, s) => n + s.ticks, 0),
+    /** Every notification message shown so far, per project root. */
+    notifications: (root: string) => [...supervisors.values()].find((s) => s.project.root === root)?.notifications.slice() ?? [],
     /** How ticks were triggered: file-system events vs the 2 s safety poll. */
     triggers: () => [...supervisors.values()].reduce((t, s) => ({ event: t.event + s.triggers.event, poll: t.poll + s.triggers.poll }), { event: 0, poll: 0 }),
   };
