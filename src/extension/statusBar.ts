@@ -104,7 +104,12 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     }
     if (view.snapshot.openItems > 0) md.appendMarkdown(`${vscode.l10n.t('Plan: {0} open item(s)', view.snapshot.openItems)}\n\n`);
     md.appendMarkdown(`${vscode.l10n.t('Last verdict: {0}', `\`${view.decision.verdict.replace(/`/g, '')}\``)}${view.decision.detail ? ` — ${mdEscape(view.decision.detail)}` : ''}\n\n`);
-    if (view.mode === 'deferred') md.appendMarkdown(`${vscode.l10n.t('A `leopold watch` monitor answers on 127.0.0.1: it owns the relaunch loop, this window only watches.')}\n\n`);
+    if (view.mode === 'deferred') {
+      const w = view.watch?.watch;
+      md.appendMarkdown(`${view.watch?.how === 'process' && w
+        ? vscode.l10n.t('`leopold watch` (pid {0}, port {1}) serves this project ({2}): it owns the relaunch loop, this window only watches.', w.pid, w.port, mdEscape(w.project ?? vscode.l10n.t('its folder cannot be read')))
+        : vscode.l10n.t('A `leopold watch` monitor answers on 127.0.0.1:{0} (processes cannot be listed here): it owns the relaunch loop, this window only watches.', w?.port ?? 4179)}\n\n`);
+    }
     if (view.mode === 'off') md.appendMarkdown(`${vscode.l10n.t('`leopold.autoRelaunch` is off for this folder: nothing is relaunched automatically.')}\n\n`);
     if (!trusted) md.appendMarkdown(`${vscode.l10n.t('Restricted Mode: nothing is spawned or written until the workspace is trusted.')}\n\n`);
     const links = [`[$(list-selection) ${vscode.l10n.t('Run actions')}](command:leopold.showRunActions)`];
