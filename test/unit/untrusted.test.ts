@@ -1,5 +1,6 @@
 import * as assert from 'node:assert';
-import { inert, mdEscape, noIcons } from '../../src/extension/untrusted';
+import * as U from '../../src/extension/untrusted';
+const { inert, mdEscape, noIcons } = U;
 
 /** How a VS Code notification finds links in its message (vs/base/common/linkedText): `[label](target "title")`. */
 const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
