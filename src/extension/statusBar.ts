@@ -186,7 +186,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
         // relaunch is (absolute PATH entries only) and without the harnesses' session variables.
         const file = await resolveAgentBinary(argv[0], harness);
         const term = vscode.window.createTerminal({
-          name: `Leopold: ${project.name}`, cwd: project.root, shellPath: file, shellArgs: argv.slice(1), env: sessionVarsUnset(process.env),
+          name: `Leopold: ${project.name}`, cwd: project.root, shellPath: file, shellArgs: argv.slice(1), env: sessionVarsUnset(),
         });
         term.show();
         ctx.log.info(`${project.name}: resumed in a terminal: ${[file, ...argv.slice(1)].join(' ')}`);

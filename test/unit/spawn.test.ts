@@ -80,7 +80,7 @@ describe('starting the agent (core/continuity/spawn)', () => {
     assert.deepEqual([...HARNESS_SESSION_VARS], SESSION_VARS);
     const env = { PATH: '/bin', CLAUDECODE: '1', CLAUDE_PID: '7', CODEX_THREAD_ID: 't', CLAUDE_CONFIG_DIR: '/c', CODEX_SANDBOX_X: 'kept' };
     assert.deepEqual(agentEnvironment(env), { PATH: '/bin', CLAUDE_CONFIG_DIR: '/c', CODEX_SANDBOX_X: 'kept' });
-    assert.deepEqual(sessionVarsUnset(env), { CLAUDECODE: null, CLAUDE_PID: null, CODEX_THREAD_ID: null });
+    assert.deepEqual(sessionVarsUnset(), Object.fromEntries(SESSION_VARS.map((v) => [v, null])), 'a terminal: all of them, whatever the extension host has');
   });
 
   it('a claude planted in the project never runs: empty and relative PATH entries are not searched', async () => {

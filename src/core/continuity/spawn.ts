@@ -39,9 +39,12 @@ export function agentEnvironment(env: NodeJS.ProcessEnv): Record<string, string>
   return out;
 }
 
-/** For a VS Code terminal, whose `env` is merged into its own: `null` removes a variable. */
-export function sessionVarsUnset(env: NodeJS.ProcessEnv): Record<string, null> {
-  return Object.fromEntries(Object.keys(env).filter(isSessionVar).map((k) => [k, null]));
+/**
+ * For a VS Code terminal, whose `env` is merged over its own (the login shell's and `terminal.integrated.env.*`, not
+ * the extension host's): `null` removes a variable, so every session variable is listed.
+ */
+export function sessionVarsUnset(): Record<string, null> {
+  return Object.fromEntries(HARNESS_SESSION_VARS.map((k) => [k, null]));
 }
 
 /** The binary could not be resolved safely; the message says why and what to do. */

@@ -161,10 +161,14 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     assert.ok(!/(^|[^\\])\[/.test(quoted) && !/(^|[^\\])!/.test(quoted) && !/\$\(bug\)/.test(quoted.replace(/\\(.)/g, '$1')), quoted);
   });
 
-  test('Resume run in a terminal runs the harness itself from an argv (no shell string)', async () => {
+  test('Resume run in a terminal runs the harness itself from an argv (no shell string), without session variables', async () => {
     writeState(folder, { active: false, stopped_reason: 'user_stop', windows: 6, transcript_path: transcript });
     const before = agentCalls().length;
-    const r = await api.statusBar.resumeRun(folder, 'terminal');
+    // Terminals get their environment from the login shell and terminal.integrated.env: plant the session variables there.
+    const termConfig = vscode.workspace.getConfiguration('terminal.integrated');
+    const envBefore = termConfig.get<Record<string, string>>('env.linux') ?? {};
+    await termConfig.update('env.linux', { ...envBefore, CLAUDECODE: '1', CODEX_THREAD_ID: 'thread-parent' }, vscode.ConfigurationTarget.Global);
+    const r = await api.statusBar.resumeRun(folder, 'terminal').finally(() => termConfig.update('env.linux', envBefore, vscode.ConfigurationTarget.Global));
     assert.strictEqual(r.outcome, 'terminal');
     assert.deepStrictEqual(r.argv.slice(1), ['/leopold-run']);
     const term = vscode.window.terminals.find((t) => t.name === `Leopold: ${path.basename(folder)}`);
@@ -172,6 +176,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     const call = await waitFor('the agent started in the terminal', () => agentCalls()[before], 20_000);
     assert.deepStrictEqual(call.argv, ['/leopold-run']);
     assert.strictEqual(call.cwd, folder);
+    assert.deepStrictEqual(call.session_env, [], 'no session variable reached the agent in the terminal');
     term!.dispose();
   });
 
