@@ -300,6 +300,19 @@ describe(`continuity loop [TZ=${ZONE}]`, () => {
       assert.deepEqual(p.events(), []);
     });
 
+    it('an empty continuity value falls through to the next line: manual', async () => {
+      p.write('GUARDRAILS.md', '- continuity:\n- continuity: manual\n');
+      assert.equal((await tick(p.opts())).decision.verdict, 'manual');
+      assert.deepEqual(p.spawned, []);
+    });
+
+    it('an empty max_windows value falls through to the next line: a window-3 roll over max 2 is refused', async () => {
+      p.write('GUARDRAILS.md', '- max_windows:\n- max_windows: 2\n');
+      p.setState(p.rolled({ windows: 3 }));
+      assert.equal((await tick(p.opts())).decision.verdict, 'refused:max_windows');
+      assert.deepEqual(p.spawned, []);
+    });
+
     it('an unrecognised continuity value means auto', async () => {
       p.write('GUARDRAILS.md', '- continuity: sometimes\n');
       assert.equal((await tick(p.opts())).decision.verdict, 'relaunched:claude');
