@@ -8,7 +8,6 @@
 // switch, owner (only when the run is active), foreign stops, tracked state, checkpoint, continuity, windows N/M,
 // last window's progress. One deliberate difference: the checkpoint is validated with the real cap (§6.3), not the
 // old doctor's fixed 32768 bytes.
-import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { checkpointCap, validateCheckpoint } from './checkpoint';
 import { guardrailValue, parseGuardrails } from './guardrails';
@@ -18,6 +17,8 @@ import { parseState, type StateRead } from './state';
 import { parseUtc } from './time';
 import { msg, type Locale, type MessageArgs, type MessageKey } from './messages';
 import { parseEventLine } from './journal';
+import { exists as pathExists, openRegular, readText } from './files';
+import { STATE_CAP_BYTES } from './state';
 
 export type DoctorLevel = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -145,10 +146,11 @@ const COUNT_CHUNK = 4 * 1024 * 1024;
  * or replaced journal, or a new owner (`sinceMs`), starts the count over. Undefined when there is no journal.
  */
 export async function foreignStopsSince(path: string, sinceMs: number | undefined): Promise<number | undefined> {
-  const fh = await fs.open(path, 'r').catch(() => undefined);
-  if (!fh) return undefined;
+  const o = await openRegular(path).catch(() => undefined);
+  if (o?.kind !== 'ok') return undefined;
+  const fh = o.handle;
   try {
-    const { size, ino } = await fh.stat();
+    const { size, ino } = o.stats;
     let c = foreignStopCounts.get(path);
     if (!c || c.ino !== ino || c.sinceMs !== sinceMs || size < c.offset) c = { ino, offset: 0, sinceMs, count: 0 };
     let pos = c.offset;
@@ -327,8 +329,8 @@ export interface GatherOptions {
 
 /** Reads everything the doctor looks at in `<leoDir>`. Never writes; a missing file is `undefined`. */
 export async function gatherDoctorInput(leoDir: string, options: GatherOptions): Promise<DoctorInput> {
-  const read = (name: string) => fs.readFile(join(leoDir, name), 'utf8').catch(() => undefined);
-  const exists = (name: string) => fs.stat(join(leoDir, name)).then(() => true, () => false);
+  const read = (name: string) => readText(join(leoDir, name), name === 'state.json' ? STATE_CAP_BYTES : undefined);
+  const exists = (name: string) => pathExists(join(leoDir, name));
   const [stateText, guardrailsText, checkpointText, stopExists, missionExists] = await Promise.all([
     read('state.json'), read('GUARDRAILS.md'), read('CHECKPOINT.md'), exists('STOP'), exists('MISSION.md'),
   ]);

@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { formatUtc, parseUtc } from './time';
 import { jsonObject } from './json';
+import { openRegular, type FileKind } from './files';
 
 export interface JournalEvent {
   event: string;
@@ -98,6 +99,8 @@ export class JournalTailer {
   startOffset = 0;
   /** Total lines skipped as malformed since the last reset. */
   skipped = 0;
+  /** What the last poll found at the path: only a `regular` journal (or a symlink to one) is ever opened. */
+  fileKind: FileKind = 'missing';
   private ino: number | undefined;
   private nextLine: number | undefined = 0;
   private partial: Buffer = Buffer.alloc(0);
@@ -129,17 +132,18 @@ export class JournalTailer {
 
   /** Reads whatever was appended since the last poll (everything, or the tail, the first time). */
   async poll(): Promise<PollResult> {
-    let handle: fs.FileHandle;
-    try {
-      handle = await fs.open(this.path, 'r');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    const o = await openRegular(this.path);
+    if (o.kind !== 'ok') {
+      // Gone, or a FIFO / directory / device: nothing is opened, and what was shown is dropped.
       const had = this.ino !== undefined || this.events.length > 0;
       this.resetState();
+      this.fileKind = o.kind === 'missing' ? 'missing' : o.fileKind;
       return { appended: [], reset: had, bytesRead: 0 };
     }
+    this.fileKind = 'regular';
+    const handle = o.handle;
     try {
-      const st = await handle.stat();
+      const st = o.stats;
       let reset = false;
       if (this.ino === undefined || st.ino !== this.ino || st.size < this.offset) {
         this.resetState();
@@ -232,10 +236,12 @@ export class JournalTailer {
     const end = this.startOffset;
     const ino = this.ino;
     const found: JournalEvent[] = [];
-    const handle = await fs.open(this.path, 'r');
+    const o = await openRegular(this.path);
+    if (o.kind !== 'ok') return 0;
+    const handle = o.handle;
     let bytes = 0;
     try {
-      const st = await handle.stat();
+      const st = o.stats;
       if (st.ino !== ino) return 0;
       let pos = 0;
       let carry = Buffer.alloc(0);

@@ -15,7 +15,7 @@ import { relaunchArgv, type Harness } from './harness';
 export interface ContinuitySnapshot {
   projectRoot: string;
   /** The state.json object as on disk, or why there is none (`missing`, `empty`, `invalid-json`, `not-object`). */
-  state: { kind: 'ok'; raw: Record<string, unknown> } | { kind: 'missing' | 'empty' | 'invalid-json' };
+  state: { kind: 'ok'; raw: Record<string, unknown> } | { kind: 'missing' | 'empty' | 'invalid-json' | 'unreadable' };
   stateMtimeMs?: number;
   /** PLAN.md lines that are optional whitespace then `- [ ]`. */
   openItems: number;

@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { jsonObject } from '../json';
+import { openRegular } from '../files';
 
 export type Harness = 'claude' | 'codex';
 
@@ -35,7 +36,9 @@ export function classifyTranscriptLine(line: string | undefined): Harness | unde
 export async function readFirstLine(path: string): Promise<string | undefined> {
   let fh: fs.FileHandle | undefined;
   try {
-    fh = await fs.open(path, 'r');
+    const o = await openRegular(path); // a FIFO named as the transcript would block the open
+    if (o.kind !== 'ok') return undefined;
+    fh = o.handle;
     const chunk = Buffer.alloc(64 * 1024);
     let text = '';
     for (let pos = 0; pos < 1024 * 1024; ) {

@@ -14,6 +14,7 @@ import { parseGuardrails } from '../guardrails';
 import { appendEvent, parseEventLine } from '../journal';
 import { countOpenItems } from '../plan';
 import { readState } from '../state';
+import { exists, openRegular, readText } from '../files';
 import { RESUMABLE_REASONS } from './constants';
 import { decide, type ContinuitySnapshot, type Decision, type SpawnPlan } from './decide';
 import { detectHarness, type Harness, type HarnessEnv } from './harness';
@@ -47,9 +48,6 @@ export interface TickResult {
 
 const EVENTS_TAIL_BYTES = 256 * 1024;
 
-async function readText(path: string): Promise<string | undefined> {
-  return fs.readFile(path, 'utf8').catch(() => undefined);
-}
 
 /** The last answer per journal: an unchanged journal (same size and mtime) is not read again by the next poll. */
 const rollCache = new Map<string, { size: number; mtimeMs: number; window: number; ms: number | undefined }>();
@@ -59,8 +57,10 @@ export async function rollEventMs(leoDir: string, endingWindow: number): Promise
   let fh: fs.FileHandle | undefined;
   try {
     const path = join(leoDir, 'events.jsonl');
-    fh = await fs.open(path, 'r');
-    const { size, mtimeMs } = await fh.stat();
+    const o = await openRegular(path);
+    if (o.kind !== 'ok') return undefined;
+    fh = o.handle;
+    const { size, mtimeMs } = o.stats;
     const cached = rollCache.get(path);
     if (cached && cached.size === size && cached.mtimeMs === mtimeMs && cached.window === endingWindow) return cached.ms;
     const start = Math.max(0, size - EVENTS_TAIL_BYTES);
@@ -90,7 +90,7 @@ type StateIn = ContinuitySnapshot['state'];
 /** The raw object decides, as it does for the watcher; a non-object reads as `{}` (idle). */
 function stateFromRead(read: Awaited<ReturnType<typeof readState>>): StateIn {
   if (read.kind === 'ok' || read.kind === 'invalid') return { kind: 'ok', raw: read.raw };
-  return { kind: read.kind };
+  return { kind: read.kind === 'not-regular' || read.kind === 'too-large' ? 'unreadable' : read.kind };
 }
 
 /** Everything one decision looks at. Only the state is read when the state alone already answers `idle`. */
@@ -120,7 +120,7 @@ export async function loadSnapshot(
   const [plan, guardrails, stop, checkpoint, rollMs] = await Promise.all([
     readText(join(leoDir, 'PLAN.md')),
     readText(join(leoDir, 'GUARDRAILS.md')),
-    fs.stat(join(leoDir, 'STOP')).then(() => true, () => false),
+    exists(join(leoDir, 'STOP')),
     fs.stat(join(leoDir, 'CHECKPOINT.md')).then((s) => (s.isFile() ? s.size : 0), () => 0),
     Number.isInteger(windows) ? rollEventMs(leoDir, windows - 1) : Promise.resolve(undefined),
   ]);
