@@ -3,12 +3,13 @@
 // and the tree says what it found. Each read is raced against a generous timer: a reader that blocks fails the
 // test instead of hanging it, and every FIFO is opened for writing afterwards so a blocked old reader is released.
 import * as assert from 'node:assert/strict';
-import { closeSync, constants, mkdtempSync, openSync, promises as fs, readdirSync, lstatSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, promises as fs, readdirSync, lstatSync, writeFileSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeHostileSet, type HostileFolder } from '../fixtures/hostile';
 import { readBounded, readText, openRegular } from '../../src/core/files';
 import { readState } from '../../src/core/state';
+import { pill } from '../../src/core/continuity/pill';
 import { ProjectModel } from '../../src/core/project';
 import { buildProjectNode, type NodeData } from '../../src/extension/runsTreeNodes';
 import { gatherDoctorInput } from '../../src/core/doctor';
@@ -136,5 +137,74 @@ describe('hostile files (FIFOs, symlinks, directories): never opened, never hang
       await bounded(`cap(${name})`, new CapStore().get(`file://${join(leo(name), 'CHECKPOINT.md')}`));
     }
     assert.equal(await bounded('readFirstLine(FIFO)', readFirstLine(join(leo('fifo-brief'), 'PLAN.md'))), undefined);
+  });
+});
+
+describe('a huge state.json: observed by stat, never parsed', function () {
+  this.timeout(60_000);
+  let ws: string;
+  let set: HostileFolder[];
+  const leo = (name: string) => join(set.find((f) => f.name === name)!.root, '.leopold');
+  before(() => {
+    ws = mkdtempSync(join(tmpdir(), 'leo-huge-'));
+    set = makeHostileSet(ws);
+  });
+  after(async () => {
+    releaseFifos(ws);
+    await fs.rm(ws, { recursive: true, force: true });
+  });
+
+  it('a 99 MB state.json is too large: reported from its size, not read, on every observation', async () => {
+    const heap0 = process.memoryUsage().rss;
+    for (let i = 0; i < 5; i++) {
+      const r = await bounded('readState(99 MB)', readState(leo('huge-state')), 2000);
+      assert.equal(r.kind, 'too-large');
+      assert.equal((r as { bytes: number }).bytes > 98_000_000, true);
+      assert.equal((r as { limit: number }).limit, 4 * 1024 * 1024, 'the 4 MiB cap');
+    }
+    // Parsing it once costs ~1.5 GB; five stats cost nothing (generous bound, RSS is noisy).
+    assert.ok(process.memoryUsage().rss - heap0 < 200 * 1024 * 1024, 'no 99 MB read');
+  });
+
+  it('the tree, the status pill and the continuity loop show it as too large / unreadable', async () => {
+    const snap = await bounded('load', new ProjectModel(leo('huge-state'), { ownerSignals: false }).load(), 5000);
+    const tree = buildProjectNode({ root: join(leo('huge-state'), '..'), name: 'huge-state' }, snap);
+    assert.equal(node(tree, '::state-error')?.label, 'state.json is too large');
+    assert.match(node(tree, '::state-error')!.description!, /^94\.4 MB, over the 4\.0 MB a state a hook writes stays under; not read$/);
+    const pt = buildProjectNode({ root: join(leo('huge-state'), '..'), name: 'huge-state' }, snap, 'pt-br');
+    assert.equal(node(pt, '::state-error')?.label, 'o state.json é grande demais');
+    const o = await bounded('observe', observe({ root: join(leo('huge-state'), '..'), harnessEnv: { home: ws }, spawn: async () => ({}) } as any), 5000);
+    assert.equal(o.snapshot.state.kind, 'unreadable');
+    assert.equal(pill(o.snapshot, o.decision, Date.now()).text, 'state unreadable');
+  });
+
+  it('an unchanged state.json is not read again; any change (new inode, size, mtime or ctime) is', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'leo-cache-'));
+    const file = join(dir, 'state.json');
+    writeFileSync(file, '{"active":false,"stopped_reason":"user_stop","iteration":1}\n');
+    const old = new Date(Date.now() - 3600_000);
+    utimesSync(file, old, old);
+    const a = await readState(dir);
+    const b = await readState(dir);
+    assert.equal(a.kind, 'ok');
+    assert.strictEqual(b, a, 'an old, unchanged file is answered from the last read');
+    // Same size, same mtime, rewritten in place: the ctime moves, so it is read again.
+    writeFileSync(file, '{"active":false,"stopped_reason":"user_stop","iteration":2}\n');
+    utimesSync(file, old, old);
+    const c = await readState(dir);
+    assert.equal((c as { state: { iteration: number } }).state.iteration, 2);
+    // A file written just now is never trusted from the cache (its mtime may not move on the next write).
+    writeFileSync(file, '{"active":false,"stopped_reason":"user_stop","iteration":3}\n');
+    const d1 = await readState(dir);
+    writeFileSync(file, '{"active":false,"stopped_reason":"user_stop","iteration":4}\n');
+    const d2 = await readState(dir);
+    assert.deepEqual([(d1 as any).state.iteration, (d2 as any).state.iteration], [3, 4]);
+    // Replaced by rename (how jq, the watcher and the extension write): a new inode.
+    writeFileSync(file + '.tmp', '{"active":false,"stopped_reason":"user_stop","iteration":5}\n');
+    utimesSync(file + '.tmp', old, old);
+    await fs.rename(file + '.tmp', file);
+    assert.equal(((await readState(dir)) as any).state.iteration, 5);
+    await fs.rm(file);
+    assert.deepEqual(await readState(dir), { kind: 'missing' });
   });
 });
