@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { closeSync, constants, mkdtempSync, openSync, promises as fs, readdirSync, lstatSync, writeFileSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeHostileSet, type HostileFolder } from '../fixtures/hostile';
+import { LONG_JOURNAL_EVENTS, makeHostileSet, type HostileFolder } from '../fixtures/hostile';
 import { readBounded, readText, openRegular } from '../../src/core/files';
 import { readState } from '../../src/core/state';
 import { pill } from '../../src/core/continuity/pill';
@@ -16,7 +16,9 @@ import { gatherDoctorInput } from '../../src/core/doctor';
 import { loadDecisionSources } from '../../src/core/decisions';
 import { observe } from '../../src/core/continuity/runner';
 import { readFirstLine } from '../../src/core/continuity/harness';
-import { JournalTailer } from '../../src/core/journal';
+import { JournalTailer, parseJournal } from '../../src/core/journal';
+
+const MAX_LINE_BYTES = 4 * 1024 * 1024; // core/journal.ts's cap (spelled out: the old code has no such export)
 import { CapStore } from '../../src/server/caps';
 
 /** Rejects when `p` has not settled after `ms` (a hang, not a slow machine: the bounds are generous). */
@@ -206,5 +208,134 @@ describe('a huge state.json: observed by stat, never parsed', function () {
     assert.equal(((await readState(dir)) as any).state.iteration, 5);
     await fs.rm(file);
     assert.deepEqual(await readState(dir), { kind: 'missing' });
+  });
+});
+
+/** A small seeded PRNG (mulberry32): the property tests are reproducible from their seed. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('the journal: line boundaries whatever the line length, in bounded memory; rewrites noticed', function () {
+  this.timeout(120_000);
+  const tmpJournal = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'leo-tail-'));
+    return { dir, file: join(dir, 'events.jsonl') };
+  };
+  const evLine = (i: number, pad = 0, event = 'turn_start') => `${JSON.stringify({ ts: '2026-09-04T05:00:00Z', event, iteration: i, pad: 'é'.repeat(pad) })}\n`;
+
+  it('a 200 KB line straddling the first 64 KB of the tail: Recent events shows the tail, not 0 of 4,787', async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'leo-long-'));
+    const set = makeHostileSet(ws, { hugeStateBytes: 1000 });
+    const leo = join(set.find((f) => f.name === 'long-line-journal')!.root, '.leopold');
+    releaseFifos(ws);
+    const snap = await new ProjectModel(leo, { ownerSignals: false }).load();
+    assert.equal(snap.recent.length, 50);
+    const t = new JournalTailer(leo);
+    const r = await t.poll();
+    const all = parseJournal(await fs.readFile(join(leo, 'events.jsonl'), 'utf8'));
+    assert.equal(all.length, LONG_JOURNAL_EVENTS);
+    const review = all.findIndex((e) => e.event === 'review');
+    // Everything from the straddling line on: the long line itself, whole, and every event after it.
+    assert.deepEqual(r.appended.map((e) => e.offset), all.slice(review).map((e) => e.offset));
+    assert.equal((r.appended[0].fields.text as string).length > 190_000, true);
+    await fs.rm(ws, { recursive: true, force: true });
+  });
+
+  it('property: from any tail size, over lines of any length, the first poll and later appends yield exactly the events a full parse finds', async () => {
+    for (let seed = 1; seed <= 150; seed++) {
+      const rand = rng(seed);
+      const { dir, file } = tmpJournal();
+      const lines: string[] = [];
+      const n = 5 + Math.floor(rand() * 60);
+      for (let i = 0; i < n; i++) {
+        const r = rand();
+        const pad = r < 0.1 ? Math.floor(rand() * 150_000) : r < 0.15 ? 0 : Math.floor(rand() * 200);
+        lines.push(r > 0.97 ? 'not json\n' : r > 0.95 ? '\n' : evLine(i, pad));
+      }
+      const text = lines.join('');
+      const bytes = Buffer.from(text);
+      const split = Math.floor(rand() * bytes.length);
+      await fs.writeFile(file, bytes.subarray(0, split));
+      const tail = 1 + Math.floor(rand() * 300_000);
+      const t = new JournalTailer(dir, { window: 10_000, initialTailBytes: tail });
+      const seen = [...(await t.poll()).appended];
+      // Append the rest in random pieces, cutting lines (and UTF-8 sequences) anywhere.
+      for (let at = split; at < bytes.length;) {
+        const next = Math.min(bytes.length, at + 1 + Math.floor(rand() * 120_000));
+        await fs.appendFile(file, bytes.subarray(at, next));
+        seen.push(...(await t.poll()).appended);
+        at = next;
+      }
+      const all = parseJournal(text);
+      // The first poll starts at the line holding byte (size - tail) of what was there then.
+      const probe = Math.max(0, split - tail);
+      const startLine = split <= tail ? 0 : bytes.subarray(0, probe).lastIndexOf(0x0a) + 1;
+      const expected = all.filter((e) => e.offset >= startLine);
+      assert.deepEqual(seen.map((e) => [e.offset, e.fields.iteration]), expected.map((e) => [e.offset, e.fields.iteration]), `seed ${seed}`);
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a line longer than MAX_LINE_BYTES is skipped and counted; memory stays bounded; the next line is read', async () => {
+    const { dir, file } = tmpJournal();
+    await fs.writeFile(file, evLine(1));
+    const t = new JournalTailer(dir, { initialTailBytes: 64 * 1024 * 1024 });
+    await t.poll();
+    // 9 MB without a newline, in pieces, then its newline and a good line.
+    const piece = Buffer.alloc(1024 * 1024, 0x61);
+    for (let i = 0; i < 9; i++) {
+      await fs.appendFile(file, piece);
+      await t.poll();
+      assert.ok((t as unknown as { partial: Buffer }).partial.length <= MAX_LINE_BYTES, 'the partial line is bounded');
+    }
+    await fs.appendFile(file, '\n' + evLine(2));
+    const r = await t.poll();
+    assert.deepEqual(r.appended.map((e) => e.fields.iteration), [2]);
+    assert.equal(t.skipped, 1);
+    // The same file first seen from a tail that starts inside the long line: it starts after it.
+    const u = new JournalTailer(dir, { initialTailBytes: 2 * 1024 * 1024 });
+    assert.deepEqual((await u.poll()).appended.map((e) => e.fields.iteration), [2]);
+    // And scanHistory skips it too.
+    const w = new JournalTailer(dir, { initialTailBytes: 100 });
+    await w.poll();
+    await w.scanHistory();
+    assert.equal(w.hasUnscannedHistory, false);
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('a journal truncated and regrown past the old offset between two polls is noticed (same inode)', async () => {
+    const { dir, file } = tmpJournal();
+    const a = Array.from({ length: 20 }, (_, i) => evLine(i, 10)).join('');
+    await fs.writeFile(file, a);
+    const ino = lstatSync(file).ino;
+    const t = new JournalTailer(dir);
+    assert.equal((await t.poll()).appended.length, 20);
+    // Truncated in place (O_TRUNC keeps the inode) and regrown longer, with other lines.
+    const b = Array.from({ length: 40 }, (_, i) => evLine(100 + i, 3)).join('');
+    await fs.writeFile(file, b);
+    assert.equal(lstatSync(file).ino, ino, 'same inode');
+    const r = await t.poll();
+    assert.equal(r.reset, true);
+    assert.deepEqual(t.recent(40).map((e) => e.fields.iteration).reverse(), Array.from({ length: 40 }, (_, i) => 100 + i));
+    assert.equal(t.skipped, 0, 'no torn line read from the middle');
+    // Rewritten with the same bytes before the offset but a different head (a new first line of the same length).
+    const c = b.replace('"iteration":100', '"iteration":900') + evLine(200);
+    await fs.writeFile(file, c);
+    const r2 = await t.poll();
+    assert.equal(r2.reset, true);
+    assert.equal(t.recent(41).at(-1)!.fields.iteration, 900);
+    // A plain append is not a rewrite.
+    await fs.appendFile(file, evLine(201));
+    const r3 = await t.poll();
+    assert.deepEqual([r3.reset, r3.appended.map((e) => e.fields.iteration)], [false, [201]]);
+    await fs.rm(dir, { recursive: true, force: true });
   });
 });
