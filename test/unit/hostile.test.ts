@@ -6,7 +6,8 @@ import * as assert from 'node:assert/strict';
 import { closeSync, constants, mkdtempSync, openSync, promises as fs, readdirSync, lstatSync, writeFileSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LONG_JOURNAL_EVENTS, makeHostileSet, type HostileFolder } from '../fixtures/hostile';
+import { LONG_JOURNAL_EVENTS, longOnPlan, makeHostileSet, type HostileFolder } from '../fixtures/hostile';
+import * as planModule from '../../src/core/plan';
 import { readBounded, readText, openRegular } from '../../src/core/files';
 import { readState } from '../../src/core/state';
 import { pill } from '../../src/core/continuity/pill';
@@ -337,5 +338,67 @@ describe('the journal: line boundaries whatever the line length, in bounded memo
     const r3 = await t.poll();
     assert.deepEqual([r3.reset, r3.appended.map((e) => e.fields.iteration)], [false, [201]]);
     await fs.rm(dir, { recursive: true, force: true });
+  });
+});
+
+const { parsePlan, countOpenItems } = planModule;
+/** parseOn is new; on the old code the test falls back to parsing a one-item plan (same answer, same cost). */
+const parseOn = (rest: string) => ((planModule as Record<string, unknown>).parseOn as typeof planModule.parseOn | undefined)?.(rest)
+  ?? parsePlan(`- [ ] a\n  @on ${rest}\n`).items[0].on[0];
+
+describe('PLAN.md: every parser linear (long @on lines, long items, U+2028)', function () {
+  this.timeout(60_000);
+  /** Wall time of `f` in ms (the bounds below are generous: they catch quadratic time, not a slow machine). */
+  const time = (f: () => void) => {
+    const t = Date.now();
+    f();
+    return Date.now() - t;
+  };
+
+  it('property: @on conditions and targets read exactly as the grammar says, on 3,000 seeded random annotations', () => {
+    // The grammar, as the regex it was first written with (fine on short inputs; only used as the reference here).
+    const reference = (rest: string) => {
+      const on = /^(.*?)\s*(?:->|=>|→)\s*#?(\d+)?\s*$/.exec(rest);
+      return on ? { cond: on[1].trim(), target: on[2] ? Number(on[2]) : 0 } : { cond: rest.trim(), target: 0 };
+    };
+    const alphabet = [' ', ' ', 'a', 'b', '-', '>', '=', '→', '#', '1', '7', '\t', '->', '=>', ' -> #2'];
+    const rand = rng(42);
+    for (let i = 0; i < 3000; i++) {
+      let s = '';
+      const n = Math.floor(rand() * 14);
+      for (let k = 0; k < n; k++) s += alphabet[Math.floor(rand() * alphabet.length)];
+      assert.deepEqual(parseOn(s), reference(s), JSON.stringify(s));
+    }
+  });
+
+  it('adversarial @on lines of 20,000 characters and the hostile plan parse in linear time', () => {
+    const n = 20_000;
+    const lines = [
+      `${' '.repeat(n)}x`, `c ->${' '.repeat(n)}x`, `c ->${' '.repeat(n)}`, `${'-> '.repeat(n / 3)}`, `${'->'.repeat(n / 2)}#`,
+      `${'a'.repeat(n)} => #${'1'.repeat(n)}x`, `${' \t'.repeat(n / 2)}→`, `${' '.repeat(n)}\u2028`,
+    ];
+    for (const l of lines) {
+      const ms = time(() => parsePlan(`- [ ] a\n  @on ${l}\n`));
+      assert.ok(ms < 500, `@on ${JSON.stringify(l.slice(0, 12))}…: ${ms} ms`);
+    }
+    assert.deepEqual(parsePlan(`- [ ] a\n  @on c ->${' '.repeat(n)}#3 \n`).items[0].on, [{ cond: 'c', target: 3 }]);
+    const ms = time(() => parsePlan(longOnPlan(20_000, 8)));
+    assert.ok(ms < 1000, `the hostile plan: ${ms} ms`);
+  });
+
+  it('an item with 20,000 continuation lines parses in linear time, its text joined as before', () => {
+    const plan = `- [ ]   first words\n${'  more words here\n'.repeat(20_000)}- [x] next\n`;
+    let parsed: ReturnType<typeof parsePlan> | undefined;
+    const ms = time(() => { parsed = parsePlan(plan); });
+    assert.ok(ms < 2000, `${ms} ms`);
+    assert.equal(parsed!.items[0].text, `first words${' more words here'.repeat(20_000)}`);
+    assert.equal(parsed!.items[0].title, parsed!.items[0].text);
+    assert.equal(parsed!.items[1].text, 'next');
+  });
+
+  it('a checkbox line holding U+2028 is an item, as the hook counts it', () => {
+    const text = '- [ ] one\u2028two\n- [x] three\n';
+    assert.equal(parsePlan(text).total, 2);
+    assert.equal(countOpenItems(text), parsePlan(text).total - parsePlan(text).done);
   });
 });
