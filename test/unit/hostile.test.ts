@@ -132,6 +132,16 @@ describe('hostile files (FIFOs, symlinks, directories): never opened, never hang
     }
   });
 
+  it('every hostile folder (but those awaiting another branch) loads, updates and renders in bounded time', async () => {
+    for (const f of set.filter((x) => !x.fixedOn)) {
+      const model = new ProjectModel(join(f.root, '.leopold'), { ownerSignals: false });
+      const snap = await bounded(`load(${f.name})`, model.load(), 10_000);
+      await bounded(`update(${f.name})`, model.update(['state.json', 'events.jsonl', 'PLAN.md', 'GUARDRAILS.md', 'CHECKPOINT.md', 'runs']), 10_000);
+      await bounded(`history(${f.name})`, model.completeHistory(), 10_000);
+      assert.equal(buildProjectNode({ root: f.root, name: f.name }, snap).label, f.name);
+    }
+  });
+
   it('doctor, decision search, the continuity loop, harness detection and the language server cap do not hang on FIFOs', async () => {
     for (const name of ['fifo-state', 'fifo-journal', 'fifo-brief', 'symlink-fifo-state', 'dir-state']) {
       await bounded(`doctor(${name})`, gatherDoctorInput(leo(name), { stateTracked: 'not-checked', ownerSignals: false } as any));
