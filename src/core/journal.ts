@@ -220,13 +220,19 @@ export class JournalTailer {
         const r = await handle.read(buf, 0, len, this.offset);
         if (r.bytesRead === 0) break;
         bytesRead += r.bytesRead;
-        this.consume(buf.subarray(0, r.bytesRead), this.offset, appended);
+        const got = buf.subarray(0, r.bytesRead);
+        this.consume(got, this.offset, appended);
         this.offset += r.bytesRead;
+        // The print follows the bytes just read (no extra read on an append).
+        this.tailPrint = got.length >= PRINT_BYTES ? Buffer.from(got.subarray(got.length - PRINT_BYTES))
+          : Buffer.concat([this.tailPrint, got]).subarray(-PRINT_BYTES);
       }
-      if (bytesRead > 0 || reset) {
+      // After a reset that started mid-file, the bytes before the offset were not read: read the print once.
+      if (this.tailPrint.length < Math.min(PRINT_BYTES, this.offset)) {
         this.tailPrint = await readAt(handle, Math.max(0, this.offset - PRINT_BYTES), Math.min(PRINT_BYTES, this.offset));
-        this.headPrint = await readAt(handle, 0, Math.min(PRINT_BYTES, this.offset));
       }
+      // The head print grows until it is full, then stays (the head of an append-only file never changes).
+      if (this.headPrint.length < Math.min(PRINT_BYTES, this.offset)) this.headPrint = await readAt(handle, 0, Math.min(PRINT_BYTES, this.offset));
       return { appended, reset, bytesRead };
     } finally {
       await handle.close();
@@ -327,6 +333,7 @@ export class JournalTailer {
         let data = buf.subarray(0, r.bytesRead);
         let base = pos;
         let start = 0;
+        let nextEvent = -1; // the next '"event"' at or after `start` (found once, reused until passed: linear)
         if (skipping) {
           const nl = data.indexOf(0x0a);
           if (nl >= 0) {
@@ -342,9 +349,10 @@ export class JournalTailer {
           const nl = data.indexOf(0x0a, start);
           if (nl < 0) break;
           // Cheap filter first, inside the line only: only lines naming a continuity event are parsed.
-          const bytesOfLine = data.subarray(start, nl);
-          if (bytesOfLine.indexOf('"event"') >= 0) {
-            const text = bytesOfLine.toString('utf8');
+          if (nextEvent < start && nextEvent !== -2) nextEvent = data.indexOf('"event"', start);
+          if (nextEvent === -1) nextEvent = -2; // none left in this chunk
+          if (nextEvent >= start && nextEvent < nl) {
+            const text = data.toString('utf8', start, nl);
             if (CONTINUITY_HINT.test(text)) {
               const e = parseEventLine(text, base + start, line);
               if (e && CONTINUITY_EVENTS.has(e.event)) found.push(e);
