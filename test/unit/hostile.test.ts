@@ -13,7 +13,7 @@ import { readState } from '../../src/core/state';
 import { pill } from '../../src/core/continuity/pill';
 import { ProjectModel } from '../../src/core/project';
 import { buildProjectNode, type NodeData } from '../../src/extension/runsTreeNodes';
-import { gatherDoctorInput } from '../../src/core/doctor';
+import { doctorLine, doctorStringsFor, gatherDoctorInput, runDoctor } from '../../src/core/doctor';
 import { loadDecisionSources } from '../../src/core/decisions';
 import { observe } from '../../src/core/continuity/runner';
 import { readFirstLine } from '../../src/core/continuity/harness';
@@ -142,6 +142,15 @@ describe('hostile files (FIFOs, symlinks, directories): never opened, never hang
     }
   });
 
+  it('the doctor FAILs a state.json that is not a regular file', async () => {
+    for (const name of ['fifo-state', 'symlink-fifo-state', 'dir-state']) {
+      const report = runDoctor(await bounded('doctor', gatherDoctorInput(leo(name), { stateTracked: 'not-checked', ownerSignals: false })));
+      const f = report.findings.find((x) => x.id === 'state-not-regular');
+      assert.ok(f, `${name}: ${JSON.stringify(report.findings)}`);
+      assert.match(doctorLine(f), /^ {2}\[FAIL\] state\.json is not a regular file \((a FIFO|a directory)\)/);
+    }
+  });
+
   it('doctor, decision search, the continuity loop, harness detection and the language server cap do not hang on FIFOs', async () => {
     for (const name of ['fifo-state', 'fifo-journal', 'fifo-brief', 'symlink-fifo-state', 'dir-state']) {
       await bounded(`doctor(${name})`, gatherDoctorInput(leo(name), { stateTracked: 'not-checked', ownerSignals: false } as any));
@@ -189,6 +198,18 @@ describe('a huge state.json: observed by stat, never parsed', function () {
     const o = await bounded('observe', observe({ root: join(leo('huge-state'), '..'), harnessEnv: { home: ws }, spawn: async () => ({}) } as any), 5000);
     assert.equal(o.snapshot.state.kind, 'unreadable');
     assert.equal(pill(o.snapshot, o.decision, Date.now()).text, 'state unreadable');
+  });
+
+  it('the doctor FAILs a state.json it cannot read (not a regular file, too large) instead of printing only [ok] lines', async () => {
+    for (const [name, line, pt] of [
+      ['huge-state', /^ {2}\[FAIL\] state\.json is 94\.4 MB, over the 4 MB/, /^ {2}\[FAIL\] o state\.json tem 94\.4 MB/],
+    ] as const) {
+      const report = runDoctor(await gatherDoctorInput(leo(name), { stateTracked: 'not-checked', ownerSignals: false }));
+      const f = report.findings.find((x) => x.id === 'state-too-large');
+      assert.ok(f, `${name}: ${JSON.stringify(report.findings)}`);
+      assert.match(doctorLine(f), line);
+      assert.match(doctorLine(f, doctorStringsFor('pt-br')), pt);
+    }
   });
 
   it('an unchanged state.json is not read again; any change (new inode, size, mtime or ctime) is', async () => {
