@@ -14,6 +14,7 @@ import { pill, type Pill } from '../core/continuity/pill';
 import { detectHarness, harnessEnvFrom, interactiveArgv, relaunchArgv, type Harness } from '../core/continuity/harness';
 import { spawnDetached } from '../core/continuity/spawn';
 import { readState } from '../core/state';
+import { exists } from '../core/files';
 import { formatAge, gatherOwnerSignals, ownerStatus } from '../core/owner';
 import { uiLocale } from './locale';
 
@@ -273,9 +274,5 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     render,
     resumeRun: (root: string, how: 'terminal' | 'headless') => resumeRun(root, how),
   };
-}
-
-async function exists(path: string): Promise<boolean> {
-  return fs.stat(path).then(() => true, () => false);
 }
 

@@ -238,6 +238,16 @@ describe('a huge state.json: observed by stat, never parsed', function () {
     utimesSync(file + '.tmp', old, old);
     await fs.rename(file + '.tmp', file);
     assert.equal(((await readState(dir)) as any).state.iteration, 5);
+    // A clock in the future (an mtime ahead of now): never trusted from the cache.
+    const future = new Date(Date.now() + 3600_000);
+    utimesSync(file, future, future);
+    const f1 = await readState(dir);
+    assert.notStrictEqual(await readState(dir), f1);
+    // Grown past the cap, then back under it: too large, then read again.
+    writeFileSync(file, `{"active":false,"pad":"${'x'.repeat(4 * 1024 * 1024)}"}`);
+    assert.equal((await readState(dir)).kind, 'too-large');
+    writeFileSync(file, '{"active":false,"stopped_reason":"user_stop","iteration":6}\n');
+    assert.equal(((await readState(dir)) as any).state.iteration, 6);
     await fs.rm(file);
     assert.deepEqual(await readState(dir), { kind: 'missing' });
   });
