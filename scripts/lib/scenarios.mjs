@@ -2,6 +2,7 @@
 // (scripts/integration.mjs, CI) and the desktop runner (scripts/test-desktop.mjs, @vscode/test-electron).
 import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync, rmSync, cpSync, chmodSync } from 'node:fs';
 import { join, basename } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { ROOT } from '../host.mjs';
 
 export const SCRATCH = join(ROOT, '.vscode-test', 'runs');
@@ -33,6 +34,10 @@ export function prepareScenario(s) {
     cpSync(join(ROOT, rel), target, { recursive: true });
     return target;
   });
+  if (s.generate) {
+    // Folders git cannot hold (FIFOs, a 99 MB file): a built script makes them in the scratch dir and names them.
+    folders.push(...JSON.parse(execFileSync(process.execPath, [join(ROOT, s.generate), wsDir], { encoding: 'utf8' })));
+  }
   if (folders.length === 0) {
     mkdirSync(join(wsDir, 'empty'));
     folders.push(join(wsDir, 'empty'));

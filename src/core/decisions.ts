@@ -6,9 +6,9 @@
 // And `leopold recall` over them: a lexical, ranked search across the current run and every archived run
 // (`runs/<stamp>/DECISIONS.md`), newest first among equals. Pure parsing and ranking; the one reader at the end
 // only lists and reads files.
-import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { listRuns } from './runs';
+import { readText } from './files';
 import { parseUtc } from './time';
 
 export const DECISION_FIELDS = ['Fork', 'Persona', 'Class', 'Charter', 'Decision', 'Why', 'Reversal'] as const;
@@ -214,7 +214,7 @@ export function searchDecisions(sources: readonly DecisionSource[], query: strin
 
 /** Reads `.leopold/DECISIONS.md` and `runs/<name>/DECISIONS.md` of every archived run (newest first). */
 export async function loadDecisionSources(leoDir: string): Promise<DecisionSource[]> {
-  const read = (p: string) => fs.readFile(p, 'utf8').catch(() => undefined);
+  const read = (p: string) => readText(p);
   const runs = await listRuns(leoDir);
   const candidates = [
     { run: 'current', path: join(leoDir, 'DECISIONS.md'), stampMs: undefined as number | undefined },

@@ -8,7 +8,6 @@
 // switch, owner (only when the run is active), foreign stops, tracked state, checkpoint, continuity, windows N/M,
 // last window's progress. One deliberate difference: the checkpoint is validated with the real cap (§6.3), not the
 // old doctor's fixed 32768 bytes.
-import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { checkpointCap, validateCheckpoint } from './checkpoint';
 import { parseGuardrails } from './guardrails';
@@ -18,6 +17,8 @@ import { parseState, type StateRead } from './state';
 import { parseUtc } from './time';
 import { msg, type Locale, type MessageArgs, type MessageKey } from './messages';
 import { parseEventLine } from './journal';
+import { exists as pathExists, fileKindWords, openRegular, readBounded, readText, type FileKind } from './files';
+import { STATE_CAP_BYTES } from './state';
 
 export type DoctorLevel = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -25,7 +26,7 @@ export type DoctorLevel = 'ok' | 'warn' | 'fail' | 'skip';
 export type DoctorFile = 'state.json' | 'GUARDRAILS.md' | 'CHECKPOINT.md' | 'STOP';
 
 export type DoctorCheckId =
-  | 'state-invalid-json' | 'state-invalid'
+  | 'state-invalid-json' | 'state-invalid' | 'state-not-regular' | 'state-too-large'
   | 'kill-switch'
   | 'owner-alive' | 'owner-stale' | 'owner-driver-alive' | 'owner-driver-stale' | 'owner-none' | 'foreign-stops'
   | 'state-tracked' | 'state-untracked' | 'state-tracking-no-git' | 'state-tracking-not-checked'
@@ -54,8 +55,10 @@ export interface DoctorInput {
   leoDir: string;
   /** `.leopold/MISSION.md` exists (the block prints only with MISSION.md or state.json). */
   missionExists: boolean;
-  /** state.json's text; undefined when the file does not exist. */
+  /** state.json's text; undefined when the file does not exist (or is not read: `stateUnreadable`). */
   stateText?: string;
+  /** state.json is there but is not read: not a regular file (a FIFO…), or over the state cap. */
+  stateUnreadable?: { kind: 'not-regular'; fileKind: Exclude<FileKind, 'regular' | 'missing'> } | { kind: 'too-large'; bytes: number; limit: number };
   guardrailsText?: string;
   /** CHECKPOINT.md's text; undefined when the file does not exist. */
   checkpointText?: string;
@@ -145,10 +148,11 @@ const COUNT_CHUNK = 4 * 1024 * 1024;
  * or replaced journal, or a new owner (`sinceMs`), starts the count over. Undefined when there is no journal.
  */
 export async function foreignStopsSince(path: string, sinceMs: number | undefined): Promise<number | undefined> {
-  const fh = await fs.open(path, 'r').catch(() => undefined);
-  if (!fh) return undefined;
+  const o = await openRegular(path).catch(() => undefined);
+  if (o?.kind !== 'ok') return undefined;
+  const fh = o.handle;
   try {
-    const { size, ino } = await fh.stat();
+    const { size, ino } = o.stats;
     let c = foreignStopCounts.get(path);
     if (!c || c.ino !== ino || c.sinceMs !== sinceMs || size < c.offset) c = { ino, offset: 0, sinceMs, count: 0 };
     let pos = c.offset;
@@ -191,7 +195,7 @@ function firstSentence(message: string): string {
 /** `locale`: the language of the checkpoint parser's message quoted in `checkpoint-malformed` (English by default). */
 export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorReport {
   const stateText = input.stateText;
-  const present = input.missionExists || stateText !== undefined;
+  const present = input.missionExists || stateText !== undefined || input.stateUnreadable !== undefined;
   const findings: DoctorFinding[] = [];
   const add = (f: DoctorFinding) => findings.push(f);
   const read: StateRead = stateText === undefined ? { kind: 'missing' } : parseState(stateText);
@@ -202,7 +206,11 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
   if (!present) return { leoDir: input.leoDir, present, findings, ok: 0, warnings: 0, problems: 0 };
 
   // 0. state.json readable (ours; the hook replaces a malformed file with `state_invalid`).
-  if (read.kind === 'invalid-json') {
+  const unreadable = input.stateUnreadable;
+  if (unreadable?.kind === 'not-regular') add({ id: 'state-not-regular', level: 'fail', params: { kind: fileKindWords(unreadable.fileKind, locale) }, file: 'state.json' });
+  else if (unreadable?.kind === 'too-large') {
+    add({ id: 'state-too-large', level: 'fail', params: { mb: (unreadable.bytes / 1048576).toFixed(1), limit: unreadable.limit / 1048576 }, file: 'state.json' });
+  } else if (read.kind === 'invalid-json') {
     add({ id: 'state-invalid-json', level: 'fail', params: { message: read.message }, file: 'state.json', line: jsonErrorLine(stateText ?? '', read.message) });
   } else if (read.kind === 'invalid') {
     const first = read.issues[0];
@@ -322,13 +330,17 @@ export interface GatherOptions {
 
 /** Reads everything the doctor looks at in `<leoDir>`. Never writes; a missing file is `undefined`. */
 export async function gatherDoctorInput(leoDir: string, options: GatherOptions): Promise<DoctorInput> {
-  const read = (name: string) => fs.readFile(join(leoDir, name), 'utf8').catch(() => undefined);
-  const exists = (name: string) => fs.stat(join(leoDir, name)).then(() => true, () => false);
-  const [stateText, guardrailsText, checkpointText, stopExists, missionExists] = await Promise.all([
-    read('state.json'), read('GUARDRAILS.md'), read('CHECKPOINT.md'), exists('STOP'), exists('MISSION.md'),
+  const read = (name: string) => readText(join(leoDir, name));
+  const exists = (name: string) => pathExists(join(leoDir, name));
+  const [state, guardrailsText, checkpointText, stopExists, missionExists] = await Promise.all([
+    readBounded(join(leoDir, 'state.json'), STATE_CAP_BYTES).catch(() => ({ kind: 'missing' as const })),
+    read('GUARDRAILS.md'), read('CHECKPOINT.md'), exists('STOP'), exists('MISSION.md'),
   ]);
+  const stateText = state.kind === 'ok' ? state.text : undefined;
+  const stateUnreadable = state.kind === 'not-regular' ? { kind: state.kind, fileKind: state.fileKind }
+    : state.kind === 'too-large' ? { kind: state.kind, bytes: state.bytes, limit: state.limit } : undefined;
   const input: DoctorInput = {
-    leoDir, missionExists, stateText, guardrailsText, checkpointText, stopExists,
+    leoDir, missionExists, stateText, stateUnreadable, guardrailsText, checkpointText, stopExists,
     stateTracked: options.stateTracked, now: options.now ?? Date.now(),
   };
   const parsed = stateText === undefined ? undefined : parseState(stateText);

@@ -8,6 +8,7 @@ import { SymlinkRefusedError } from './atomic';
 import { join } from 'node:path';
 import { formatUtc, parseUtc } from './time';
 import { jsonObject, pythonJsonDumps } from './json';
+import { openRegular, readAt, type FileKind } from './files';
 
 export interface JournalEvent {
   event: string;
@@ -61,12 +62,15 @@ export async function appendEvent(leoDir: string, event: string, fields: Record<
   const path = join(leoDir, 'events.jsonl');
   let fh: fs.FileHandle;
   try {
-    fh = await fs.open(path, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_NOFOLLOW, 0o644);
+    // O_NONBLOCK: a FIFO planted as the journal must not block a thread-pool thread until a reader appears (with no
+    // reader the open fails with ENXIO); the fstat below refuses any other non-regular file.
+    fh = await fs.open(path, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_NOFOLLOW | fsc.O_NONBLOCK, 0o644);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new SymlinkRefusedError(path);
     throw err;
   }
   try {
+    if (!(await fh.stat()).isFile()) throw new Error(`${path} is not a regular file; nothing was appended`);
     await fh.write(formatEventLine(event, fields, now));
   } finally {
     await fh.close();
@@ -99,6 +103,39 @@ export interface PollResult {
 }
 
 const CHUNK = 1 << 20;
+/**
+ * A journal line longer than this is skipped (counted as malformed) and never held whole: it is not an event any
+ * writer emits (hook and watcher lines are under 1 KB, the driver's longest, a review with its text, some KB), and
+ * keeping it would let one newline-free file grow the tailer's memory without bound.
+ */
+export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+/** The bytes kept just before the offset (and at the file's head) to notice a journal rewritten under it. */
+const PRINT_BYTES = 64;
+const PROBE = 64 * 1024;
+
+/** The offset just after the last newline before `pos` (0 at the file's start), scanning back at most `limit` bytes. */
+async function lineStartBefore(handle: fs.FileHandle, pos: number, limit: number): Promise<number | undefined> {
+  let end = pos;
+  while (end > 0 && pos - end < limit) {
+    const from = Math.max(0, end - PROBE);
+    const got = await readAt(handle, from, end - from);
+    const nl = got.lastIndexOf(0x0a);
+    if (nl >= 0) return from + nl + 1;
+    end = from;
+  }
+  return end === 0 ? 0 : undefined;
+}
+
+/** The offset just after the first newline at or after `pos`, or undefined when the file has none past it. */
+async function lineStartAfter(handle: fs.FileHandle, pos: number, size: number): Promise<number | undefined> {
+  for (let at = pos; at < size; at += PROBE) {
+    const got = await readAt(handle, at, Math.min(PROBE, size - at));
+    if (got.length === 0) break;
+    const nl = got.indexOf(0x0a);
+    if (nl >= 0) return at + nl + 1;
+  }
+  return undefined;
+}
 
 export class JournalTailer {
   readonly path: string;
@@ -115,9 +152,16 @@ export class JournalTailer {
   startOffset = 0;
   /** Total lines skipped as malformed since the last reset. */
   skipped = 0;
+  /** What the last poll found at the path: only a `regular` journal (or a symlink to one) is ever opened. */
+  fileKind: FileKind = 'missing';
   private ino: number | undefined;
   private nextLine: number | undefined = 0;
   private partial: Buffer = Buffer.alloc(0);
+  /** Inside a line longer than MAX_LINE_BYTES: its bytes are dropped until the next newline. */
+  private skippingLong = false;
+  /** The bytes just before `offset` and the file's first bytes, as read: a rewrite under the offset changes them. */
+  private tailPrint: Buffer = Buffer.alloc(0);
+  private headPrint: Buffer = Buffer.alloc(0);
   private historyScanned = true;
 
   constructor(leoDirOrPath: string, options: TailerOptions = {}) {
@@ -140,51 +184,75 @@ export class JournalTailer {
     this.skipped = 0;
     this.nextLine = 0;
     this.partial = Buffer.alloc(0);
+    this.skippingLong = false;
+    this.tailPrint = Buffer.alloc(0);
+    this.headPrint = Buffer.alloc(0);
     this.historyScanned = true;
     this.ino = undefined;
   }
 
+  /** True when the bytes before the offset (and at the head) are no longer what this tailer read there. */
+  private async rewritten(handle: fs.FileHandle): Promise<boolean> {
+    if (this.offset === 0) return false;
+    const tail = await readAt(handle, this.offset - this.tailPrint.length, this.tailPrint.length);
+    if (!tail.equals(this.tailPrint)) return true;
+    const head = await readAt(handle, 0, this.headPrint.length);
+    return !head.equals(this.headPrint);
+  }
+
   /** Reads whatever was appended since the last poll (everything, or the tail, the first time). */
   async poll(): Promise<PollResult> {
-    let handle: fs.FileHandle;
-    try {
-      handle = await fs.open(this.path, 'r');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    const o = await openRegular(this.path);
+    if (o.kind !== 'ok') {
+      // Gone, or a FIFO / directory / device: nothing is opened, and what was shown is dropped.
       const had = this.ino !== undefined || this.events.length > 0;
       this.resetState();
+      this.fileKind = o.kind === 'missing' ? 'missing' : o.fileKind;
       return { appended: [], reset: had, bytesRead: 0 };
     }
+    this.fileKind = 'regular';
+    const handle = o.handle;
     try {
-      const st = await handle.stat();
+      const st = o.stats;
       let reset = false;
-      if (this.ino === undefined || st.ino !== this.ino || st.size < this.offset) {
+      // Truncated and regrown past the offset between two polls: same inode, a size at or past the offset, but
+      // other bytes where this tailer stopped reading.
+      if (this.ino === undefined || st.ino !== this.ino || st.size < this.offset || (await this.rewritten(handle))) {
         this.resetState();
         this.ino = st.ino;
         reset = true;
         if (st.size > this.tailBytes) {
-          // Start at the first line boundary inside the tail; the bytes before it are history.
+          // Start at the start of the line that holds the tail's first byte, however long that line is (back at
+          // most MAX_LINE_BYTES; a longer line is skipped: start after it). The bytes before are history.
           const probeAt = st.size - this.tailBytes;
-          const buf = Buffer.alloc(Math.min(this.tailBytes, 64 * 1024));
-          const { bytesRead } = await handle.read(buf, 0, buf.length, probeAt - 1);
-          const nl = buf.subarray(0, bytesRead).indexOf(0x0a);
-          this.offset = nl < 0 ? st.size : probeAt + nl;
+          const back = await lineStartBefore(handle, probeAt, MAX_LINE_BYTES);
+          this.offset = back ?? (await lineStartAfter(handle, probeAt, st.size)) ?? st.size;
           this.startOffset = this.offset;
-          this.nextLine = undefined;
+          this.nextLine = this.offset === 0 ? 0 : undefined;
           this.historyScanned = this.offset === 0;
         }
       }
       const appended: JournalEvent[] = [];
       let bytesRead = 0;
+      const buf = Buffer.alloc(Math.min(CHUNK, Math.max(1, st.size - this.offset)));
       while (this.offset < st.size) {
-        const len = Math.min(CHUNK, st.size - this.offset);
-        const buf = Buffer.alloc(len);
+        const len = Math.min(buf.length, st.size - this.offset);
         const r = await handle.read(buf, 0, len, this.offset);
         if (r.bytesRead === 0) break;
         bytesRead += r.bytesRead;
-        this.consume(buf.subarray(0, r.bytesRead), this.offset, appended);
+        const got = buf.subarray(0, r.bytesRead);
+        this.consume(got, this.offset, appended);
         this.offset += r.bytesRead;
+        // The print follows the bytes just read (no extra read on an append).
+        this.tailPrint = got.length >= PRINT_BYTES ? Buffer.from(got.subarray(got.length - PRINT_BYTES))
+          : Buffer.concat([this.tailPrint, got]).subarray(-PRINT_BYTES);
       }
+      // After a reset that started mid-file, the bytes before the offset were not read: read the print once.
+      if (this.tailPrint.length < Math.min(PRINT_BYTES, this.offset)) {
+        this.tailPrint = await readAt(handle, Math.max(0, this.offset - PRINT_BYTES), Math.min(PRINT_BYTES, this.offset));
+      }
+      // The head print grows until it is full, then stays (the head of an append-only file never changes).
+      if (this.headPrint.length < Math.min(PRINT_BYTES, this.offset)) this.headPrint = await readAt(handle, 0, Math.min(PRINT_BYTES, this.offset));
       return { appended, reset, bytesRead };
     } finally {
       await handle.close();
@@ -192,22 +260,38 @@ export class JournalTailer {
   }
 
   private consume(chunk: Buffer, chunkOffset: number, appended: JournalEvent[]): void {
+    let start = 0;
+    if (this.skippingLong) {
+      const nl = chunk.indexOf(0x0a);
+      if (nl < 0) return; // still inside the over-long line
+      this.skippingLong = false;
+      this.skipLine();
+      start = nl + 1;
+    }
     let data = chunk;
     let base = chunkOffset;
-    if (this.partial.length > 0) {
+    if (this.partial.length > 0 && start === 0) {
       data = Buffer.concat([this.partial, chunk]);
       base = chunkOffset - this.partial.length;
-      this.partial = Buffer.alloc(0);
     }
-    let start = 0;
+    this.partial = Buffer.alloc(0);
     for (;;) {
       const nl = data.indexOf(0x0a, start);
       if (nl < 0) break;
       this.take(data.toString('utf8', start, nl), base + start, appended);
       start = nl + 1;
     }
-    // An unterminated last line may still be being written: keep it for the next poll.
-    if (start < data.length) this.partial = Buffer.from(data.subarray(start));
+    // An unterminated last line may still be being written: keep it for the next poll, unless it is already longer
+    // than any line a writer emits (then drop it and skip to its newline: memory stays bounded).
+    if (start < data.length) {
+      if (data.length - start > MAX_LINE_BYTES) this.skippingLong = true;
+      else this.partial = Buffer.from(data.subarray(start));
+    }
+  }
+
+  private skipLine(): void {
+    if (this.nextLine !== undefined) this.nextLine++;
+    this.skipped++;
   }
 
   private take(text: string, offset: number, appended: JournalEvent[]): void {
@@ -249,13 +333,16 @@ export class JournalTailer {
     const end = this.startOffset;
     const ino = this.ino;
     const found: JournalEvent[] = [];
-    const handle = await fs.open(this.path, 'r');
+    const o = await openRegular(this.path);
+    if (o.kind !== 'ok') return 0;
+    const handle = o.handle;
     let bytes = 0;
     try {
-      const st = await handle.stat();
+      const st = o.stats;
       if (st.ino !== ino) return 0;
       let pos = 0;
       let carry = Buffer.alloc(0);
+      let skipping = false; // inside a line longer than MAX_LINE_BYTES: dropped up to its newline
       let line = 0;
       const buf = Buffer.alloc(4 * CHUNK);
       while (pos < end) {
@@ -263,14 +350,28 @@ export class JournalTailer {
         const r = await handle.read(buf, 0, len, pos);
         if (r.bytesRead === 0) break;
         bytes += r.bytesRead;
-        const data = carry.length ? Buffer.concat([carry, buf.subarray(0, r.bytesRead)]) : buf.subarray(0, r.bytesRead);
-        const base = pos - carry.length;
+        let data = buf.subarray(0, r.bytesRead);
+        let base = pos;
         let start = 0;
+        let nextEvent = -1; // the next '"event"' at or after `start` (found once, reused until passed: linear)
+        if (skipping) {
+          const nl = data.indexOf(0x0a);
+          if (nl >= 0) {
+            skipping = false;
+            line++;
+            start = nl + 1;
+          } else start = data.length;
+        } else if (carry.length) {
+          data = Buffer.concat([carry, data]);
+          base = pos - carry.length;
+        }
         for (;;) {
           const nl = data.indexOf(0x0a, start);
           if (nl < 0) break;
-          // Cheap filter first: only lines naming a continuity event are parsed.
-          if (data.indexOf('"event"', start) < nl) {
+          // Cheap filter first, inside the line only: only lines naming a continuity event are parsed.
+          if (nextEvent < start && nextEvent !== -2) nextEvent = data.indexOf('"event"', start);
+          if (nextEvent === -1) nextEvent = -2; // none left in this chunk
+          if (nextEvent >= start && nextEvent < nl) {
             const text = data.toString('utf8', start, nl);
             if (CONTINUITY_HINT.test(text)) {
               const e = parseEventLine(text, base + start, line);
@@ -280,7 +381,11 @@ export class JournalTailer {
           line++;
           start = nl + 1;
         }
-        carry = Buffer.from(data.subarray(start));
+        carry = Buffer.alloc(0);
+        if (start < data.length) {
+          if (data.length - start > MAX_LINE_BYTES) skipping = true;
+          else carry = Buffer.from(data.subarray(start));
+        }
         pos += r.bytesRead;
       }
       if (this.ino !== ino || this.historyScanned) return bytes;

@@ -37,7 +37,8 @@ export interface Plan {
   vector: string;
 }
 
-const CHECKBOX = /^[ \t]*- \[([ xX])\](?:\s)?(.*)$/;
+// `[^]*`, not `.*$`: `.` stops at U+2028/U+2029 and `$` would then fail (the hook counts such a line as an item).
+const CHECKBOX = /^[ \t]*- \[([ xX])\](?:\s)?([^]*)/;
 const OPEN_BOX = /^\s*- \[ \]/;
 const DEPS = /^\(\s*(?:after|deps)\s*:\s*([^)]*)\)\s*/i;
 const SHORT_KINDS = ['work', 'gate', 'human', 'tool', 'verify', 'feedback'];
@@ -91,10 +92,35 @@ function readMarkers(text: string, inline: boolean): Markers {
   return out;
 }
 
+/**
+ * An `@on` annotation: `<condition> -> #<item>` (`->`, `=>` or `→`; `#` and the number optional). Only the last
+ * arrow can be followed by nothing but `#` and digits, so it is the one that counts — found with lastIndexOf, in
+ * linear time (the regex this replaces backtracked quadratically over long blank runs after an arrow).
+ */
+export function parseOn(rest: string): { cond: string; target: number } {
+  let at = -1;
+  let len = 0;
+  for (const arrow of ['->', '=>', '→']) {
+    const i = rest.lastIndexOf(arrow);
+    if (i > at) {
+      at = i;
+      len = arrow.length;
+    }
+  }
+  if (at >= 0) {
+    const target = /^#?(\d*)$/.exec(rest.slice(at + len).trim());
+    if (target) return { cond: rest.slice(0, at).trim(), target: target[1] ? Number(target[1]) : 0 };
+  }
+  return { cond: rest.trim(), target: 0 };
+}
+
 export function parsePlan(text: string): Plan {
   const lines = text.split(/\r?\n/);
   const items: PlanItem[] = [];
   let current: PlanItem | undefined;
+  // Continuation lines are collected and joined once per item (joining them one by one copied the growing text
+  // on every line: quadratic in the item's length).
+  const prose = new Map<PlanItem, string[]>();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const box = CHECKBOX.exec(line);
@@ -129,16 +155,12 @@ export function parsePlan(text: string): Plan {
     const t = line.trim();
     current.endLine = i;
     if (t.startsWith('@')) {
-      const attached = /^@(scenario|on|emit|needs)\b[ \t]*(.*)$/i.exec(t);
+      const attached = /^@(scenario|on|emit|needs)\b[ \t]*([^]*)/i.exec(t);
       if (attached) {
         const [, what, rest] = attached;
         switch (what.toLowerCase()) {
           case 'scenario': current.scenarios.push(rest.trim()); break;
-          case 'on': {
-            const on = /^(.*?)\s*(?:->|=>|→)\s*#?(\d+)?\s*$/.exec(rest);
-            current.on.push(on ? { cond: on[1].trim(), target: on[2] ? Number(on[2]) : 0 } : { cond: rest.trim(), target: 0 });
-            break;
-          }
+          case 'on': current.on.push(parseOn(rest)); break;
           case 'emit': current.emits.push(rest.trim()); break;
           case 'needs': current.needs.push(...rest.split(',').map((s) => s.trim()).filter(Boolean)); break;
         }
@@ -161,8 +183,14 @@ export function parsePlan(text: string): Plan {
       }
       continue; // an unknown `@` line is a marker, not prose
     }
-    current.text = `${current.text} ${t}`.trim();
-    current.title = `${current.title} ${t}`.trim();
+    let parts = prose.get(current);
+    if (!parts) prose.set(current, (parts = []));
+    parts.push(t);
+  }
+  for (const [item, parts] of prose) {
+    const more = parts.join(' ');
+    item.text = `${item.text} ${more}`.trim();
+    item.title = `${item.title} ${more}`.trim();
   }
   const done = items.filter((i) => i.done).length;
   return {

@@ -2,10 +2,10 @@
 // and the checkpoint's verdict. `ProjectModel.update(changedFiles)` reloads only what the changed files feed and
 // says which sections changed, so a view can refresh just those nodes. Reads are async and bounded: the journal
 // is tailed (only appended bytes are read), archived runs are listed by name only.
-import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { capFrom, formatKb, maxContextMbOf, utf8Length, validateCheckpoint, type CheckpointCap } from './checkpoint';
 import { parseGuardrails, type Guardrails } from './guardrails';
+import { describeFile, fileKindWords, formatSize, readBounded, readText, TEXT_CAP_BYTES, type FileKind } from './files';
 import { JournalTailer, type JournalEvent } from './journal';
 import { gatherOwnerSignals, ownerStatus, type OwnerStatus } from './owner';
 import { parsePlan, type Plan } from './plan';
@@ -21,8 +21,13 @@ export const ALL_SECTIONS: readonly Section[] = ['state', 'plan', 'guardrails', 
 export interface FileInfo {
   name: string;
   path: string;
+  /** A regular file (or a symlink to one) is there. */
   exists: boolean;
   bytes?: number;
+  /** Something that is not a regular file is there (a FIFO, a directory…): it is never opened. */
+  notRegular?: Exclude<FileKind, 'regular' | 'missing'>;
+  /** Over the read cap: listed with its size, never read. */
+  tooLarge?: boolean;
 }
 
 export interface CheckpointVerdict {
@@ -50,6 +55,8 @@ export interface ProjectSnapshot {
   recent: JournalEvent[];
   journalSkipped: number;
   journalExists: boolean;
+  /** events.jsonl is there but is not a regular file (never opened). */
+  journalNotRegular?: Exclude<FileKind, 'regular' | 'missing'>;
   runs: ArchivedRun[];
   files: FileInfo[];
   checkpoint: CheckpointVerdict;
@@ -85,6 +92,15 @@ export function sectionsFor(rel: string): Section[] {
  * CodeLens and the Problems view never disagree.
  */
 export function checkpointVerdict(text: string | undefined, cap: CheckpointCap, locale: Locale = 'en'): CheckpointVerdict {
+  return verdictOf(text === undefined ? { kind: 'missing' } : { kind: 'ok', text }, cap, locale);
+}
+
+type CheckpointRead = { kind: 'missing' } | { kind: 'ok'; text: string } | { kind: 'not-regular'; fileKind: Exclude<FileKind, 'regular' | 'missing'> } | { kind: 'too-large'; bytes: number };
+
+function verdictOf(read: CheckpointRead, cap: CheckpointCap, locale: Locale): CheckpointVerdict {
+  if (read.kind === 'not-regular') return { exists: false, capBytes: cap.bytes, ok: false, verdict: msg(locale, 'project.checkpoint.notRegular', { kind: fileKindWords(read.fileKind, locale) }) };
+  if (read.kind === 'too-large') return { exists: true, bytes: read.bytes, capBytes: cap.bytes, ok: false, verdict: msg(locale, 'project.checkpoint.tooLarge', { size: formatSize(read.bytes, locale) }) };
+  const text = read.kind === 'ok' ? read.text : undefined;
   if (text === undefined) return { exists: false, capBytes: cap.bytes, ok: false, verdict: msg(locale, 'project.checkpoint.missing') };
   if (text.trim() === '') return { exists: true, bytes: utf8Length(text), capBytes: cap.bytes, ok: false, verdict: msg(locale, 'project.checkpoint.empty') };
   const v = validateCheckpoint(text, cap, locale);
@@ -95,14 +111,6 @@ export function checkpointVerdict(text: string | undefined, cap: CheckpointCap, 
   }
   const warnings = v.warnings ? msgN(locale, 'project.checkpoint.warnings', v.warnings) : '';
   return { exists: true, bytes: v.bytes, capBytes: cap.bytes, ok: true, verdict: msg(locale, 'project.checkpoint.valid', { size, warnings }) };
-}
-
-async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(path, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 export class ProjectModel {
@@ -173,15 +181,17 @@ export class ProjectModel {
         await this.tailer.poll();
         next.recent = this.tailer.recent(this.recentN);
         next.journalSkipped = this.tailer.skipped;
-        next.journalExists = await fs.stat(this.tailer.path).then(() => true, () => false);
+        next.journalExists = this.tailer.fileKind === 'regular';
+        next.journalNotRegular = this.tailer.fileKind === 'regular' || this.tailer.fileKind === 'missing' ? undefined : this.tailer.fileKind;
       })(),
       sections.has('runs') && (async () => {
         next.runs = await listRuns(this.leoDir);
       })(),
       sections.has('files') && (async () => {
-        next.files = await Promise.all(BRIEF_FILES.map(async (name) => {
-          const st = await fs.stat(p(name)).catch(() => undefined);
-          return { name, path: p(name), exists: !!st?.isFile(), bytes: st?.isFile() ? st.size : undefined };
+        next.files = await Promise.all(BRIEF_FILES.map(async (name): Promise<FileInfo> => {
+          const f = await describeFile(p(name));
+          if (f.kind === 'regular') return { name, path: p(name), exists: true, bytes: f.bytes, tooLarge: f.bytes! > TEXT_CAP_BYTES || undefined };
+          return { name, path: p(name), exists: false, notRegular: f.kind === 'missing' ? undefined : f.kind };
         }));
       })(),
     ]);
@@ -190,8 +200,8 @@ export class ProjectModel {
       next.maxWindows = fromState ?? next.guardrails.maxWindows ?? 10;
     }
     if (sections.has('checkpoint')) {
-      const text = await readText(p('CHECKPOINT.md'));
-      next.checkpoint = checkpointVerdict(text, capFrom(next.guardrails.maxCheckpointKb, maxContextMbOf(next.stateObject)), this.locale);
+      const read = await readBounded(p('CHECKPOINT.md')).catch(() => ({ kind: 'missing' as const }));
+      next.checkpoint = verdictOf(read, capFrom(next.guardrails.maxCheckpointKb, maxContextMbOf(next.stateObject)), this.locale);
     }
     if (sections.has('windows')) {
       next.windows = assembleWindows(next.stateObject, this.tailer.continuityEvents(), next.plan?.vector, this.locale);

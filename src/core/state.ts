@@ -2,11 +2,11 @@
 // relies on and keeps everything else: many writers merge into this file (hooks, driver, watcher, skill), so
 // unknown fields pass through untouched. Reading never writes: an invalid file is reported with zod's path and
 // message and left exactly as it is (the Stop hook is the only one allowed to replace a malformed state).
-import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { parseUtc } from './time';
 import { parseJsonObject } from './json';
+import { openRegular, readAt, statPath, kindOf, type FileKind } from './files';
 
 /** An ISO-8601 UTC stamp, seconds (hooks, watcher) or milliseconds (driver) precision. */
 const utcStamp = z.string().refine((s) => parseUtc(s) !== undefined, {
@@ -100,6 +100,10 @@ export type StateRead =
   | { kind: 'missing' }
   | { kind: 'empty' }
   | { kind: 'invalid-json'; message: string }
+  /** A FIFO, directory, socket or device (or a symlink to one): never opened (a FIFO would block the thread pool). */
+  | { kind: 'not-regular'; fileKind: Exclude<FileKind, 'regular' | 'missing'> }
+  /** Larger than `STATE_CAP_BYTES`: shown as too large, never parsed. */
+  | { kind: 'too-large'; bytes: number; limit: number }
   | { kind: 'invalid'; issues: StateIssue[]; raw: Record<string, unknown> }
   | { kind: 'ok'; state: LeopoldState; raw: Record<string, unknown> };
 
@@ -124,26 +128,80 @@ export function describeStateRead(read: StateRead): string {
     case 'missing': return 'state.json does not exist (no run has been activated)';
     case 'empty': return 'state.json is empty';
     case 'invalid-json': return `state.json is not valid JSON: ${read.message}`;
+    case 'not-regular': return `state.json is not a regular file (${read.fileKind}); it is not read`;
+    case 'too-large': return `state.json is too large (${read.bytes} bytes, over the ${read.limit}-byte limit); it is not read`;
     case 'invalid': return `state.json is invalid: ${read.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`;
     case 'ok': return 'state.json is valid';
   }
 }
 
-/** Reads `<leoDir>/state.json` (one read; `mtimeMs` from the same open file). Never writes, never throws on content. */
-export async function readState(leoDir: string): Promise<StateRead & { mtimeMs?: number }> {
-  let handle: fs.FileHandle;
-  try {
-    handle = await fs.open(join(leoDir, 'state.json'), 'r');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return { kind: 'missing' };
-    throw err;
+/**
+ * The most state.json the extension parses. Real files stay far below it: the largest writers are the receipt hook
+ * (the 200 newest `verify_receipts`, about 60 KB) and the subagent map (a few hundred entries, some 100 KB), so a
+ * busy run's state is well under 1 MB. 4 MiB leaves a wide margin and still parses in a few tens of milliseconds,
+ * inside the 2 s poll; anything larger is not a state a hook wrote and is shown as too large, never parsed.
+ */
+export const STATE_CAP_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A file whose mtime is this close to (or after) the moment it was read may still change within the same mtime
+ * tick (file timestamps advance in coarse steps): its cached read is not trusted. The "racy git" rule.
+ */
+const RACY_MS = 1000;
+const CACHE_ENTRIES = 64;
+
+interface CachedRead {
+  ino: number;
+  dev: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  readAtMs: number;
+  result: StateRead & { mtimeMs?: number };
+}
+
+/** The last read of each state.json: an unchanged file (same inode, size, mtime and ctime) is not read again. */
+const stateCache = new Map<string, CachedRead>();
+
+/**
+ * Reads `<leoDir>/state.json`. Observes first (one stat): an unchanged file is answered from the last read, a file
+ * over `STATE_CAP_BYTES` is reported as too large from its size alone, and anything but a regular file (a FIFO, a
+ * directory, a symlink to either) is reported and never opened. `mtimeMs` comes from the opened file. Never
+ * writes, never throws on content. The result may be shared between calls: do not mutate it.
+ */
+export async function readState(leoDir: string, limit = STATE_CAP_BYTES): Promise<StateRead & { mtimeMs?: number }> {
+  const path = join(leoDir, 'state.json');
+  const st = await statPath(path);
+  if (!st) {
+    stateCache.delete(path);
+    return { kind: 'missing' };
   }
+  const fileKind = kindOf(st);
+  if (fileKind !== 'regular') return { kind: 'not-regular', fileKind: fileKind as Exclude<FileKind, 'regular' | 'missing'> };
+  if (st.size > limit) return { kind: 'too-large', bytes: st.size, limit, mtimeMs: st.mtimeMs };
+  const cached = stateCache.get(path);
+  if (cached && cached.ino === st.ino && cached.dev === st.dev && cached.size === st.size && cached.mtimeMs === st.mtimeMs &&
+      cached.ctimeMs === st.ctimeMs && st.mtimeMs + RACY_MS < cached.readAtMs) {
+    return cached.result;
+  }
+  const readAtMs = Date.now();
+  const o = await openRegular(path);
+  if (o.kind === 'missing') return { kind: 'missing' };
+  if (o.kind === 'not-regular') return o;
+  let result: StateRead & { mtimeMs?: number };
   try {
-    const [st, text] = await Promise.all([handle.stat(), handle.readFile('utf8')]);
-    return { ...parseState(text), mtimeMs: st.mtimeMs };
+    if (o.stats.size > limit) return { kind: 'too-large', bytes: o.stats.size, limit, mtimeMs: o.stats.mtimeMs };
+    const buf = await readAt(o.handle, 0, limit + 1);
+    if (buf.length > limit) return { kind: 'too-large', bytes: buf.length, limit, mtimeMs: o.stats.mtimeMs };
+    result = { ...parseState(buf.toString('utf8')), mtimeMs: o.stats.mtimeMs };
   } finally {
-    await handle.close();
+    await o.handle.close();
   }
+  const s = o.stats;
+  stateCache.delete(path);
+  stateCache.set(path, { ino: s.ino, dev: s.dev, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, readAtMs, result });
+  if (stateCache.size > CACHE_ENTRIES) stateCache.delete(stateCache.keys().next().value as string);
+  return result;
 }
 
 /** Milliseconds since the epoch of a state timestamp field (UTC, with or without ms), or undefined. */

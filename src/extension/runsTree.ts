@@ -4,9 +4,9 @@
 // and coalesced: a burst of file events (already merged by the registry) becomes one reload, and changes that
 // arrive during a reload are folded into one more. Every read is async; getChildren never throws.
 import * as vscode from 'vscode';
-import { promises as fs } from 'node:fs';
 import { ProjectModel } from '../core/project';
 import { listRunFiles } from '../core/runs';
+import { openRegular } from '../core/files';
 import type { LeopoldContext } from './context';
 import type { LeopoldProject } from './projects';
 import { archivedRunFileNodes, buildProjectNode, changedNodes, toPlain, type NodeData, type OpenTarget } from './runsTreeNodes';
@@ -254,9 +254,11 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
 
 /** Line of a byte offset, counted from the end of the file (cheap for recent events in a large journal). */
 async function lineFromEnd(path: string, offset: number, lineCount: number): Promise<number> {
-  const handle = await fs.open(path, 'r');
+  const o = await openRegular(path);
+  if (o.kind !== 'ok') return 0;
+  const handle = o.handle;
   try {
-    const st = await handle.stat();
+    const st = o.stats;
     let newlines = 0;
     const buf = Buffer.alloc(1 << 20);
     for (let pos = offset; pos < st.size;) {

@@ -10,6 +10,7 @@ import type { PlanItem } from '../core/plan';
 import type { ProjectSnapshot } from '../core/project';
 import type { ArchivedRun, RunWindow } from '../core/runs';
 import { describeStateRead } from '../core/state';
+import { fileKindWords, formatSize } from '../core/files';
 import { decimal, msg, msgN, type Locale } from '../core/messages';
 
 export interface OpenTarget {
@@ -141,6 +142,19 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
       contextValue: 'stateError',
       open: { path: join(leo, 'state.json'), line: 0 },
     });
+  } else if (snap.state.kind === 'not-regular' || snap.state.kind === 'too-large') {
+    // Listed, never opened: not even a click opens a FIFO or a 99 MB file in an editor.
+    const s = snap.state;
+    runChildren.push({
+      id: `${root}::state-error`,
+      label: m(s.kind === 'not-regular' ? 'tree.state.notRegular' : 'tree.state.tooLarge'),
+      description: s.kind === 'not-regular' ? m('tree.state.notRegular.desc', { kind: fileKindWords(s.fileKind, locale) })
+        : m('tree.state.tooLarge.desc', { size: formatSize(s.bytes, locale), limit: formatSize(s.limit, locale) }),
+      tooltip: `${describeStateRead(s)}\n\n${m('tree.state.tooltip')}`,
+      icon: { id: 'error', color: 'problemsErrorIcon.foreground' },
+      collapsible: 'none',
+      contextValue: 'stateError',
+    });
   }
 
   const iteration = num(state?.iteration);
@@ -190,7 +204,7 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
     id: `${root}::events`, label: m('tree.events'),
     description: snap.journalExists
       ? `${snap.recent.length}${snap.journalSkipped ? m('tree.events.skipped', { lines: msgN(locale, 'tree.badLines', snap.journalSkipped) }) : ''}`
-      : m('tree.events.none'),
+      : snap.journalNotRegular ? m('tree.events.notRegular', { kind: fileKindWords(snap.journalNotRegular, locale) }) : m('tree.events.none'),
     collapsible: snap.recent.length ? 'collapsed' : 'none', icon: { id: 'history' }, contextValue: 'events',
     tooltip: m('tree.events.tooltip'),
     open: snap.journalExists ? { path: join(leo, 'events.jsonl') } : undefined,
@@ -202,14 +216,18 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
     children: snap.files.map((f) => ({
       id: `${root}::file:${f.name}`,
       label: f.name,
-      description: f.name === 'CHECKPOINT.md' ? snap.checkpoint.verdict : f.exists ? (f.bytes! < 1024 ? `${f.bytes} B` : `${decimal(locale, (f.bytes! / 1024).toFixed(1))} KB`) : m('tree.file.missing'),
+      description: f.name === 'CHECKPOINT.md' ? snap.checkpoint.verdict
+        : f.notRegular ? m('tree.file.notRegular', { kind: fileKindWords(f.notRegular, locale) })
+        : f.tooLarge ? m('tree.file.tooLarge', { size: formatSize(f.bytes!, locale) })
+        : f.exists ? (f.bytes! < 1024 ? `${f.bytes} B` : `${decimal(locale, (f.bytes! / 1024).toFixed(1))} KB`) : m('tree.file.missing'),
       tooltip: f.name === 'CHECKPOINT.md' ? m('tree.file.checkpointTooltip', { verdict: snap.checkpoint.verdict }) : f.path,
-      icon: f.name === 'CHECKPOINT.md' && f.exists
+      icon: f.notRegular || f.tooLarge ? { id: 'warning', color: 'problemsWarningIcon.foreground' }
+        : f.name === 'CHECKPOINT.md' && f.exists
         ? { id: snap.checkpoint.ok ? 'verified' : 'warning', color: snap.checkpoint.ok ? undefined : 'problemsWarningIcon.foreground' }
         : { id: f.exists ? 'file' : 'circle-slash' },
       collapsible: 'none' as const,
       contextValue: f.exists ? 'file' : 'file.missing',
-      open: f.exists ? { path: f.path } : undefined,
+      open: f.exists && !f.tooLarge ? { path: f.path } : undefined,
     })),
   });
 
@@ -224,7 +242,7 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
     description: state ? m('tree.project.desc', { status: snap.status.label, window: windowsNow, windows: snap.maxWindows })
       : m(snap.state.kind === 'missing' ? 'tree.project.noRun' : 'tree.project.invalid'),
     tooltip: head.root,
-    icon: { id: snap.state.kind === 'invalid' || snap.state.kind === 'invalid-json' ? 'error' : 'rocket' },
+    icon: { id: snap.state.kind === 'invalid' || snap.state.kind === 'invalid-json' || snap.state.kind === 'not-regular' || snap.state.kind === 'too-large' ? 'error' : 'rocket' },
     collapsible: 'expanded',
     contextValue: 'project',
     children: [

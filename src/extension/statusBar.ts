@@ -17,6 +17,7 @@ import { claimResume } from '../core/continuity/runner';
 import { SymlinkRefusedError, touchFlagFile } from '../core/atomic';
 import { CONTINUITY_REACTIVATE_SECS } from '../core/continuity/constants';
 import { readState } from '../core/state';
+import { exists } from '../core/files';
 import { formatAge, gatherOwnerSignals, ownerStatus } from '../core/owner';
 import { uiLocale } from './locale';
 
@@ -306,9 +307,5 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     render,
     resumeRun: (root: string, how: 'terminal' | 'headless') => resumeRun(root, how),
   };
-}
-
-async function exists(path: string): Promise<boolean> {
-  return fs.stat(path).then(() => true, () => false);
 }
 

@@ -1,10 +1,11 @@
 // The cap inputs of each checkpoint: GUARDRAILS.md and state.json of the project's `.leopold/`, read from disk next
 // to the document and cached per `.leopold/` folder until a file event (or a re-open without file events) says
 // they changed.
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkpointCap, DEFAULT_CAP, type CheckpointCap } from '../core/checkpoint';
+import { readText } from '../core/files';
+import { STATE_CAP_BYTES } from '../core/state';
 
 /** The `.leopold/` folder a checkpoint belongs to: `.leopold/CHECKPOINT.md`, `.leopold/runs/<stamp>/CHECKPOINT.md`. */
 export function leoDirOf(uri: string): string | undefined {
@@ -55,8 +56,8 @@ export class CapStore {
 
 async function read(dir: string): Promise<CheckpointCap> {
   const [guardrails, state] = await Promise.all([
-    fs.readFile(path.join(dir, 'GUARDRAILS.md'), 'utf8').catch(() => undefined),
-    fs.readFile(path.join(dir, 'state.json'), 'utf8').catch(() => undefined),
+    readText(path.join(dir, 'GUARDRAILS.md')),
+    readText(path.join(dir, 'state.json'), STATE_CAP_BYTES),
   ]);
   return checkpointCap(guardrails, state);
 }

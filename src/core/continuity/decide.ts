@@ -18,13 +18,14 @@ import { relaunchArgv, type Harness } from './harness';
 export interface ContinuitySnapshot {
   projectRoot: string;
   /**
-   * The state.json object as on disk, or why there is none (`missing`, `empty`, `invalid-json`), or an object that
-   * fails the schema (`invalid`: never acted on; `problem` names the field and what is wrong).
+   * The state.json object as on disk, or why there is none (`missing`, `empty`, `invalid-json`; `unreadable`: not a
+   * regular file, or over the size cap, so never parsed), or an object that fails the schema (`invalid`: never acted
+   * on; `problem` names the field and what is wrong).
    */
   state:
     | { kind: 'ok'; raw: Record<string, unknown> }
     | { kind: 'invalid'; raw: Record<string, unknown>; problem: string }
-    | { kind: 'missing' | 'empty' | 'invalid-json' };
+    | { kind: 'missing' | 'empty' | 'invalid-json' | 'unreadable' };
   stateMtimeMs?: number;
   /** PLAN.md lines that are optional whitespace then `- [ ]`. */
   openItems: number;

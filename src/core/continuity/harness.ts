@@ -5,6 +5,7 @@ import { promises as fs, constants as fsConstants } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { join } from 'node:path';
 import { jsonObject } from '../json';
+import { openRegular } from '../files';
 
 export type Harness = 'claude' | 'codex';
 
@@ -218,7 +219,9 @@ export async function classifyTranscript(path: string): Promise<Harness | undefi
 export async function readFirstLine(path: string): Promise<string | undefined> {
   let fh: fs.FileHandle | undefined;
   try {
-    fh = await fs.open(path, 'r');
+    const o = await openRegular(path); // a FIFO named as the transcript would block the open
+    if (o.kind !== 'ok') return undefined;
+    fh = o.handle;
     const chunk = Buffer.alloc(64 * 1024);
     let text = '';
     for (let pos = 0; pos < 1024 * 1024; ) {

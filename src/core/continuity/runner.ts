@@ -14,6 +14,7 @@ import { parseGuardrails } from '../guardrails';
 import { appendEvent, parseEventLine } from '../journal';
 import { countOpenItems } from '../plan';
 import { describeStateRead, parseState, readState, type StateRead } from '../state';
+import { exists, openRegular, readText } from '../files';
 import { CONTINUITY_REACTIVATE_SECS, CONTINUITY_SKEW_SECS, RESUMABLE_REASONS, apiErrorDelay } from './constants';
 import { formatUtc, parseUtc } from '../time';
 import { decide, type ContinuitySnapshot, type Decision, type SpawnPlan } from './decide';
@@ -48,9 +49,6 @@ export interface TickResult {
 
 const EVENTS_TAIL_BYTES = 256 * 1024;
 
-async function readText(path: string): Promise<string | undefined> {
-  return fs.readFile(path, 'utf8').catch(() => undefined);
-}
 
 /** The last answer per journal: an unchanged journal (same size and mtime) is not read again by the next poll. */
 const rollCache = new Map<string, { size: number; mtimeMs: number; window: number; ms: number | undefined }>();
@@ -60,8 +58,10 @@ export async function rollEventMs(leoDir: string, endingWindow: number): Promise
   let fh: fs.FileHandle | undefined;
   try {
     const path = join(leoDir, 'events.jsonl');
-    fh = await fs.open(path, 'r');
-    const { size, mtimeMs } = await fh.stat();
+    const o = await openRegular(path);
+    if (o.kind !== 'ok') return undefined;
+    fh = o.handle;
+    const { size, mtimeMs } = o.stats;
     const cached = rollCache.get(path);
     if (cached && cached.size === size && cached.mtimeMs === mtimeMs && cached.window === endingWindow) return cached.ms;
     const start = Math.max(0, size - EVENTS_TAIL_BYTES);
@@ -88,7 +88,10 @@ export async function rollEventMs(leoDir: string, endingWindow: number): Promise
 
 type StateIn = ContinuitySnapshot['state'];
 
-/** The raw object decides, as it does for the watcher, once it passes the schema; one that fails it is `invalid`. */
+/**
+ * The raw object decides, as it does for the watcher, once it passes the schema; one that fails it is `invalid`; a
+ * state.json that is not a regular file or is over the size cap is `unreadable` (never parsed).
+ */
 function stateFromRead(read: StateRead): StateIn {
   if (read.kind === 'ok') return { kind: 'ok', raw: read.raw };
   if (read.kind === 'invalid') {
@@ -96,7 +99,7 @@ function stateFromRead(read: StateRead): StateIn {
     if (read.issues.length === 1 && read.issues[0].path === '') return { kind: 'missing' };
     return { kind: 'invalid', raw: read.raw, problem: describeStateRead(read) };
   }
-  return { kind: read.kind };
+  return { kind: read.kind === 'not-regular' || read.kind === 'too-large' ? 'unreadable' : read.kind };
 }
 
 /** Everything one decision looks at. Only the state is read when the state alone already answers `idle`. */
@@ -126,7 +129,7 @@ export async function loadSnapshot(
   const [plan, guardrails, stop, checkpoint, rollMs] = await Promise.all([
     readText(join(leoDir, 'PLAN.md')),
     readText(join(leoDir, 'GUARDRAILS.md')),
-    fs.stat(join(leoDir, 'STOP')).then(() => true, () => false),
+    exists(join(leoDir, 'STOP')),
     fs.stat(join(leoDir, 'CHECKPOINT.md')).then((s) => (s.isFile() ? s.size : 0), () => 0),
     Number.isInteger(windows) ? rollEventMs(leoDir, windows - 1) : Promise.resolve(undefined),
   ]);

@@ -1,0 +1,146 @@
+// Bounded reading of `.leopold/` files, for every reader in the extension. A project folder can come from a zip or
+// a tar, and those carry FIFOs, sockets and device nodes: opening a FIFO for reading blocks until a writer appears,
+// and a blocked open holds one of the four threads of Node's pool, which every extension in the host shares. So:
+//   - `stat` first (it follows a symlink: a symlinked file is read when its target is a regular file — people
+//     link a shared journal or state into place — and refused like any other non-regular file otherwise);
+//   - open with O_NONBLOCK (a FIFO swapped in after the stat opens at once instead of blocking) and check the
+//     opened file again with fstat: only a regular file is read;
+//   - never read more than a size cap: a larger file is reported as too large, never read.
+import { constants, promises as fs, type Stats } from 'node:fs';
+import { decimal, msg, type Locale } from './messages';
+
+/** What a path is, for a reader: `regular` (readable), `missing`, or something that must not be opened. */
+export type FileKind = 'regular' | 'missing' | 'directory' | 'fifo' | 'socket' | 'device' | 'other';
+
+/** The kind of a file as `stat` (symlinks followed) reports it. */
+export function kindOf(st: Stats): FileKind {
+  if (st.isFile()) return 'regular';
+  if (st.isDirectory()) return 'directory';
+  if (st.isFIFO()) return 'fifo';
+  if (st.isSocket()) return 'socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'device';
+  return 'other';
+}
+
+/** Default cap for the brief files (PLAN.md, GUARDRAILS.md, DECISIONS.md, CHECKPOINT.md): far above any real one. */
+export const TEXT_CAP_BYTES = 8 * 1024 * 1024;
+
+export type BoundedRead =
+  | { kind: 'ok'; text: string; stats: Stats }
+  | { kind: 'missing' }
+  /** A directory, FIFO, socket or device node (or a symlink to one): not opened. */
+  | { kind: 'not-regular'; fileKind: Exclude<FileKind, 'regular' | 'missing'> }
+  /** A regular file over the cap: not read. */
+  | { kind: 'too-large'; bytes: number; limit: number; stats: Stats };
+
+/** `stat` (following symlinks), with a missing path (or a path through a non-directory) as undefined. */
+export async function statPath(path: string): Promise<Stats | undefined> {
+  try {
+    return await fs.stat(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'ENAMETOOLONG') return undefined;
+    throw err;
+  }
+}
+
+export type RegularOpen =
+  | { kind: 'ok'; handle: fs.FileHandle; stats: Stats }
+  | { kind: 'missing' }
+  | { kind: 'not-regular'; fileKind: Exclude<FileKind, 'regular' | 'missing'> };
+
+/**
+ * Opens `path` for reading only when it is a regular file (a symlink to one included); never blocks on a FIFO.
+ * The caller closes `handle`. Errors other than "not there" (EACCES…) are thrown.
+ */
+export async function openRegular(path: string): Promise<RegularOpen> {
+  const st = await statPath(path);
+  if (!st) return { kind: 'missing' };
+  const before = kindOf(st);
+  if (before !== 'regular') return { kind: 'not-regular', fileKind: before as Exclude<FileKind, 'regular' | 'missing'> };
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return { kind: 'missing' };
+    if (code === 'ENXIO' || code === 'EISDIR') return { kind: 'not-regular', fileKind: code === 'EISDIR' ? 'directory' : 'other' };
+    throw err;
+  }
+  // The path may have been replaced between the stat and the open: what was opened decides.
+  const opened = await handle.stat().catch(async (err) => {
+    await handle.close();
+    throw err;
+  });
+  const now = kindOf(opened);
+  if (now !== 'regular') {
+    await handle.close();
+    return { kind: 'not-regular', fileKind: now as Exclude<FileKind, 'regular' | 'missing'> };
+  }
+  return { kind: 'ok', handle, stats: opened };
+}
+
+/** Reads at most `limit` bytes of an open regular file from `position` (fewer at the end of the file). */
+export async function readAt(handle: fs.FileHandle, position: number, limit: number): Promise<Buffer> {
+  const buf = Buffer.alloc(limit);
+  let got = 0;
+  while (got < limit) {
+    const { bytesRead } = await handle.read(buf, got, limit - got, position + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return got === limit ? buf : buf.subarray(0, got);
+}
+
+/**
+ * Reads a whole regular file as UTF-8 when it is at most `limit` bytes; never opens anything else. The bytes read
+ * are capped too (a file that grows between the fstat and the read is cut at `limit`, never read further).
+ */
+export async function readBounded(path: string, limit = TEXT_CAP_BYTES): Promise<BoundedRead> {
+  const o = await openRegular(path);
+  if (o.kind !== 'ok') return o;
+  try {
+    if (o.stats.size > limit) return { kind: 'too-large', bytes: o.stats.size, limit, stats: o.stats };
+    // One byte past the cap tells a file that grew past it since the fstat.
+    const buf = await readAt(o.handle, 0, limit + 1);
+    if (buf.length > limit) return { kind: 'too-large', bytes: buf.length, limit, stats: o.stats };
+    return { kind: 'ok', text: buf.toString('utf8'), stats: o.stats };
+  } finally {
+    await o.handle.close();
+  }
+}
+
+/** The text of a regular file within the cap; undefined for anything else (missing, not regular, too large, unreadable). */
+export async function readText(path: string, limit = TEXT_CAP_BYTES): Promise<string | undefined> {
+  try {
+    const r = await readBounded(path, limit);
+    return r.kind === 'ok' ? r.text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when something exists at `path` (a flag file such as STOP: any kind counts, nothing is opened). */
+export async function exists(path: string): Promise<boolean> {
+  return fs.stat(path).then(() => true, () => false);
+}
+
+/** A file as a list shows it: missing, regular with its size, or not regular. Never opens it. */
+export async function describeFile(path: string): Promise<{ kind: FileKind; bytes?: number }> {
+  const st = await statPath(path).catch(() => undefined);
+  if (!st) return { kind: 'missing' };
+  const kind = kindOf(st);
+  return kind === 'regular' ? { kind, bytes: st.size } : { kind };
+}
+
+/** `512 B`, `2.8 KB`, `99.0 MB` (decimal comma in pt-BR). */
+export function formatSize(bytes: number, locale: Locale = 'en'): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${decimal(locale, (bytes / 1024).toFixed(1))} KB`;
+  return `${decimal(locale, (bytes / 1048576).toFixed(1))} MB`;
+}
+
+/** `a FIFO`, `a directory`… in the reader's language. */
+export function fileKindWords(kind: Exclude<FileKind, 'regular' | 'missing'>, locale: Locale = 'en'): string {
+  return msg(locale, `file.kind.${kind}` as const);
+}

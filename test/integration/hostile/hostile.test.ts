@@ -1,0 +1,3 @@
+import { hostileSuite } from '../hostileSuite';
+
+hostileSuite(true);
