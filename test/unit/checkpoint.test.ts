@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import {
-  CAP_MAX, SECTIONS, TITLE, checkpointCap, capFromContextMb, closestSection, formatCheckpoint, headingName,
+  CAP_MAX, SECTIONS, TITLE, checkpointCap, fixAll, capFromContextMb, closestSection, formatCheckpoint, headingName,
   maxContextMbFromState, parseCheckpoint, sectionKind, sectionLens, serializeCheckpoint, utf8Length,
   validateCheckpoint, verdict, type FindingCode,
 } from '../../src/core/checkpoint';
@@ -152,9 +152,59 @@ describe('errors', () => {
     const lf = doc({ 'Current Work': 'x\n## Notes' });
     const crlf = lf.replace(/\n/g, '\r\n');
     const a = validateCheckpoint(lf).findings;
-    const b = validateCheckpoint(crlf).findings;
+    const b = validateCheckpoint(crlf).findings.filter((f) => f.code !== 'crlf');
     assert.deepEqual(b.map((f) => [f.code, f.span]), a.map((f) => [f.code, f.span]));
     assert.equal(parseCheckpoint(crlf).eol, '\r\n');
+  });
+});
+
+describe('CRLF is named (Leopold\'s compaction hook and doctor read LF only)', () => {
+  it('a CRLF checkpoint gets one crlf warning, counting its lines, on the first CRLF line', () => {
+    const lf = doc();
+    const crlf = lf.replace(/\n/g, '\r\n');
+    assert.deepEqual(validateCheckpoint(lf).findings, []);
+    const v = validateCheckpoint(crlf);
+    assert.deepEqual(v.findings.map((f) => [f.code, f.severity, f.span.startLine]), [['crlf', 'warning', 0]]);
+    assert.equal(v.errors, 0);
+    const n = lf.split('\n').length - 1;
+    assert.match(v.findings[0].message, new RegExp(`^CRLF line endings \\(${n} lines\\) — .*checkpoint_unmergeable.*MALFORMED`));
+    // Mixed: the first CRLF line is where it points.
+    const mixed = lf.replace('## Current Work\n', '## Current Work\r\n');
+    const m = validateCheckpoint(mixed).findings;
+    assert.deepEqual(m.map((f) => [f.code, f.span.startLine, f.message.slice(0, 26)]),
+      [['crlf', lf.split('\n').indexOf('## Current Work'), 'CRLF line ending (1 line) ']]);
+  });
+
+  it('its quick fix converts to LF and changes nothing else (a lone CR stays); Fix All includes it', () => {
+    const lf = doc({ 'Current Work': 'a\rb — a lone CR is text\n  indented\t ' });
+    const crlf = lf.replace(/\n/g, '\r\n');
+    const f = validateCheckpoint(crlf).findings.find((x) => x.code === 'crlf')!;
+    assert.deepEqual(f.fixes.map((x) => [x.title, x.preferred]), [['Convert line endings to LF', true]]);
+    assert.equal(f.fixes[0].apply(), lf);
+    assert.equal(fixAll(crlf), lf);
+    assert.deepEqual(validateCheckpoint(lf).findings, []);
+  });
+
+  it('a lone CR is not a line break for the section parser', () => {
+    const text = doc({ 'Current Work': 'x\r## Mission\r## Current Work' });
+    const p = parseCheckpoint(text);
+    assert.equal(p.headings.length, 7);
+    assert.deepEqual(validateCheckpoint(text).findings, []);
+    assert.equal(p.lines.length, text.split('\n').length);
+  });
+
+  it('validation stays linear on odd line separators (U+2028, U+2029, U+0085, lone CR, VT, FF)', () => {
+    for (const sep of ['\u2028', '\u2029', '\u0085', '\r', '\v', '\f']) {
+      for (const shape of [(n: number) => sep.repeat(n), (n: number) => `## ${sep.repeat(n)}x`, (n: number) => `## a${`${sep}a`.repeat(n)}`,
+        (n: number) => `## x${`${sep} `.repeat(n)}y`, (n: number) => `${sep}## Current Work\n`.repeat(n / 16)]) {
+        const text = shape(400_000);
+        const t0 = performance.now();
+        validateCheckpoint(text, { bytes: 64 << 20, source: 'guardrails', maxCheckpointKb: 65536, maxContextMb: 5 });
+        fixAll(text, { bytes: 64 << 20, source: 'guardrails', maxCheckpointKb: 65536, maxContextMb: 5 });
+        // Generous (a loaded machine): quadratic at this size takes minutes.
+        assert.ok(performance.now() - t0 < 10_000, `${JSON.stringify(sep)}: ${(performance.now() - t0).toFixed(0)} ms`);
+      }
+    }
   });
 });
 
@@ -233,7 +283,7 @@ describe('canonical serialization and formatting', () => {
     const r = formatCheckpoint(messy);
     assert.ok(r.ok);
     assert.ok(r.text.includes('## Files and Code\n'));
-    assert.ok(r.text.includes('## Current Work\nwork\n\n## Next Step'));
+    assert.ok(r.text.includes('## Current Work\n\n\n   work\n\n## Next Step'), 'the body as written, trailing whitespace gone');
     assert.ok(r.text.endsWith('Next Step body\n'));
     assert.deepEqual(formatCheckpoint(r.text), r);
     const crlf = formatCheckpoint(messy.replace(/\n/g, '\r\n'));
