@@ -365,6 +365,17 @@ function headingSpan(h: Heading): Span {
   return { startLine: h.line, startChar: h.hashCol, endLine: h.line, endChar: h.nameEnd };
 }
 
+/** The findings of a document over `analysisLimit(cap)`: `oversize`, and `analysis-skipped` saying why that is all. */
+export function measuredFindings(bytes: number, cap: CheckpointCap, locale: Locale = 'en', firstLineLength = 0): Finding[] {
+  const span = { startLine: 0, startChar: 0, endLine: 0, endChar: Math.min(firstLineLength, 200) };
+  return [
+    { code: 'oversize', severity: 'error', span, fixes: [],
+      message: msg(locale, 'checkpoint.oversize', { bytes, cap: cap.bytes, capDesc: describeCap(cap, locale) }) },
+    { code: 'analysis-skipped', severity: 'warning', span, fixes: [],
+      message: msg(locale, 'checkpoint.analysisSkipped', { bytes, limit: analysisLimit(cap) }) },
+  ];
+}
+
 /** A document too large to analyse: its first line only (for positions), no headings. */
 function measuredOnly(text: string): ParsedCheckpoint {
   const nl = text.indexOf('\n');
@@ -379,16 +390,7 @@ export function validateCheckpoint(text: string, cap: CheckpointCap = DEFAULT_CA
   const bytes = utf8Length(text);
   if (bytes > analysisLimit(cap)) {
     const p = measuredOnly(text);
-    const span = { startLine: 0, startChar: 0, endLine: 0, endChar: Math.min(p.lines[0].length, 200) };
-    return {
-      parsed: p, bytes, cap, skipped: true, errors: 1, warnings: 1,
-      findings: [
-        { code: 'oversize', severity: 'error', span, fixes: [],
-          message: msg(locale, 'checkpoint.oversize', { bytes, cap: cap.bytes, capDesc: describeCap(cap, locale) }) },
-        { code: 'analysis-skipped', severity: 'warning', span, fixes: [],
-          message: msg(locale, 'checkpoint.analysisSkipped', { bytes, limit: analysisLimit(cap) }) },
-      ],
-    };
+    return { parsed: p, bytes, cap, skipped: true, errors: 1, warnings: 1, findings: measuredFindings(bytes, cap, locale, p.lines[0].length) };
   }
   const p = parseCheckpoint(text);
   const findings: Finding[] = [];

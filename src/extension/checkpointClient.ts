@@ -8,6 +8,7 @@ import {
 } from 'vscode-languageclient/node';
 import type { LeopoldContext } from './context';
 import type { LeopoldProject } from './projects';
+import { noIcons } from './untrusted';
 
 export const CHECKPOINT_LANGUAGE = 'leopold-checkpoint';
 /** Files in `.leopold/` whose change can move the cap. */
@@ -64,7 +65,8 @@ export function registerCheckpointClient(ctx: LeopoldContext): void {
               // A refused format (the document does not parse) is said in the status bar and the log, not a toast.
               const message = err instanceof Error ? err.message : String(err);
               log.warn(message);
-              vscode.window.setStatusBarMessage(`$(warning) ${message}`, 10_000);
+              // The message quotes the document (a heading's name): its `$(icon)` syntax is neutralised.
+              vscode.window.setStatusBarMessage(`$(warning) ${noIcons(message)}`, 10_000);
               return [];
             }
           },
