@@ -16,6 +16,14 @@ const CAP_FILES = new Set(['GUARDRAILS.md', 'state.json']);
 
 type ValidateMode = 'onType' | 'onSave';
 
+const FIX_ALL = vscode.CodeActionKind.SourceFixAll.append('leopold');
+
+/** The server's actions whose result is LF: Fix All, and the quick fix of the `crlf` warning. */
+function convertsToLf(a: vscode.CodeAction): boolean {
+  if (a.kind && FIX_ALL.contains(a.kind)) return true;
+  return !!a.diagnostics?.some((d) => d.source === 'leopold' && (typeof d.code === 'object' ? d.code.value : d.code) === 'crlf');
+}
+
 function setting<T>(name: string, fallback: T, scope?: vscode.Uri): T {
   return vscode.workspace.getConfiguration('leopold', scope).get<T>(name, fallback);
 }
@@ -56,6 +64,17 @@ export function registerCheckpointClient(ctx: LeopoldContext): void {
             setting<ValidateMode>('checkpoint.validate', 'onType', doc.uri) === 'onSave',
         },
         middleware: {
+          // A VS Code document has one line ending, and inserted text takes it: an LSP text edit cannot turn CRLF into
+          // LF. The server's CRLF fix and Fix All (always LF) therefore also set the document's end of line.
+          provideCodeActions: async (doc, range, context, token, next) => {
+            const actions = await next(doc, range, context, token);
+            if (!actions || doc.eol !== vscode.EndOfLine.CRLF) return actions;
+            for (const a of actions) {
+              if (!(a instanceof vscode.CodeAction) || !a.edit || !convertsToLf(a)) continue;
+              a.edit.set(doc.uri, [...a.edit.get(doc.uri), vscode.TextEdit.setEndOfLine(vscode.EndOfLine.LF)]);
+            }
+            return actions;
+          },
           provideCodeLenses: (doc, token, next) =>
             setting('checkpoint.codeLens', true, doc.uri) ? next(doc, token) : [],
           provideDocumentFormattingEdits: async (doc, options, token, next) => {

@@ -5,8 +5,9 @@
 // Also: Format Document keeps every character of a body but the whitespace at the end of its section.
 import * as assert from 'node:assert/strict';
 import {
-  SECTIONS, TITLE, closestSection, fixAll, formatCheckpoint, isTitleLine, parseCheckpoint, validateCheckpoint,
+  SECTIONS, TITLE, fixAll, formatCheckpoint, isTitleLine, parseCheckpoint, validateCheckpoint,
 } from '../../src/core/checkpoint';
+import { lostLines } from '../fixtures/checkpoints/lines';
 
 /** mulberry32: small, seeded, good enough to spread documents. */
 function rng(seed: number): (n: number) => number {
@@ -52,55 +53,6 @@ function randomDoc(r: (n: number) => number): string {
   return text;
 }
 
-/** A line up to heading markers (`#`, `> `) and surrounding whitespace (a line of markers only is itself). */
-const norm = (l: string) => l.trim().replace(/^(?:>\s?|#+\s*)+/, '').trim() || l.trim();
-
-/** The input's lines a fix must keep: [text, alternative] (the alternative: the section a misspelling is renamed to). */
-function mustKeep(text: string): [string, string | undefined][] {
-  const p = parseCheckpoint(text);
-  const skip = new Set<number>(p.titles.slice(1));
-  const alt = new Map<number, string>();
-  for (const h of p.headings) {
-    if (h.role === 'duplicate') skip.add(h.line);
-    if (h.role === 'unknown') {
-      const near = closestSection(h.name);
-      if (near) alt.set(h.line, near);
-    }
-  }
-  const out: [string, string | undefined][] = [];
-  p.lines.forEach((l, i) => {
-    const n = norm(l);
-    if (n !== '' && !skip.has(i)) out.push([n, alt.get(i)]);
-  });
-  return out;
-}
-
-/** The lines of `text` that `out` lost (as a multiset). */
-function lost(text: string, out: string): string[] {
-  const have = new Map<string, number>();
-  for (const l of out.split(/\r?\n/)) {
-    const n = norm(l);
-    if (n) have.set(n, (have.get(n) ?? 0) + 1);
-  }
-  const take = (n: string) => {
-    const c = have.get(n) ?? 0;
-    if (c === 0) return false;
-    have.set(n, c - 1);
-    return true;
-  };
-  const missing: string[] = [];
-  const keep = mustKeep(text);
-  // Exact lines first, so a renamed heading's alternative never steals another line's copy.
-  const later: [string, string][] = [];
-  for (const [n, a] of keep) {
-    if (a === undefined) {
-      if (!take(n)) missing.push(n);
-    } else later.push([n, a]);
-  }
-  for (const [n, a] of later) if (!take(n) && !take(a)) missing.push(n);
-  return missing;
-}
-
 const show = (text: string) => JSON.stringify(text);
 
 describe('no fix deletes a line you wrote (property, seeded)', () => {
@@ -116,7 +68,7 @@ describe('no fix deletes a line you wrote (property, seeded)', () => {
         for (const fix of f.fixes) {
           fixes++;
           const out = fix.apply();
-          const missing = lost(text, out);
+          const missing = lostLines(text, out);
           if (fix.drops !== undefined) {
             lossy++;
             assert.ok(!fix.preferred, `a lossy fix is never preferred: ${fix.title}`);
@@ -139,7 +91,7 @@ describe('no fix deletes a line you wrote (property, seeded)', () => {
       const text = randomDoc(r);
       const out = fixAll(text);
       if (out !== text) changed++;
-      assert.deepEqual(lost(text, out), [], `doc ${d}\n${show(text)}\n---\n${show(out)}`);
+      assert.deepEqual(lostLines(text, out), [], `doc ${d}\n${show(text)}\n---\n${show(out)}`);
       const v = validateCheckpoint(out);
       assert.equal(v.errors, 0, `doc ${d}: ${v.findings.map((f) => f.code).join(', ')}\n${show(text)}\n---\n${show(out)}`);
       if (out !== text) assert.ok(!/\r\n/.test(out), `doc ${d}: Fix All leaves LF`);
@@ -152,7 +104,7 @@ describe('no fix deletes a line you wrote (property, seeded)', () => {
   it('the issue\'s document: Notes quoted, both Current Work views kept, later first', () => {
     const text = `${TITLE}\n\n## Current Work\nold view\n## Notes\nAPI key rotates weekly\n## Current Work\nnew view\n`;
     const out = fixAll(text);
-    assert.deepEqual(lost(text, out), []);
+    assert.deepEqual(lostLines(text, out), []);
     const p = parseCheckpoint(out);
     const h = p.sections.get('Current Work')!;
     assert.deepEqual(p.lines.slice(h.bodyStart, h.bodyEnd).filter((l) => l.trim()), [
