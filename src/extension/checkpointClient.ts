@@ -71,7 +71,12 @@ export function registerCheckpointClient(ctx: LeopoldContext): void {
             if (!actions || doc.eol !== vscode.EndOfLine.CRLF) return actions;
             for (const a of actions) {
               if (!(a instanceof vscode.CodeAction) || !a.edit || !convertsToLf(a)) continue;
-              a.edit.set(doc.uri, [...a.edit.get(doc.uri), vscode.TextEdit.setEndOfLine(vscode.EndOfLine.LF)]);
+              // A new edit (WorkspaceEdit.set appends to what is there): the same text edits, then the end of line.
+              const edit = new vscode.WorkspaceEdit();
+              for (const [uri, edits] of a.edit.entries()) {
+                edit.set(uri, uri.toString() === doc.uri.toString() ? [...edits, vscode.TextEdit.setEndOfLine(vscode.EndOfLine.LF)] : edits);
+              }
+              a.edit = edit;
             }
             return actions;
           },

@@ -116,20 +116,23 @@ suite('checkpoint language server', () => {
     await waitFor('no errors', () => errors(checkpoint).length === 0);
   });
 
-  /** A broken CRLF checkpoint written to disk the way Windows tools write it, opened in the editor. */
-  async function crlfCheckpoint(stamp: string): Promise<{ doc: vscode.TextDocument; text: string }> {
+  /** A CRLF checkpoint (broken unless `text` is given) written to disk the way Windows tools write it, opened. */
+  async function crlfCheckpoint(stamp: string, lf?: string): Promise<{ doc: vscode.TextDocument; text: string }> {
     const file = leoFile(folder, `runs/${stamp}/CHECKPOINT.md`);
     await fs.mkdir(path.dirname(file), { recursive: true });
-    const text = `${BROKEN}## Learned Constraints\n    indented code stays code\n## Current Work\nthe later view\n`.replace(/\n/g, '\r\n');
+    const text = (lf ?? `${BROKEN}## Learned Constraints\n    indented code stays code\n## Current Work\nthe later view\n`).replace(/\n/g, '\r\n');
     await fs.writeFile(file, text);
     const d = await vscode.workspace.openTextDocument(file);
     await vscode.window.showTextDocument(d);
     assert.strictEqual(d.languageId, 'leopold-checkpoint');
     assert.strictEqual(d.eol, vscode.EndOfLine.CRLF);
-    await waitFor('the crlf warning and the errors', () =>
-      ours(d.uri).some((x) => codeOf(x) === 'crlf' && x.severity === vscode.DiagnosticSeverity.Warning) && errors(d.uri).length > 0 ? true : undefined);
+    await waitFor('the crlf warning (and the errors)', () =>
+      ours(d.uri).some((x) => codeOf(x) === 'crlf' && x.severity === vscode.DiagnosticSeverity.Warning) &&
+      (lf !== undefined || errors(d.uri).length > 0) ? true : undefined);
     return { doc: d, text };
   }
+
+  const state = (d: vscode.TextDocument) => JSON.stringify({ dirty: d.isDirty, eol: d.eol, codes: ours(d.uri).map(codeOf), head: d.getText().slice(0, 80) });
 
   async function assertFixedOnDisk(d: vscode.TextDocument, before: string): Promise<void> {
     await waitFor('no errors and no crlf warning', () =>
@@ -146,14 +149,16 @@ suite('checkpoint language server', () => {
     assert.strictEqual(vscode.workspace.getConfiguration('files', { languageId: 'leopold-checkpoint' }).get('eol'), '\n');
   });
 
-  test('Fix All on a broken CRLF checkpoint leaves a valid LF checkpoint with every line kept', async () => {
+  test('Fix All (the workbench command) on a broken CRLF checkpoint leaves a valid LF checkpoint with every line kept', async () => {
     const { doc: d, text } = await crlfCheckpoint('20261201T090000Z');
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider',
       d.uri, new vscode.Range(0, 0, d.lineCount, 0), 'source.fixAll.leopold');
-    const fixAll = actions.find((a) => a.kind?.value === 'source.fixAll.leopold');
-    assert.ok(fixAll?.edit, 'a fix-all action');
-    assert.ok(await vscode.workspace.applyEdit(fixAll.edit));
-    assert.strictEqual(d.eol, vscode.EndOfLine.LF);
+    assert.deepStrictEqual(actions.map((a) => a.kind?.value), ['source.fixAll.leopold']);
+    // One text edit plus the end-of-line change (which the API's conversion shows as an empty edit at 0:0).
+    assert.deepStrictEqual(actions[0].edit!.get(d.uri).map((e) => e.newText.length > 0), [true, false]);
+    await vscode.commands.executeCommand('editor.action.sourceAction', { kind: 'source.fixAll.leopold', apply: 'first' });
+    await waitFor('the fix-all edit applied', () => (d.eol === vscode.EndOfLine.LF && d.isDirty ? true : undefined), 10_000)
+      .catch((err) => { throw new Error(`${err}: ${state(d)}`); });
     assert.ok(!d.getText().includes('\r'));
     assert.ok(await d.save());
     await assertFixedOnDisk(d, text);
@@ -161,15 +166,18 @@ suite('checkpoint language server', () => {
   });
 
   test('the crlf quick fix converts the document to LF and changes nothing else', async () => {
-    const { doc: d, text } = await crlfCheckpoint('20261201T090100Z');
+    const lf = demo.replace('## Current Work\n', '## Current Work\n    indented\ttab  \n');
+    const { doc: d, text } = await crlfCheckpoint('20261201T090100Z', lf);
     const w = ours(d.uri).find((x) => codeOf(x) === 'crlf')!;
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
       'vscode.executeCodeActionProvider', d.uri, w.range, vscode.CodeActionKind.QuickFix.value);
-    const toLf = actions.find((a) => a.title === 'Convert line endings to LF');
-    assert.ok(toLf?.edit && toLf.isPreferred, actions.map((a) => a.title).join(', '));
-    assert.ok(await vscode.workspace.applyEdit(toLf.edit));
-    assert.strictEqual(d.eol, vscode.EndOfLine.LF);
+    assert.deepStrictEqual(actions.map((a) => [a.title, a.isPreferred]), [['Convert line endings to LF', true]]);
+    vscode.window.activeTextEditor!.selection = new vscode.Selection(w.range.start, w.range.start);
+    await vscode.commands.executeCommand('editor.action.codeAction', { kind: 'quickfix', apply: 'first' });
+    await waitFor('LF', () => (d.eol === vscode.EndOfLine.LF ? true : undefined), 10_000)
+      .catch((err) => { throw new Error(`${err}: ${state(d)}`); });
     assert.strictEqual(d.getText(), text.replace(/\r\n/g, '\n'));
+    assert.strictEqual(d.getText(), lf);
     await waitFor('the crlf warning to go', () => !ours(d.uri).some((x) => codeOf(x) === 'crlf') ? true : undefined);
     await vscode.commands.executeCommand('workbench.action.files.revert');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
@@ -183,7 +191,8 @@ suite('checkpoint language server', () => {
       // Dirty it (a save of an unchanged file may be skipped), then save the way a person does.
       await vscode.window.activeTextEditor!.edit((e) => e.insert(new vscode.Position(d.lineCount - 1, 0), ' '));
       await vscode.commands.executeCommand('workbench.action.files.save');
-      await waitFor('the save with its fixes', () => (!d.isDirty && d.eol === vscode.EndOfLine.LF ? true : undefined));
+      await waitFor('the save with its fixes', () => (!d.isDirty && d.eol === vscode.EndOfLine.LF ? true : undefined))
+        .catch((err) => { throw new Error(`${err}: ${state(d)}`); });
       await assertFixedOnDisk(d, text);
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     } finally {
