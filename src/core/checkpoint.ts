@@ -824,7 +824,15 @@ export function reorderSections(p: ParsedCheckpoint): string {
  */
 export function fixAll(text: string, cap: CheckpointCap = DEFAULT_CAP, locale: Locale = 'en'): string {
   const v = validateCheckpoint(text, cap, locale);
-  if (v.skipped || !v.findings.some((f) => f.fixes.some((x) => x.preferred))) return text;
+  if (v.skipped) return text;
+  const fixable = v.findings.filter((f) => f.code !== 'crlf' && f.fixes.some((x) => x.preferred));
+  // Nothing but CRLF, or a single problem: its own fix, so that nothing else in the layout moves.
+  if (fixable.length <= 1) {
+    const one = fixable.length ? fixable[0].fixes.find((x) => x.preferred)!.apply() : text;
+    const lf = toLf(one);
+    const after = validateCheckpoint(lf, cap, locale);
+    if (!after.findings.some((f) => f.fixes.some((x) => x.preferred))) return lf;
+  }
   const p = v.parsed;
   const noCr = (l: string) => (l.charCodeAt(l.length - 1) === 13 ? l.replace(/\r+$/, '') : l);
   interface Block { heading: string; body: string[] }

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import {
-  CAP_MAX, SECTIONS, TITLE, checkpointCap, fixAll, capFromContextMb, closestSection, formatCheckpoint, headingName,
+  CAP_MAX, ERROR_CODES, SECTIONS, TITLE, WARNING_CODES, checkpointCap, fixAll, capFromContextMb, closestSection, formatCheckpoint, headingName,
   maxContextMbFromState, parseCheckpoint, sectionKind, sectionLens, serializeCheckpoint, utf8Length,
   validateCheckpoint, verdict, type FindingCode,
 } from '../../src/core/checkpoint';
@@ -183,6 +185,16 @@ describe('CRLF is named (Leopold\'s compaction hook and doctor read LF only)', (
     assert.equal(f.fixes[0].apply(), lf);
     assert.equal(fixAll(crlf), lf);
     assert.deepEqual(validateCheckpoint(lf).findings, []);
+  });
+
+  it('Fix All on a checkpoint whose only problem is CRLF changes the line endings and nothing else', () => {
+    const lf = doc({ 'Current Work': '\n\n  a  \n\n\n', 'Next Step': 'go  ' }) + '\n\n';
+    assert.equal(fixAll(lf.replace(/\n/g, '\r\n')), lf);
+  });
+
+  it('every finding code has its rule in the README', () => {
+    const readme = readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+    for (const code of [...ERROR_CODES, ...WARNING_CODES]) assert.ok(readme.includes(`\n### ${code}\n`), code);
   });
 
   it('a lone CR is not a line break for the section parser', () => {
