@@ -187,6 +187,18 @@ describe('CRLF is named (Leopold\'s compaction hook and doctor read LF only)', (
     assert.deepEqual(validateCheckpoint(lf).findings, []);
   });
 
+  it('heading detection is the contract\'s regex, exactly (seeded random lines), without its backtracking', () => {
+    const contract = (l: string) => /^##\s+(.+)$/.exec(l.trim())?.[1];
+    const A = ['#', '#', ' ', '\t', 'a', 'Z', '\u2028', '\u2029', '\u0085', '\r', '\v', '\u00a0', '\ufeff', '\u3000', '>', 'é'];
+    let seed = 5;
+    const r = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    for (let k = 0; k < 50_000; k++) {
+      let l = r(2) ? '##' : '';
+      for (let i = r(8); i > 0; i--) l += A[r(A.length)];
+      assert.equal(headingName(l), contract(l), JSON.stringify(l));
+    }
+  });
+
   it('Fix All on a checkpoint whose only problem is CRLF changes the line endings and nothing else', () => {
     const lf = doc({ 'Current Work': '\n\n  a  \n\n\n', 'Next Step': 'go  ' }) + '\n\n';
     assert.equal(fixAll(lf.replace(/\n/g, '\r\n')), lf);
@@ -208,8 +220,9 @@ describe('CRLF is named (Leopold\'s compaction hook and doctor read LF only)', (
   it('validation stays linear on odd line separators (U+2028, U+2029, U+0085, lone CR, VT, FF)', () => {
     for (const sep of ['\u2028', '\u2029', '\u0085', '\r', '\v', '\f']) {
       for (const shape of [(n: number) => sep.repeat(n), (n: number) => `## ${sep.repeat(n)}x`, (n: number) => `## a${`${sep}a`.repeat(n)}`,
-        (n: number) => `## x${`${sep} `.repeat(n)}y`, (n: number) => `${sep}## Current Work\n`.repeat(n / 16)]) {
-        const text = shape(400_000);
+        (n: number) => `## x${`${sep} `.repeat(n)}y`, (n: number) => `${sep}## Current Work\n`.repeat(n / 16),
+        (n: number) => `##${' '.repeat(n)}a${sep}b`, (n: number) => `##${'\t'.repeat(n)}a${sep}b\n## x`]) {
+        const text = shape(200_000);
         const t0 = performance.now();
         validateCheckpoint(text, { bytes: 64 << 20, source: 'guardrails', maxCheckpointKb: 65536, maxContextMb: 5 });
         fixAll(text, { bytes: 64 << 20, source: 'guardrails', maxCheckpointKb: 65536, maxContextMb: 5 });
