@@ -2,9 +2,12 @@
 //   validation in-process (the core, what the server runs per version),
 //   open → diagnostics over stdio (`node dist/server.js --stdio`, push mode),
 //   a storm of 200 incremental edits (last edit → diagnostics for the final version; how many stale versions
-//   were validated and pushed).
+//   were validated and pushed);
+//   the adversarial 3,000-heading document (`## N<i>`, 31.9 KB, 3,000 findings): a code action at a cursor, a hover,
+//   Fix All (goals: < 50 ms, < 50 ms, < 200 ms median).
 // Build first (`node scripts/build.mjs --tests`); run from the repository root.
-import { utf8Length, validateCheckpoint } from '../src/core/checkpoint';
+import type { CodeAction } from 'vscode-languageserver-protocol';
+import { fixAll, utf8Length, validateCheckpoint } from '../src/core/checkpoint';
 import { bigDoc } from '../test/fixtures/checkpoints/docs';
 import { LspTestClient } from '../test/fixtures/checkpoints/lsp';
 
@@ -83,6 +86,59 @@ export async function benchCheckpoint(): Promise<Record<string, string>> {
     for (let r = 0; r < 3; r++) typing.push(await storm(r, 8));
     out['checkpoint: 200 edits at 8 ms intervals, last edit → final diagnostics (median)'] = ms(median(typing.map((x) => x.latency)));
     out['checkpoint: 200 edits at 8 ms intervals, diagnostics pushed (median)'] = String(median(typing.map((x) => x.pushes)));
+
+    // 4. The adversarial document: 3,000 unknown headings. Cursor moves (code action, hover) on a settled version
+    // (validated, its diagnostics pushed); then the same right after an edit (the new version's validation is part
+    // of the figure); Fix All on a new version.
+    const h = Array.from({ length: 3000 }, (_, i) => `## N${i}`).join('\n') + '\n';
+    const huri = 'untitled:bench-3000-headings';
+    await c.open(huri, h);
+    await c.diagnosticsFor(huri, 1);
+    let version = 1;
+    const bump = async () => {
+      version++;
+      await c.change(huri, version, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: version % 2 ? '' : ' ' }]);
+    };
+    const at = (line: number) => ({ start: { line, character: 3 }, end: { line, character: 3 } });
+    const time = async (f: () => Promise<unknown>) => {
+      const t0 = performance.now();
+      await f();
+      return performance.now() - t0;
+    };
+    const codeAction = (line: number) => () =>
+      c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: huri }, range: at(line), context: { diagnostics: [] } });
+    const hoverAt = (line: number) => () => c.request('textDocument/hover', { textDocument: { uri: huri }, position: at(line).start });
+    const cursor: number[] = [];
+    const hover: number[] = [];
+    const cursorAfterEdit: number[] = [];
+    const hoverAfterEdit: number[] = [];
+    const fix: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      await c.diagnosticsFor(huri, version); // settled: the last edit's diagnostics are out
+      cursor.push(await time(codeAction(100 + i * 97)));
+      hover.push(await time(hoverAt(200 + i * 89)));
+      await bump();
+      cursorAfterEdit.push(await time(codeAction(150 + i * 83)));
+      await bump();
+      hoverAfterEdit.push(await time(hoverAt(250 + i * 71)));
+      await bump();
+      fix.push(await time(() => c.request<CodeAction[]>('textDocument/codeAction', {
+        textDocument: { uri: huri }, range: { start: { line: 0, character: 0 }, end: { line: 3001, character: 0 } },
+        context: { diagnostics: [], only: ['source.fixAll'] },
+      })));
+    }
+    out['checkpoint: 3,000 headings, code action at a cursor over stdio (median, goal < 50 ms)'] = ms(median(cursor.slice(5)));
+    out['checkpoint: 3,000 headings, hover over stdio (median, goal < 50 ms)'] = ms(median(hover.slice(5)));
+    out['checkpoint: 3,000 headings, code action right after an edit (median)'] = ms(median(cursorAfterEdit.slice(5)));
+    out['checkpoint: 3,000 headings, hover right after an edit (median)'] = ms(median(hoverAfterEdit.slice(5)));
+    out['checkpoint: 3,000 headings, Fix All on a new version over stdio (median, goal < 200 ms)'] = ms(median(fix.slice(5)));
+    const inproc: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const t0 = performance.now();
+      fixAll(h.slice(0, -1) + String(i % 10) + '\n');
+      inproc.push(performance.now() - t0);
+    }
+    out['checkpoint: 3,000 headings, Fix All in-process (median)'] = ms(median(inproc.slice(5)));
   } finally {
     await c.stop();
   }

@@ -6,6 +6,7 @@
 import { parseGuardrails } from './guardrails';
 import { decimal, msg, msgN, type Locale, type MessageKey } from './messages';
 import { jsonObject } from './json';
+import { noIcons } from './inert';
 
 export const TITLE = '# Leopold Checkpoint';
 
@@ -83,9 +84,17 @@ export interface Heading {
 
 export interface ParsedCheckpoint {
   readonly text: string;
+  /** The line break of the first line (what fixes write); Leopold itself reads LF only (the `crlf` warning). */
   readonly eol: '\n' | '\r\n';
-  /** The lines without their line breaks; a final '' when the text ends with a line break. */
+  /**
+   * The lines without their line breaks; a final '' when the text ends with a line break. Lines end at `\n` (a
+   * CR before it is part of the break): a lone CR is not a line break, as in Leopold's parser.
+   */
   readonly lines: string[];
+  /** The offset in `text` where each line starts (editors also break at a lone CR: positions go through offsets). */
+  readonly lineStarts: number[];
+  /** How many lines end in CRLF. */
+  readonly crlfLines: number;
   /** Lines whose trimmed text is exactly the title. The first is the title; the rest are nested. */
   readonly titles: number[];
   readonly headings: Heading[];
@@ -95,18 +104,30 @@ export interface ParsedCheckpoint {
   readonly firstHeadingLine: number;
 }
 
-const HEADING = /^##\s+(.+)$/;
 
+/** Lines as Leopold's parser sees them: broken at `\n` (an `\r` before it included in the break), never at a lone CR. */
 export function splitLines(text: string): string[] {
-  return text.split(/\r\n|\r|\n/);
+  return text.split(/\r?\n/);
 }
 
-/** Heading detection, the contract's to the letter: the trimmed line is `##`, whitespace, a name. */
+const WHITESPACE = /\s/;
+/** Line terminators: what `.` in the contract's `^##\s+(.+)$` never matches. */
+const TERMINATOR = /[\n\r\u2028\u2029]/;
+
+/**
+ * Heading detection, the contract's to the letter: the trimmed line matches `^##\s+(.+)$` — `##`, whitespace, a
+ * name. Scanned by hand, not by that regex: on `##`, 20,000 blanks, `a`, U+2028 the regex backtracks quadratically
+ * (each split of the blanks between `\s+` and `.+` is tried). The same answer: the name is what follows the longest
+ * whitespace run, and there is no heading when it is empty or holds a line terminator (`.` cannot cross one).
+ */
 export function headingName(line: string): string | undefined {
   const trimmed = line.trim();
   if (trimmed.charCodeAt(0) !== 35 || trimmed.charCodeAt(1) !== 35) return undefined;
-  const m = HEADING.exec(trimmed);
-  return m ? m[1] : undefined;
+  let i = 2;
+  while (i < trimmed.length && WHITESPACE.test(trimmed[i])) i++;
+  if (i === 2 || i === trimmed.length) return undefined;
+  const name = trimmed.slice(i);
+  return TERMINATOR.test(name) ? undefined : name;
 }
 
 export function isTitleLine(line: string): boolean {
@@ -114,7 +135,21 @@ export function isTitleLine(line: string): boolean {
 }
 
 export function parseCheckpoint(text: string): ParsedCheckpoint {
-  const lines = splitLines(text);
+  const lines: string[] = [];
+  const lineStarts: number[] = [];
+  let crlfLines = 0;
+  for (let start = 0; ;) {
+    lineStarts.push(start);
+    const nl = text.indexOf('\n', start);
+    if (nl < 0) {
+      lines.push(text.slice(start));
+      break;
+    }
+    const cr = nl > start && text.charCodeAt(nl - 1) === 13;
+    if (cr) crlfLines++;
+    lines.push(text.slice(start, cr ? nl - 1 : nl));
+    start = nl + 1;
+  }
   const nl = text.indexOf('\n');
   const eol = nl > 0 && text.charCodeAt(nl - 1) === 13 ? '\r\n' : '\n';
   const titles: number[] = [];
@@ -142,7 +177,43 @@ export function parseCheckpoint(text: string): ParsedCheckpoint {
     headings.push(h);
     if (role === 'section') sections.set(name as SectionName, h);
   }
-  return { text, eol, lines, titles, headings, sections, firstHeadingLine: headings.length ? headings[0].line : lines.length };
+  return {
+    text, eol, lines, lineStarts, crlfLines, titles, headings, sections,
+    firstHeadingLine: headings.length ? headings[0].line : lines.length,
+  };
+}
+
+/** The offset in the text of a (line, UTF-16 column) of the parse. */
+export function offsetAt(p: ParsedCheckpoint, line: number, char: number): number {
+  if (line >= p.lines.length) return p.text.length;
+  const l = Math.max(0, line);
+  return p.lineStarts[l] + Math.min(Math.max(0, char), p.lines[l].length);
+}
+
+/** The parse's line that holds `offset` (binary search). */
+export function lineAtOffset(p: ParsedCheckpoint, offset: number): number {
+  let lo = 0;
+  let hi = p.lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (p.lineStarts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The heading on a line, if any (binary search over the headings). */
+export function headingAt(p: ParsedCheckpoint, line: number): Heading | undefined {
+  let lo = 0;
+  let hi = p.headings.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const l = p.headings[mid].line;
+    if (l === line) return p.headings[mid];
+    if (l < line) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
 }
 
 /** The body lines of a heading (title lines excluded), as written. */
@@ -236,14 +307,26 @@ export function describeCap(cap: CheckpointCap, locale: Locale = 'en'): string {
 export type ErrorCode =
   | 'unknown-section' | 'brief-section' | 'nested-checkpoint' | 'duplicate-section' | 'missing-section'
   | 'section-order' | 'oversize';
-export type WarningCode = 'no-title' | 'title-not-first' | 'text-before-sections' | 'empty-next-step';
+export type WarningCode =
+  | 'no-title' | 'title-not-first' | 'text-before-sections' | 'empty-next-step' | 'crlf' | 'analysis-skipped';
 export type FindingCode = ErrorCode | WarningCode;
 
 export const ERROR_CODES: readonly ErrorCode[] = [
   'unknown-section', 'brief-section', 'nested-checkpoint', 'duplicate-section', 'missing-section', 'section-order',
   'oversize',
 ];
-export const WARNING_CODES: readonly WarningCode[] = ['no-title', 'title-not-first', 'text-before-sections', 'empty-next-step'];
+export const WARNING_CODES: readonly WarningCode[] = [
+  'no-title', 'title-not-first', 'text-before-sections', 'empty-next-step', 'crlf', 'analysis-skipped',
+];
+
+/**
+ * Above this size a document is only measured, not analysed section by section (`analysis-skipped`): four times
+ * its cap, and never less than 256 KiB. Every check is linear, but a multi-megabyte document is far past any
+ * checkpoint Leopold would accept, and its findings would drown the editor.
+ */
+export function analysisLimit(cap: CheckpointCap): number {
+  return Math.max(4 * cap.bytes, 256 * 1024);
+}
 
 /** 0-based lines, UTF-16 columns, end exclusive (the LSP's convention, without its types). */
 export interface Span {
@@ -255,8 +338,10 @@ export interface Span {
 
 export interface Fix {
   title: string;
-  /** The single obvious fix for its finding (what `source.fixAll.leopold` applies). */
+  /** The single obvious fix for its finding (what `source.fixAll.leopold` applies). Never drops a line. */
   preferred: boolean;
+  /** How many non-blank lines of the user's text this fix removes, said in its title (non-preferred fixes only). */
+  drops?: number;
   /** The whole new document text. */
   apply(): string;
 }
@@ -276,6 +361,8 @@ export interface Validation {
   warnings: number;
   bytes: number;
   cap: CheckpointCap;
+  /** The document is over `analysisLimit(cap)`: only its size was checked. */
+  skipped: boolean;
 }
 
 function lineSpan(p: ParsedCheckpoint, line: number): Span {
@@ -289,7 +376,33 @@ function headingSpan(h: Heading): Span {
   return { startLine: h.line, startChar: h.hashCol, endLine: h.line, endChar: h.nameEnd };
 }
 
+/** The findings of a document over `analysisLimit(cap)`: `oversize`, and `analysis-skipped` saying why that is all. */
+export function measuredFindings(bytes: number, cap: CheckpointCap, locale: Locale = 'en', firstLineLength = 0): Finding[] {
+  const span = { startLine: 0, startChar: 0, endLine: 0, endChar: Math.min(firstLineLength, 200) };
+  return [
+    { code: 'oversize', severity: 'error', span, fixes: [],
+      message: msg(locale, 'checkpoint.oversize', { bytes, cap: cap.bytes, capDesc: describeCap(cap, locale) }) },
+    { code: 'analysis-skipped', severity: 'warning', span, fixes: [],
+      message: msg(locale, 'checkpoint.analysisSkipped', { bytes, limit: analysisLimit(cap) }) },
+  ];
+}
+
+/** A document too large to analyse: its first line only (for positions), no headings. */
+function measuredOnly(text: string): ParsedCheckpoint {
+  const nl = text.indexOf('\n');
+  const first = nl < 0 ? text : text.slice(0, nl > 0 && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl);
+  return {
+    text, eol: '\n', lines: [first], lineStarts: [0], crlfLines: 0, titles: [], headings: [], sections: new Map(),
+    firstHeadingLine: 1,
+  };
+}
+
 export function validateCheckpoint(text: string, cap: CheckpointCap = DEFAULT_CAP, locale: Locale = 'en'): Validation {
+  const bytes = utf8Length(text);
+  if (bytes > analysisLimit(cap)) {
+    const p = measuredOnly(text);
+    return { parsed: p, bytes, cap, skipped: true, errors: 1, warnings: 1, findings: measuredFindings(bytes, cap, locale, p.lines[0].length) };
+  }
   const p = parseCheckpoint(text);
   const findings: Finding[] = [];
   const err = (code: ErrorCode, span: Span, message: string, fixes: Fix[] = []) =>
@@ -331,30 +444,50 @@ export function validateCheckpoint(text: string, cap: CheckpointCap = DEFAULT_CA
       msg(locale, 'checkpoint.textBefore'));
   }
 
-  // Headings.
+  // Headings. (Per first section, what its duplicates' fix titles count — computed once, however many duplicates.)
+  const firstLedger = new Map<Heading, Set<string>>();
+  const firstContent = new Map<Heading, number>();
   for (const h of p.headings) {
     if (h.role === 'brief') {
       err('brief-section', headingSpan(h),
         msg(locale, 'checkpoint.brief', { name: h.name }),
-        [{ title: msg(locale, 'checkpoint.quote.fix', { name: h.name }), preferred: true, apply: () => quoteHeading(p, h) }]);
+        [{ title: msg(locale, 'checkpoint.quote.fix', { name: noIcons(h.name) }), preferred: true, apply: () => quoteHeading(p, h) }]);
     } else if (h.role === 'unknown') {
       const near = closestSection(h.name);
       const fixes: Fix[] = [];
       const renamePreferred = near !== undefined && !p.sections.has(near);
       if (near) fixes.push({ title: msg(locale, 'checkpoint.rename.fix', { name: near }), preferred: renamePreferred, apply: () => renameHeading(p, h, near) });
-      fixes.push({ title: msg(locale, 'checkpoint.quote.fix', { name: h.name }), preferred: !renamePreferred, apply: () => quoteHeading(p, h) });
+      fixes.push({ title: msg(locale, 'checkpoint.quote.fix', { name: noIcons(h.name) }), preferred: !renamePreferred, apply: () => quoteHeading(p, h) });
       err('unknown-section', headingSpan(h),
         msg(locale, near ? 'checkpoint.unknown.near' : 'checkpoint.unknown.far', { name: h.name, list: CONTRACT_LIST, near }), fixes);
     } else if (h.role === 'duplicate') {
       const first = p.sections.get(h.name as SectionName)!;
       const kind = sectionKind(h.name as SectionName);
+      const name = noIcons(h.name);
+      const fixes: Fix[] = [];
+      if (kind === 'ledger') {
+        fixes.push({ title: msg(locale, 'checkpoint.duplicate.ledger.fix', { name }), preferred: true,
+          apply: () => mergeDuplicate(p, h, 'keep-all', locale) });
+        let have = firstLedger.get(first);
+        if (!have) firstLedger.set(first, (have = new Set(ledgerLines(p, first))));
+        const repeated = repeatedLedgerLines(p, have, h);
+        if (repeated > 0) {
+          fixes.push({ title: msgN(locale, 'checkpoint.duplicate.ledger.collapse.fix', repeated, { name }), preferred: false,
+            drops: repeated, apply: () => mergeDuplicate(p, h, 'collapse', locale) });
+        }
+      } else {
+        fixes.push({ title: msg(locale, 'checkpoint.duplicate.snapshot.fix', { name }), preferred: true,
+          apply: () => mergeDuplicate(p, h, 'keep-all', locale) });
+        let dropped = firstContent.get(first);
+        if (dropped === undefined) firstContent.set(first, (dropped = contentLines(p, first)));
+        if (dropped > 0) {
+          fixes.push({ title: msgN(locale, 'checkpoint.duplicate.snapshot.later.fix', dropped, { name }), preferred: false,
+            drops: dropped, apply: () => mergeDuplicate(p, h, 'keep-later', locale) });
+        }
+      }
       err('duplicate-section', headingSpan(h),
         msg(locale, kind === 'ledger' ? 'checkpoint.duplicate.ledger' : 'checkpoint.duplicate.snapshot', { name: h.name, line: first.line + 1 }),
-        [{
-          title: msg(locale, kind === 'ledger' ? 'checkpoint.duplicate.ledger.fix' : 'checkpoint.duplicate.snapshot.fix', { name: h.name }),
-          preferred: true,
-          apply: () => mergeDuplicate(p, h),
-        }]);
+        fixes);
     }
   }
 
@@ -384,8 +517,16 @@ export function validateCheckpoint(text: string, cap: CheckpointCap = DEFAULT_CA
       msg(locale, 'checkpoint.emptyNextStep'));
   }
 
+  // CRLF: Leopold's TS parser accepts it, but the compaction hook and the doctor read LF only.
+  if (p.crlfLines > 0) {
+    let at = 0;
+    while (at < p.lines.length - 1 && text.charCodeAt(p.lineStarts[at + 1] - 2) !== 13) at++;
+    warn('crlf', { startLine: at, startChar: 0, endLine: at, endChar: p.lines[at].length },
+      msgN(locale, 'checkpoint.crlf', p.crlfLines),
+      [{ title: msg(locale, 'checkpoint.crlf.fix'), preferred: true, apply: () => toLf(text) }]);
+  }
+
   // Size.
-  const bytes = utf8Length(text);
   if (bytes > cap.bytes) {
     err('oversize', lineSpan(p, p.titles.length ? p.titles[0] : 0),
       msg(locale, 'checkpoint.oversize', { bytes, cap: cap.bytes, capDesc: describeCap(cap, locale) }));
@@ -394,11 +535,11 @@ export function validateCheckpoint(text: string, cap: CheckpointCap = DEFAULT_CA
   findings.sort((a, b) => a.span.startLine - b.span.startLine || a.span.startChar - b.span.startChar);
   let errors = 0;
   for (const f of findings) if (f.severity === 'error') errors++;
-  return { parsed: p, findings, errors, warnings: findings.length - errors, bytes, cap };
+  return { parsed: p, findings, errors, warnings: findings.length - errors, bytes, cap, skipped: false };
 }
 
 function missingFixTitle(missing: SectionName[], renames: Map<SectionName, Heading>, locale: Locale): string {
-  const parts = [...renames].map(([name, h]) => msg(locale, 'checkpoint.missing.fix.rename', { from: h.name, to: name }));
+  const parts = [...renames].map(([name, h]) => msg(locale, 'checkpoint.missing.fix.rename', { from: noIcons(h.name), to: name }));
   const insert = missing.filter((s) => !renames.has(s));
   if (insert.length === 1) parts.push(msg(locale, 'checkpoint.missing.fix.insertOne', { name: insert[0] }));
   else if (insert.length > 1) parts.push(msg(locale, 'checkpoint.missing.fix.insertMany', { count: insert.length }));
@@ -434,8 +575,10 @@ export function closestSection(name: string): SectionName | undefined {
     if (n === l) score = 0;
     else if (n.length >= 4 && (l.startsWith(n) || n.startsWith(l))) score = 1;
     else {
-      const d = levenshtein(n, l);
-      score = d <= Math.max(2, Math.floor(l.length / 4)) ? 1 + d : Infinity;
+      // The distance is at least the difference in length: a far longer name is never close (and never costs).
+      const limit = Math.max(2, Math.floor(l.length / 4));
+      const d = Math.abs(n.length - l.length) > limit ? Infinity : levenshtein(n, l);
+      score = d <= limit ? 1 + d : Infinity;
     }
     if (score < bestScore) {
       bestScore = score;
@@ -502,38 +645,89 @@ export function quoteHeading(p: ParsedCheckpoint, h: Heading): string {
   return join(p, lines);
 }
 
+/** Blank lines at either end of a block dropped (whitespace-only lines are no one's text). */
+function trimOuterBlank(ls: string[]): string[] {
+  let a = 0;
+  let b = ls.length;
+  while (a < b && ls[a].trim() === '') a++;
+  while (b > a && ls[b - 1].trim() === '') b--;
+  return a === 0 && b === ls.length ? ls : ls.slice(a, b);
+}
+
+/** Non-blank body lines of a heading (what a fix that replaces the body would drop). */
+function contentLines(p: ParsedCheckpoint, h: Heading): number {
+  let n = 0;
+  for (const l of bodyLines(p, h)) if (l.trim() !== '') n++;
+  return n;
+}
+
+/** Lines of a duplicate ledger body that repeat a line (trimmed) of the first body or an earlier line of its own. */
+function repeatedLedgerLines(p: ParsedCheckpoint, firstLines: ReadonlySet<string>, dup: Heading): number {
+  const own = new Set<string>();
+  let n = 0;
+  for (let i = dup.bodyStart; i < dup.bodyEnd; i++) {
+    const t = p.lines[i].trim();
+    if (t === '' || isTitleLine(p.lines[i])) continue;
+    if (firstLines.has(t) || own.has(t)) n++;
+    else own.add(t);
+  }
+  return n;
+}
+
+/** CRLF (any CRs before a line feed) → LF; nothing else changes (a lone CR elsewhere stays). */
+export function toLf(text: string): string {
+  return text.replace(/\r+\n/g, '\n');
+}
+
+/** The line a snapshot merge writes above the earlier view it keeps. Never a heading or a title. */
+export function earlierViewMarker(name: string, locale: Locale = 'en'): string {
+  return msg(locale, 'checkpoint.duplicate.earlierView', { name });
+}
+
 /**
- * Merges a duplicate section into the first one and removes it. Ledger: the first body keeps its lines and gains
- * every distinct line it did not have. Snapshot: the later body replaces the first (the contract's merge rule).
- * Title lines inside the removed block stay where they are (they are their own finding).
+ * How a duplicate section merges into the first one:
+ * - `keep-all` (the preferred fix, both kinds): nothing is lost. A ledger gets the duplicate's lines appended; a
+ *   snapshot gets the later view first and the earlier view below it, under a marker line.
+ * - `collapse` (ledger): only lines the first body does not already have (trimmed) are appended.
+ * - `keep-later` (snapshot): the later view replaces the earlier one (the contract's merge rule; drops lines).
  */
-export function mergeDuplicate(p: ParsedCheckpoint, dup: Heading): string {
+export type MergeMode = 'keep-all' | 'collapse' | 'keep-later';
+
+/**
+ * Merges a duplicate section into the first one and removes its heading. Title lines inside the removed block stay
+ * where they are (they are their own finding).
+ */
+export function mergeDuplicate(p: ParsedCheckpoint, dup: Heading, mode: MergeMode = 'keep-all', locale: Locale = 'en'): string {
   const first = p.sections.get(dup.name as SectionName);
   if (!first || first === dup) return p.text;
-  const dupBody = bodyLines(p, dup);
+  const later = trimOuterBlank(bodyLines(p, dup));
   const remove = new Set<number>([dup.line]);
   for (let i = dup.bodyStart; i < dup.bodyEnd; i++) if (!isTitleLine(p.lines[i])) remove.add(i);
   if (endsWithEol(p.lines)) remove.delete(p.lines.length - 1); // the final line break stays
   const insertAfter = new Map<number, string[]>();
+  const lastOfFirst = lastContentLine(p, first);
   if (sectionKind(dup.name as SectionName) === 'ledger') {
-    const have = new Set(ledgerLines(p, first));
-    const add: string[] = [];
-    for (const l of dupBody) {
-      const t = l.trim();
-      if (t === '' || have.has(t)) continue;
-      have.add(t);
-      add.push(l);
+    if (mode === 'collapse') {
+      const have = new Set(ledgerLines(p, first));
+      const add: string[] = [];
+      for (const l of later) {
+        const t = l.trim();
+        if (t === '' || have.has(t)) continue;
+        have.add(t);
+        add.push(l);
+      }
+      insertAfter.set(lastOfFirst, add);
+    } else insertAfter.set(lastOfFirst, later);
+  } else if (mode === 'keep-later') {
+    for (let i = first.bodyStart; i <= lastOfFirst; i++) if (!isTitleLine(p.lines[i])) remove.add(i);
+    insertAfter.set(first.line, later);
+  } else if (later.length > 0) {
+    if (lastOfFirst === first.line) insertAfter.set(first.line, later); // no earlier view to keep
+    else {
+      // The later view first; the earlier view below it, under its marker (its leading blank lines go).
+      for (let i = first.bodyStart; i < lastOfFirst && p.lines[i].trim() === ''; i++) remove.add(i);
+      insertAfter.set(first.line, [...later, '', earlierViewMarker(dup.name, locale)]);
     }
-    insertAfter.set(lastContentLine(p, first), add);
-  } else {
-    // Keep the later body: its content (outer blank lines trimmed) replaces the first body's content.
-    let a = 0;
-    let b = dupBody.length;
-    while (a < b && dupBody[a].trim() === '') a++;
-    while (b > a && dupBody[b - 1].trim() === '') b--;
-    const last = lastContentLine(p, first);
-    for (let i = first.bodyStart; i <= last; i++) if (!isTitleLine(p.lines[i])) remove.add(i);
-    insertAfter.set(first.line, dupBody.slice(a, b));
   }
   const out: string[] = [];
   let junction = -1;
@@ -541,7 +735,7 @@ export function mergeDuplicate(p: ParsedCheckpoint, dup: Heading): string {
     if (i === dup.line) junction = out.length;
     if (!remove.has(i)) out.push(p.lines[i]);
     const add = insertAfter.get(i);
-    if (add) out.push(...add);
+    if (add) for (const l of add) out.push(l);
   }
   // Removing the block can leave two blank lines where there was one: collapse that pair only.
   if (junction > 0 && junction < out.length && out[junction - 1].trim() === '' && out[junction].trim() === '') {
@@ -632,28 +826,86 @@ export function reorderSections(p: ParsedCheckpoint): string {
   return join(p, out);
 }
 
-/** Applies preferred fixes until none is left (bounded); the oversize error has no automatic fix. */
-export function fixAll(text: string, cap: CheckpointCap = DEFAULT_CAP): string {
-  const priority: FindingCode[] = [
-    'nested-checkpoint', 'brief-section', 'unknown-section', 'duplicate-section', 'missing-section', 'section-order',
-    'no-title', 'title-not-first',
-  ];
-  for (let round = 0; round < 200; round++) {
-    const v = validateCheckpoint(text, cap);
-    let chosen: Fix | undefined;
-    for (const code of priority) {
-      const f = v.findings.find((x) => x.code === code && x.fixes.some((fx) => fx.preferred));
-      if (f) {
-        chosen = f.fixes.find((fx) => fx.preferred);
-        break;
+/**
+ * Every preferred fix at once, in one linear pass over one parse (the oversize error has no automatic fix): nested
+ * titles dropped and the title first; brief and unknown headings quoted, or renamed to the missing section they
+ * plainly mean; duplicates merged without losing a line (ledgers appended, snapshots later view first and earlier
+ * view below its marker); missing sections inserted; sections in contract order; LF line breaks. Text before the
+ * first section stays, after the title. The result has no error left but `oversize`, and Fix All of it is itself.
+ */
+export function fixAll(text: string, cap: CheckpointCap = DEFAULT_CAP, locale: Locale = 'en'): string {
+  const v = validateCheckpoint(text, cap, locale);
+  if (v.skipped) return text;
+  const fixable = v.findings.filter((f) => f.code !== 'crlf' && f.fixes.some((x) => x.preferred));
+  // Nothing but CRLF, or a single problem: its own fix, so that nothing else in the layout moves.
+  if (fixable.length <= 1) {
+    const one = fixable.length ? fixable[0].fixes.find((x) => x.preferred)!.apply() : text;
+    const lf = toLf(one);
+    const after = validateCheckpoint(lf, cap, locale);
+    if (!after.findings.some((f) => f.fixes.some((x) => x.preferred))) return lf;
+  }
+  const p = v.parsed;
+  const noCr = (l: string) => (l.charCodeAt(l.length - 1) === 13 ? l.replace(/\r+$/, '') : l);
+  interface Block { heading: string; body: string[] }
+  const blocks = new Map<SectionName, Block[]>();
+  const claimed = new Set<SectionName>();
+  const prelude: string[] = [];
+  let body = prelude;
+  let k = 0;
+  for (let i = 0; i < p.lines.length; i++) {
+    const line = p.lines[i];
+    const h = k < p.headings.length && p.headings[k].line === i ? p.headings[k++] : undefined;
+    if (!h) {
+      if (!isTitleLine(line)) body.push(noCr(line));
+      continue;
+    }
+    let name: SectionName | undefined;
+    let heading = line;
+    if (h.role === 'section' || h.role === 'duplicate') name = h.name as SectionName;
+    else if (h.role === 'unknown') {
+      const near = closestSection(h.name);
+      if (near && !p.sections.has(near) && !claimed.has(near)) {
+        claimed.add(near);
+        name = near;
+        heading = line.slice(0, h.nameStart) + near + line.slice(h.nameEnd);
       }
     }
-    if (!chosen) return text;
-    const next = chosen.apply();
-    if (next === text) return text;
-    text = next;
+    if (!name) {
+      body.push(noCr(line.slice(0, h.hashCol) + '> ' + line.slice(h.hashCol)));
+      continue;
+    }
+    const block: Block = { heading: noCr(heading), body: [] };
+    const list = blocks.get(name);
+    if (list) list.push(block);
+    else blocks.set(name, [block]);
+    body = block.body;
   }
-  return text;
+  const out: string[] = [TITLE, ''];
+  const pre = trimOuterBlank(prelude);
+  if (pre.length) out.push(...pre, '');
+  for (const s of SECTIONS) {
+    const list = blocks.get(s);
+    if (!list) {
+      out.push(`## ${s}`, '');
+      continue;
+    }
+    out.push(list[0].heading);
+    const merged: string[] = [];
+    if (sectionKind(s) === 'ledger') {
+      for (const b of list) for (const l of trimOuterBlank(b.body)) merged.push(l);
+    } else {
+      // The latest view first, each earlier one below its marker.
+      for (let j = list.length - 1; j >= 0; j--) {
+        const b = trimOuterBlank(list[j].body);
+        if (b.length === 0) continue;
+        if (merged.length) merged.push('', earlierViewMarker(s, locale));
+        for (const l of b) merged.push(l);
+      }
+    }
+    for (const l of merged) out.push(l);
+    out.push('');
+  }
+  return out.join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -671,10 +923,14 @@ export function serializeCheckpoint(bodies: Partial<Record<SectionName, string>>
 
 export type FormatResult = { ok: true; text: string } | { ok: false; message: string };
 
-/** The canonical form of a document, or why it cannot be formatted (it does not parse, or text would be dropped). */
-export function formatCheckpoint(text: string, locale: Locale = 'en'): FormatResult {
-  const v = validateCheckpoint(text, { ...DEFAULT_CAP, bytes: Infinity }, locale);
-  const blocking = v.findings.filter((f) => f.severity === 'error');
+/**
+ * The canonical layout of a document (title, a blank line, each section followed by one blank line, one final
+ * newline), or why it cannot be formatted (it does not parse, or text would be dropped). Every character of a body
+ * is kept — indentation, inner blank lines, hard breaks — except the whitespace at the end of its section.
+ */
+export function formatCheckpoint(text: string, locale: Locale = 'en', cap: CheckpointCap = DEFAULT_CAP): FormatResult {
+  const v = validateCheckpoint(text, cap, locale);
+  const blocking = v.findings.filter((f) => f.severity === 'error' && (f.code !== 'oversize' || v.skipped));
   if (blocking.length) {
     return {
       ok: false,
@@ -688,9 +944,13 @@ export function formatCheckpoint(text: string, locale: Locale = 'en'): FormatRes
     };
   }
   const p = v.parsed;
-  const bodies: Partial<Record<SectionName, string>> = {};
-  for (const [name, h] of p.sections) bodies[name] = bodyLines(p, h).join('\n');
-  const out = serializeCheckpoint(bodies);
+  let out = `${TITLE}\n\n`;
+  for (const s of SECTIONS) {
+    const h = p.sections.get(s)!;
+    const body = bodyLines(p, h).join('\n').trimEnd();
+    out += body.trim() ? `## ${s}\n${body}\n\n` : `## ${s}\n\n`;
+  }
+  out = out.slice(0, -1);
   return { ok: true, text: p.eol === '\r\n' ? out.replace(/\n/g, '\r\n') : out };
 }
 

@@ -33,10 +33,24 @@ const EN = {
   'checkpoint.rename.fix': 'Rename to "## {name}"',
   'checkpoint.unknown.near': 'unknown section "## {name}" — the contract is: {list}. Rename it to "## {near}", or quote it ("> ## …") to keep it as body text.',
   'checkpoint.unknown.far': 'unknown section "## {name}" — the contract is: {list}. Rename it to one of those, or quote it ("> ## …") to keep it as body text.',
-  'checkpoint.duplicate.ledger': '"## {name}" twice — a nested prior checkpoint; merge, never nest. Merge this section into the first "## {name}" (line {line}); as a ledger it keeps every distinct line.',
-  'checkpoint.duplicate.snapshot': '"## {name}" twice — a nested prior checkpoint; merge, never nest. Merge this section into the first "## {name}" (line {line}); as a snapshot it keeps one body.',
-  'checkpoint.duplicate.ledger.fix': 'Merge into the first "## {name}" (keep every distinct line)',
-  'checkpoint.duplicate.snapshot.fix': 'Merge into the first "## {name}" (keep this later body)',
+  'checkpoint.duplicate.ledger': '"## {name}" twice — a nested prior checkpoint; merge, never nest. Merge this section into the first "## {name}" (line {line}); as a ledger it keeps every line.',
+  'checkpoint.duplicate.snapshot': '"## {name}" twice — a nested prior checkpoint; merge, never nest. Merge this section into the first "## {name}" (line {line}); as a snapshot the later view replaces the earlier one — the merge keeps the later view first and the earlier view below it, marked, for you to trim.',
+  'checkpoint.duplicate.ledger.fix': 'Merge into the first "## {name}" (keep every line)',
+  'checkpoint.duplicate.ledger.collapse.fix.one': 'Merge into the first "## {name}", collapsing repeated lines (drops {count} line)',
+  'checkpoint.duplicate.ledger.collapse.fix.other': 'Merge into the first "## {name}", collapsing repeated lines (drops {count} lines)',
+  'checkpoint.duplicate.snapshot.fix': 'Merge into the first "## {name}": this later view first, the earlier view kept below it',
+  'checkpoint.duplicate.snapshot.later.fix.one': 'Keep only this later view of "## {name}" (drops {count} line)',
+  'checkpoint.duplicate.snapshot.later.fix.other': 'Keep only this later view of "## {name}" (drops {count} lines)',
+  'checkpoint.duplicate.earlierView': '(earlier view of "## {name}", kept by the merge — delete what no longer holds)',
+  'checkpoint.crlf.one': 'CRLF line ending ({count} line) — Leopold\'s compaction hook and leopold doctor read LF only: every PreCompact refuses this checkpoint (checkpoint_unmergeable) and the doctor reports it MALFORMED. Convert the line endings to LF.',
+  'checkpoint.crlf.other': 'CRLF line endings ({count} lines) — Leopold\'s compaction hook and leopold doctor read LF only: every PreCompact refuses this checkpoint (checkpoint_unmergeable) and the doctor reports it MALFORMED. Convert the line endings to LF.',
+  'checkpoint.crlf.fix': 'Convert line endings to LF',
+  'checkpoint.analysisSkipped': 'not analysed section by section: at {bytes} bytes the document is past {limit} bytes (four times its cap), so only its size is checked. Consolidate it under the cap; the sections are checked again then.',
+  'checkpoint.cli.unreadable': 'cannot read the checkpoint: {reason}',
+  'checkpoint.cli.noFile': 'no such file',
+  'checkpoint.cli.notRegular': 'not a regular file',
+  'checkpoint.cli.badFormat': '--format must be text or json, not "{format}"',
+  'checkpoint.cli.badOption': 'unknown option {option} (usage: --check [--format text|json] [FILE…])',
   'checkpoint.missing': 'missing section(s): {list} — the contract has exactly seven sections; insert each missing heading at its contract position (an empty section is fine).',
   'checkpoint.missing.fix.rename': 'rename "## {from}" to "## {to}"',
   'checkpoint.missing.fix.insertOne': 'insert "## {name}"',
@@ -77,8 +91,8 @@ const EN = {
   'server.hover.secondTitle': '**A second title** — a prior checkpoint pasted in. Merge, never nest: drop this line and merge the repeated sections into the first ones.',
   'server.hover.section': '**## {name}** · section {index} of 7',
   'server.hover.duplicate': '**Duplicate** — merge it into the first one.',
-  'server.hover.notSection': '**## {name}** is not a checkpoint section.',
-  'server.hover.notSectionBrief': '**## {name}** is not a checkpoint section (brief state lives in the brief files).',
+  'server.hover.notSection': '**{name}** is not a checkpoint section.',
+  'server.hover.notSectionBrief': '**{name}** is not a checkpoint section (brief state lives in the brief files).',
   'server.hover.contract': "The contract's sections, in order: {list}.",
   'server.symbol.duplicate': 'duplicate',
   'server.symbol.notSection': 'not a section',
@@ -315,10 +329,24 @@ const PT_BR: Record<MessageKey, string> = {
   'checkpoint.rename.fix': 'Renomear para "## {name}"',
   'checkpoint.unknown.near': 'seção desconhecida "## {name}" — o contrato é: {list}. Renomeie para "## {near}", ou cite-a ("> ## …") para mantê-la como texto do corpo.',
   'checkpoint.unknown.far': 'seção desconhecida "## {name}" — o contrato é: {list}. Renomeie para uma dessas, ou cite-a ("> ## …") para mantê-la como texto do corpo.',
-  'checkpoint.duplicate.ledger': '"## {name}" duas vezes — um checkpoint anterior aninhado; faça merge, nunca aninhe. Faça merge desta seção na primeira "## {name}" (linha {line}); como livro-razão ela mantém toda linha distinta.',
-  'checkpoint.duplicate.snapshot': '"## {name}" duas vezes — um checkpoint anterior aninhado; faça merge, nunca aninhe. Faça merge desta seção na primeira "## {name}" (linha {line}); como fotografia ela mantém um só corpo.',
-  'checkpoint.duplicate.ledger.fix': 'Fazer merge na primeira "## {name}" (manter toda linha distinta)',
-  'checkpoint.duplicate.snapshot.fix': 'Fazer merge na primeira "## {name}" (manter este corpo posterior)',
+  'checkpoint.duplicate.ledger': '"## {name}" duas vezes — um checkpoint anterior aninhado; faça merge, nunca aninhe. Faça merge desta seção na primeira "## {name}" (linha {line}); como livro-razão ela mantém todas as linhas.',
+  'checkpoint.duplicate.snapshot': '"## {name}" duas vezes — um checkpoint anterior aninhado; faça merge, nunca aninhe. Faça merge desta seção na primeira "## {name}" (linha {line}); como fotografia a visão posterior substitui a anterior — o merge mantém a visão posterior primeiro e a anterior abaixo dela, marcada, para você enxugar.',
+  'checkpoint.duplicate.ledger.fix': 'Fazer merge na primeira "## {name}" (manter todas as linhas)',
+  'checkpoint.duplicate.ledger.collapse.fix.one': 'Fazer merge na primeira "## {name}", juntando linhas repetidas (remove {count} linha)',
+  'checkpoint.duplicate.ledger.collapse.fix.other': 'Fazer merge na primeira "## {name}", juntando linhas repetidas (remove {count} linhas)',
+  'checkpoint.duplicate.snapshot.fix': 'Fazer merge na primeira "## {name}": esta visão posterior primeiro, a visão anterior mantida abaixo dela',
+  'checkpoint.duplicate.snapshot.later.fix.one': 'Manter só esta visão posterior de "## {name}" (remove {count} linha)',
+  'checkpoint.duplicate.snapshot.later.fix.other': 'Manter só esta visão posterior de "## {name}" (remove {count} linhas)',
+  'checkpoint.duplicate.earlierView': '(visão anterior de "## {name}", mantida pelo merge — apague o que não vale mais)',
+  'checkpoint.crlf.one': 'fim de linha CRLF ({count} linha) — o compact hook do Leopold e o leopold doctor leem só LF: todo PreCompact recusa este checkpoint (checkpoint_unmergeable) e o doctor o reporta como MALFORMED. Converta os fins de linha para LF.',
+  'checkpoint.crlf.other': 'fins de linha CRLF ({count} linhas) — o compact hook do Leopold e o leopold doctor leem só LF: todo PreCompact recusa este checkpoint (checkpoint_unmergeable) e o doctor o reporta como MALFORMED. Converta os fins de linha para LF.',
+  'checkpoint.crlf.fix': 'Converter os fins de linha para LF',
+  'checkpoint.analysisSkipped': 'não analisado seção por seção: com {bytes} bytes o documento passa de {limit} bytes (quatro vezes o seu teto), então só o tamanho é verificado. Consolide-o abaixo do teto; as seções voltam a ser verificadas então.',
+  'checkpoint.cli.unreadable': 'não foi possível ler o checkpoint: {reason}',
+  'checkpoint.cli.noFile': 'arquivo inexistente',
+  'checkpoint.cli.notRegular': 'não é um arquivo comum',
+  'checkpoint.cli.badFormat': '--format deve ser text ou json, não "{format}"',
+  'checkpoint.cli.badOption': 'opção desconhecida {option} (uso: --check [--format text|json] [ARQUIVO…])',
   'checkpoint.missing': 'seção(ões) ausente(s): {list} — o contrato tem exatamente sete seções; insira cada heading ausente na sua posição do contrato (uma seção vazia serve).',
   'checkpoint.missing.fix.rename': 'renomear "## {from}" para "## {to}"',
   'checkpoint.missing.fix.insertOne': 'inserir "## {name}"',
@@ -358,8 +386,8 @@ const PT_BR: Record<MessageKey, string> = {
   'server.hover.secondTitle': '**Um segundo título** — um checkpoint anterior colado aqui. Merge, nunca aninhar: apague esta linha e faça merge das seções repetidas nas primeiras.',
   'server.hover.section': '**## {name}** · seção {index} de 7',
   'server.hover.duplicate': '**Duplicada** — faça merge dela na primeira.',
-  'server.hover.notSection': '**## {name}** não é uma seção do checkpoint.',
-  'server.hover.notSectionBrief': '**## {name}** não é uma seção do checkpoint (o estado do brief vive nos arquivos do brief).',
+  'server.hover.notSection': '**{name}** não é uma seção do checkpoint.',
+  'server.hover.notSectionBrief': '**{name}** não é uma seção do checkpoint (o estado do brief vive nos arquivos do brief).',
   'server.hover.contract': 'As seções do contrato, em ordem: {list}.',
   'server.symbol.duplicate': 'duplicada',
   'server.symbol.notSection': 'não é uma seção',
@@ -580,10 +608,20 @@ export const CATALOG: Readonly<Record<Locale, Readonly<Record<MessageKey, string
 export type MessageArgs = Readonly<Record<string, string | number | undefined>>;
 
 /** The message `key` in `locale` with `{name}` placeholders filled (an unknown placeholder is left as written). */
+/** Each message split once at its placeholders: [text, name, text, name, …, text] (msg runs per finding). */
+const TEMPLATES = new Map<string, string[]>();
+
 export function msg(locale: Locale | undefined, key: MessageKey, args?: MessageArgs): string {
   const s = CATALOG[locale ?? 'en']?.[key] ?? EN[key];
   if (!args) return s;
-  return s.replace(/\{(\w+)\}/g, (whole, name: string) => (args[name] !== undefined ? String(args[name]) : whole));
+  let parts = TEMPLATES.get(s);
+  if (!parts) TEMPLATES.set(s, (parts = s.split(/\{(\w+)\}/)));
+  let out = parts[0];
+  for (let i = 1; i < parts.length; i += 2) {
+    const v = args[parts[i]];
+    out += (v !== undefined ? String(v) : `{${parts[i]}}`) + parts[i + 1];
+  }
+  return out;
 }
 
 type Counted<K> = K extends `${infer B}.one` ? (`${B}.other` extends MessageKey ? B : never) : never;

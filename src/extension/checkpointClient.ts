@@ -8,12 +8,21 @@ import {
 } from 'vscode-languageclient/node';
 import type { LeopoldContext } from './context';
 import type { LeopoldProject } from './projects';
+import { noIcons } from './untrusted';
 
 export const CHECKPOINT_LANGUAGE = 'leopold-checkpoint';
 /** Files in `.leopold/` whose change can move the cap. */
 const CAP_FILES = new Set(['GUARDRAILS.md', 'state.json']);
 
 type ValidateMode = 'onType' | 'onSave';
+
+const FIX_ALL = vscode.CodeActionKind.SourceFixAll.append('leopold');
+
+/** The server's actions whose result is LF: Fix All, and the quick fix of the `crlf` warning. */
+function convertsToLf(a: vscode.CodeAction): boolean {
+  if (a.kind && FIX_ALL.contains(a.kind)) return true;
+  return !!a.diagnostics?.some((d) => d.source === 'leopold' && (typeof d.code === 'object' ? d.code.value : d.code) === 'crlf');
+}
 
 function setting<T>(name: string, fallback: T, scope?: vscode.Uri): T {
   return vscode.workspace.getConfiguration('leopold', scope).get<T>(name, fallback);
@@ -55,6 +64,22 @@ export function registerCheckpointClient(ctx: LeopoldContext): void {
             setting<ValidateMode>('checkpoint.validate', 'onType', doc.uri) === 'onSave',
         },
         middleware: {
+          // A VS Code document has one line ending, and inserted text takes it: an LSP text edit cannot turn CRLF into
+          // LF. The server's CRLF fix and Fix All (always LF) therefore also set the document's end of line.
+          provideCodeActions: async (doc, range, context, token, next) => {
+            const actions = await next(doc, range, context, token);
+            if (!actions || doc.eol !== vscode.EndOfLine.CRLF) return actions;
+            for (const a of actions) {
+              if (!(a instanceof vscode.CodeAction) || !a.edit || !convertsToLf(a)) continue;
+              // A new edit (WorkspaceEdit.set appends to what is there): the same text edits, then the end of line.
+              const edit = new vscode.WorkspaceEdit();
+              for (const [uri, edits] of a.edit.entries()) {
+                edit.set(uri, uri.toString() === doc.uri.toString() ? [...edits, vscode.TextEdit.setEndOfLine(vscode.EndOfLine.LF)] : edits);
+              }
+              a.edit = edit;
+            }
+            return actions;
+          },
           provideCodeLenses: (doc, token, next) =>
             setting('checkpoint.codeLens', true, doc.uri) ? next(doc, token) : [],
           provideDocumentFormattingEdits: async (doc, options, token, next) => {
@@ -64,7 +89,8 @@ export function registerCheckpointClient(ctx: LeopoldContext): void {
               // A refused format (the document does not parse) is said in the status bar and the log, not a toast.
               const message = err instanceof Error ? err.message : String(err);
               log.warn(message);
-              vscode.window.setStatusBarMessage(`$(warning) ${message}`, 10_000);
+              // The message quotes the document (a heading's name): its `$(icon)` syntax is neutralised.
+              vscode.window.setStatusBarMessage(`$(warning) ${noIcons(message)}`, 10_000);
               return [];
             }
           },

@@ -38,7 +38,7 @@ export class CapStore {
     if (dir === undefined) return Promise.resolve(DEFAULT_CAP);
     let p = this.pending.get(dir);
     if (!p) {
-      p = read(dir).then((cap) => {
+      p = readCap(dir).then((cap) => {
         if (this.pending.get(dir) === p) this.known.set(dir, cap);
         return cap;
       });
@@ -54,7 +54,8 @@ export class CapStore {
   }
 }
 
-async function read(dir: string): Promise<CheckpointCap> {
+/** The cap from the GUARDRAILS.md and state.json in a `.leopold/` folder (either may be missing). */
+export async function readCap(dir: string): Promise<CheckpointCap> {
   const [guardrails, state] = await Promise.all([
     readText(path.join(dir, 'GUARDRAILS.md')),
     readText(path.join(dir, 'state.json'), STATE_CAP_BYTES),

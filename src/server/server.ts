@@ -11,15 +11,18 @@ import {
   DocumentDiagnosticReportKind, ErrorCodes, InsertTextFormat, MarkupKind, ResponseError, SymbolKind, TextDocuments,
   TextDocumentSyncKind,
   type CodeAction, type CodeLens, type FoldingRange, type CompletionItem, type Connection, type Diagnostic, type DocumentSymbol,
-  type InitializeParams, type InitializeResult, type Range, type TextEdit,
+  type InitializeParams, type InitializeResult, type Position, type Range, type TextEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
-  SECTIONS, TITLE, fixAll, formatCheckpoint, isSection, kindHelp, kindName, sectionHelp, sectionKind, sectionLens,
-  validateCheckpoint, verdict, type CheckpointCap, type Finding, type SectionName, type Span, type Validation,
+  SECTIONS, TITLE, fixAll, formatCheckpoint, headingAt, isSection, kindHelp, kindName, lineAtOffset, offsetAt,
+  sectionHelp, sectionKind, sectionLens, validateCheckpoint, verdict, type CheckpointCap, type Finding,
+  type ParsedCheckpoint, type SectionName, type Span, type Validation,
 } from '../core/checkpoint';
+import { mdCode, noIcons } from '../core/inert';
 import { msg, toLocale, type Locale } from '../core/messages';
 import { CapStore, leoDirOf, sameCap } from './caps';
+import { guardedSync } from './guard';
 
 export const SERVER_NAME = 'leopold-checkpoint-server';
 export const SERVER_VERSION = '0.1.0';
@@ -54,13 +57,29 @@ export function codeHref(code: string): string {
   return `${DOCS_URL}#${code}`;
 }
 
-export function toRange(s: Span): Range {
-  return { start: { line: s.startLine, character: s.startChar }, end: { line: s.endLine, character: s.endChar } };
+/**
+ * Core positions are Leopold's lines (broken at `\n` only); an editor also breaks at a lone CR, so every position
+ * goes through its offset in the text.
+ */
+export function toPosition(doc: TextDocument, p: ParsedCheckpoint, line: number, char: number): Position {
+  return doc.positionAt(offsetAt(p, line, char));
 }
 
-export function toDiagnostic(f: Finding): Diagnostic {
+export function toRange(doc: TextDocument, p: ParsedCheckpoint, s: Span): Range {
+  return { start: toPosition(doc, p, s.startLine, s.startChar), end: toPosition(doc, p, s.endLine, s.endChar) };
+}
+
+/** The core line of an editor position. */
+export function coreLine(doc: TextDocument, p: ParsedCheckpoint, pos: Position): number {
+  return lineAtOffset(p, doc.offsetAt(pos));
+}
+
+/** At most this many findings get their fixes computed per code-action request (each fix is a whole-text edit). */
+export const MAX_FIXED_FINDINGS_PER_REQUEST = 50;
+
+export function toDiagnostic(doc: TextDocument, p: ParsedCheckpoint, f: Finding): Diagnostic {
   return {
-    range: toRange(f.span),
+    range: toRange(doc, p, f.span),
     severity: f.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
     code: f.code,
     codeDescription: { href: codeHref(f.code) },
@@ -122,12 +141,16 @@ export function startServer(connection: Connection): void {
   }
 
   async function push(uri: string): Promise<void> {
-    const doc = documents.get(uri);
-    if (!doc) return;
-    const version = doc.version;
-    const v = await validation(doc);
-    if (documents.get(uri) !== doc || doc.version !== version) return; // a newer version is already scheduled
-    void connection.sendDiagnostics({ uri, version, diagnostics: v.findings.map(toDiagnostic) });
+    try {
+      const doc = documents.get(uri);
+      if (!doc) return;
+      const version = doc.version;
+      const v = await validation(doc);
+      if (documents.get(uri) !== doc || doc.version !== version) return; // a newer version is already scheduled
+      await connection.sendDiagnostics({ uri, version, diagnostics: v.findings.map((f) => toDiagnostic(doc, v.parsed, f)) });
+    } catch (err) {
+      connection.console.error(`validating ${uri} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   function schedule(uri: string, delay: number): void {
@@ -240,7 +263,7 @@ export function startServer(connection: Connection): void {
     const v = await validation(doc);
     const resultId = `${doc.version}:${v.cap.bytes}`;
     if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
-    return { kind: DocumentDiagnosticReportKind.Full, resultId, items: v.findings.map(toDiagnostic) };
+    return { kind: DocumentDiagnosticReportKind.Full, resultId, items: v.findings.map((f) => toDiagnostic(doc, v.parsed, f)) };
   });
 
   connection.onCodeAction(async (params) => {
@@ -248,14 +271,21 @@ export function startServer(connection: Connection): void {
     if (!doc) return [];
     const v = await validation(doc);
     const only = params.context.only;
-    const wants = (kind: string) => !only || only.some((k) => kind === k || kind.startsWith(`${k}.`));
+    // Quick fixes unless `only` excludes them; the fix-all edit only when `only` asks for it (it is a whole-document
+    // rewrite: never computed for a cursor's light bulb).
+    const wantsQuickFix = !only || only.some((k) => k === CodeActionKind.QuickFix || CodeActionKind.QuickFix.startsWith(`${k}.`) || k === '');
+    const wantsFixAll = !!only && only.some((k) => k === FIX_ALL_KIND || FIX_ALL_KIND.startsWith(`${k}.`));
     const actions: CodeAction[] = [];
     const uri = doc.uri;
-    if (wants(CodeActionKind.QuickFix)) {
-      const r = params.range;
+    const p = v.parsed;
+    if (wantsQuickFix) {
+      const from = coreLine(doc, p, params.range.start);
+      const to = coreLine(doc, p, params.range.end);
+      let fixed = 0;
       for (const f of v.findings) {
-        if (f.span.endLine < r.start.line || f.span.startLine > r.end.line) continue;
-        const diagnostic = toDiagnostic(f);
+        if (f.span.endLine < from || f.span.startLine > to || f.fixes.length === 0) continue;
+        if (++fixed > MAX_FIXED_FINDINGS_PER_REQUEST) break;
+        const diagnostic = toDiagnostic(doc, p, f);
         for (const fix of f.fixes) {
           const edit = minimalEdit(doc, fix.apply());
           if (!edit) continue;
@@ -269,8 +299,8 @@ export function startServer(connection: Connection): void {
         }
       }
     }
-    if (wants(FIX_ALL_KIND) && v.findings.some((f) => f.fixes.some((x) => x.preferred))) {
-      const edit = minimalEdit(doc, fixAll(doc.getText(), v.cap));
+    if (wantsFixAll && v.findings.some((f) => f.fixes.some((x) => x.preferred))) {
+      const edit = minimalEdit(doc, fixAll(doc.getText(), v.cap, locale));
       if (edit) actions.push({ title: msg(locale, 'server.fixAll'), kind: FIX_ALL_KIND, edit: { changes: { [uri]: [edit] } } });
     }
     return actions;
@@ -281,7 +311,10 @@ export function startServer(connection: Connection): void {
     if (!doc) return [];
     const v = await validation(doc);
     const p = v.parsed;
-    const at = (line: number): Range => ({ start: { line, character: 0 }, end: { line, character: 0 } });
+    const at = (line: number): Range => {
+      const pos = toPosition(doc, p, line, 0);
+      return { start: pos, end: pos };
+    };
     const lenses: CodeLens[] = [{
       range: at(p.titles.length ? p.titles[0] : 0),
       command: { title: verdict(v, locale), command: v.errors > 0 && options.problemsCommand ? options.problemsCommand : '' },
@@ -293,10 +326,10 @@ export function startServer(connection: Connection): void {
     return lenses;
   });
 
-  connection.onDocumentFormatting((params) => {
+  connection.onDocumentFormatting(async (params) => {
     const doc = documents.get(params.textDocument.uri);
     if (!doc) return [];
-    const r = formatCheckpoint(doc.getText(), locale);
+    const r = formatCheckpoint(doc.getText(), locale, caps.peek(doc.uri) ?? (await caps.get(doc.uri)));
     if (!r.ok) throw new ResponseError(ErrorCodes.InvalidRequest, r.message);
     const edit = minimalEdit(doc, r.text);
     return edit ? [edit] : [];
@@ -318,7 +351,7 @@ export function startServer(connection: Connection): void {
       ? { line, character: named[1].length + 2 + named[2].length }
       : { line, character: hashes![1].length };
     SECTIONS.forEach((s, i) => {
-      const present = v.parsed.sections.has(s) && v.parsed.sections.get(s)!.line !== line;
+      const present = v.parsed.sections.has(s) && v.parsed.sections.get(s)!.line !== coreLine(doc, v.parsed, params.position);
       const label = named ? s : `## ${s}`;
       items.push({
         label,
@@ -349,17 +382,17 @@ export function startServer(connection: Connection): void {
     if (!doc) return null;
     const v = await validation(doc);
     const p = v.parsed;
-    const line = params.position.line;
-    if (p.titles.includes(line)) {
+    const line = coreLine(doc, p, params.position);
+    if (p.titles.length && (p.titles[0] === line || (line > p.titles[0] && p.titles.includes(line)))) {
       return {
         contents: { kind: MarkupKind.Markdown, value: p.titles[0] === line
           ? msg(locale, 'server.hover.title', { title: TITLE })
           : msg(locale, 'server.hover.secondTitle') },
       };
     }
-    const h = p.headings.find((x) => x.line === line);
+    const h = headingAt(p, line);
     if (!h) return null;
-    const range: Range = { start: { line, character: h.hashCol }, end: { line, character: h.nameEnd } };
+    const range: Range = { start: toPosition(doc, p, line, h.hashCol), end: toPosition(doc, p, line, h.nameEnd) };
     if (isSection(h.name)) {
       const s = h.name as SectionName;
       const dup = h.role === 'duplicate' ? `\n\n${msg(locale, 'server.hover.duplicate')}` : '';
@@ -370,10 +403,11 @@ export function startServer(connection: Connection): void {
             `${kindHelp(sectionKind(s), locale)}${dup}` },
       };
     }
+    // The heading's own text is the document's: a code span, never markup (no link, image, HTML or command).
     return {
       range,
       contents: { kind: MarkupKind.Markdown,
-        value: `${msg(locale, h.role === 'brief' ? 'server.hover.notSectionBrief' : 'server.hover.notSection', { name: h.name })}\n\n` +
+        value: `${msg(locale, h.role === 'brief' ? 'server.hover.notSectionBrief' : 'server.hover.notSection', { name: mdCode(`## ${h.name}`) })}\n\n` +
           msg(locale, 'server.hover.contract', { list: SECTIONS.map((s) => `\`${s}\``).join(', ') }) },
     };
   });
@@ -387,13 +421,14 @@ export function startServer(connection: Connection): void {
     const symbols: DocumentSymbol[] = p.headings.map((h) => {
       const end = Math.max(h.line, h.bodyEnd - 1);
       return {
-        name: h.name,
+        // Symbol names show in quick picks (Go to Symbol), which render `$(icon)`: neutralised.
+        name: noIcons(h.name),
         detail: isSection(h.name)
           ? (h.role === 'duplicate' ? msg(locale, 'server.symbol.duplicate') : kindName(sectionKind(h.name as SectionName), locale))
           : msg(locale, 'server.symbol.notSection'),
         kind: SymbolKind.String,
-        range: { start: { line: h.line, character: 0 }, end: { line: end, character: p.lines[end].length } },
-        selectionRange: { start: { line: h.line, character: h.hashCol }, end: { line: h.line, character: h.nameEnd } },
+        range: { start: toPosition(doc, p, h.line, 0), end: toPosition(doc, p, end, p.lines[end].length) },
+        selectionRange: { start: toPosition(doc, p, h.line, h.hashCol), end: toPosition(doc, p, h.line, h.nameEnd) },
       };
     });
     if (p.titles.length === 0) return symbols;
@@ -402,10 +437,10 @@ export function startServer(connection: Connection): void {
       name: 'Leopold Checkpoint',
       detail: verdict(v, locale),
       kind: SymbolKind.File,
-      range: { start: { line: t, character: 0 }, end: { line: lastLine, character: p.lines[lastLine].length } },
-      selectionRange: { start: { line: t, character: 0 }, end: { line: t, character: p.lines[t].length } },
-      children: symbols.filter((s) => s.range.start.line > t),
-    }, ...symbols.filter((s) => s.range.start.line < t)];
+      range: { start: toPosition(doc, p, t, 0), end: toPosition(doc, p, lastLine, p.lines[lastLine].length) },
+      selectionRange: { start: toPosition(doc, p, t, 0), end: toPosition(doc, p, t, p.lines[t].length) },
+      children: symbols.filter((_, i) => p.headings[i].line > t),
+    }, ...symbols.filter((_, i) => p.headings[i].line < t)];
   });
 
   connection.onFoldingRanges(async (params) => {
@@ -416,11 +451,17 @@ export function startServer(connection: Connection): void {
     for (const h of p.headings) {
       let end = h.bodyEnd - 1;
       while (end > h.line && p.lines[end].trim() === '') end--;
-      if (end > h.line) ranges.push({ startLine: h.line, endLine: end });
+      if (end > h.line) {
+        ranges.push({ startLine: toPosition(doc, p, h.line, 0).line, endLine: toPosition(doc, p, end, p.lines[end].length).line });
+      }
     }
     return ranges;
   });
 
-  documents.listen(connection);
+  documents.listen(guardedSync(connection));
+  // The last line of defence: a failure in a handler is logged, and the server stays up for the next request.
+  process.on('unhandledRejection', (err) => {
+    connection.console.error(`unhandled: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  });
   connection.listen();
 }

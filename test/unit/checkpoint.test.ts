@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import {
-  CAP_MAX, SECTIONS, TITLE, checkpointCap, capFromContextMb, closestSection, formatCheckpoint, headingName,
+  CAP_MAX, ERROR_CODES, SECTIONS, TITLE, WARNING_CODES, checkpointCap, fixAll, capFromContextMb, closestSection, formatCheckpoint, headingName,
   maxContextMbFromState, parseCheckpoint, sectionKind, sectionLens, serializeCheckpoint, utf8Length,
   validateCheckpoint, verdict, type FindingCode,
 } from '../../src/core/checkpoint';
@@ -152,9 +154,82 @@ describe('errors', () => {
     const lf = doc({ 'Current Work': 'x\n## Notes' });
     const crlf = lf.replace(/\n/g, '\r\n');
     const a = validateCheckpoint(lf).findings;
-    const b = validateCheckpoint(crlf).findings;
+    const b = validateCheckpoint(crlf).findings.filter((f) => f.code !== 'crlf');
     assert.deepEqual(b.map((f) => [f.code, f.span]), a.map((f) => [f.code, f.span]));
     assert.equal(parseCheckpoint(crlf).eol, '\r\n');
+  });
+});
+
+describe('CRLF is named (Leopold\'s compaction hook and doctor read LF only)', () => {
+  it('a CRLF checkpoint gets one crlf warning, counting its lines, on the first CRLF line', () => {
+    const lf = doc();
+    const crlf = lf.replace(/\n/g, '\r\n');
+    assert.deepEqual(validateCheckpoint(lf).findings, []);
+    const v = validateCheckpoint(crlf);
+    assert.deepEqual(v.findings.map((f) => [f.code, f.severity, f.span.startLine]), [['crlf', 'warning', 0]]);
+    assert.equal(v.errors, 0);
+    const n = lf.split('\n').length - 1;
+    assert.match(v.findings[0].message, new RegExp(`^CRLF line endings \\(${n} lines\\) — .*checkpoint_unmergeable.*MALFORMED`));
+    // Mixed: the first CRLF line is where it points.
+    const mixed = lf.replace('## Current Work\n', '## Current Work\r\n');
+    const m = validateCheckpoint(mixed).findings;
+    assert.deepEqual(m.map((f) => [f.code, f.span.startLine, f.message.slice(0, 26)]),
+      [['crlf', lf.split('\n').indexOf('## Current Work'), 'CRLF line ending (1 line) ']]);
+  });
+
+  it('its quick fix converts to LF and changes nothing else (a lone CR stays); Fix All includes it', () => {
+    const lf = doc({ 'Current Work': 'a\rb — a lone CR is text\n  indented\t ' });
+    const crlf = lf.replace(/\n/g, '\r\n');
+    const f = validateCheckpoint(crlf).findings.find((x) => x.code === 'crlf')!;
+    assert.deepEqual(f.fixes.map((x) => [x.title, x.preferred]), [['Convert line endings to LF', true]]);
+    assert.equal(f.fixes[0].apply(), lf);
+    assert.equal(fixAll(crlf), lf);
+    assert.deepEqual(validateCheckpoint(lf).findings, []);
+  });
+
+  it('heading detection is the contract\'s regex, exactly (seeded random lines), without its backtracking', () => {
+    const contract = (l: string) => /^##\s+(.+)$/.exec(l.trim())?.[1];
+    const A = ['#', '#', ' ', '\t', 'a', 'Z', '\u2028', '\u2029', '\u0085', '\r', '\v', '\u00a0', '\ufeff', '\u3000', '>', 'é'];
+    let seed = 5;
+    const r = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    for (let k = 0; k < 50_000; k++) {
+      let l = r(2) ? '##' : '';
+      for (let i = r(8); i > 0; i--) l += A[r(A.length)];
+      assert.equal(headingName(l), contract(l), JSON.stringify(l));
+    }
+  });
+
+  it('Fix All on a checkpoint whose only problem is CRLF changes the line endings and nothing else', () => {
+    const lf = doc({ 'Current Work': '\n\n  a  \n\n\n', 'Next Step': 'go  ' }) + '\n\n';
+    assert.equal(fixAll(lf.replace(/\n/g, '\r\n')), lf);
+  });
+
+  it('every finding code has its rule in the README', () => {
+    const readme = readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+    for (const code of [...ERROR_CODES, ...WARNING_CODES]) assert.ok(readme.includes(`\n### ${code}\n`), code);
+  });
+
+  it('a lone CR is not a line break for the section parser', () => {
+    const text = doc({ 'Current Work': 'x\r## Mission\r## Current Work' });
+    const p = parseCheckpoint(text);
+    assert.equal(p.headings.length, 7);
+    assert.deepEqual(validateCheckpoint(text).findings, []);
+    assert.equal(p.lines.length, text.split('\n').length);
+  });
+
+  it('validation stays linear on odd line separators (U+2028, U+2029, U+0085, lone CR, VT, FF)', () => {
+    for (const sep of ['\u2028', '\u2029', '\u0085', '\r', '\v', '\f']) {
+      for (const shape of [(n: number) => sep.repeat(n), (n: number) => `## ${sep.repeat(n)}x`, (n: number) => `## a${`${sep}a`.repeat(n)}`,
+        (n: number) => `## x${`${sep} `.repeat(n)}y`, (n: number) => `${sep}## Current Work\n`.repeat(n / 16),
+        (n: number) => `##${' '.repeat(n)}a${sep}b`, (n: number) => `##${'\t'.repeat(n)}a${sep}b\n## x`]) {
+        const text = shape(200_000);
+        const t0 = performance.now();
+        validateCheckpoint(text, { bytes: 64 << 20, source: 'guardrails', maxCheckpointKb: 65536, maxContextMb: 5 });
+        fixAll(text, { bytes: 64 << 20, source: 'guardrails', maxCheckpointKb: 65536, maxContextMb: 5 });
+        // Generous (a loaded machine): quadratic at this size takes minutes.
+        assert.ok(performance.now() - t0 < 10_000, `${JSON.stringify(sep)}: ${(performance.now() - t0).toFixed(0)} ms`);
+      }
+    }
   });
 });
 
@@ -233,7 +308,7 @@ describe('canonical serialization and formatting', () => {
     const r = formatCheckpoint(messy);
     assert.ok(r.ok);
     assert.ok(r.text.includes('## Files and Code\n'));
-    assert.ok(r.text.includes('## Current Work\nwork\n\n## Next Step'));
+    assert.ok(r.text.includes('## Current Work\n\n\n   work\n\n## Next Step'), 'the body as written, trailing whitespace gone');
     assert.ok(r.text.endsWith('Next Step body\n'));
     assert.deepEqual(formatCheckpoint(r.text), r);
     const crlf = formatCheckpoint(messy.replace(/\n/g, '\r\n'));

@@ -147,7 +147,7 @@ describe('server over stdio (push diagnostics)', () => {
     assert.deepEqual(actions.map((a) => a.kind), ['source.fixAll.leopold']);
     const out = apply(BROKEN.replace(/\n/g, '\r\n'), actions[0].edit!.changes![uri]);
     assert.equal(validateCheckpoint(out).errors, 0);
-    assert.ok(!/[^\r]\n/.test(out), 'CRLF kept');
+    assert.ok(!out.includes('\r'), 'Fix All converts CRLF to LF');
   });
 
   it('CodeLens: the verdict on the title line and a lens per section', async () => {
@@ -171,7 +171,7 @@ describe('server over stdio (push diagnostics)', () => {
     await c.open(uri, messy);
     const edits = await c.request<TextEdit[]>('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } });
     const out = apply(messy, edits);
-    assert.ok(out.includes('## Current Work\nwork\n\n## Next Step\n') && out.endsWith('Next Step body\n'));
+    assert.ok(out.includes('## Current Work\n\n\n  work\n\n## Next Step\n') && out.endsWith('Next Step body\n'));
     const bad = 'untitled:format-bad';
     await c.open(bad, BROKEN);
     await assert.rejects(
@@ -335,6 +335,188 @@ describe('server in Brazilian Portuguese (InitializeParams.locale)', () => {
     const c = await LspTestClient.start({ initializationOptions: { locale: 'pt-br' } });
     try {
       assert.match(String((await firstBrief(c, 'untitled:forced')).message), /nunca vive no checkpoint/);
+    } finally {
+      await c.stop();
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// No document can stall the server; malformed input never kills it; what it shows is inert; CRLF and lone CRs.
+
+const headings3000 = () => Array.from({ length: 3000 }, (_, i) => `## N${i}`).join('\n') + '\n';
+/** Generous bounds for "does not hang" on a loaded machine (the speed goals live in `npm run bench`). */
+const HANG_MS = 8000;
+
+async function timed<T>(what: string, ms: number, p: Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+    })]);
+  } finally {
+    clearTimeout(timer);
+    assert.ok(performance.now() - t0 < ms, `${what} took ${(performance.now() - t0).toFixed(0)} ms`);
+  }
+}
+
+describe('server: no document can stall it', function () {
+  this.timeout(120_000);
+  let c: LspTestClient;
+  beforeEach(async () => {
+    c = await LspTestClient.start();
+  });
+  afterEach(async () => {
+    await c.stop();
+  });
+
+  it('3,000 unknown headings (31.9 KB): a code action at the cursor, a hover and Fix All each answer promptly', async () => {
+    const uri = 'untitled:h3000';
+    const text = headings3000();
+    await c.open(uri, text);
+    const p = await timed('diagnostics', HANG_MS, c.diagnosticsFor(uri, 1));
+    assert.ok(p.diagnostics.length >= 3000);
+    const at = { start: { line: 1500, character: 3 }, end: { line: 1500, character: 3 } };
+    const actions = await timed('code action at the cursor', HANG_MS,
+      c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: at, context: { diagnostics: [] } }));
+    assert.ok(actions.length >= 1 && actions.every((a) => a.kind === 'quickfix'), 'quick fixes only: no fix-all edit unless asked');
+    // A hover sent right behind a code action does not wait for a fix-all nobody asked for.
+    const [, hover] = await timed('code action + hover', HANG_MS, Promise.all([
+      c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: at, context: { diagnostics: [] } }),
+      c.request<Hover>('textDocument/hover', { textDocument: { uri }, position: { line: 1500, character: 4 } }),
+    ]));
+    assert.match((hover.contents as { value: string }).value, /`## N1500`/);
+    // The whole document as the range: fixes for a bounded number of findings, still prompt.
+    const all = await timed('code action over the whole document', HANG_MS,
+      c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: ALL_RANGE, context: { diagnostics: [] } }));
+    assert.ok(all.length > 0 && all.length <= 50 * 2);
+    const fix = await timed('fix all', HANG_MS, c.request<CodeAction[]>('textDocument/codeAction',
+      { textDocument: { uri }, range: ALL_RANGE, context: { diagnostics: [], only: ['source.fixAll'] } }));
+    assert.deepEqual(fix.map((a) => a.kind), ['source.fixAll.leopold']);
+    const out = apply(text, fix[0].edit!.changes![uri]);
+    assert.equal(validateCheckpoint(out).errors, 0);
+    for (let i = 0; i < 3000; i += 97) assert.ok(out.includes(`> ## N${i}\n`), `N${i} kept`);
+  });
+
+  it('a 5 MB document: its oversize diagnostic and a clear "not analysed" warning come quickly; requests answer', async () => {
+    const uri = 'untitled:five-mb';
+    const line = '## Current Work\nsome text that repeats and repeats ## Mission\n## Notes\n';
+    const text = TITLE + '\n' + line.repeat(Math.ceil(5_000_000 / line.length));
+    await c.open(uri, text);
+    const p = await c.until('diagnostics for the 5 MB document', () => c.published.find((x) => x.uri === uri), 20_000);
+    assert.deepEqual(codes(p.diagnostics), ['analysis-skipped', 'oversize']);
+    assert.match(String(p.diagnostics.find((d) => d.code === 'analysis-skipped')!.message), /not analysed section by section/);
+    assert.match(String(p.diagnostics.find((d) => d.code === 'oversize')!.message), /over the 32768-byte cap/);
+    for (const [method, params] of [
+      ['textDocument/codeAction', { textDocument: { uri }, range: ALL_RANGE, context: { diagnostics: [], only: ['source.fixAll'] } }],
+      ['textDocument/hover', { textDocument: { uri }, position: { line: 3, character: 3 } }],
+      ['textDocument/documentSymbol', { textDocument: { uri } }],
+      ['textDocument/foldingRange', { textDocument: { uri } }],
+      ['textDocument/codeLens', { textDocument: { uri } }],
+    ] as const) {
+      await timed(method, 20_000, c.request(method, params));
+    }
+    await assert.rejects(timed('formatting', 20_000, c.request('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } })),
+      /Cannot format/);
+  });
+});
+
+describe('server: malformed LSP input never kills it', function () {
+  this.timeout(60_000);
+
+  it('didOpen with "text": 42, bad didChange and garbage request params: logged or answered with an error; the server stays up', async () => {
+    const c = await LspTestClient.start();
+    try {
+      const exited = new Promise<number | null>((resolve) => c.proc.once('exit', (code) => resolve(code)));
+      await c.conn.sendNotification('textDocument/didOpen', { textDocument: { uri: 'untitled:bad', languageId: 'leopold-checkpoint', version: 1, text: 42 } });
+      await c.conn.sendNotification('textDocument/didOpen', { textDocument: null });
+      await c.conn.sendNotification('textDocument/didOpen', null);
+      await c.open('untitled:ok', doc());
+      await c.conn.sendNotification('textDocument/didChange', { textDocument: { uri: 'untitled:ok', version: 2 }, contentChanges: [{ text: 7 }] });
+      await c.conn.sendNotification('textDocument/didChange', { textDocument: { uri: 'untitled:ok', version: 3 }, contentChanges: 'x' });
+      await c.conn.sendNotification('textDocument/didChange', { textDocument: { uri: 'untitled:ok', version: 4 }, contentChanges: [{ range: { start: 1 }, text: 'x' }] });
+      await c.conn.sendNotification('textDocument/didClose', { textDocument: 5 });
+      for (const [method, params] of [
+        ['textDocument/hover', { textDocument: { uri: 'untitled:ok' } }],
+        ['textDocument/hover', null],
+        ['textDocument/codeAction', { textDocument: { uri: 'untitled:ok' }, range: 'all' }],
+        ['textDocument/completion', { textDocument: 3 }],
+        ['textDocument/formatting', {}],
+        ['textDocument/documentSymbol', { textDocument: { uri: 42 } }],
+      ] as const) {
+        // An error reply or an empty answer; never silence and never a dead process.
+        await timed(method, HANG_MS, c.request(method, params).catch((err: Error) => err));
+      }
+      const d = await c.diagnosticsFor('untitled:ok', 1);
+      assert.deepEqual(d.diagnostics, []);
+      const hover = await c.request<Hover>('textDocument/hover', { textDocument: { uri: 'untitled:ok' }, position: { line: 2, character: 4 } });
+      assert.match((hover.contents as { value: string }).value, /In-Flight Item/);
+      assert.equal(c.proc.exitCode, null, 'still running');
+      assert.equal(await Promise.race([exited, new Promise((r) => setTimeout(() => r('alive'), 300))]), 'alive');
+      await c.until('the bad didOpen logged', () => c.logs.some((l) => /ignored textDocument\/didOpen: textDocument\.text must be a string/.test(l)));
+      assert.ok(c.logs.some((l) => /ignored textDocument\/didChange/.test(l)));
+    } finally {
+      await c.stop();
+    }
+  });
+});
+
+describe('server: what it shows is inert text', () => {
+  it('a heading with a link, an image and HTML comes back in the hover inside a code span only', async () => {
+    const c = await LspTestClient.start();
+    try {
+      const uri = 'untitled:inert';
+      const name = '[Open me](command:workbench.action.terminal.new) ![x](https://example.com/p.png) <img src=x> `tick` $(alert)';
+      await c.open(uri, doc({ 'Current Work': `a\n## ${name}\nb` }));
+      const line = doc({ 'Current Work': `a\n## ${name}\nb` }).split('\n').indexOf(`## ${name}`);
+      const hover = await c.request<Hover>('textDocument/hover', { textDocument: { uri }, position: { line, character: 3 } });
+      const value = (hover.contents as { value: string }).value;
+      assert.ok(value.includes(`\`\`## ${name}\`\``), value);
+      const outside = value.replace(/(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g, '');
+      assert.ok(!/\]\(|<img|command:|https:/.test(outside), `outside code spans: ${outside}`);
+      const symbols = await c.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
+      const names = JSON.stringify(symbols);
+      assert.ok(!names.includes('$(alert)') && names.includes('$\u200b(alert)'), 'no icon syntax in symbol names');
+      const d = (await c.diagnosticsFor(uri, 1)).diagnostics;
+      const actions = await c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: d[0].range, context: { diagnostics: [] } });
+      assert.ok(actions.length > 0 && actions.every((a) => !a.title.includes('$(')), 'no icon syntax in quick-fix titles');
+    } finally {
+      await c.stop();
+    }
+  });
+});
+
+describe('server: CRLF named, lone CR positions', () => {
+  it('a CRLF checkpoint: the crlf warning, and its quick fix converts to LF only', async () => {
+    const c = await LspTestClient.start();
+    try {
+      const uri = 'untitled:crlf';
+      const lf = doc();
+      const crlf = lf.replace(/\n/g, '\r\n');
+      await c.open(uri, crlf);
+      const d = (await c.diagnosticsFor(uri, 1)).diagnostics;
+      assert.deepEqual(d.map((x) => [x.code, x.severity]), [['crlf', 2]]);
+      const actions = await c.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: d[0].range, context: { diagnostics: d } });
+      assert.deepEqual(actions.map((a) => [a.title, a.isPreferred]), [['Convert line endings to LF', true]]);
+      assert.equal(apply(crlf, actions[0].edit!.changes![uri]), lf);
+    } finally {
+      await c.stop();
+    }
+  });
+
+  it('a lone CR is not a line break for the checks, but positions are the editor\'s', async () => {
+    const c = await LspTestClient.start();
+    try {
+      const uri = 'untitled:lone-cr';
+      const text = doc({ 'In-Flight Item': 'one\rtwo\rthree', 'Current Work': 'x\r## not a heading\n## Mission\nm' });
+      await c.open(uri, text);
+      const d = (await c.diagnosticsFor(uri, 1)).diagnostics;
+      assert.deepEqual(d.map((x) => x.code), ['brief-section']);
+      const editorLine = text.split(/\r\n|\r|\n/).indexOf('## Mission');
+      assert.deepEqual(d[0].range, { start: { line: editorLine, character: 0 }, end: { line: editorLine, character: 10 } });
+      const hover = await c.request<Hover>('textDocument/hover', { textDocument: { uri }, position: { line: editorLine, character: 4 } });
+      assert.match((hover.contents as { value: string }).value, /`## Mission`/);
     } finally {
       await c.stop();
     }

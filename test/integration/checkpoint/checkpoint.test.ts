@@ -4,7 +4,9 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, leoFile, leopold, testFolders, waitFor } from '../helpers';
+import { validateCheckpoint } from '../../../src/core/checkpoint';
 import { BROKEN } from '../../fixtures/checkpoints/docs';
+import { lostLines } from '../../fixtures/checkpoints/lines';
 
 const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? String(d.code.value) : String(d.code));
 const ours = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'leopold');
@@ -114,8 +116,105 @@ suite('checkpoint language server', () => {
     await waitFor('no errors', () => errors(checkpoint).length === 0);
   });
 
+  /** A CRLF checkpoint (broken unless `text` is given) written to disk the way Windows tools write it, opened. */
+  async function crlfCheckpoint(stamp: string, lf?: string): Promise<{ doc: vscode.TextDocument; text: string }> {
+    const file = leoFile(folder, `runs/${stamp}/CHECKPOINT.md`);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const text = (lf ?? `${BROKEN}## Learned Constraints\n    indented code stays code\n## Current Work\nthe later view\n`).replace(/\n/g, '\r\n');
+    await fs.writeFile(file, text);
+    const d = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(d);
+    assert.strictEqual(d.languageId, 'leopold-checkpoint');
+    assert.strictEqual(d.eol, vscode.EndOfLine.CRLF);
+    await waitFor('the crlf warning (and the errors)', () =>
+      ours(d.uri).some((x) => codeOf(x) === 'crlf' && x.severity === vscode.DiagnosticSeverity.Warning) &&
+      (lf !== undefined || errors(d.uri).length > 0) ? true : undefined);
+    return { doc: d, text };
+  }
+
+  const state = (d: vscode.TextDocument) => JSON.stringify({ dirty: d.isDirty, eol: d.eol, codes: ours(d.uri).map(codeOf), head: d.getText().slice(0, 80) });
+
+  async function assertFixedOnDisk(d: vscode.TextDocument, before: string): Promise<void> {
+    await waitFor('no errors and no crlf warning', () =>
+      errors(d.uri).length === 0 && !ours(d.uri).some((x) => codeOf(x) === 'crlf') ? true : undefined);
+    const onDisk = await fs.readFile(d.uri.fsPath, 'utf8');
+    assert.ok(!onDisk.includes('\r'), 'LF on disk');
+    assert.strictEqual(validateCheckpoint(onDisk).errors, 0);
+    assert.deepStrictEqual(lostLines(before, onDisk), [], 'every line kept');
+    assert.ok(onDisk.includes('\n(earlier view of "## Current Work", kept by the merge — delete what no longer holds)\n'));
+    assert.ok(onDisk.includes('\n    indented code stays code\n'));
+  }
+
+  test('the checkpoint language defaults to LF line endings', () => {
+    assert.strictEqual(vscode.workspace.getConfiguration('files', { languageId: 'leopold-checkpoint' }).get('eol'), '\n');
+  });
+
+  test('Fix All (the workbench command) on a broken CRLF checkpoint leaves a valid LF checkpoint with every line kept', async () => {
+    const { doc: d, text } = await crlfCheckpoint('20261201T090000Z');
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider',
+      d.uri, new vscode.Range(0, 0, d.lineCount, 0), 'source.fixAll.leopold');
+    assert.deepStrictEqual(actions.map((a) => a.kind?.value), ['source.fixAll.leopold']);
+    // One text edit plus the end-of-line change (which the API's conversion shows as an empty edit at 0:0).
+    assert.deepStrictEqual(actions[0].edit!.get(d.uri).map((e) => e.newText.length > 0), [true, false]);
+    await vscode.commands.executeCommand('editor.action.sourceAction', { kind: 'source.fixAll.leopold', apply: 'first' });
+    await waitFor('the fix-all edit applied', () => (d.eol === vscode.EndOfLine.LF && d.isDirty ? true : undefined), 10_000)
+      .catch((err) => { throw new Error(`${err}: ${state(d)}`); });
+    assert.ok(!d.getText().includes('\r'));
+    assert.ok(await d.save());
+    await assertFixedOnDisk(d, text);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  test('the crlf quick fix converts the document to LF and changes nothing else', async () => {
+    const lf = demo.replace('## Current Work\n', '## Current Work\n    indented\ttab  \n');
+    const { doc: d, text } = await crlfCheckpoint('20261201T090100Z', lf);
+    const w = ours(d.uri).find((x) => codeOf(x) === 'crlf')!;
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider', d.uri, w.range, vscode.CodeActionKind.QuickFix.value);
+    assert.deepStrictEqual(actions.map((a) => [a.title, a.isPreferred]), [['Convert line endings to LF', true]]);
+    vscode.window.activeTextEditor!.selection = new vscode.Selection(w.range.start, w.range.start);
+    await vscode.commands.executeCommand('editor.action.codeAction', { kind: 'quickfix', apply: 'first' });
+    await waitFor('LF', () => (d.eol === vscode.EndOfLine.LF ? true : undefined), 10_000)
+      .catch((err) => { throw new Error(`${err}: ${state(d)}`); });
+    assert.strictEqual(d.getText(), text.replace(/\r\n/g, '\n'));
+    assert.strictEqual(d.getText(), lf);
+    await waitFor('the crlf warning to go', () => !ours(d.uri).some((x) => codeOf(x) === 'crlf') ? true : undefined);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  test('editor.codeActionsOnSave with source.fixAll.leopold does the same on save', async () => {
+    const config = vscode.workspace.getConfiguration('editor', { languageId: 'leopold-checkpoint' });
+    await config.update('codeActionsOnSave', { 'source.fixAll.leopold': 'explicit' }, vscode.ConfigurationTarget.Global, true);
+    try {
+      const { doc: d, text } = await crlfCheckpoint('20261201T090200Z');
+      // Dirty it (a save of an unchanged file may be skipped), then save the way a person does.
+      await vscode.window.activeTextEditor!.edit((e) => e.insert(new vscode.Position(d.lineCount - 1, 0), ' '));
+      await vscode.commands.executeCommand('workbench.action.files.save');
+      await waitFor('the save with its fixes', () => (!d.isDirty && d.eol === vscode.EndOfLine.LF ? true : undefined))
+        .catch((err) => { throw new Error(`${err}: ${state(d)}`); });
+      await assertFixedOnDisk(d, text);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    } finally {
+      await config.update('codeActionsOnSave', undefined, vscode.ConfigurationTarget.Global, true);
+    }
+  });
+
+  test('a hover shows a heading\'s own text as a code span, never a link or an image', async () => {
+    const name = '[Open me](command:workbench.action.terminal.new) ![x](https://example.com/p.png) <img src=x>';
+    await setText(doc, demo.replace('## Next Step\n', `## ${name}\n## Next Step\n`));
+    const line = doc.getText().split('\n').indexOf(`## ${name}`);
+    await waitFor('the unknown-section error', () => errors(checkpoint).some((d) => codeOf(d) === 'unknown-section') ? true : undefined);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', checkpoint, new vscode.Position(line, 4));
+    const value = hovers.map((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)).join('')).join('');
+    assert.ok(value.includes(`\`## ${name}\``), value);
+    assert.ok(!/\]\(|<img|command:|https:/.test(value.replace(/`[^`]*`/g, '')), value);
+    await setText(doc, demo);
+  });
+
   test('format document gives the canonical form; outline, hover and completion work', async () => {
-    await setText(doc, demo.replace('## Files and Code\n', '\n\n##\tFiles and Code\n\n\n'));
+    // Blank lines around sections and a tab in a heading go; a body is kept as written but its end.
+    await setText(doc, demo.replace('## Files and Code\n', '\n\n##\tFiles and Code\n') + '  \n\n\n');
     const edits = await vscode.commands.executeCommand<vscode.TextEdit[]>('vscode.executeFormatDocumentProvider',
       checkpoint, { tabSize: 2, insertSpaces: true });
     assert.ok(edits && edits.length > 0, 'formatting edits');
