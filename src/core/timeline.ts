@@ -100,11 +100,19 @@ function keep(e: JournalEvent): TimelineMark['fields'] {
   return out;
 }
 
-/** The window an event falls in: by its own `window` field for rolls and relaunches, else by time. */
+/**
+ * The window an event falls in: by its own `window` field for rolls and relaunches, else by time. Windows without
+ * a record are not listed (`n` can jump): a mark lands in the listed window at or below its own.
+ */
 function windowOf(e: JournalEvent, windows: readonly RunWindow[]): number {
-  const w = typeof e.fields.window === 'number' ? e.fields.window : undefined;
+  const w = typeof e.fields.window === 'number' && Number.isFinite(e.fields.window) ? e.fields.window : undefined;
   const last = windows.length ? windows[windows.length - 1].n : 1;
-  const clamp = (n: number) => Math.min(Math.max(1, Math.trunc(n)), last);
+  const clamp = (n: number) => {
+    const c = Math.min(Math.max(1, Math.trunc(n)), last);
+    let best = windows.length ? windows[0].n : 1;
+    for (const win of windows) if (win.n <= c) best = win.n;
+    return best;
+  };
   if (w !== undefined && e.event !== 'max_windows') return clamp(w);
   if (e.tsMs === undefined) return last;
   for (const win of windows) {
@@ -115,7 +123,8 @@ function windowOf(e: JournalEvent, windows: readonly RunWindow[]): number {
 }
 
 /**
- * Assembles the timeline. `events` are the journal's continuity events (any order); marks come out in time order
+ * Assembles the timeline. `events` are the current run's continuity events (`currentRunEvents`, as the windows
+ * were assembled from: an earlier run in the same journal draws nothing here); marks come out in time order
  * (events without a parseable `ts` last, in file order).
  */
 export function buildTimeline(args: {

@@ -97,7 +97,7 @@ describe('a project loaded together (core/project) and its tree nodes', () => {
     const changed = changedNodes(after, ticked);
     assert.deepStrictEqual(changed, [`${h.root}::run`], 'the current run (its description counts the plan), not the project');
     assert.strictEqual(find(ticked, `${h.root}::plan`)?.description, '5 / 7 done');
-    assert.deepStrictEqual(sectionsFor('runs/20260807T002623Z/CHECKPOINT.md'), ['runs']);
+    assert.deepStrictEqual(sectionsFor('runs/20260807T002623Z/CHECKPOINT.md'), ['runs', 'windows'], 'an archived journal can hold the current run\'s windows');
   });
 
   it('checkpoint verdicts are the language server validation, with the contract cap', async () => {
