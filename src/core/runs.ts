@@ -1,5 +1,5 @@
-// A run's shape over time: the `runs/` archive (stamped `YYYYMMDDTHHMMSSZ` folders newest first, suffixed and
-// hand-named folders after them, like the driver's recall ranking) and the context windows of the current run,
+// A run's shape over time: the `runs/` archive (in `leopold recall`'s order: stamped `YYYYMMDDTHHMMSSZ` folders
+// newest first, hand-named folders after them) and the context windows of the current run,
 // assembled from state.json (`windows`, `window_progress`, `window_plan_vector`, the relaunch and api_error
 // records) and the journal's `window_roll`, `compact_checkpoint`, `window_relaunch*` and `api_error*` events.
 import { promises as fs } from 'node:fs';
@@ -30,16 +30,16 @@ export function parseRunName(name: string): Pick<ArchivedRun, 'stamp' | 'stampMs
   return { stamp, stampMs, suffix };
 }
 
-/** Stamped names newest first (a bare stamp before its suffixed siblings), then the others by name. */
+/**
+ * `leopold recall`'s order (`newestFirst`): names that start with a `YYYYMMDDTHHMMSSZ` stamp first, the others
+ * after them; inside each group by name, descending, in plain code-unit order (never locale collation). So a
+ * suffixed `…Z-plan-graph` sorts with its stamp (just before the bare stamp), and newer stamps come first.
+ */
 export function sortRuns<T extends { name: string; stamp?: string }>(runs: T[]): T[] {
+  const stamped = (r: T) => STAMP.test(r.name);
   return [...runs].sort((a, b) => {
-    if (a.stamp && b.stamp) {
-      if (a.stamp !== b.stamp) return a.stamp < b.stamp ? 1 : -1;
-      return a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-    }
-    if (a.stamp) return -1;
-    if (b.stamp) return 1;
-    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+    if (stamped(a) !== stamped(b)) return stamped(a) ? -1 : 1;
+    return a.name < b.name ? 1 : a.name > b.name ? -1 : 0;
   });
 }
 

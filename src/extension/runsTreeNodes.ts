@@ -3,7 +3,7 @@
 // building them. Every node has a stable id (the project root + a path), so VS Code keeps expansion and
 // selection across refreshes. Text that comes from `.leopold/` files goes into plain labels and tooltips only.
 import { join } from 'node:path';
-import { eventInfo, eventSummary, SEVERITY_COLOR, SEVERITY_ICON } from '../core/events';
+import { eventDetail, eventInfo, SEVERITY_COLOR, SEVERITY_ICON } from '../core/events';
 import type { JournalEvent } from '../core/journal';
 import { formatAge } from '../core/owner';
 import type { PlanItem } from '../core/plan';
@@ -129,12 +129,15 @@ function planItemNode(root: string, item: PlanItem, next: boolean, planPath: str
 }
 
 function eventNode(root: string, e: JournalEvent, journalPath: string, locale: Locale): NodeData {
-  const info = eventInfo(e.event, locale);
+  const info = eventInfo(e.event, locale, e.fields);
+  const detail = eventDetail(e.event, e.fields, locale);
   return {
     id: `${root}::event:${e.offset}`,
     label: e.event,
-    description: trunc(`${hhmmss(e)} ${eventSummary(e.fields, 60)}`.trim(), 80),
-    tooltip: `${e.ts ?? msg(locale, 'tree.event.noTs')}  ${e.event}  [${info.severity}]${info.meaning ? `\n${info.meaning}` : ''}\n${JSON.stringify(e.fields)}`,
+    description: trunc(`${hhmmss(e)} ${detail}`.trim(), 100),
+    // The watcher's badge tooltip is the meaning; unregistered events have none and show their fields only.
+    tooltip: [`${e.ts ?? msg(locale, 'tree.event.noTs')}  ${e.event}  [${info.severity}]`, info.meaning || msg(locale, 'tree.event.unregistered'),
+      detail, trunc(JSON.stringify(e.fields), 2000)].filter(Boolean).join('\n'),
     icon: { id: SEVERITY_ICON[info.severity], color: SEVERITY_COLOR[info.severity] },
     collapsible: 'none',
     contextValue: `event.${info.severity}`,

@@ -75,6 +75,23 @@ describe('the run model on hook-written fixtures (core/project, core/runs, core/
     ]);
   });
 
+  it('the aborted run\'s events carry the registry\'s severities, meanings and the generic form', async () => {
+    const s = await model('aborted-run').load();
+    const events = find(buildProjectNode({ root: '/p', name: 'p' }, s), '/p::events')!.children!;
+    const by = (label: string) => events.find((e) => e.label === label)!;
+    const icon = (label: string) => [by(label).icon?.id, by(label).icon?.color, by(label).contextValue];
+    assert.deepStrictEqual(icon('config_change_blocked'), ['error', 'problemsErrorIcon.foreground', 'event.crit']);
+    assert.deepStrictEqual(icon('decision_denied'), ['error', 'problemsErrorIcon.foreground', 'event.crit']);
+    assert.deepStrictEqual(icon('awaiting_human'), ['warning', 'problemsWarningIcon.foreground', 'event.high']);
+    assert.deepStrictEqual(icon('external_write'), ['info', 'problemsInfoIcon.foreground', 'event.med']);
+    assert.deepStrictEqual(icon('tool_run'), ['circle-small-filled', undefined, 'event.info']);
+    assert.strictEqual(by('awaiting_human').description, '07:50:00 item 3 needs you · Pick the header-row default');
+    assert.strictEqual(by('tool_run').description, '07:52:00 tool make · exit 2 · session dddd2222');
+    assert.match(by('done_denied').tooltip ?? '', /\nclaim of done was refused|a claim of done was refused/);
+    const pt = find(buildProjectNode({ root: '/p', name: 'p' }, (await new ProjectModel(leo('aborted-run'), { ownerSignals: false, locale: 'pt-br' }).load()), 'pt-br'), '/p::events')!.children!;
+    assert.match(pt.find((e) => e.label === 'config_change_blocked')!.tooltip ?? '', /foi recusada/);
+  });
+
   it('state.json {"active": true, "windows": 1000000000} loads in bounded time and memory; the tree shows the number', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'leo-windows-'));
     await fs.writeFile(path.join(dir, 'state.json'), '{"active": true, "windows": 1000000000}');

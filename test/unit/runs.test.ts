@@ -11,15 +11,19 @@ const load = async (name: string) => ({
 });
 
 describe('runs and windows (core/runs)', () => {
-  it('orders archives: stamped newest first, suffixed after their bare stamp, hand-named last', async () => {
+  it('orders archives like leopold recall: stamped newest first (a suffixed stamp with its stamp), unstamped after', async () => {
     const runs = await listRuns(fixture('finished-archived'));
-    assert.deepStrictEqual(runs.map((r) => r.name), ['20260901T101501Z', '20260807T002623Z', '20260807T002623Z-plan-graph', 'old experiments']);
-    assert.strictEqual(runs[2].suffix, 'plan-graph');
+    assert.deepStrictEqual(runs.map((r) => r.name), ['20260901T101501Z', '20260807T002623Z-plan-graph', '20260807T002623Z', 'old experiments']);
+    assert.strictEqual(runs[1].suffix, 'plan-graph');
     assert.strictEqual(runs[0].stampMs, Date.UTC(2026, 8, 1, 10, 15, 1));
     assert.strictEqual(runs[3].stamp, undefined);
     assert.deepStrictEqual(await listRuns(fixture('driver-run')), []);
     assert.deepStrictEqual(await listRunFiles(runs[0].path), ['PLAN.md', 'CHECKPOINT.md', 'DECISIONS.md', 'events.jsonl']);
-    assert.deepStrictEqual(sortRuns([{ name: 'b' }, { name: 'a' }]).map((r) => r.name), ['a', 'b']);
+    // recall's newestFirst: both groups by name descending, code-unit order; a stamp must start the name.
+    assert.deepStrictEqual(sortRuns([{ name: 'b' }, { name: 'a' }, { name: 'Z' }]).map((r) => r.name), ['b', 'a', 'Z']);
+    assert.deepStrictEqual(sortRuns(['canvas-demo', '20261001T000000Z', 'x20261101T000000Z', '20260101T000000Z-a', '20260101T000000Z', '20261001T000000Z_b']
+      .map((name) => ({ name, ...parseRunName(name) }))).map((r) => r.name),
+    ['20261001T000000Z_b', '20261001T000000Z', '20260101T000000Z-a', '20260101T000000Z', 'x20261101T000000Z', 'canvas-demo']);
     assert.deepStrictEqual(parseRunName('20260807T002623Z'), { stamp: '20260807T002623Z', stampMs: Date.UTC(2026, 7, 7, 0, 26, 23), suffix: undefined });
   });
 
