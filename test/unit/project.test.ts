@@ -65,7 +65,7 @@ describe('a project loaded together (core/project) and its tree nodes', () => {
     assert.strictEqual(fin.journalExists, false);
     const node = buildProjectNode({ root: '/x', name: 'x' }, fin);
     assert.deepStrictEqual(find(node, '/x::archives')?.children?.map((c) => [c.label, c.description]), [
-      ['2026-09-01 10:15:01Z', undefined], ['2026-08-07 00:26:23Z', undefined], ['2026-08-07 00:26:23Z', 'plan-graph'], ['old experiments', 'not stamped'],
+      ['2026-09-01 10:15:01Z', undefined], ['2026-08-07 00:26:23Z', 'plan-graph'], ['2026-08-07 00:26:23Z', undefined], ['old experiments', 'not stamped'],
     ]);
     const api = await new ProjectModel(path.join(fixtures, 'api-error-stop', '.leopold'), { ownerSignals: false }).load();
     assert.strictEqual(api.status.label, 'stopped · api_error');
