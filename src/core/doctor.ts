@@ -6,8 +6,10 @@
 //
 // Checks, in the doctor's order: (state.json readable — ours: the doctor reads it with jq and says nothing), kill
 // switch, owner (only when the run is active), foreign stops, tracked state, checkpoint, continuity, windows N/M,
-// last window's progress. One deliberate difference: the checkpoint is validated with the real cap (§6.3), not the
-// old doctor's fixed 32768 bytes.
+// last window's progress. Where `leopold doctor` prints a line, the same words; where it prints nothing (an
+// untracked state.json), nothing; the extension's own checks (state.json readable, git not run or not a repository)
+// are marked as the extension's (`extension: true`). One deliberate difference: the checkpoint is validated with the
+// real cap (§6.3), not the old doctor's fixed 32768 bytes.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { checkpointCap, validateCheckpoint } from './checkpoint';
@@ -28,7 +30,7 @@ export type DoctorCheckId =
   | 'state-invalid-json' | 'state-invalid'
   | 'kill-switch'
   | 'owner-alive' | 'owner-stale' | 'owner-driver-alive' | 'owner-driver-stale' | 'owner-none' | 'foreign-stops'
-  | 'state-tracked' | 'state-untracked' | 'state-tracking-no-git' | 'state-tracking-not-checked'
+  | 'state-tracked' | 'state-tracking-no-git' | 'state-tracking-not-checked'
   | 'checkpoint-ok' | 'checkpoint-absent' | 'checkpoint-malformed'
   | 'continuity-auto' | 'continuity-manual' | 'continuity-unknown'
   | 'windows' | 'windows-ceiling'
@@ -44,6 +46,8 @@ export interface DoctorFinding {
   file?: DoctorFile;
   /** 0-based line in `file`. */
   line?: number;
+  /** A check of the extension's own, which `leopold doctor` does not make: rendered marked as such. */
+  extension?: boolean;
 }
 
 /** Whether git tracks `.leopold/state.json`: `not-checked` in an untrusted workspace (git is not run there). */
@@ -203,13 +207,13 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
 
   // 0. state.json readable (ours; the hook replaces a malformed file with `state_invalid`).
   if (read.kind === 'invalid-json') {
-    add({ id: 'state-invalid-json', level: 'fail', params: { message: read.message }, file: 'state.json', line: jsonErrorLine(stateText ?? '', read.message) });
+    add({ id: 'state-invalid-json', level: 'fail', params: { message: read.message }, file: 'state.json', line: jsonErrorLine(stateText ?? '', read.message), extension: true });
   } else if (read.kind === 'invalid') {
     const first = read.issues[0];
     add({
       id: 'state-invalid', level: 'warn',
       params: { path: first?.path || '(document)', message: first?.message ?? '', more: read.issues.length - 1 },
-      file: 'state.json', line: first ? jsonKeyLine(stateText ?? '', first.path) : 0,
+      file: 'state.json', line: first ? jsonKeyLine(stateText ?? '', first.path) : 0, extension: true,
     });
   }
 
@@ -237,14 +241,13 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
     if ((input.foreignStops ?? 0) > 0) add({ id: 'foreign-stops', level: 'warn', params: { count: input.foreignStops } });
   }
 
-  // 3. Tracked state.
-  if (stateText !== undefined) {
-    switch (input.stateTracked) {
-      case 'tracked': add({ id: 'state-tracked', level: 'fail', params: {}, file: 'state.json', line: 0 }); break;
-      case 'untracked': add({ id: 'state-untracked', level: 'ok', params: {} }); break;
-      case 'no-git': add({ id: 'state-tracking-no-git', level: 'skip', params: {} }); break;
-      case 'not-checked': add({ id: 'state-tracking-not-checked', level: 'skip', params: {} }); break;
-    }
+  // 3. Tracked state: the doctor speaks only when git tracks it (`git ls-files --error-unmatch`), whether or not
+  // state.json exists; an untracked file gets no line. Not a repository, or git not run (Restricted Mode): ours.
+  switch (input.stateTracked) {
+    case 'tracked': add({ id: 'state-tracked', level: 'fail', params: {}, ...(stateText !== undefined ? { file: 'state.json' as const, line: 0 } : {}) }); break;
+    case 'untracked': break;
+    case 'no-git': add({ id: 'state-tracking-no-git', level: 'skip', params: {}, extension: true }); break;
+    case 'not-checked': add({ id: 'state-tracking-not-checked', level: 'skip', params: {}, extension: true }); break;
   }
 
   // 4. Checkpoint, with the parser's message and the real cap.
@@ -354,7 +357,10 @@ export interface DoctorStrings {
   blockTitle(leoDir: string): string;
   /** The block printed when neither MISSION.md nor state.json exists. */
   absent(leoDir: string): string;
+  /** The line's text (an extension check marked as such). */
   finding(f: DoctorFinding): string;
+  /** The message alone. */
+  message(f: DoctorFinding): string;
   summary(ok: number, warnings: number, problems: number): string;
   healthy: string;
   fixFails: string;
@@ -365,35 +371,38 @@ const PREFIX: Record<DoctorLevel, string> = { ok: '[ok]   ', warn: '[warn] ', fa
 /** The doctor's wording in `locale`, from the core's message catalog (`doctor.*` keys). */
 export function doctorStringsFor(locale: Locale): DoctorStrings {
   const m = (key: MessageKey, args?: MessageArgs) => msg(locale, key, args);
-  const ownerDesc = (p: DoctorParams) => `(${p.engine ?? m('doctor.unknownEngine')}${p.harness ? `, ${p.harness}` : ''})`;
-  const driverDesc = (p: DoctorParams) => `(${m('doctor.driver')}${p.pid !== undefined ? `, pid ${p.pid}` : ''})`;
-  const lifeless = (p: DoctorParams) => (p.age === undefined ? m('doctor.noLifeAtAll') : m('doctor.noLifeFor', { age: p.age }));
+  // The doctor's own renderings: `(${engine:-skill}${harness:+, $harness})`, `(driver, pid ${pid:-?})`, `${age}s` or `?s`.
+  const ownerDesc = (p: DoctorParams) => `(${p.engine || 'skill'}${p.harness ? `, ${p.harness}` : ''})`;
+  const driverDesc = (p: DoctorParams) => `(${m('doctor.driver')}, pid ${p.pid ?? '?'})`;
+  const lifeless = (p: DoctorParams) => m('doctor.noLifeFor', { age: p.age ?? '?' });
   const args = (p: DoctorParams): MessageArgs => {
     const out: Record<string, string | number | undefined> = {};
     for (const [k, v] of Object.entries(p)) out[k] = typeof v === 'string' || typeof v === 'number' ? v : v === undefined ? undefined : String(v);
     return out;
   };
+  const message = (f: DoctorFinding): string => {
+    const p = f.params;
+    switch (f.id) {
+      case 'state-invalid':
+        return m('doctor.state-invalid', { ...args(p), more: Number(p.more) > 0 ? m('doctor.andMore', { more: p.more as number }) : '' });
+      case 'owner-alive':
+      case 'owner-stale':
+        return m(`doctor.${f.id}`, { ...args(p), age: p.age ?? '?', desc: ownerDesc(p), lifeless: lifeless(p) });
+      case 'owner-driver-alive':
+      case 'owner-driver-stale':
+        return m(`doctor.${f.id}`, { ...args(p), age: p.age ?? '?', desc: driverDesc(p), lifeless: lifeless(p) });
+      case 'checkpoint-malformed':
+        return m('doctor.checkpoint-malformed', { ...args(p), more: Number(p.more) > 0 ? m('doctor.plusMore', { more: p.more as number }) : '' });
+      default:
+        return m(`doctor.${f.id}`, args(p));
+    }
+  };
   return {
     header: m('doctor.header'),
     blockTitle: (leoDir) => m('doctor.blockTitle', { leoDir }),
     absent: (leoDir) => m('doctor.absent', { leoDir }),
-    finding(f) {
-      const p = f.params;
-      switch (f.id) {
-        case 'state-invalid':
-          return m('doctor.state-invalid', { ...args(p), more: Number(p.more) > 0 ? m('doctor.andMore', { more: p.more as number }) : '' });
-        case 'owner-alive':
-        case 'owner-stale':
-          return m(`doctor.${f.id}`, { ...args(p), desc: ownerDesc(p), lifeless: lifeless(p) });
-        case 'owner-driver-alive':
-        case 'owner-driver-stale':
-          return m(`doctor.${f.id}`, { ...args(p), desc: driverDesc(p), lifeless: lifeless(p) });
-        case 'checkpoint-malformed':
-          return m('doctor.checkpoint-malformed', { ...args(p), more: Number(p.more) > 0 ? m('doctor.plusMore', { more: p.more as number }) : '' });
-        default:
-          return m(`doctor.${f.id}`, args(p));
-      }
-    },
+    finding: (f) => (f.extension ? m('doctor.extension') : '') + message(f),
+    message,
     summary: (ok, warnings, problems) => m('doctor.summary', { ok, warnings, problems }),
     healthy: m('doctor.healthy'),
     fixFails: m('doctor.fixFails'),
