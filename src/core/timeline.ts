@@ -4,6 +4,8 @@
 // string in here may come from `.leopold/` files and is untrusted text, never markup.
 import type { JournalEvent } from './journal';
 import type { RunStatus, RunWindow } from './runs';
+import { eventInfo, type Severity } from './events';
+import type { Locale } from './messages';
 
 export type MarkKind =
   | 'roll' | 'compaction' | 'relaunch' | 'relaunch_refused' | 'relaunch_failed' | 'api_error' | 'api_retry'
@@ -20,6 +22,9 @@ export interface TimelineMark {
   event: string;
   /** The event's salient fields (`reason`, `harness`, `error_type`, `attempt`, `detail`, …): untrusted text. */
   fields: Record<string, string | number | boolean>;
+  /** The registry's severity and one-line meaning of the event (in the timeline's language). */
+  severity: Severity;
+  meaning: string;
 }
 
 export interface TimelineWindow {
@@ -137,6 +142,7 @@ export function buildTimeline(args: {
   plan?: { done: number; total: number };
   verdict?: TimelineVerdict;
   now: number;
+  locale?: Locale;
 }): TimelineData {
   const windows: TimelineWindow[] = args.windows.map((w) => ({
     n: w.n, end: w.end, detail: w.detail, itemsClosed: w.itemsClosed, contextMb: w.contextMb,
@@ -148,7 +154,8 @@ export function buildTimeline(args: {
   for (const e of sorted) {
     const kind = KIND[e.event];
     if (!kind) continue;
-    marks.push({ kind, window: windowOf(e, args.windows), ts: e.ts, tsMs: e.tsMs, event: e.event, fields: keep(e) });
+    const info = eventInfo(e.event, args.locale ?? 'en', e.fields);
+    marks.push({ kind, window: windowOf(e, args.windows), ts: e.ts, tsMs: e.tsMs, event: e.event, fields: keep(e), severity: info.severity, meaning: info.meaning });
   }
   return {
     project: args.project, root: args.root, status: args.status, maxWindows: args.maxWindows, plan: args.plan,

@@ -87,7 +87,7 @@ function markLabel(m: TimelineMark): string {
 
 function markTooltip(m: TimelineMark): string {
   const fields = Object.entries(m.fields).map(([k, v]) => `${k}: ${String(v)}`);
-  return [`${m.event}${m.ts ? ` · ${m.ts}` : ''}`, ...fields].join('\n');
+  return [`${m.event} [${m.severity}]${m.ts ? ` · ${m.ts}` : ''}`, ...(m.meaning ? [m.meaning] : []), ...fields].join('\n');
 }
 
 function windowLines(w: TimelineWindow): string[] {
@@ -368,7 +368,7 @@ class TimelinePanel implements vscode.Disposable {
     this.data = buildTimeline({
       project: this.project.name, root: this.project.root, status: snap.status, maxWindows: snap.maxWindows,
       windows: snap.windows, events: snap.runEvents,
-      plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict, now: Date.now(),
+      plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict, now: Date.now(), locale: uiLocale(),
     });
     this.post();
   }

@@ -32,6 +32,8 @@ describe('the run model on hook-written fixtures (core/project, core/runs, core/
     assert.deepStrictEqual(t.marks.map((x) => `${x.window}:${x.kind}:${x.ts}`), [
       '1:compaction:2026-10-02T10:15:00Z', '1:roll:2026-10-02T10:40:00Z', '2:relaunch:2026-10-02T10:40:03Z',
     ], 'run A\'s two compactions, its roll and its codex relaunch are not drawn');
+    assert.deepStrictEqual(t.marks.map((x) => x.severity), ['info', 'high', 'high'], 'each mark carries the registry\'s severity');
+    assert.match(t.marks[1].meaning, /window rolled|context window filled up/);
     assert.ok(s.recent.some((e) => e.ts === '2026-10-01T09:30:00Z'), 'the recent events still list the whole journal');
   });
 
