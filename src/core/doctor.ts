@@ -12,7 +12,7 @@
 // real cap (§6.3), not the old doctor's fixed 32768 bytes.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { checkpointCap, validateCheckpoint } from './checkpoint';
+import { checkpointCap, parseCheckpoint, SECTIONS, TITLE, utf8Length, validateCheckpoint, type CheckpointCap } from './checkpoint';
 import { guardrailValue, parseGuardrails } from './guardrails';
 import { gatherOwnerSignals, ownerStatus, type OwnerSignals, type OwnerStatus } from './owner';
 import { resolveMaxWindows } from './runs';
@@ -192,6 +192,31 @@ function firstSentence(message: string): string {
   return (m ? m[1] : message).trim();
 }
 
+/**
+ * The error `leopold doctor` names for a malformed checkpoint, in its words and its order of checks: the size, the
+ * first unknown, brief or repeated heading, a second title, the missing sections, the first section out of order.
+ * Undefined when none of them applies (the caller falls back to the parser's own message).
+ */
+export function doctorCheckpointError(text: string, cap: CheckpointCap, locale: Locale = 'en'): { error: string; line: number } | undefined {
+  const m = (key: MessageKey, args?: MessageArgs) => msg(locale, key, args);
+  const bytes = utf8Length(text);
+  if (bytes > cap.bytes) return { error: m('doctor.cp.oversize', { bytes, cap: cap.bytes }), line: 0 };
+  const p = parseCheckpoint(text);
+  for (const h of p.headings) {
+    if (h.role === 'brief') return { error: m('doctor.cp.brief', { name: h.name }), line: h.line };
+    if (h.role === 'unknown') return { error: m('doctor.cp.unknown', { name: h.name, list: SECTIONS.join(', ') }), line: h.line };
+    if (h.role === 'duplicate') return { error: m('doctor.cp.duplicate', { name: h.name }), line: h.line };
+  }
+  if (p.titles.length > 1) return { error: m('doctor.cp.nested', { count: p.titles.length, title: TITLE }), line: p.titles[1] };
+  const missing = SECTIONS.filter((name) => !p.sections.has(name));
+  if (missing.length) return { error: m('doctor.cp.missing', { list: missing.map((name) => `"${name}"`).join(', ') }), line: p.firstHeadingLine < p.lines.length ? p.firstHeadingLine : 0 };
+  const order = p.headings.filter((h) => h.role === 'section');
+  for (let i = 0; i < order.length; i++) {
+    if (order[i].name !== SECTIONS[i]) return { error: m('doctor.cp.order', { found: order[i].name, expected: SECTIONS[i] }), line: order[i].line };
+  }
+  return undefined;
+}
+
 /** `locale`: the language of the checkpoint parser's message quoted in `checkpoint-malformed` (English by default). */
 export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorReport {
   const stateText = input.stateText;
@@ -257,15 +282,18 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
   } else if (cp.trim() === '') {
     add({ id: 'checkpoint-malformed', level: 'fail', params: { error: msg(locale, 'doctor.emptyFile'), more: 0 }, file: 'CHECKPOINT.md', line: 0 });
   } else {
-    const v = validateCheckpoint(cp, checkpointCap(input.guardrailsText, stateText), locale);
+    const cap = checkpointCap(input.guardrailsText, stateText);
+    const v = validateCheckpoint(cp, cap, locale);
     const errors = v.findings.filter((f) => f.severity === 'error');
     if (errors.length === 0) {
       add({ id: 'checkpoint-ok', level: 'ok', params: { bytes: v.bytes } });
     } else {
+      // The doctor prints one error, in its own words; the language server lists them all.
+      const named = doctorCheckpointError(cp, cap, locale);
       add({
         id: 'checkpoint-malformed', level: 'fail',
-        params: { error: firstSentence(errors[0].message), more: errors.length - 1 },
-        file: 'CHECKPOINT.md', line: errors[0].span.startLine,
+        params: { error: named?.error ?? firstSentence(errors[0].message), more: 0 },
+        file: 'CHECKPOINT.md', line: named?.line ?? errors[0].span.startLine,
       });
     }
   }

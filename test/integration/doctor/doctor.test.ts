@@ -34,7 +34,7 @@ suite('Leopold: Doctor', () => {
       `project continuity (${leoFile(folder, '')})`.replace(/\/\)$/, ')'),
       '  [warn] kill switch present (.leopold/STOP) — nothing relaunches this run until it is removed',
       "  [FAIL] state.json is TRACKED by git — every worktree and clone inherits this run's state (and its git lock); add .leopold/ to .gitignore and untrack it",
-      '  [FAIL] checkpoint MALFORMED: "## Next Step" twice — a nested prior checkpoint; merge, never nest — a reseed cannot trust .leopold/CHECKPOINT.md; fix it or archive it',
+      '  [FAIL] checkpoint MALFORMED: checkpoint has "## Next Step" twice — a nested prior checkpoint; merge, never nest — a reseed cannot trust .leopold/CHECKPOINT.md; fix it or archive it',
       '  [warn] continuity manual — relaunch is OFF; resume a rolled window yourself with /leopold-run',
       '  [warn] windows 3/3 — the ceiling is reached; the next roll stops the run (raise max_windows in .leopold/GUARDRAILS.md if it genuinely needs more)',
       '  [warn] last window closed ZERO plan items — one more zero-item window ends the run (no_progress_across_windows)',
