@@ -1,6 +1,6 @@
 // Benchmark of the continuity loop (issue 5; run from the repository root).
 //  - roll → spawn: a rolled state.json is written (temp file + rename, the way the hooks write it) and the clock
-//    stops when the relaunch process has been spawned (execa, detached; the binary is /bin/true). The loop is the
+//    stops when the relaunch process has been spawned (execa, detached; the binary is `claude` on PATH, a link to /bin/true). The loop is the
 //    supervisor's: a non-recursive node fs.watch on `.leopold/` (the stand-in for VS Code's watcher), the same
 //    40 ms coalescing as LeopoldProject, the locked runner, plus the 2 s safety poll. Goal: median < 300 ms
 //    (`leopold watch` polls every 2 s: about 1 s on average, up to 2 s).
@@ -73,12 +73,16 @@ export async function benchContinuity(): Promise<Record<string, string>> {
     // 1. Roll → spawn latency.
     const p = await project(path.join(dir, 'latency'), { active: true, windows: 1 });
     let spawned: ((t: number) => void) | undefined;
+    // `claude` is /bin/true, found on PATH the way a real one is (absolute entries only, then spawned by its path).
+    const bin = path.join(dir, 'bin');
+    await fs.mkdir(bin);
+    await fs.symlink('/bin/true', path.join(bin, 'claude'));
+    const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
     const opts: RunnerOptions = {
       root: p.root,
       harnessEnv: { home: path.join(dir, 'home') },
-      binaries: { claude: 'true' },
       spawn: async (plan) => {
-        const child = await spawnDetached(plan);
+        const child = await spawnDetached(plan, env);
         spawned?.(performance.now());
         return child;
       },

@@ -1,18 +1,43 @@
 // Writing into .leopold/ safely, the way Leopold's hooks do: under the `.leopold/.state.lock` mkdir lock (reaped
 // when older than 60 s; 50 tries 100 ms apart), re-reading the file under the lock, and replacing it atomically
 // (temp file + rename), so a reader never sees half a file and a concurrent writer never loses its fields.
-import { promises as fs } from 'node:fs';
+//
+// Reaping a stale lock is the dangerous part: "stat, it is old, rm, mkdir" lets a second reaper delete the lock the
+// first one has just taken (both then hold it). Here a stale lock is never deleted and re-made: it is adopted in
+// place. Reapers take turns under a guard (`.state.lock.reap`, mkdir); under it a reaper re-checks that the path
+// still holds the very lock it judged stale (same inode, same mtime) and re-stamps it, which makes it its own and
+// fresh in one step, so no other writer can slip into an empty path. The hooks' bash reaper (stat, then `rm -rf`)
+// may have judged the same stale lock a moment earlier and delete it under the adopter: so an adopter waits a short
+// settle time and proceeds only if its lock is still there. A holder releases only a lock that is still its own
+// (inode and mtime), and a merge renames its file into place only while it still holds the lock. A lock stamped in
+// the future (clock skew, a clock stepped back) cannot be aged by its mtime: it is stale once this process has seen
+// it unchanged for a few seconds.
+import { promises as fs, constants as fsc, type Stats } from 'node:fs';
 import { join, dirname, basename } from 'node:path';
+import { applyEdits, findNodeAtLocation, modify, parseTree, type Node as JsonNode } from 'jsonc-parser/lib/esm/main.js'; // the ESM build: the UMD one loads its parts by a dynamic require esbuild cannot bundle
 import { parseJsonObject } from './json';
 
 export const LOCK_DIR = '.state.lock';
 export const LOCK_STALE_MS = 60_000;
 export const LOCK_TRIES = 50;
 export const LOCK_RETRY_MS = 100;
+/** A lock whose mtime lies ahead of the clock is stale once seen unchanged this long (live writers hold it for ms). */
+export const LOCK_FUTURE_GRACE_MS = 3_000;
+/** After adopting a stale lock: long enough for a bash reaper that judged it stale too to have run its `rm -rf`. */
+export const LOCK_REAP_SETTLE_MS = 100;
+/** The reapers' guard; one held longer than this belongs to a reaper that died inside its few-syscall turn. */
+export const REAP_GUARD_STALE_MS = 10_000;
 
 export class LockTimeoutError extends Error {
   constructor(readonly lockPath: string, tries = LOCK_TRIES) {
     super(`could not take ${lockPath} after ${tries} tries (another Leopold writer holds it)`);
+  }
+}
+
+/** The lock was taken from us (a foreign reaper deleted it while we held it): nothing was written. */
+export class LockLostError extends Error {
+  constructor(readonly lockPath: string) {
+    super(`${lockPath} was removed while held (another process reaped it); nothing was written`);
   }
 }
 
@@ -23,44 +48,183 @@ export interface LockOptions {
   retryMs?: number;
   /** Tries before giving up (default 50, the hooks' budget); with a short `retryMs`, raise it to keep a real budget. */
   tries?: number;
+  /** The clock (tests); default Date.now. */
+  now?: () => number;
+  /** Settle time after adopting a stale lock (default LOCK_REAP_SETTLE_MS). */
+  reapSettleMs?: number;
+  /** How long a future-stamped lock must be seen unchanged to be stale (default LOCK_FUTURE_GRACE_MS). */
+  futureGraceMs?: number;
+}
+
+/** Handed to the locked function: is the lock at the path still the one this holder created? */
+export interface HeldLock {
+  readonly path: string;
+  stillHeld(): Promise<boolean>;
+}
+
+/** When this process first saw a future-stamped lock (path|inode|mtime): the age its mtime cannot give. */
+const futureSightings = new Map<string, number>();
+
+function isStale(st: Stats, lock: string, now: number, futureGraceMs: number): boolean {
+  if (st.mtimeMs <= now) {
+    return now - st.mtimeMs > LOCK_STALE_MS;
+  }
+  const key = `${lock}|${st.ino}|${st.mtimeMs}`;
+  const first = futureSightings.get(key);
+  if (first === undefined) {
+    if (futureSightings.size > 256) futureSightings.clear();
+    futureSightings.set(key, now);
+    return false;
+  }
+  return now - first > futureGraceMs;
+}
+
+const sameLock = (a: Stats | undefined, b: Stats | undefined) => !!a && !!b && a.ino === b.ino && a.mtimeMs === b.mtimeMs;
+
+/**
+ * Adopts `lock` if it is still the stale lock `seen`: under the reapers' guard, re-checked, then re-stamped to now.
+ * Returns the adopted lock's stats, or undefined when another reaper (or writer) got there first.
+ */
+async function adopt(lock: string, seen: Stats, now: number): Promise<Stats | undefined> {
+  const guard = `${lock}.reap`;
+  try {
+    await fs.mkdir(guard);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    // Another reaper's turn. A guard left by a reaper that died mid-turn is moved aside (one rename), checked to be
+    // the one judged stale, and deleted.
+    const g = await fs.lstat(guard).catch(() => undefined);
+    if (g && Math.abs(now - g.mtimeMs) > REAP_GUARD_STALE_MS) {
+      const aside = `${guard}.stale-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+      if (await fs.rename(guard, aside).then(() => true, () => false)) {
+        const moved = await fs.lstat(aside).catch(() => undefined);
+        if (moved && !sameLock(moved, g)) await fs.rename(aside, guard).catch(() => undefined);
+        else await fs.rm(aside, { recursive: true, force: true });
+      }
+    }
+    return undefined;
+  }
+  try {
+    const st = await fs.lstat(lock).catch(() => undefined);
+    if (!sameLock(st, seen) || !st!.isDirectory()) return undefined; // reaped already, or a new lock
+    const stamp = new Date(now);
+    await fs.utimes(lock, stamp, stamp);
+    const mine = await fs.lstat(lock).catch(() => undefined);
+    return mine && mine.ino === seen.ino ? mine : undefined;
+  } catch {
+    return undefined; // deleted meanwhile (the hooks' own reaper): try again like anyone else
+  } finally {
+    await fs.rmdir(guard).catch(() => undefined);
+  }
 }
 
 /** Runs `fn` while holding `<leoDir>/.state.lock` (the hooks' mkdir convention). */
-export async function withStateLock<T>(leoDir: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
+export async function withStateLock<T>(leoDir: string, fn: (held: HeldLock) => Promise<T>, opts: LockOptions = {}): Promise<T> {
   const lock = join(leoDir, LOCK_DIR);
   const retryMs = opts.retryMs ?? LOCK_RETRY_MS;
   const tries = opts.tries ?? LOCK_TRIES;
+  const clock = opts.now ?? Date.now;
+  const settleMs = opts.reapSettleMs ?? LOCK_REAP_SETTLE_MS;
+  const futureGraceMs = opts.futureGraceMs ?? LOCK_FUTURE_GRACE_MS;
+  let mine: Stats | undefined;
   for (let attempt = 0; ; attempt++) {
     try {
       await fs.mkdir(lock);
-      break;
+      mine = await fs.lstat(lock).catch(() => undefined);
+      if (mine) break;
+      continue;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const st = await fs.stat(lock).catch(() => undefined);
-      if (st && Date.now() - st.mtimeMs > LOCK_STALE_MS) {
-        await fs.rm(lock, { recursive: true, force: true }); // a dead writer's lock: reap it, like the hooks
+    }
+    const st = await fs.lstat(lock).catch(() => undefined);
+    if (st && isStale(st, lock, clock(), futureGraceMs)) {
+      // A dead writer's lock: adopt it, let a concurrent bash reaper finish, and keep it only if it is still ours.
+      const adopted = await adopt(lock, st, clock());
+      if (adopted) {
+        await sleep(settleMs);
+        if (sameLock(await fs.lstat(lock).catch(() => undefined), adopted)) {
+          mine = adopted;
+          break;
+        }
         continue;
       }
-      if (attempt + 1 >= tries) throw new LockTimeoutError(lock, tries);
-      await sleep(retryMs);
     }
+    if (attempt + 1 >= tries) throw new LockTimeoutError(lock, tries);
+    await sleep(retryMs);
   }
+  const taken = mine;
+  const held: HeldLock = {
+    path: lock,
+    stillHeld: async () => sameLock(await fs.lstat(lock).catch(() => undefined), taken),
+  };
   try {
-    return await fn();
+    return await fn(held);
   } finally {
-    await fs.rm(lock, { recursive: true, force: true });
+    // Release only our own lock: if a foreign reaper took it, the one at the path now belongs to someone else.
+    if (await held.stillHeld()) await fs.rmdir(lock).catch(() => fs.rm(lock, { recursive: true, force: true }));
   }
 }
 
-let tmpCounter = 0;
-/** Temp file in the same directory, then rename: readers see the old or the new file, never a torn one. */
-export async function writeFileAtomic(path: string, data: string): Promise<void> {
-  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${++tmpCounter}`);
+/** A write into `.leopold/` that would go through a symlink (out of the directory, or to a dangling target). */
+export class SymlinkRefusedError extends Error {
+  constructor(readonly path: string) {
+    super(`${path} is a symbolic link; Leopold writes only regular files inside .leopold/, so nothing was written`);
+  }
+}
+
+/** Refuses when `path` exists and is a symlink (dangling or not). */
+export async function refuseSymlink(path: string): Promise<void> {
+  const st = await fs.lstat(path).catch(() => undefined);
+  if (st?.isSymbolicLink()) throw new SymlinkRefusedError(path);
+}
+
+/**
+ * Creates a flag file such as `.leopold/STOP` (empty; an existing one is left as it is) without following a symlink:
+ * a link planted at the name, dangling or not, is refused and nothing is created.
+ */
+export async function touchFlagFile(path: string): Promise<void> {
+  let fh: fs.FileHandle;
   try {
-    await fs.writeFile(tmp, data, 'utf8');
+    fh = await fs.open(path, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_NOFOLLOW, 0o644);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new SymlinkRefusedError(path);
+    throw err;
+  }
+  await fh.close();
+}
+
+export interface AtomicWriteOptions {
+  /** Permission bits of the new file (default: those of the file it replaces, else 0o644 minus the umask). */
+  mode?: number;
+  /** Last check before the rename (e.g. "do we still hold the lock?"); throwing leaves the target untouched. */
+  beforeRename?: () => Promise<void>;
+}
+
+let tmpCounter = 0;
+/**
+ * Temp file in the same directory (created exclusively, so a planted symlink is never followed), flushed to disk,
+ * then renamed over the target: a reader or a crash sees the old file or the new one, never a torn or empty one.
+ * A target that is a symlink is refused: the rename would replace the link, the caller meant the file behind it.
+ */
+export async function writeFileAtomic(path: string, data: string, opts: AtomicWriteOptions = {}): Promise<void> {
+  const old = await fs.lstat(path).catch(() => undefined);
+  if (old?.isSymbolicLink()) throw new SymlinkRefusedError(path);
+  const mode = opts.mode ?? (old ? old.mode & 0o7777 : undefined);
+  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${++tmpCounter}`);
+  let fh: fs.FileHandle | undefined;
+  try {
+    fh = await fs.open(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, mode ?? 0o644);
+    if (mode !== undefined) await fh.chmod(mode); // exactly the old bits, whatever the umask
+    await fh.writeFile(data, 'utf8');
+    await fh.sync();
+    await fh.close();
+    fh = undefined;
+    await opts.beforeRename?.();
     await fs.rename(tmp, path);
   } catch (err) {
-    await fs.rm(tmp, { force: true });
+    await fh?.close().catch(() => undefined);
+    // Remove only what we created: when the exclusive open failed, the name belongs to someone else.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST' && (err as NodeJS.ErrnoException).code !== 'ELOOP') await fs.rm(tmp, { force: true });
     throw err;
   }
 }
@@ -77,30 +241,93 @@ export interface MergeResult<T> {
   value: T;
 }
 
-/**
- * Re-reads `<leoDir>/state.json` under the lock, lets `decide` look at what is on disk *now* and return the fields
- * to merge (or undefined to write nothing), then replaces the file atomically. Unknown fields and key order are
- * kept; the file keeps its style (2-space pretty when it was pretty, compact otherwise). A file that does not
- * parse as a JSON object is never rewritten.
- */
 export type MergeDecision<T> = { fields: Record<string, unknown>; value: T } | { fields?: undefined; value: T };
 
+/** How the top-level object of a JSON text separates its members: `,` / `, ` / `,\n  `, and `:` / `: `. */
+function memberStyle(text: string, root: JsonNode): { first: string; between: string; colon: string } {
+  const props = root.children ?? [];
+  const colonOf = (p: JsonNode) => {
+    const [k, v] = p.children ?? [];
+    return k && v ? text.slice(k.offset + k.length, v.offset) : undefined;
+  };
+  const colon = (props.length ? colonOf(props[0]) : undefined) ?? ':';
+  const first = props.length ? text.slice(root.offset + 1, props[0].offset) : '';
+  let between: string;
+  if (props.length >= 2) between = text.slice(props[props.length - 2].offset + props[props.length - 2].length, props[props.length - 1].offset);
+  else if (first.includes('\n')) between = `,${first}`;
+  else between = colon.includes(' ') ? ', ' : ',';
+  // Comments are not JSON and never in a state.json; anything but a comma and whitespace falls back to the plain form.
+  if (!/^\s*,\s*$/.test(between)) between = ',';
+  return { first: /^\s*$/.test(first) ? first : '', between, colon: /^\s*:\s*$/.test(colon) ? colon : ':' };
+}
+
+/**
+ * The text with each top-level field set to its new value (`undefined` removes it), every other byte as it was:
+ * numbers JavaScript cannot represent (`12345678901234567890`, `1e400`), key order, indentation, separators, the
+ * trailing newline. jsonc-parser's `modify` locates each edit; a new member is written in the file's own style.
+ */
+export function editJsonFields(text: string, fields: Record<string, unknown>): string {
+  let out = text;
+  for (const [key, value] of Object.entries(fields)) {
+    const root = parseTree(out);
+    if (!root || root.type !== 'object') throw new Error('not a JSON object');
+    if (findNodeAtLocation(root, [key]) === undefined && value !== undefined) {
+      const style = memberStyle(out, root);
+      const member = `${JSON.stringify(key)}${style.colon}${JSON.stringify(value)}`;
+      const hasMembers = (root.children ?? []).length > 0;
+      const last = hasMembers ? root.children![root.children!.length - 1] : undefined;
+      const at = last ? last.offset + last.length : root.offset + 1;
+      out = out.slice(0, at) + (hasMembers ? style.between : style.first) + member + out.slice(at);
+      continue;
+    }
+    // An existing member: the edit replaces its value's bytes only (or removes the member).
+    out = applyEdits(out, modify(out, [key], value, {}));
+  }
+  return out;
+}
+
+/**
+ * Re-reads `<leoDir>/state.json` under the lock, lets `decide` look at what is on disk *now* and return the fields
+ * to merge (or undefined to write nothing), then replaces the file atomically: only the decision's own keys change,
+ * every other byte stays (see `editJsonFields`), and the file keeps its mode. The new file is flushed to disk before
+ * the rename, and the rename happens only while this process still holds the lock. A file that does not parse as a
+ * JSON object is never rewritten; a state.json that is a symlink is never read through or replaced.
+ */
 export async function mergeStateFields<T>(
   leoDir: string,
   decide: (current: Record<string, unknown>, text: string) => MergeDecision<T> | Promise<MergeDecision<T>>,
   opts: LockOptions = {},
 ): Promise<MergeResult<T>> {
   const path = join(leoDir, 'state.json');
-  return withStateLock(leoDir, async () => {
-    const text = await fs.readFile(path, 'utf8');
+  return withStateLock(leoDir, async (held) => {
+    let fh: fs.FileHandle;
+    try {
+      fh = await fs.open(path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new SymlinkRefusedError(path);
+      throw err;
+    }
+    let text: string;
+    let mode: number;
+    try {
+      const st = await fh.stat();
+      mode = st.mode & 0o7777;
+      text = await fh.readFile('utf8');
+    } finally {
+      await fh.close();
+    }
     const parsed = parseJsonObject(text);
     if (!parsed.ok) throw new UnparseableFileError(path, parsed.syntax ? parsed.reason : 'not an object');
     const current = parsed.value;
     const decision = await decide(current, text);
     if (!decision.fields) return { written: false, value: decision.value };
-    const merged = { ...current, ...decision.fields };
-    const pretty = /^\{\s*\n\s+"/.test(text);
-    await writeFileAtomic(path, pretty ? JSON.stringify(merged, null, 2) + '\n' : JSON.stringify(merged) + '\n');
+    const next = editJsonFields(text, decision.fields);
+    await writeFileAtomic(path, next, {
+      mode,
+      beforeRename: async () => {
+        if (!(await held.stillHeld())) throw new LockLostError(held.path);
+      },
+    });
     return { written: true, value: decision.value };
   }, opts);
 }

@@ -13,7 +13,7 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { checkpointCap, parseCheckpoint, SECTIONS, TITLE, utf8Length, validateCheckpoint, type CheckpointCap } from './checkpoint';
-import { guardrailValue, parseGuardrails } from './guardrails';
+import { parseGuardrails } from './guardrails';
 import { gatherOwnerSignals, ownerStatus, type OwnerSignals, type OwnerStatus } from './owner';
 import { resolveMaxWindows } from './runs';
 import { parseState, type StateRead } from './state';
@@ -300,23 +300,23 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
 
   // 5. Continuity.
   const g = parseGuardrails(guardrails);
-  const cont = guardrailValue(guardrails, 'continuity');
-  if (g.continuity === 'manual') {
-    add({ id: 'continuity-manual', level: 'warn', params: {}, file: 'GUARDRAILS.md', line: cont?.line });
-  } else if (g.continuityUnknown !== undefined && g.continuityUnknown !== '') {
-    add({ id: 'continuity-unknown', level: 'warn', params: { value: firstWord(cont?.rest) ?? g.continuityUnknown }, file: 'GUARDRAILS.md', line: cont?.line });
+  const word = g.hookReading.continuityWord, contLine = g.lines.continuity; // the doctor's reading of the key
+  if (word === 'manual') {
+    add({ id: 'continuity-manual', level: 'warn', params: {}, file: 'GUARDRAILS.md', line: contLine });
+  } else if (word !== undefined && word !== 'auto') {
+    add({ id: 'continuity-unknown', level: 'warn', params: { value: word }, file: 'GUARDRAILS.md', line: contLine });
   } else {
-    add({ id: 'continuity-auto', level: 'ok', params: {}, ...(cont ? { file: 'GUARDRAILS.md' as const, line: cont.line } : {}) });
+    add({ id: 'continuity-auto', level: 'ok', params: {}, ...(contLine !== undefined ? { file: 'GUARDRAILS.md' as const, line: contLine } : {}) });
   }
 
   // 6. Windows N/M (max_windows: state > GUARDRAILS > 10).
   const n = Math.trunc(num(raw.windows) ?? 1);
-  const m = resolveMaxWindows(raw, g.maxWindows);
+  const m = resolveMaxWindows(raw, g.hookReading.maxWindows);
   if (n >= m) {
     const fromState = num(raw.max_windows) !== undefined;
-    const mw = guardrailValue(guardrails, 'max_windows');
-    const blame: Pick<DoctorFinding, 'file' | 'line'> = !fromState && mw
-      ? { file: 'GUARDRAILS.md', line: mw.line }
+    const mwLine = g.lines.max_windows;
+    const blame: Pick<DoctorFinding, 'file' | 'line'> = !fromState && mwLine !== undefined
+      ? { file: 'GUARDRAILS.md', line: mwLine }
       : { file: 'state.json', line: jsonKeyLine(stateText ?? '', fromState ? 'max_windows' : 'windows') };
     add({ id: 'windows-ceiling', level: 'warn', params: { n, m }, ...blame });
   } else {
@@ -340,11 +340,6 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
   return { leoDir: input.leoDir, present, findings, ok, warnings, problems, owner };
 }
 
-/** The doctor's "first word after the colon, lowercased". */
-function firstWord(rest: string | undefined): string | undefined {
-  const m = rest ? /[A-Za-z0-9_-]+/.exec(rest) : null;
-  return m ? m[0].toLowerCase() : undefined;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reading the inputs

@@ -3,10 +3,11 @@
 // only appended bytes; it notices a truncated or replaced file (size below the offset, or a new inode) and starts
 // over; it keeps only a bounded window of recent events in memory, plus a bounded list of the rare continuity
 // events the run's windows are assembled from.
-import { promises as fs } from 'node:fs';
+import { promises as fs, constants as fsc } from 'node:fs';
+import { SymlinkRefusedError } from './atomic';
 import { join } from 'node:path';
 import { formatUtc, parseUtc } from './time';
-import { jsonObject } from './json';
+import { jsonObject, pythonJsonDumps } from './json';
 
 export interface JournalEvent {
   event: string;
@@ -46,14 +47,30 @@ export function parseJournal(text: string): JournalEvent[] {
   return out;
 }
 
+/** One journal line exactly as Leopold's watcher writes it: `event` first, the fields, `ts` last, Python's json.dumps. */
+export function formatEventLine(event: string, fields: Record<string, unknown>, now = Date.now()): string {
+  const { ts: _ts, event: _event, ...rest } = fields;
+  return pythonJsonDumps({ event, ...rest, ts: formatUtc(now) }) + '\n';
+}
+
 /**
- * Appends one event as a single compact line: `ts` (seconds-precision UTC, like the hooks), `event`, then the
- * fields in their order, in one `O_APPEND` write so concurrent writers never interleave inside a line.
+ * Appends one event line (see `formatEventLine`) in one `O_APPEND` write, so concurrent writers never interleave
+ * inside a line. An `events.jsonl` that is a symlink (to a file elsewhere, or dangling) is refused: nothing is written.
  */
 export async function appendEvent(leoDir: string, event: string, fields: Record<string, unknown>, now = Date.now()): Promise<void> {
-  const { ts: _ts, event: _event, ...rest } = fields;
-  const line = JSON.stringify({ ts: formatUtc(now), event, ...rest }) + '\n';
-  await fs.appendFile(join(leoDir, 'events.jsonl'), line, { encoding: 'utf8', flag: 'a' });
+  const path = join(leoDir, 'events.jsonl');
+  let fh: fs.FileHandle;
+  try {
+    fh = await fs.open(path, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_NOFOLLOW, 0o644);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new SymlinkRefusedError(path);
+    throw err;
+  }
+  try {
+    await fh.write(formatEventLine(event, fields, now));
+  } finally {
+    await fh.close();
+  }
 }
 
 /** Events the run's windows are assembled from (kept even when they scroll out of the recent window). */

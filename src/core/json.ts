@@ -24,3 +24,20 @@ export function jsonObject(text: string): Record<string, unknown> | undefined {
   const r = parseJsonObject(text);
   return r.ok ? r.value : undefined;
 }
+
+/**
+ * Python's `json.dumps(value)` with its defaults (`ensure_ascii=True`, separators `", "` and `": "`), the form of
+ * Leopold's watcher: every non-ASCII UTF-16 unit is written as a lowercase `\uXXXX` escape. For the JSON values
+ * the extension writes (strings, finite numbers, booleans, null, arrays and plain objects).
+ */
+export function pythonJsonDumps(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(', ')}]`;
+  if (typeof value === 'object') {
+    return `{${Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).map(([k, v]) => `${pythonJsonDumps(k)}: ${pythonJsonDumps(v)}`).join(', ')}}`;
+  }
+  return 'null';
+}

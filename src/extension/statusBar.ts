@@ -4,7 +4,7 @@
 // workspace. Clicking opens the run actions: Resume, Stop (the kill switch), Clear kill switch, Open checkpoint,
 // Show run log, Show events.
 import * as vscode from 'vscode';
-import { mdEscape, noIcons } from './untrusted';
+import { inert, mdEscape } from './untrusted';
 import * as os from 'node:os';
 import { promises as fs } from 'node:fs';
 import type { LeopoldContext } from './context';
@@ -12,7 +12,10 @@ import type { LeopoldProject } from './projects';
 import { binariesFor, type SupervisorHub, type SupervisorView } from './supervisor';
 import { pill, type Pill } from '../core/continuity/pill';
 import { detectHarness, harnessEnvFrom, interactiveArgv, relaunchArgv, type Harness } from '../core/continuity/harness';
-import { spawnDetached } from '../core/continuity/spawn';
+import { resolveAgentBinary, sessionVarsUnset, spawnDetached } from '../core/continuity/spawn';
+import { claimResume } from '../core/continuity/runner';
+import { SymlinkRefusedError, touchFlagFile } from '../core/atomic';
+import { CONTINUITY_REACTIVATE_SECS } from '../core/continuity/constants';
 import { readState } from '../core/state';
 import { formatAge, gatherOwnerSignals, ownerStatus } from '../core/owner';
 import { uiLocale } from './locale';
@@ -56,7 +59,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     const view = hub.viewFor(project);
     const trusted = ctx.isTrusted();
     const prefix = trusted ? 'Leopold' : vscode.l10n.t('Leopold (restricted mode)');
-    const multi = projects.length > 1 && project ? ` [${noIcons(project.name)}]` : '';
+    const multi = projects.length > 1 && project ? ` [${inert(project.name, 60)}]` : '';
     if (!view || !project) {
       item.text = trusted ? `$(pulse) Leopold${multi}` : `$(shield) ${vscode.l10n.t('Leopold: restricted mode')}`;
       item.tooltip = trusted ? vscode.l10n.t('Leopold: reading the run…') : restrictedTooltip();
@@ -66,7 +69,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
       current = { project, pill: p };
       const icon = !trusted ? '$(shield)' : p.warning ? '$(warning)' : view.decision.kind === 'api_waiting' ? '$(watch)'
         : p.relaunching ? '$(sync~spin)' : '$(pulse)';
-      item.text = `${icon} ${prefix}${multi}: ${noIcons(p.text)}`; // p.text carries stopped_reason from state.json
+      item.text = `${icon} ${prefix}${multi}: ${inert(p.text, 120)}`; // p.text carries stopped_reason from state.json
       item.backgroundColor = p.warning ? WARNING_BG : undefined;
       item.tooltip = tooltip(view, p, trusted, projects.length);
     }
@@ -104,7 +107,12 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     }
     if (view.snapshot.openItems > 0) md.appendMarkdown(`${vscode.l10n.t('Plan: {0} open item(s)', view.snapshot.openItems)}\n\n`);
     md.appendMarkdown(`${vscode.l10n.t('Last verdict: {0}', `\`${view.decision.verdict.replace(/`/g, '')}\``)}${view.decision.detail ? ` — ${mdEscape(view.decision.detail)}` : ''}\n\n`);
-    if (view.mode === 'deferred') md.appendMarkdown(`${vscode.l10n.t('A `leopold watch` monitor answers on 127.0.0.1: it owns the relaunch loop, this window only watches.')}\n\n`);
+    if (view.mode === 'deferred') {
+      const w = view.watch?.watch;
+      md.appendMarkdown(`${view.watch?.how === 'process' && w
+        ? vscode.l10n.t('`leopold watch` (pid {0}, port {1}) serves this project ({2}): it owns the relaunch loop, this window only watches.', w.pid, w.port, mdEscape(w.project ?? vscode.l10n.t('its folder cannot be read')))
+        : vscode.l10n.t('A `leopold watch` monitor answers on 127.0.0.1:{0} (processes cannot be listed here): it owns the relaunch loop, this window only watches.', w?.port ?? 4179)}\n\n`);
+    }
     if (view.mode === 'off') md.appendMarkdown(`${vscode.l10n.t('`leopold.autoRelaunch` is off for this folder: nothing is relaunched automatically.')}\n\n`);
     if (!trusted) md.appendMarkdown(`${vscode.l10n.t('Restricted Mode: nothing is spawned or written until the workspace is trusted.')}\n\n`);
     const links = [`[$(list-selection) ${vscode.l10n.t('Run actions')}](command:leopold.showRunActions)`];
@@ -121,7 +129,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     if (arg instanceof vscode.Uri) return ctx.registry.projectFor(arg);
     if (current.project && projects.includes(current.project)) return current.project;
     if (projects.length <= 1) return projects[0];
-    const pick = await vscode.window.showQuickPick(projects.map((p) => ({ label: p.name, description: p.root, p })), { placeHolder: vscode.l10n.t('Which Leopold project?') });
+    const pick = await vscode.window.showQuickPick(projects.map((p) => ({ label: inert(p.name), description: inert(p.root), p })), { placeHolder: vscode.l10n.t('Which Leopold project?') });
     return pick?.p;
   };
 
@@ -144,7 +152,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
         const reason = `a live owner holds the run (${who}, last sign of life ${formatAge(owner.ageS ?? 0)}); it would refuse a second /leopold-run`;
         const whoUi = owner.driver ? vscode.l10n.t('the driver') : vscode.l10n.t('session {0}', owner.short ?? '?');
         void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: Resume refused — a live owner holds the run ({0}, last sign of life {1}); it would refuse a second /leopold-run.',
-          whoUi, formatAge(owner.ageS ?? 0, uiLocale())));
+          inert(whoUi), formatAge(owner.ageS ?? 0, uiLocale())));
         ctx.log.info(`${project.name}: resume refused: ${reason}`);
         return { outcome: 'refused', reason: 'live_owner' };
       }
@@ -168,30 +176,48 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     let mode = how;
     if (!mode) {
       const pick = await vscode.window.showQuickPick([
-        { label: `$(terminal) ${vscode.l10n.t('In a terminal')}`, description: interactiveArgv(harness, binary).join(' '), mode: 'terminal' as const },
+        { label: `$(terminal) ${vscode.l10n.t('In a terminal')}`, description: inert(interactiveArgv(harness, binary).join(' ')), mode: 'terminal' as const },
         { label: `$(rocket) ${vscode.l10n.t('Headless')}`, description: vscode.l10n.t('the relaunch command, detached'), mode: 'headless' as const },
-      ], { placeHolder: vscode.l10n.t('Resume the Leopold run in {0} with {1}', project.name, harness) });
+      ], { placeHolder: vscode.l10n.t('Resume the Leopold run in {0} with {1}', inert(project.name), harness) });
       if (!pick) return { outcome: 'cancelled' };
       mode = pick.mode;
     }
-    if (mode === 'terminal') {
-      const argv = interactiveArgv(harness, binary);
-      // The agent is the terminal's process, started from an argv: no shell parses anything (the terminal resolves
-      // a bare `claude` on the PATH of VS Code's environment, the login shell's PATH).
-      const term = vscode.window.createTerminal({ name: `Leopold: ${project.name}`, cwd: project.root, shellPath: argv[0], shellArgs: argv.slice(1) });
-      term.show();
-      ctx.log.info(`${project.name}: resumed in a terminal: ${argv.join(' ')}`);
-      return { outcome: 'terminal', argv };
-    }
-    const argv = relaunchArgv(harness, project.root, binary);
+    // Decided under the loop's lock: never a second agent while a relaunch (from any window or `leopold watch`) is
+    // still within its reactivation grace; going ahead records the relaunch, so no loop fires on the same stop.
+    let claim: Awaited<ReturnType<typeof claimResume>>;
     try {
-      await spawnDetached({ harness, argv, cwd: project.root });
-      ctx.log.info(`${project.name}: resumed headless: ${argv[0]} …`);
+      claim = await claimResume(project.leoDir, harness, Date.now());
+    } catch (err) {
+      // A symlinked state.json, or the lock held past the hooks' budget: nothing was written, nothing is started.
+      ctx.log.error(`${project.name}: resume refused: ${(err as Error).message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: Resume refused — {0}', inert((err as Error).message)));
+      return { outcome: 'refused', reason: 'unsafe_state' };
+    }
+    if (!claim.ok) {
+      ctx.log.info(`${project.name}: resume refused: a relaunch (${claim.fired}, ${claim.path === 'roll' ? 'window roll' : 'api_error attempt'}) was fired less than ${CONTINUITY_REACTIVATE_SECS}s ago and may still be starting; ${claim.secsLeft}s left in its grace`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: Resume refused — a relaunch fired moments ago may still be starting the run. Try again in {0} s if it has not reactivated.', claim.secsLeft));
+      return { outcome: 'refused', reason: 'relaunch_in_grace' };
+    }
+    const argv = mode === 'terminal' ? interactiveArgv(harness, binary) : relaunchArgv(harness, project.root, binary);
+    try {
+      if (mode === 'terminal') {
+        // The agent is the terminal's process, started from an argv (no shell parses anything), resolved the way a
+        // relaunch is (absolute PATH entries only) and without the harnesses' session variables.
+        const file = await resolveAgentBinary(argv[0], harness);
+        const term = vscode.window.createTerminal({
+          name: `Leopold: ${project.name}`, cwd: project.root, shellPath: file, shellArgs: argv.slice(1), env: sessionVarsUnset(),
+        });
+        term.show();
+        ctx.log.info(`${project.name}: resumed in a terminal: ${[file, ...argv.slice(1)].join(' ')}`);
+        return { outcome: 'terminal', argv };
+      }
+      const child = await spawnDetached({ harness, argv, cwd: project.root });
+      ctx.log.info(`${project.name}: resumed headless: ${child.file} …`);
       return { outcome: 'headless', argv };
     } catch (err) {
       const msg = (err as Error).message;
       ctx.log.error(`${project.name}: resume failed: ${msg}`);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: could not start {0} ({1}). Set leopold.{2}.path if it is not on the PATH of VS Code.', argv[0], msg, harness),
+      void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: could not start {0} ({1}). Set leopold.{2}.path if it is not on the PATH of VS Code.', inert(argv[0]), inert(msg), harness),
         vscode.l10n.t('Show Log')).then((c) => c && ctx.log.show(true));
       return { outcome: 'failed', reason: msg, argv };
     }
@@ -201,7 +227,14 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     if (!requireTrust(vscode.l10n.t('Stop run'))) return false;
     const project = await projectArg(arg);
     if (!project) return false;
-    await fs.writeFile(project.file('STOP'), '', { flag: 'a' });
+    try {
+      await touchFlagFile(project.file('STOP'));
+    } catch (err) {
+      if (!(err instanceof SymlinkRefusedError)) throw err;
+      ctx.log.error(`${project.name}: Stop refused: ${err.message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: Stop refused — .leopold/STOP is a symbolic link, and Leopold never writes through one. Remove the link, then stop the run again.'));
+      return false;
+    }
     ctx.log.info(`${project.name}: .leopold/STOP created (kill switch: the run stops at its next turn; nothing is relaunched while it is there)`);
     project.flush();
     return true;
@@ -235,7 +268,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
       { label: `$(graph-line) ${vscode.l10n.t('Show run timeline')}`, description: vscode.l10n.t("the run's context windows, relaunches and retries"), run: () => vscode.commands.executeCommand('leopold.showTimeline', project.root) },
       { label: `$(checklist) ${vscode.l10n.t('Doctor')}`, description: vscode.l10n.t('the continuity checks of leopold doctor'), run: () => vscode.commands.executeCommand('leopold.doctor') },
     );
-    const pick = await vscode.window.showQuickPick(actions, { placeHolder: `Leopold — ${project.name}: ${current.pill?.text ?? ''}` });
+    const pick = await vscode.window.showQuickPick(actions, { placeHolder: `Leopold — ${inert(project.name)}: ${inert(current.pill?.text ?? '')}` });
     await pick?.run();
   };
 

@@ -1,8 +1,9 @@
 // The continuity supervisor: one loop per Leopold project, driven by the project's (coalesced) file-system events
 // with a 2 s safety poll for missed ones. Each tick runs the pure decision (src/core/continuity) and, when it must
 // act, the locked runner: record first, then spawn (execa, detached), then log. It never spawns or writes in an
-// untrusted workspace, nor when `leopold.autoRelaunch` is off, nor while a `leopold watch` monitor answers on
-// 127.0.0.1:$LEOPOLD_WATCH_PORT (4179): then it only observes and says why.
+// untrusted workspace, nor when `leopold.autoRelaunch` is off, nor while a `leopold watch` serves this project (a
+// `leopold-watch.py` process whose --project or cwd is this folder; where processes cannot be listed, any watch
+// answering on 127.0.0.1:$LEOPOLD_WATCH_PORT): then it only observes and says which watch.
 import * as vscode from 'vscode';
 import * as http from 'node:http';
 import * as os from 'node:os';
@@ -13,6 +14,9 @@ import { needsHuman, type Decision, type ContinuitySnapshot } from '../core/cont
 import { harnessEnvFrom, type Harness } from '../core/continuity/harness';
 import { observe, tick, type RunnerOptions, type Spawner } from '../core/continuity/runner';
 import { spawnDetached } from '../core/continuity/spawn';
+import { inert } from './untrusted';
+import { listWatchProcesses, watchesFor } from './watchProcesses';
+import { describeWatch, type WatchProcess } from '../core/watch';
 import type { LoopMode } from '../core/continuity/pill';
 
 export interface SupervisorView {
@@ -20,6 +24,8 @@ export interface SupervisorView {
   snapshot: ContinuitySnapshot;
   decision: Decision;
   mode: LoopMode;
+  /** The `leopold watch` this project defers to (mode `deferred`). */
+  watch?: OwningWatch;
   /** When the loop last acted (wrote a record), the verdict it acted on. */
   lastAction?: { verdict: string; at: number };
   updatedAt: number;
@@ -73,6 +79,30 @@ function watchAnswers(): Promise<boolean> {
     sharedProbe = { at: Date.now(), port, answer: probeLeopoldWatch(port) };
   }
   return sharedProbe.answer;
+}
+
+/** A `leopold watch` that owns a project's relaunch loop: found as a process, or (where none can be listed) by its port. */
+export interface OwningWatch {
+  how: 'process' | 'port';
+  watch: WatchProcess;
+}
+
+let sharedScan: { at: number; list: Promise<WatchProcess[] | undefined> } | undefined;
+/** The watch that serves `root`, if any: the running `leopold-watch.py` processes, else the port probe. */
+export async function owningWatch(root: string): Promise<OwningWatch | undefined> {
+  if (!sharedScan || Date.now() - sharedScan.at > WATCH_PROBE_TTL_MS) sharedScan = { at: Date.now(), list: listWatchProcesses() };
+  const list = await sharedScan.list;
+  if (list) {
+    const serving = await watchesFor(root, list);
+    return serving.length ? { how: 'process', watch: serving[0] } : undefined;
+  }
+  return (await watchAnswers()) ? { how: 'port', watch: { pid: 0, port: watchPort(), host: '127.0.0.1' } } : undefined;
+}
+
+/** Where the watch is, for the log and the tooltip. */
+export function owningWatchText(w: OwningWatch): string {
+  return w.how === 'process' ? `leopold watch (${describeWatch(w.watch)}), which serves this project`
+    : `a leopold watch answering on ${w.watch.host}:${w.watch.port} (processes cannot be listed here, so it may serve another project)`;
 }
 
 class ProjectSupervisor implements vscode.Disposable {
@@ -143,7 +173,8 @@ class ProjectSupervisor implements vscode.Disposable {
     try {
       let result = await observe(opts);
       const wouldAct = !!result.decision.fields || !!result.decision.needsHarness;
-      if (wouldAct && mode === 'auto' && (await watchAnswers())) mode = 'deferred';
+      this.watch = wouldAct && mode === 'auto' ? await owningWatch(this.project.root) : undefined;
+      if (this.watch) mode = 'deferred';
       if (wouldAct && mode === 'auto') {
         result = await tick(opts);
         if (result.acted) this.act(result.decision);
@@ -163,22 +194,27 @@ class ProjectSupervisor implements vscode.Disposable {
   }
 
   private lastAction: SupervisorView['lastAction'];
+  /** The `leopold watch` this project defers to, while it does. */
+  private watch: OwningWatch | undefined;
+  /** The notifications shown, as passed to VS Code (read back by the integration tests). */
+  readonly notifications: string[] = [];
 
   private publish(snapshot: ContinuitySnapshot, decision: Decision, mode: LoopMode): void {
-    this.view = { project: this.project, snapshot, decision, mode, lastAction: this.lastAction, updatedAt: Date.now() };
+    this.view = { project: this.project, snapshot, decision, mode, lastAction: this.lastAction, watch: mode === 'deferred' ? this.watch : undefined, updatedAt: Date.now() };
     this.logChange(decision, mode);
     this.onView(this.view);
   }
 
   /** One log line per change of verdict (a countdown is one verdict, not one per second). */
   private logChange(decision: Decision, mode: LoopMode): void {
-    const key = `${decision.verdict.replace(/^api_waiting:\d+$/, 'api_waiting')}|${mode}`;
+    const watch = mode === 'deferred' && this.watch ? owningWatchText(this.watch) : undefined;
+    const key = `${decision.verdict.replace(/^api_waiting:\d+$/, 'api_waiting')}|${mode}|${watch ?? ''}`;
     if (key === this.lastLogged) return;
     this.lastLogged = key;
     const name = this.project.name;
-    const line = verdictLine(decision, mode);
+    const line = verdictLine(decision, mode, watch);
     if (!line) return;
-    if (needsHuman(decision.kind) || decision.kind === 'error') this.ctx.log.warn(`${name}: ${line}`);
+    if (needsHuman(decision.kind) || decision.kind === 'error' || decision.kind === 'state_invalid') this.ctx.log.warn(`${name}: ${line}`);
     else this.ctx.log.info(`${name}: ${line}`);
   }
 
@@ -188,13 +224,16 @@ class ProjectSupervisor implements vscode.Disposable {
     // or another VS Code window reads the record as `already_handled` and stays quiet.
     const what = decision.kind === 'relaunch_failed'
       ? vscode.l10n.t('the relaunched window never reactivated the run — the seat is empty')
-      : decision.kind === 'api_refused' ? vscode.l10n.t('the API error was not retried ({0})', decision.reason ?? '')
-      : vscode.l10n.t('the rolled window was not relaunched ({0})', decision.reason ?? '');
-    // The decision's detail is the continuity core's own English sentence (it is logged verbatim too).
-    const detail = decision.detail ? ` ${decision.detail}.` : '';
+      : decision.kind === 'api_refused' ? vscode.l10n.t('the API error was not retried ({0})', inert(decision.reason ?? ''))
+      : vscode.l10n.t('the rolled window was not relaunched ({0})', inert(decision.reason ?? ''));
+    // The decision's detail is the continuity core's own English sentence (it is logged verbatim too); it quotes
+    // state.json (the API error class), so it is made inert like every quoted value.
+    const detail = decision.detail ? ` ${inert(decision.detail)}.` : '';
     const resume = vscode.l10n.t('Resume Run');
     const showLog = vscode.l10n.t('Show Log');
-    void vscode.window.showWarningMessage(`Leopold (${this.project.name}): ${what}.${detail}`, resume, showLog).then((choice) => {
+    const message = `Leopold (${inert(this.project.name)}): ${what}.${detail}`;
+    this.notifications.push(message);
+    void vscode.window.showWarningMessage(message, resume, showLog).then((choice) => {
       if (choice === resume) void vscode.commands.executeCommand('leopold.resumeRun', this.project.root);
       else if (choice === showLog) this.ctx.log.show(true);
     });
@@ -208,8 +247,8 @@ class ProjectSupervisor implements vscode.Disposable {
 }
 
 /** The terminal line `leopold watch` prints for a verdict (§4.7), adapted; idle, manual and already_handled say little. */
-export function verdictLine(d: Decision, mode: LoopMode): string | undefined {
-  const deferred = mode === 'deferred' ? ' — deferring to `leopold watch`, which answers on 127.0.0.1:' + watchPort() : '';
+export function verdictLine(d: Decision, mode: LoopMode, watch?: string): string | undefined {
+  const deferred = mode === 'deferred' ? ` — deferring to ${watch ?? `\`leopold watch\`, which answers on 127.0.0.1:${watchPort()}`}` : '';
   const off = mode === 'off' ? ' — leopold.autoRelaunch is off: not acting' : mode === 'untrusted' ? ' — Restricted Mode: not acting' : '';
   switch (d.kind) {
     case 'relaunched': return `window roll detected -> relaunched headless (${d.verdict.split(':')[1]})`;
@@ -219,6 +258,7 @@ export function verdictLine(d: Decision, mode: LoopMode): string | undefined {
     case 'api_relaunched': return `the turn died on an API error -> relaunched headless (${d.verdict.split(':')[1]})`;
     case 'api_waiting': return `retryable API error — next relaunch in ${d.secs}s${deferred}${off}`;
     case 'api_refused': return `API error NOT retried (${d.reason}${d.detail ? `: ${d.detail}` : ''}) — resume by hand with /leopold-run`;
+    case 'state_invalid': return `state.json fails the schema — the loop waits and writes nothing until it is fixed (${d.detail})`;
     case 'error': return `continuity monitor error (${d.reason}: ${d.detail}) — still polling, relaunches may not fire`;
     case 'manual': return 'stopped run; continuity is manual (GUARDRAILS.md): resume by hand';
     case 'already_handled': return `continuity: already handled (${d.path === 'api_error' ? 'api_error ladder' : 'this window'})`;
@@ -272,6 +312,8 @@ export function registerSupervisors(ctx: LeopoldContext, spawner: Spawner = spaw
       await Promise.all([...supervisors.values()].filter((s) => !root || s.project.root === root).map((s) => s.schedule()));
     },
     ticks: () => [...supervisors.values()].reduce((n, s) => n + s.ticks, 0),
+    /** Every notification message shown so far, per project root. */
+    notifications: (root: string) => [...supervisors.values()].find((s) => s.project.root === root)?.notifications.slice() ?? [],
     /** How ticks were triggered: file-system events vs the 2 s safety poll. */
     triggers: () => [...supervisors.values()].reduce((t, s) => ({ event: t.event + s.triggers.event, poll: t.poll + s.triggers.poll }), { event: 0, poll: 0 }),
   };

@@ -1,15 +1,41 @@
-// Text read from .leopold/ files is data, never markup: these keep it from becoming a link, a command or an icon
-// wherever VS Code would otherwise interpret it.
+// Text read from .leopold/ files (and transcripts, and folder names) is data, never markup: these keep it from becoming
+// a link, a command, an image, an icon or HTML wherever VS Code would otherwise interpret it. Every place that quotes
+// such text uses one of them: `mdEscape` inside a MarkdownString (hovers, tooltips), `inert` everywhere else
+// (notifications, quick picks, the status bar text).
 
-/** For MarkdownString: escapes every Markdown metacharacter and folds newlines (no link, command or HTML). */
-export function mdEscape(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&$]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
-}
+/** The zero-width space that breaks `$(icon)` and `[label](target)` while leaving the text as it reads. */
+const ZWSP = '\u200b';
 
 /**
  * For status bar text and quick pick labels/descriptions/details, which render `$(name)` as an icon: a zero-width
  * space after the `$` keeps the text as written while breaking the icon syntax.
  */
 export function noIcons(text: string): string {
-  return text.replace(/\$\(/g, '$\u200b(');
+  return text.replace(/\$\(/g, `$${ZWSP}(`);
+}
+
+/**
+ * For MarkdownString (theme icons on or off): escapes every Markdown metacharacter (`:` and `@` too, so no bare URL
+ * or e-mail address is autolinked), breaks icon syntax and folds newlines (no link, image, command, icon, code span
+ * or HTML).
+ */
+export function mdEscape(text: string): string {
+  return noIcons(text).replace(/[\\`*_{}[\]()#+\-.!|<>~&$:@]/g, (c) => `\\${c}`).replace(/\r\n|[\r\n\u2028\u2029]/g, ' ');
+}
+
+/**
+ * For plain-text surfaces that still interpret some syntax: a notification turns `[label](command:…)` into a link,
+ * a quick pick or the status bar turns `$(name)` into an icon. Breaks both, folds line breaks and control characters
+ * into spaces, and bounds the length (a file can hold a megabyte in one field).
+ */
+export function inert(text: string, max = 300): string {
+  // eslint-disable-next-line no-control-regex
+  let out = noIcons(text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ')).replace(/\]\s*\(/g, (m) => `]${ZWSP}${m.slice(1)}`);
+  // `<https://…>` autolinks and bare URLs are not linkified in notifications; a `[` is harmless once `](` is broken.
+  if (out.length > max) {
+    let cut = max - 1;
+    if (/[\ud800-\udbff]/.test(out[cut - 1])) cut--; // never split a surrogate pair
+    out = `${out.slice(0, cut)}…`;
+  }
+  return out;
 }

@@ -29,7 +29,7 @@ export function events(folder: string, kind?: string): Record<string, any>[] {
   return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l)).filter((e) => !kind || e.event === kind);
 }
 
-export interface AgentCall { agent: string; argv: string[]; cwd: string; pid: number; ts: string }
+export interface AgentCall { agent: string; argv: string[]; cwd: string; pid: number; ts: string; session_env?: string[] }
 
 export function agentCalls(): AgentCall[] {
   const file = process.env.LEOPOLD_FAKE_AGENT_LOG;

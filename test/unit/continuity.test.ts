@@ -46,8 +46,8 @@ describe(`continuity loop [TZ=${ZONE}]`, () => {
       assert.equal(after.relaunch_at, formatUtc(p.now));
       const ev = p.events();
       assert.equal(ev.length, 1);
-      assert.deepEqual(Object.keys(ev[0]), ['ts', 'event', 'window', 'harness', 'binary']);
-      assert.deepEqual(ev[0], { ts: formatUtc(p.now), event: 'window_relaunch', window: 2, harness: 'claude', binary: 'claude' });
+      assert.deepEqual(Object.keys(ev[0]), ['event', 'window', 'harness', 'binary', 'ts']);
+      assert.deepEqual(ev[0], { event: 'window_relaunch', window: 2, harness: 'claude', binary: 'claude', ts: formatUtc(p.now) });
       const again = await tick(p.opts());
       assert.equal(again.decision.verdict, 'already_handled');
       assert.equal(p.spawned.length, 1);
@@ -149,7 +149,8 @@ describe(`continuity loop [TZ=${ZONE}]`, () => {
       assert.equal(ev[0].reason, reason);
       assert.equal(ev[0].window, window);
       assert.ok(Object.keys(ev[0]).every((k) => ['ts', 'event', 'window', 'reason', 'detail'].includes(k)), Object.keys(ev[0]).join());
-      assert.deepEqual(Object.keys(ev[0]).slice(0, 4), ['ts', 'event', 'window', 'reason']);
+      assert.deepEqual(Object.keys(ev[0]).slice(0, 3), ['event', 'window', 'reason']);
+      assert.equal(Object.keys(ev[0]).at(-1), 'ts');
       assert.equal(p.state().relaunch_result, `refused:${reason}`);
       assert.equal(p.state().relaunch_window, window);
       assert.equal((await tick(p.opts())).decision.verdict, 'already_handled');
@@ -181,13 +182,13 @@ describe(`continuity loop [TZ=${ZONE}]`, () => {
       await refused('stale_roll');
     });
 
-    it('without last_turn or an event, the state file\'s mtime is the roll time', async () => {
+    it('without last_turn or an event there is no roll time (a file\'s mtime is not one): stale_roll', async () => {
       const st = p.rolled();
       delete st.last_turn;
       p.setState(st);
       const old = (p.now - 3600_000) / 1000;
       utimesSync(join(p.leo, 'state.json'), old, old);
-      await refused('stale_roll');
+      assert.match((await refused('stale_roll')).detail, /^no roll time recorded/);
     });
 
     it('max_windows from state', async () => {
@@ -299,6 +300,19 @@ describe(`continuity loop [TZ=${ZONE}]`, () => {
       assert.deepEqual(p.events(), []);
     });
 
+    it('an empty continuity value falls through to the next line: manual', async () => {
+      p.write('GUARDRAILS.md', '- continuity:\n- continuity: manual\n');
+      assert.equal((await tick(p.opts())).decision.verdict, 'manual');
+      assert.deepEqual(p.spawned, []);
+    });
+
+    it('an empty max_windows value falls through to the next line: a window-3 roll over max 2 is refused', async () => {
+      p.write('GUARDRAILS.md', '- max_windows:\n- max_windows: 2\n');
+      p.setState(p.rolled({ windows: 3 }));
+      assert.equal((await tick(p.opts())).decision.verdict, 'refused:max_windows');
+      assert.deepEqual(p.spawned, []);
+    });
+
     it('an unrecognised continuity value means auto', async () => {
       p.write('GUARDRAILS.md', '- continuity: sometimes\n');
       assert.equal((await tick(p.opts())).decision.verdict, 'relaunched:claude');
@@ -335,11 +349,11 @@ describe(`continuity loop [TZ=${ZONE}]`, () => {
       assert.deepEqual(p.events(), []);
     });
 
-    it('a non-integer windows is an error verdict, never a spawn or a rewrite', async () => {
+    it('a non-integer windows fails the schema: state_invalid, never a spawn or a rewrite', async () => {
       p.setState(p.rolled({ windows: 'two' }));
       const bytes = p.stateText();
       const r = await tick(p.opts());
-      assert.equal(r.decision.kind, 'error');
+      assert.equal(r.decision.kind, 'state_invalid');
       assert.equal(p.stateText(), bytes);
       assert.deepEqual(p.spawned, []);
     });
@@ -363,7 +377,7 @@ describe(`continuity loop [TZ=${ZONE}]`, () => {
       assert.equal(p.state().relaunch_result, 'refused:spawn_failed');
       const ev = p.events('window_relaunch_refused');
       assert.equal(ev.length, 1);
-      assert.deepEqual(Object.keys(ev[0]), ['ts', 'event', 'window', 'reason', 'detail']);
+      assert.deepEqual(Object.keys(ev[0]), ['event', 'window', 'reason', 'detail', 'ts']);
       assert.equal(ev[0].reason, 'spawn_failed');
       assert.match(ev[0].detail, /no-such-claude.*ENOENT/);
       assert.deepEqual(p.events('window_relaunch'), []);
@@ -377,7 +391,7 @@ describe(`continuity loop [TZ=${ZONE}]`, () => {
       assert.equal(r.decision.verdict, 'api_refused:spawn_failed');
       const ev = p.events('api_error_relaunch_refused');
       assert.equal(ev.length, 1);
-      assert.deepEqual(Object.keys(ev[0]), ['ts', 'event', 'reason', 'attempt', 'error_type', 'detail']);
+      assert.deepEqual(Object.keys(ev[0]), ['event', 'reason', 'attempt', 'error_type', 'detail', 'ts']);
       assert.match(ev[0].detail, /not found/);
       assert.equal(p.state().api_error_result, 'refused:spawn_failed');
       assert.equal((await tick(p.opts())).decision.verdict, 'already_handled');
@@ -489,7 +503,7 @@ describe(`continuity loop [TZ=${ZONE}]`, () => {
       p.setState(p.apiError(900, { api_error_attempts: 5, api_error_result: 'fired:claude', api_error_relaunch_at: p.stamp(600) }));
       assert.equal((await tick(p.opts())).decision.verdict, 'api_refused:attempts');
       const ev = p.events('api_error_relaunch_refused');
-      assert.deepEqual(Object.keys(ev[0]), ['ts', 'event', 'reason', 'attempt', 'error_type', 'detail']);
+      assert.deepEqual(Object.keys(ev[0]), ['event', 'reason', 'attempt', 'error_type', 'detail', 'ts']);
       assert.equal(ev[0].detail, '5 of 5 relaunch attempts spent for rate_limit');
       assert.equal(p.state().api_error_attempts, 5);
       assert.equal(p.state().api_error_refused_at, formatUtc(p.now));
@@ -511,9 +525,10 @@ describe(`continuity loop [TZ=${ZONE}]`, () => {
       });
     }
 
-    it('retryable must be exactly true', async () => {
+    it('retryable must be exactly true (a string fails the schema: never acted on)', async () => {
       p.setState(p.apiError(40, {}, { retryable: 'true' }));
-      assert.equal((await tick(p.opts())).decision.verdict, 'api_refused:not_retryable');
+      assert.equal((await tick(p.opts())).decision.verdict, 'state_invalid');
+      assert.deepEqual(p.spawned, []);
     });
 
     it('a stale error belongs to a human: stale_error, measured from when the attempt came due', async () => {

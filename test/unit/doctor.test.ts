@@ -240,3 +240,17 @@ describe('leopold doctor, project continuity block (core/doctor)', () => {
     assert.strictEqual(jsonErrorLine('{', 'Unexpected end of JSON input'), 0);
   });
 });
+
+describe('leopold doctor quotes GUARDRAILS.md the way the hooks read it', () => {
+  it('max_windows: the first integer after the colon (none # 3 is 3 to the hook); an empty value falls through', () => {
+    const r = runDoctor(base({ stateText: '{"active": false, "windows": 3}', guardrailsText: '- max_windows: none # 3\n' }));
+    assert.deepStrictEqual([find(r, 'windows-ceiling').params, find(r, 'windows-ceiling').line], [{ n: 3, m: 3 }, 0]);
+    const e = runDoctor(base({ stateText: '{"active": false, "windows": 2}', guardrailsText: '- max_windows:\n- max_windows: 2\n' }));
+    assert.deepStrictEqual([find(e, 'windows-ceiling').params, find(e, 'windows-ceiling').line], [{ n: 2, m: 2 }, 1]);
+  });
+
+  it('continuity: an empty value falls through to the next line', () => {
+    const r = runDoctor(base({ guardrailsText: '- continuity:\n- continuity: manual\n' }));
+    assert.strictEqual(find(r, 'continuity-manual').line, 1);
+  });
+});

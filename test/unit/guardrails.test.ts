@@ -87,3 +87,94 @@ describe('guardrails', () => {
     assert.equal(parseGuardrails('on_finish: archive # all of it').onFinish, 'archive');
   });
 });
+
+// The contract's rule (§6.1) written as plainly as possible, for the property test: the line regex per line, the
+// first match with a non-empty value wins. (Quadratic on long blank lines; fine for the short lines generated here.)
+function referenceValue(text: string, key: string): { token: string; rest: string; line: number } | undefined {
+  const re = new RegExp(`^[ \\t]*-?[ \\t]*(?:\\*\\*)?${key}(?:\\*\\*)?[ \\t]*:(\\s*(\\S+).*)$`, 'is');
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const m = re.exec(lines[i]);
+    if (m) return { token: m[2].toLowerCase(), rest: m[1], line: i };
+  }
+  return undefined;
+}
+
+/** A small seeded PRNG (mulberry32), so a failure can be replayed. */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('guardrails: empty values fall through, one resolver per key, linear', () => {
+  it('a key line with an empty value is skipped: the next line that sets the key wins', () => {
+    assert.equal(parseGuardrails('- continuity:\n- continuity: manual').continuity, 'manual');
+    assert.equal(parseGuardrails('- continuity:   \t\r\n- continuity: manual\r\n').continuity, 'manual');
+    assert.equal(parseGuardrails('- max_windows:\n- max_windows: 2').maxWindows, 2);
+    assert.equal(parseGuardrails('- max_windows:\n- max_windows: 2').hookReading.maxWindows, 2);
+    assert.equal(parseGuardrails('- max_windows:\n- max_windows: 2').lines.max_windows, 1);
+    assert.equal(parseGuardrails('- max_iterations:\n- max_iterations: 70').maxIterations, 70);
+    assert.equal(parseGuardrails('- max_failures:\n- max_failures: 5').maxFailures, 5);
+    assert.equal(parseGuardrails('- max_checkpoint_kb:\n- max_checkpoint_kb: 12').maxCheckpointKb, 12);
+    assert.equal(parseGuardrails('- autonomy:\n- autonomy: ask').autonomy, 'ask');
+    assert.equal(parseGuardrails('- on_finish:\n- on_finish: archive').onFinish, 'archive');
+    const g = parseGuardrails('- continuity:\n- continuity: sometimes');
+    assert.equal(g.continuityUnknown, 'sometimes');
+    assert.equal(g.hookReading.continuityWord, 'sometimes');
+    assert.equal(g.lines.continuity, 1);
+    assert.equal(guardrailValue('- continuity:', 'continuity'), undefined, 'only an empty line: no value at all');
+  });
+
+  it('the watcher and the hook read max_windows differently, and both readings are offered', () => {
+    const g = parseGuardrails('- max_windows: none # 3');
+    assert.equal(g.maxWindows, undefined, 'the watcher: digits in the first token only');
+    assert.equal(g.hookReading.maxWindows, 3, 'the hook: the first integer anywhere after the colon');
+    assert.deepEqual(parseGuardrails('- max_windows: w12x # 4').hookReading.maxWindows, 12);
+    assert.equal(parseGuardrails('- continuity: "manual"').continuity, 'auto', 'the watcher: the token is "manual" with its quotes');
+    assert.equal(parseGuardrails('- continuity: "manual"').hookReading.continuityWord, 'manual', 'the doctor: the first word');
+  });
+
+  it('on_finish: the hooks grep for archive, so the first on_finish line saying archive wins', () => {
+    assert.equal(parseGuardrails('- on_finish: keep\n- on_finish: archive').onFinish, 'archive');
+    assert.equal(parseGuardrails('- on_finish: keep # not archive').onFinish, 'keep');
+  });
+
+  it('is linear: lines of 40,000 blanks, dashes or stars followed by x parse at once', function () {
+    this.timeout(60_000);
+    const hostile = [' ', '\t', ' -', '-', '*', '**', ' **'].map((u) => u.repeat(Math.ceil(40_000 / u.length)) + 'x');
+    const text = [...hostile, ...hostile.map((h) => `- continuity:${h}`), '- continuity: manual'].join('\n');
+    const t0 = Date.now();
+    const g = parseGuardrails(text);
+    const ms = Date.now() - t0;
+    assert.equal(g.continuity, 'auto', 'the first continuity line has a value (its long token)');
+    assert.ok(ms < 2_000, `parsed in ${ms} ms (a backtracking regex takes seconds per line)`);
+    const t1 = Date.now();
+    assert.equal(parseGuardrails(`${' '.repeat(40_000)}x\n`.repeat(25) + '- max_windows: 4').maxWindows, 4);
+    assert.ok(Date.now() - t1 < 2_000, `25 such lines in ${Date.now() - t1} ms`);
+  });
+
+  it('property: agrees with the contract rule written as a regex, over 20,000 seeded random texts', () => {
+    const next = rng(0x9e3779b9);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)];
+    const parts = [' ', '\t', '-', '**', '*', ':', 'max_windows', 'MAX_Windows', 'continuity', 'Continuity', 'manual', 'auto', '3', '12', 'x', '#', ' # 7', '\r', '<!--', '\u00a0', 'é', 'max_window', 'continuityx'];
+    const keys = ['max_windows', 'continuity'];
+    for (let n = 0; n < 20_000; n++) {
+      const lines: string[] = [];
+      const count = 1 + Math.floor(next() * 4);
+      for (let l = 0; l < count; l++) {
+        let line = '';
+        const len = Math.floor(next() * 9);
+        for (let k = 0; k < len; k++) line += pick(parts);
+        lines.push(line);
+      }
+      const text = lines.join(next() < 0.3 ? '\r\n' : '\n');
+      for (const key of keys) {
+        assert.deepEqual(guardrailValue(text, key), referenceValue(text, key), `seed case ${n}, key ${key}: ${JSON.stringify(text)}`);
+      }
+    }
+  });
+});

@@ -31,13 +31,13 @@ describe('events.jsonl (core/journal)', () => {
     assert.deepStrictEqual(t.recent().map((e) => e.line), [8, 6, 0]);
   });
 
-  it('appendEvent writes one compact line: ts (seconds, UTC), event, then fields in order', async () => {
+  it('appendEvent writes the watcher\'s line: event first, the fields in order, ts (seconds, UTC) last, json.dumps separators', async () => {
     const dir = await tmp();
     await appendEvent(dir, 'window_relaunch', { window: 3, harness: 'claude', binary: '/usr/bin/claude' }, Date.UTC(2026, 8, 4, 5, 12, 44, 987));
     await appendEvent(dir, 'stop', { ts: 'ignored', event: 'ignored', reason: 'user_stop' }, Date.UTC(2026, 8, 4, 5, 13, 0));
     assert.strictEqual(await fs.readFile(path.join(dir, 'events.jsonl'), 'utf8'),
-      '{"ts":"2026-09-04T05:12:44Z","event":"window_relaunch","window":3,"harness":"claude","binary":"/usr/bin/claude"}\n' +
-      '{"ts":"2026-09-04T05:13:00Z","event":"stop","reason":"user_stop"}\n');
+      '{"event": "window_relaunch", "window": 3, "harness": "claude", "binary": "/usr/bin/claude", "ts": "2026-09-04T05:12:44Z"}\n' +
+      '{"event": "stop", "reason": "user_stop", "ts": "2026-09-04T05:13:00Z"}\n');
   });
 
   it('the tailer reads only appended bytes, and holds an unterminated line until it is complete', async () => {

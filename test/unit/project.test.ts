@@ -113,3 +113,12 @@ describe('a project loaded together (core/project) and its tree nodes', () => {
     assert.strictEqual(checkpointVerdict(valid, capFrom(1, 5)).ok, false);
   });
 });
+
+describe('the project model reads GUARDRAILS.md through the one resolver', () => {
+  it('an empty max_windows value falls through: the tree shows max 2', async () => {
+    const leo = await copyFixture('rolled-window-3');
+    await fs.writeFile(path.join(leo, 'GUARDRAILS.md'), '# Guardrails\n- max_windows:\n- max_windows: 2\n');
+    const s = await new ProjectModel(leo, { now: () => NOW, ownerSignals: false }).load();
+    assert.strictEqual(s.maxWindows, 2);
+  });
+});

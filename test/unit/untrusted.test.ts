@@ -1,15 +1,68 @@
 import * as assert from 'node:assert';
-import { mdEscape, noIcons } from '../../src/extension/untrusted';
+import * as U from '../../src/extension/untrusted';
+const { inert, mdEscape, noIcons } = U;
+
+/** How a VS Code notification finds links in its message (vs/base/common/linkedText): `[label](target "title")`. */
+const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+/** `$(name)` and `$(name~spin)`, as the status bar, quick picks and theme-icon Markdown read them. */
+const ICON = /\$\([a-z0-9-]+(?:~[a-z]+)?\)/i;
+
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 describe('untrusted text from .leopold/ (extension/untrusted)', () => {
   it('noIcons breaks $(icon) syntax but keeps the text readable', () => {
     assert.strictEqual(noIcons('$(bug) stopped · $(x)'), '$\u200b(bug) stopped · $\u200b(x)');
     assert.strictEqual(noIcons('plain $ and (parens)'), 'plain $ and (parens)');
   });
+
   it('mdEscape leaves no link, command, HTML or code span', () => {
     const evil = '[click](command:workbench.action.terminal.new) <img src=x onerror=alert(1)> `x`\nnext';
     const out = mdEscape(evil);
     assert.ok(!/(^|[^\\])\[/.test(out) && !/(^|[^\\])</.test(out) && !/(^|[^\\])`/.test(out), out);
     assert.ok(!out.includes('\n'));
+  });
+
+  it('mdEscape breaks icons (also once Markdown has removed its escapes), bare URLs and e-mail autolinks', () => {
+    const out = mdEscape('$(bug) https://evil.example/x www.evil.example a@b.example ![i](https://x/y.png)');
+    const unescaped = out.replace(/\\(.)/g, '$1'); // what the text reads as after Markdown
+    assert.ok(!ICON.test(unescaped), unescaped);
+    assert.ok(!/https:\/\/|www\.|[^\\]@/.test(out), out);
+    assert.ok(!/(^|[^\\])!\[/.test(out), out);
+  });
+
+  it('inert: no notification link, no icon, no line break, bounded; the words stay readable', () => {
+    const evil = 'rate_limit [Resume now](command:leopold.stopRun) $(bug) [x]( https://e.example) [y](file:///etc/passwd "t")\nline2\u2028\u0007';
+    const out = inert(evil);
+    assert.strictEqual(out.match(NOTIFICATION_LINK), null, out);
+    assert.ok(!ICON.test(out), out);
+    assert.ok(!/[\n\r\u2028\u0007]/.test(out), out);
+    assert.strictEqual(out.replace(/\u200b/g, ''), evil.replace(/[\n\u2028\u0007]/g, ' ').replace('$(', '$('), 'only zero-width spaces and blanks were added');
+    const long = inert('x'.repeat(10_000));
+    assert.strictEqual(long.length, 300);
+    assert.ok(long.endsWith('…'));
+    const pair = inert('a'.repeat(298) + '😀😀', 300);
+    assert.ok(!/[\ud800-\udbff]…$/.test(pair), 'a surrogate pair is never split');
+  });
+
+  it('property: over 20,000 seeded random strings, inert and mdEscape never leave a link or an icon', () => {
+    const next = rng(7);
+    const parts = ['[', ']', '(', ')', '$', 'command:', 'https://', 'file:', 'x', ' ', '\n', '"', "'", '!', '<', '>', 'bug', '~spin', '\\', '\u200b'];
+    for (let n = 0; n < 20_000; n++) {
+      let s = '';
+      const len = Math.floor(next() * 16);
+      for (let i = 0; i < len; i++) s += parts[Math.floor(next() * parts.length)];
+      const a = inert(s);
+      NOTIFICATION_LINK.lastIndex = 0;
+      assert.ok(!NOTIFICATION_LINK.test(a) && !ICON.test(a), `inert(${JSON.stringify(s)}) = ${JSON.stringify(a)}`);
+      const m = mdEscape(s).replace(/\\(.)/g, '$1');
+      assert.ok(!ICON.test(m), `mdEscape(${JSON.stringify(s)})`);
+    }
   });
 });

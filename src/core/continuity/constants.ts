@@ -16,3 +16,8 @@ export function apiErrorDelay(n: number): number {
   if (n <= 1) return API_ERROR_BASE_DELAY_SECS;
   return Math.max(API_ERROR_BASE_DELAY_SECS * 2 ** (n - 1), CONTINUITY_REACTIVATE_SECS);
 }
+/**
+ * Clock skew tolerated on a recorded time (a roll, an error, a fire) before it counts as "in the future". Stricter
+ * than upstream, which compares a future stamp as a negative age and fires.
+ */
+export const CONTINUITY_SKEW_SECS = 60;

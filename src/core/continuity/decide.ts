@@ -4,18 +4,27 @@
 //
 // The gates, in order: state → reason → open items → continuity → kill switch → (api_error ladder) → record →
 // freshness → max_windows → livelock → checkpoint → harness → record, then fire.
-// One deliberate difference from upstream: a roll's freshness is measured from the roll itself (the `window_roll`
-// event's `ts`, else `last_turn`, else the state file's mtime), so a long final turn no longer reads as `stale_roll`.
+// Deliberate differences from upstream (stricter, never looser): a roll's freshness is measured from the roll itself
+// (the `window_roll` event's `ts`, else `last_turn`), so a long final turn no longer reads as `stale_roll`; a file's
+// mtime is never a roll or error time (after a fresh `git clone` every mtime is "now"), so a rolled state with no
+// recorded time is refused; and a recorded time more than a minute in the future is refused, not read as fresh.
 import { formatUtc, parseUtc } from '../time';
 import {
-  API_ERROR_MAX_ATTEMPTS, CONTINUITY_FRESH_SECS, CONTINUITY_REACTIVATE_SECS, DEFAULT_MAX_WINDOWS, RESUMABLE_REASONS, apiErrorDelay,
+  API_ERROR_MAX_ATTEMPTS, CONTINUITY_FRESH_SECS, CONTINUITY_REACTIVATE_SECS, CONTINUITY_SKEW_SECS, DEFAULT_MAX_WINDOWS, RESUMABLE_REASONS,
+  apiErrorDelay,
 } from './constants';
 import { relaunchArgv, type Harness } from './harness';
 
 export interface ContinuitySnapshot {
   projectRoot: string;
-  /** The state.json object as on disk, or why there is none (`missing`, `empty`, `invalid-json`, `not-object`). */
-  state: { kind: 'ok'; raw: Record<string, unknown> } | { kind: 'missing' | 'empty' | 'invalid-json' };
+  /**
+   * The state.json object as on disk, or why there is none (`missing`, `empty`, `invalid-json`), or an object that
+   * fails the schema (`invalid`: never acted on; `problem` names the field and what is wrong).
+   */
+  state:
+    | { kind: 'ok'; raw: Record<string, unknown> }
+    | { kind: 'invalid'; raw: Record<string, unknown>; problem: string }
+    | { kind: 'missing' | 'empty' | 'invalid-json' };
   stateMtimeMs?: number;
   /** PLAN.md lines that are optional whitespace then `- [ ]`. */
   openItems: number;
@@ -35,7 +44,7 @@ export interface ContinuitySnapshot {
 
 export type VerdictKind =
   | 'idle' | 'manual' | 'kill_switch' | 'already_handled' | 'relaunched' | 'refused' | 'relaunch_failed'
-  | 'api_waiting' | 'api_relaunched' | 'api_refused' | 'error';
+  | 'api_waiting' | 'api_relaunched' | 'api_refused' | 'state_invalid' | 'error';
 
 export interface EventPlan {
   event: string;
@@ -97,11 +106,31 @@ export function maxWindowsOf(snap: ContinuitySnapshot, state: Record<string, unk
   return snap.guardrailsMaxWindows ?? DEFAULT_MAX_WINDOWS;
 }
 
+/** "2 h", "45 min", "90 s", "3 d": how far ahead a future stamp lies, for a refusal's detail. */
+export function spanWords(secs: number): string {
+  const s = Math.round(Math.abs(secs));
+  if (s < 120) return `${s} s`;
+  if (s < 2 * 3600) return `${Math.round(s / 60)} min`;
+  if (s < 2 * 86400) return `${Math.round(s / 3600)} h`;
+  return `${Math.round(s / 86400)} d`;
+}
+
+/** The first recorded time (name, ms) that lies more than the tolerated skew ahead of `nowMs`. */
+function inTheFuture(times: [string, number | undefined][], nowMs: number): [string, number] | undefined {
+  for (const [name, ms] of times) if (ms !== undefined && ms - nowMs > CONTINUITY_SKEW_SECS * 1000) return [name, ms];
+  return undefined;
+}
+
+/** The refusal reasons whose journal event carries a `detail` upstream (contract §3.1); the rest carry none. */
+const ROLL_DETAIL_REASONS = new Set(['stale_roll', 'spawn_failed']);
+const LADDER_DETAIL_REASONS = new Set(['not_retryable', 'attempts', 'stale_error', 'spawn_failed']);
+
 const simple = (kind: VerdictKind, extra: Partial<Decision> = {}): Decision => ({ verdict: kind, kind, ...extra });
 
 /** The decision for this snapshot at `nowMs`. Pure: same inputs, same answer. */
 export function decide(snap: ContinuitySnapshot, nowMs: number): Decision {
-  // 1. State.
+  // 1. State. One that fails the schema is never acted on: the loop waits, writes nothing, and says what is wrong.
+  if (snap.state.kind === 'invalid') return simple('state_invalid', { detail: snap.state.problem });
   if (snap.state.kind !== 'ok') return simple('idle');
   const state = snap.state.raw;
   if (state.active === true) return simple('idle');
@@ -126,10 +155,12 @@ function rollTick(snap: ContinuitySnapshot, state: Record<string, unknown>, nowM
     return simple('error', { verdict: 'error', reason: 'windows_not_integer', detail: `windows is not an integer (${JSON.stringify(state.windows)})`, path: 'roll' });
   }
   const record = (result: string) => ({ relaunch_window: window, relaunch_result: result, relaunch_at: now });
+  // Upstream's key sets, exactly: only stale_roll and spawn_failed carry a `detail` in the journal; the others keep
+  // theirs for the status bar and the log only.
   const refuse = (r: string, detail?: string): Decision => ({
     verdict: `refused:${r}`, kind: 'refused', reason: r, detail, path: 'roll',
     fields: record(`refused:${r}`),
-    event: { event: 'window_relaunch_refused', fields: { window, reason: r, ...(detail !== undefined ? { detail } : {}) } },
+    event: { event: 'window_relaunch_refused', fields: { window, reason: r, ...(detail !== undefined && ROLL_DETAIL_REASONS.has(r) ? { detail } : {}) } },
   });
 
   // 7. The record for this window.
@@ -149,12 +180,14 @@ function rollTick(snap: ContinuitySnapshot, state: Record<string, unknown>, nowM
     }
     return simple('already_handled', { path: 'roll' });
   }
-  // 8. Freshness, measured from the roll.
-  const rolledAt = snap.rollEventMs ?? parseUtc(state.last_turn) ?? snap.stateMtimeMs;
-  if (rolledAt !== undefined) {
-    const age = Math.floor((nowMs - rolledAt) / 1000);
-    if (age > CONTINUITY_FRESH_SECS) return refuse('stale_roll', `rolled ${age}s ago; the fresh bound is ${CONTINUITY_FRESH_SECS}s`);
-  }
+  // 8. Freshness, measured from the roll: never from a file's mtime, never from a time in the future.
+  const lastTurn = parseUtc(state.last_turn);
+  const future = inTheFuture([['the window_roll event', snap.rollEventMs], ['last_turn', lastTurn]], nowMs);
+  if (future) return refuse('stale_roll', `roll time is ${spanWords((future[1] - nowMs) / 1000)} in the future (${future[0]}); a roll cannot be dated after now`);
+  const rolledAt = snap.rollEventMs ?? lastTurn;
+  if (rolledAt === undefined) return refuse('stale_roll', 'no roll time recorded (no window_roll event for this window, no last_turn); a file\'s mtime is not one');
+  const age = Math.floor((nowMs - rolledAt) / 1000);
+  if (age > CONTINUITY_FRESH_SECS) return refuse('stale_roll', `rolled ${age}s ago; the fresh bound is ${CONTINUITY_FRESH_SECS}s`);
   // 9. Window ceiling.
   const maxWindows = maxWindowsOf(snap, state);
   if (window > maxWindows) return refuse('max_windows', `window ${window} is past max_windows ${maxWindows}`);
@@ -196,7 +229,7 @@ function apiErrorTick(snap: ContinuitySnapshot, state: Record<string, unknown>, 
   const refuse = (r: string, detail?: string): Decision => ({
     verdict: `api_refused:${r}`, kind: 'api_refused', reason: r, detail, path: 'api_error',
     fields: { ...extra, api_error_attempts: attempts, api_error_result: `refused:${r}`, api_error_refused_at: now },
-    event: { event: 'api_error_relaunch_refused', fields: { reason: r, attempt, error_type: errorType, ...(detail !== undefined ? { detail } : {}) } },
+    event: { event: 'api_error_relaunch_refused', fields: { reason: r, attempt, error_type: errorType, ...(detail !== undefined && LADDER_DETAIL_REASONS.has(r) ? { detail } : {}) } },
   });
   // 2. Class.
   if (err.retryable !== true) return refuse('not_retryable', `${errorType} is not a retryable error class; resume by hand with /leopold-run`);
@@ -205,9 +238,21 @@ function apiErrorTick(snap: ContinuitySnapshot, state: Record<string, unknown>, 
   // 4. Due time: recorded once, then re-read, never recomputed forward; held 120 s after the last fire.
   const delay = apiErrorDelay(attempt);
   const lastFire = parseUtc(state.api_error_relaunch_at);
+  const errorAt = parseUtc(err.at);
+  const lastTurn = parseUtc(state.last_turn);
   let dueMs = parseUtc(state.api_error_next_at);
+  // The reference times: never a file's mtime, never a time in the future (a due time at most one rung ahead).
+  const future = inTheFuture([
+    ['api_error.at', errorAt], ['last_turn', lastTurn], ['api_error_relaunch_at', attempts > 0 ? lastFire : undefined],
+  ], nowMs);
+  if (future) return refuse('stale_error', `error time is ${spanWords((future[1] - nowMs) / 1000)} in the future (${future[0]}); an error cannot be dated after now`);
+  const longestRung = apiErrorDelay(API_ERROR_MAX_ATTEMPTS);
+  if (dueMs !== undefined && dueMs - nowMs > (longestRung + CONTINUITY_SKEW_SECS) * 1000) {
+    return refuse('stale_error', `next attempt time is ${spanWords((dueMs - nowMs) / 1000)} in the future (api_error_next_at), past the ladder's longest rung of ${longestRung}s`);
+  }
   if (dueMs === undefined) {
-    const ref = (attempts > 0 ? lastFire : undefined) ?? parseUtc(err.at) ?? parseUtc(state.last_turn) ?? snap.stateMtimeMs ?? nowMs;
+    const ref = (attempts > 0 ? lastFire : undefined) ?? errorAt ?? lastTurn;
+    if (ref === undefined) return refuse('stale_error', 'no error time recorded (no api_error.at, no last_turn); a file\'s mtime is not one');
     const stamp = formatUtc(ref + delay * 1000);
     extra.api_error_next_at = stamp;
     dueMs = parseUtc(stamp)!;
@@ -246,7 +291,8 @@ function apiErrorTick(snap: ContinuitySnapshot, state: Record<string, unknown>, 
     event: { event: 'api_error_relaunch', fields: { attempt, delay, error_type: errorType, harness, binary: argv[0] } },
     onSpawnError: (message) => ({
       verdict: 'api_refused:spawn_failed', kind: 'api_refused', reason: 'spawn_failed', detail: message, path: 'api_error',
-      fields: { api_error_attempts: attempt, api_error_result: 'refused:spawn_failed', api_error_refused_at: formatUtc(nowMs) },
+      // Upstream writes only the result here (no api_error_refused_at): the same bytes.
+      fields: { api_error_result: 'refused:spawn_failed' },
       event: { event: 'api_error_relaunch_refused', fields: { reason: 'spawn_failed', attempt, error_type: errorType, detail: message } },
     }),
   };

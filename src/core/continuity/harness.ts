@@ -1,7 +1,8 @@
 // Which harness a stopped run belongs to, decided the way `leopold watch` decides it: from the first non-blank JSON
 // line of the run's transcript (`state.transcript_path`, else the newest Claude Code transcript of this project,
 // else the newest matching Codex rollout), never from `owner.harness`. And the relaunch argv for each harness.
-import { promises as fs } from 'node:fs';
+import { promises as fs, constants as fsConstants } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { join } from 'node:path';
 import { jsonObject } from '../json';
 
@@ -21,14 +22,196 @@ export function harnessEnvFrom(env: NodeJS.ProcessEnv, home: string): HarnessEnv
 }
 
 const CLAUDE_TYPES = new Set(['assistant', 'user', 'system', 'summary', 'file-history-snapshot']);
+/** Longer strings than this are neither a known `type` nor a key we look for: only their length is kept. */
+const SMALL = 32;
+
+/**
+ * The first record of a transcript classified as it streams by, in memory bounded whatever its length (a Claude
+ * Code transcript can start with a multi-megabyte record): a scan of the top-level object's keys (depth 1; nested
+ * values, strings and escapes are skipped), which stops as soon as the answer is known. `session_meta` → codex; a
+ * Claude Code `type`, or a `sessionId`/`uuid` key → claude; anything else, a first line that is not an object, or one
+ * cut off, → unknown. The answer is JSON.parse's for every well-formed record; it is decided before the end of the
+ * record, so bytes after that point are not checked (nor are duplicate keys, where JSON.parse keeps the last).
+ */
+export class FirstRecordClassifier {
+  /** Where in the top-level object the scan is: before it, before a key, before `:`, in a value, after a value. */
+  private state: 'start' | 'firstKey' | 'key' | 'colon' | 'value' | 'after' = 'start';
+  /** null: not decided yet. */
+  result: Harness | undefined | null = null;
+  private inString = false;
+  private escape = 0; // 0: none; 1: after a backslash; 2..5: reading the digits of \uXXXX
+  private hex = '';
+  private str = ''; // the depth-1 string being read (a key or a value), up to SMALL characters
+  private strLong = false;
+  private valueStarted = false;
+  private depth = 0; // nesting inside a skipped object or array value
+  private key: string | undefined; // the current key; undefined when it is longer than SMALL
+  private type: string | undefined | null = null; // null: no `type` yet; undefined: not a string, or too long
+  private claudeKey = false;
+
+  private decide(h: Harness | undefined): true {
+    this.result = h;
+    return true;
+  }
+
+  /** What the `type` and the keys seen so far decide, if anything yet. */
+  private check(atEnd: boolean): void {
+    if (this.type === 'session_meta') this.decide('codex');
+    else if (typeof this.type === 'string' && CLAUDE_TYPES.has(this.type)) this.decide('claude');
+    else if (this.claudeKey && (this.type !== null || atEnd)) this.decide('claude');
+    else if (atEnd) this.decide(undefined);
+  }
+
+  /** A value at depth 1 ended; `str` holds it when it was a string. */
+  private valueEnded(isString: boolean): void {
+    if (this.key === 'type') this.type = isString && !this.strLong ? this.str : undefined;
+    this.state = 'after';
+    this.check(false);
+  }
+
+  private startString(): void {
+    this.inString = true;
+    this.str = '';
+    this.strLong = false;
+  }
+
+  private addChar(c: string): void {
+    if (this.str.length < SMALL) this.str += c;
+    else this.strLong = true;
+  }
+
+  /** A character inside a string; returns true when it makes the record unreadable. */
+  private stringChar(c: string): boolean {
+    if (this.escape === 1) {
+      this.escape = 0;
+      const simple = ESCAPES[c];
+      if (c === 'u') (this.escape = 2), (this.hex = '');
+      else if (simple !== undefined) this.addChar(simple);
+      else return true;
+    } else if (this.escape >= 2) {
+      if (!/[0-9A-Fa-f]/.test(c)) return true;
+      this.hex += c;
+      if (++this.escape === 6) (this.escape = 0), this.addChar(String.fromCharCode(parseInt(this.hex, 16)));
+    } else if (c === '\\') this.escape = 1;
+    else if (c === '"') {
+      this.inString = false;
+      if (this.depth === 0 && (this.state === 'key' || this.state === 'firstKey')) {
+        this.key = this.strLong ? undefined : this.str;
+        if (this.key === 'sessionId' || this.key === 'uuid') this.claudeKey = true;
+        this.state = 'colon';
+      } else if (this.depth === 0) this.valueEnded(true);
+    } else if (c < ' ') return true; // a raw control character (a newline too: the line ends inside a string)
+    else this.addChar(c);
+    return false;
+  }
+
+  /** Feeds the next piece of text; returns true once the answer is known. */
+  feed(text: string): boolean {
+    for (let i = 0; i < text.length && this.result === null; i++) {
+      const c = text[i];
+      if (this.inString) {
+        if (this.escape === 0 && (this.depth > 0 || this.strLong)) {
+          // The content of this string no longer matters: jump to its next quote, backslash or control character.
+          STRING_SPECIAL.lastIndex = i;
+          const m = STRING_SPECIAL.exec(text);
+          if (!m) break;
+          i = m.index;
+          if (this.stringChar(text[i])) return this.decide(undefined);
+          continue;
+        }
+        if (this.stringChar(c)) return this.decide(undefined);
+        continue;
+      }
+      if (this.state === 'start') {
+        if (c.trim() === '') continue; // blank lines and leading blanks (a BOM too), as line.trim() drops them
+        if (c !== '{') return this.decide(undefined); // not an object
+        this.state = 'firstKey';
+        continue;
+      }
+      if (c === '\n') return this.decide(undefined); // the line ended before the record did
+      if (c === ' ' || c === '\t' || c === '\r') {
+        if (this.state === 'value' && this.depth === 0 && this.valueStarted) this.valueEnded(false); // `1 ,`
+        continue;
+      }
+      switch (this.state) {
+        case 'firstKey':
+        case 'key':
+          if (c === '"') this.startString();
+          else if (c === '}' && this.state === 'firstKey') this.check(true); // {}
+          else return this.decide(undefined);
+          break;
+        case 'colon':
+          if (c !== ':') return this.decide(undefined);
+          this.state = 'value';
+          this.valueStarted = false;
+          break;
+        case 'value':
+          if (this.depth > 0) {
+            if (c === '"') this.inString = true;
+            else if (c === '{' || c === '[') this.depth++;
+            else if ((c === '}' || c === ']') && --this.depth === 0) this.valueEnded(false);
+          } else if (!this.valueStarted && c === '"') this.startString();
+          else if (!this.valueStarted && (c === '{' || c === '[')) this.depth = 1;
+          else if (this.valueStarted && (c === ',' || c === '}')) {
+            this.valueEnded(false); // a number, true, false or null ended
+            if (this.result === null) this.afterValue(c);
+          } else if ('{}[]:,"'.includes(c)) return this.decide(undefined);
+          else this.valueStarted = true;
+          break;
+        case 'after':
+          if (!this.afterValue(c)) return this.decide(undefined);
+          break;
+      }
+    }
+    return this.result !== null;
+  }
+
+  /** `,` (another key) or `}` (the end of the record) after a value. */
+  private afterValue(c: string): boolean {
+    if (c === ',') this.state = 'key';
+    else if (c === '}') this.check(true);
+    else return false;
+    return true;
+  }
+
+  /** The end of the file: a record cut off there is unknown. */
+  end(): Harness | undefined {
+    return this.result ?? undefined;
+  }
+}
+
+const STRING_SPECIAL = /["\\\u0000-\u001f]/g;
+const ESCAPES: Record<string, string | undefined> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
 /** Classifies a transcript's first JSON line: `session_meta` → codex; a Claude Code record → claude. */
 export function classifyTranscriptLine(line: string | undefined): Harness | undefined {
-  const rec = line ? jsonObject(line) : undefined;
-  if (!rec) return undefined;
-  if (rec.type === 'session_meta') return 'codex';
-  if ((typeof rec.type === 'string' && CLAUDE_TYPES.has(rec.type)) || 'sessionId' in rec || 'uuid' in rec) return 'claude';
-  return undefined;
+  const c = new FirstRecordClassifier();
+  c.feed(line ?? '');
+  return c.end();
+}
+
+/** The harness of a transcript, from its first record, read in 64 KiB pieces only until the answer is known. */
+export async function classifyTranscript(path: string): Promise<Harness | undefined> {
+  let fh: fs.FileHandle | undefined;
+  try {
+    fh = await fs.open(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+    if (!(await fh.stat()).isFile()) return undefined; // a FIFO or a device is no transcript
+    const c = new FirstRecordClassifier();
+    const decoder = new StringDecoder('utf8');
+    const chunk = Buffer.alloc(64 * 1024);
+    for (let pos = 0; ; ) {
+      const { bytesRead } = await fh.read(chunk, 0, chunk.length, pos);
+      if (bytesRead === 0) break;
+      pos += bytesRead;
+      if (c.feed(decoder.write(chunk.subarray(0, bytesRead)))) return c.result ?? undefined;
+    }
+    c.feed(decoder.end());
+    return c.end();
+  } catch {
+    return undefined;
+  } finally {
+    await fh?.close();
+  }
 }
 
 /** The first non-blank line of a file (reads at most 1 MiB: transcripts can be hundreds of MiB). */
@@ -107,7 +290,7 @@ export async function detectHarness(projectRoot: string, state: Record<string, u
   const recorded = typeof state.transcript_path === 'string' && state.transcript_path !== '' ? state.transcript_path : undefined;
   const transcript = recorded ?? (await discoverClaudeTranscript(projectRoot, env)) ?? (await discoverCodexTranscript(projectRoot, env));
   if (!transcript) return {};
-  return { harness: classifyTranscriptLine(await readFirstLine(transcript)), transcript };
+  return { harness: await classifyTranscript(transcript), transcript };
 }
 
 export const CODEX_RESUME_PROMPT = 'Use the leopold-run skill to resume the autonomous Leopold run in this project.';

@@ -9,12 +9,13 @@
 // under the lock and answers `already_handled` (or `api_waiting`): one spawn per decision.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { mergeStateFields, UnparseableFileError, LockTimeoutError, type LockOptions } from '../atomic';
+import { mergeStateFields, refuseSymlink, SymlinkRefusedError, UnparseableFileError, LockTimeoutError, type LockOptions } from '../atomic';
 import { parseGuardrails } from '../guardrails';
 import { appendEvent, parseEventLine } from '../journal';
 import { countOpenItems } from '../plan';
-import { readState } from '../state';
-import { RESUMABLE_REASONS } from './constants';
+import { describeStateRead, parseState, readState, type StateRead } from '../state';
+import { CONTINUITY_REACTIVATE_SECS, CONTINUITY_SKEW_SECS, RESUMABLE_REASONS, apiErrorDelay } from './constants';
+import { formatUtc, parseUtc } from '../time';
 import { decide, type ContinuitySnapshot, type Decision, type SpawnPlan } from './decide';
 import { detectHarness, type Harness, type HarnessEnv } from './harness';
 
@@ -87,22 +88,27 @@ export async function rollEventMs(leoDir: string, endingWindow: number): Promise
 
 type StateIn = ContinuitySnapshot['state'];
 
-/** The raw object decides, as it does for the watcher; a non-object reads as `{}` (idle). */
-function stateFromRead(read: Awaited<ReturnType<typeof readState>>): StateIn {
-  if (read.kind === 'ok' || read.kind === 'invalid') return { kind: 'ok', raw: read.raw };
+/** The raw object decides, as it does for the watcher, once it passes the schema; one that fails it is `invalid`. */
+function stateFromRead(read: StateRead): StateIn {
+  if (read.kind === 'ok') return { kind: 'ok', raw: read.raw };
+  if (read.kind === 'invalid') {
+    // A JSON value that is not an object reads as `{}` (idle), as the watcher reads it.
+    if (read.issues.length === 1 && read.issues[0].path === '') return { kind: 'missing' };
+    return { kind: 'invalid', raw: read.raw, problem: describeStateRead(read) };
+  }
   return { kind: read.kind };
 }
 
 /** Everything one decision looks at. Only the state is read when the state alone already answers `idle`. */
 export async function loadSnapshot(
   opts: Pick<RunnerOptions, 'root' | 'leoDir' | 'binaries'>,
-  given?: { raw: Record<string, unknown>; mtimeMs?: number },
+  given?: { text: string; mtimeMs?: number },
 ): Promise<ContinuitySnapshot> {
   const leoDir = opts.leoDir ?? join(opts.root, '.leopold');
   let state: StateIn;
   let stateMtimeMs: number | undefined;
   if (given) {
-    state = { kind: 'ok', raw: given.raw };
+    state = stateFromRead(parseState(given.text));
     stateMtimeMs = given.mtimeMs;
   } else {
     const read = await readState(leoDir);
@@ -166,9 +172,12 @@ export async function tick(opts: RunnerOptions): Promise<TickResult> {
   let decision: Decision;
   let nowMs = clock();
   try {
-    const merged = await mergeStateFields<Decision>(leoDir, async (current) => {
+    // The journal must be ours to append to before anything is recorded: a symlinked events.jsonl stops the tick.
+    await refuseSymlink(join(leoDir, 'events.jsonl'));
+    const merged = await mergeStateFields<Decision>(leoDir, async (_current, text) => {
       const mtimeMs = (await fs.stat(join(leoDir, 'state.json')).catch(() => undefined))?.mtimeMs;
-      snapshot = await loadSnapshot(opts, { raw: current, mtimeMs });
+      // The text under the lock, validated again: a state that fails the schema now decides nothing and is not written.
+      snapshot = await loadSnapshot(opts, { text, mtimeMs });
       nowMs = clock();
       const d = await decideFully(snapshot, opts, nowMs);
       return d.fields ? { fields: d.fields, value: d } : { value: d };
@@ -180,6 +189,9 @@ export async function tick(opts: RunnerOptions): Promise<TickResult> {
       // The file went away or broke between the two reads: nothing to do, and nothing is rewritten.
       snapshot = { ...first, state: stateFromRead(await readState(leoDir)) };
       return { decision: { verdict: 'idle', kind: 'idle' }, snapshot, acted: false };
+    }
+    if (err instanceof SymlinkRefusedError) {
+      return { decision: { verdict: 'error', kind: 'error', reason: 'symlink_refused', detail: err.message }, snapshot, acted: false };
     }
     if (err instanceof LockTimeoutError) {
       return { decision: { verdict: 'error', kind: 'error', reason: 'lock_timeout', detail: err.message }, snapshot, acted: false };
@@ -215,4 +227,64 @@ function spawnErrorMessage(err: unknown, plan: SpawnPlan): string {
   const e = err as NodeJS.ErrnoException & { shortMessage?: string };
   if (e?.code === 'ENOENT') return `${plan.argv[0]}: not found (spawn ENOENT; is it on the PATH of VS Code's extension host, or set leopold.${plan.harness}.path?)`;
   return e?.shortMessage ?? e?.message ?? String(err);
+}
+
+export type ResumeClaim =
+  | { ok: true; claimed: boolean }
+  /** A relaunch fired (by this window, another one, or `leopold watch`) is still inside its reactivation grace. */
+  | { ok: false; reason: 'relaunch_in_grace'; secsLeft: number; fired: string; path: 'roll' | 'api_error' };
+
+/**
+ * The Resume gate, decided under the same `.state.lock` as the loop. Refuses while a `fired:` relaunch (a window
+ * roll's or an api_error attempt's) is inside its 120 s reactivation grace, saying how many seconds are left. When
+ * Resume goes ahead on a stop the loop would relaunch, it records the relaunch the way the loop does (record first),
+ * so no loop — in this window, another one, or `leopold watch` — relaunches the same stop a second time.
+ */
+export async function claimResume(leoDir: string, harness: Harness, nowMs: number, lock?: LockOptions): Promise<ResumeClaim> {
+  try {
+    const r = await mergeStateFields<ResumeClaim>(leoDir, (current, text) => {
+      const read = parseState(text);
+      if (read.kind !== 'ok') return { value: { ok: true, claimed: false } };
+      const st = current;
+      const graceLeft = (stamp: unknown): number | undefined => {
+        const at = parseUtc(stamp);
+        if (at === undefined) return undefined;
+        const left = CONTINUITY_REACTIVATE_SECS - (nowMs - at) / 1000;
+        // A stamp further ahead than the grace plus the skew is no fire we can date: it does not hold Resume back.
+        return left > 0 && left <= CONTINUITY_REACTIVATE_SECS + CONTINUITY_SKEW_SECS ? Math.ceil(left) : undefined;
+      };
+      const windows = st.windows === undefined || st.windows === null ? 1 : Number(st.windows);
+      const relaunch = typeof st.relaunch_result === 'string' ? st.relaunch_result : '';
+      if (relaunch.startsWith('fired:') && Number(st.relaunch_window) === windows && st.active !== true) {
+        const left = graceLeft(st.relaunch_at);
+        if (left !== undefined) return { value: { ok: false, reason: 'relaunch_in_grace', secsLeft: left, fired: relaunch, path: 'roll' } };
+      }
+      const api = typeof st.api_error_result === 'string' ? st.api_error_result : '';
+      if (api.startsWith('fired:') && st.active !== true) {
+        const left = graceLeft(st.api_error_relaunch_at);
+        if (left !== undefined) return { value: { ok: false, reason: 'relaunch_in_grace', secsLeft: left, fired: api, path: 'api_error' } };
+      }
+      if (st.active === true) return { value: { ok: true, claimed: false } };
+      const now = formatUtc(nowMs);
+      if (st.stopped_reason === 'context_budget' && !(Number(st.relaunch_window) === windows && relaunch !== '')) {
+        return { fields: { relaunch_window: windows, relaunch_result: `fired:${harness}`, relaunch_at: now }, value: { ok: true, claimed: true } };
+      }
+      if (st.stopped_reason === 'api_error' && !api.startsWith('refused:')) {
+        const attempts = Number.isInteger(st.api_error_attempts) ? (st.api_error_attempts as number) : 0;
+        return {
+          fields: {
+            api_error_attempts: attempts + 1, api_error_result: `fired:${harness}`, api_error_relaunch_at: now,
+            api_error_next_at: formatUtc(nowMs + apiErrorDelay(attempts + 2) * 1000),
+          },
+          value: { ok: true, claimed: true },
+        };
+      }
+      return { value: { ok: true, claimed: false } };
+    }, lock);
+    return r.value;
+  } catch (err) {
+    // No state.json (or one that is not an object): nothing to race with, nothing to claim.
+    if (err instanceof UnparseableFileError || (err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, claimed: false };
+    throw err;
+  }
 }

@@ -1,13 +1,106 @@
-// The production spawner: execa, detached (its own session, so closing VS Code does not take the agent with it),
-// cwd = the project, stdio ignored, no shell, the environment inherited unchanged, no handle kept (`unref`).
+// Starting the agent: the production spawner (execa, detached — its own session, so closing VS Code does not take
+// the agent with it — cwd = the project, stdio ignored, no shell, no handle kept), and the two things every start of
+// an agent (headless relaunch, Resume headless, Resume in a terminal) shares:
+// - the binary: a bare `claude`/`codex` is looked up on the ABSOLUTE entries of PATH only (an empty or relative
+//   entry — `/usr/bin:/bin:` ends with one — would make a `./claude` planted in the workspace the agent that runs),
+//   and the absolute path found is what is spawned; a configured `leopold.<harness>.path` must be absolute;
+// - the environment: inherited, minus the harnesses' own session variables. A VS Code started from a shell inside
+//   Claude Code (or Codex) hands them to every child, and `claude` then refuses to start as a nested session.
+import { promises as fs, constants as fsConstants } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { execa } from 'execa';
 import type { SpawnPlan } from './decide';
 import type { SpawnedChild } from './runner';
 
-export async function spawnDetached(plan: SpawnPlan): Promise<SpawnedChild> {
-  const [file, ...args] = plan.argv;
+/**
+ * The session variables removed from an agent's environment, exactly these (user configuration such as
+ * `CLAUDE_CONFIG_DIR` or `CODEX_HOME` is kept):
+ * - Claude Code: `CLAUDECODE` (its nested-session guard), `CLAUDE_CODE_ENTRYPOINT`, `CLAUDE_CODE_SESSION_ID` and
+ *   `CLAUDE_PID` (the skill records these two as the run's owner: inherited, the new session would claim the old
+ *   session's identity);
+ * - Codex CLI: `CODEX_THREAD_ID` (the skill's owner id on Codex), `CODEX_SANDBOX` and `CODEX_SANDBOX_NETWORK_DISABLED`
+ *   (set on the commands a sandboxed Codex runs: inherited, the new agent believes it is already sandboxed and
+ *   offline), `CODEX_MANAGED_BY_NPM`, `CODEX_MANAGED_BY_BUN` and `CODEX_MANAGED_PACKAGE_ROOT` (set by Codex's npm
+ *   launcher for the process it starts).
+ */
+export const HARNESS_SESSION_VARS: readonly string[] = [
+  'CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SESSION_ID', 'CLAUDE_PID',
+  'CODEX_THREAD_ID', 'CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED', 'CODEX_MANAGED_BY_NPM', 'CODEX_MANAGED_BY_BUN',
+  'CODEX_MANAGED_PACKAGE_ROOT',
+];
+
+const SESSION_VARS = new Set(HARNESS_SESSION_VARS.map((v) => v.toUpperCase()));
+const isSessionVar = (name: string) => SESSION_VARS.has(name.toUpperCase()); // Windows names are case-insensitive
+
+/** The environment an agent starts in: `env` without the harnesses' session variables. */
+export function agentEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && !isSessionVar(k)) out[k] = v;
+  return out;
+}
+
+/**
+ * For a VS Code terminal, whose `env` is merged over its own (the login shell's and `terminal.integrated.env.*`, not
+ * the extension host's): `null` removes a variable, so every session variable is listed.
+ */
+export function sessionVarsUnset(): Record<string, null> {
+  return Object.fromEntries(HARNESS_SESSION_VARS.map((k) => [k, null]));
+}
+
+/** The binary could not be resolved safely; the message says why and what to do. */
+export class AgentBinaryError extends Error {
+  readonly code = 'LEOPOLD_AGENT_BINARY';
+}
+
+async function isExecutableFile(path: string): Promise<boolean> {
+  try {
+    if (!(await fs.stat(path)).isFile()) return false;
+    await fs.access(path, fsConstants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The absolute path of the agent to start. `argv0` is the harness's bare name (looked up on the absolute PATH
+ * entries, in order) or a configured path (which must be absolute; it is used as given).
+ */
+export async function resolveAgentBinary(
+  argv0: string, harness: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform,
+): Promise<string> {
+  if (argv0 !== harness) {
+    if (isAbsolute(argv0)) return argv0;
+    throw new AgentBinaryError(`leopold.${harness}.path must be an absolute path (it is "${argv0}"): a relative one would run whatever the working directory holds`);
+  }
+  const pathVar = (platform === 'win32' ? Object.entries(env).find(([k]) => k.toUpperCase() === 'PATH')?.[1] : env.PATH) ?? '';
+  const exts = platform === 'win32' ? (env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean) : [''];
+  const skipped: string[] = [];
+  for (const dir of pathVar.split(platform === 'win32' ? ';' : delimiter)) {
+    if (!isAbsolute(dir)) {
+      skipped.push(dir === '' ? '(empty)' : dir);
+      continue;
+    }
+    for (const ext of exts) {
+      const candidate = join(dir, argv0 + ext);
+      if (await isExecutableFile(candidate)) return candidate;
+    }
+  }
+  const why = skipped.length ? `; relative PATH entries are never searched: ${skipped.join(', ')}` : '';
+  throw new AgentBinaryError(`${argv0}: not found on the absolute entries of PATH${why} — set leopold.${harness}.path to its absolute path`);
+}
+
+export interface AgentSpawn extends SpawnedChild {
+  /** The absolute path that was started. */
+  file: string;
+}
+
+export async function spawnDetached(plan: SpawnPlan, env: NodeJS.ProcessEnv = process.env): Promise<AgentSpawn> {
+  const [argv0, ...args] = plan.argv;
+  const file = await resolveAgentBinary(argv0, plan.harness, env);
   const child = execa(file, args, {
-    cwd: plan.cwd, detached: true, stdio: 'ignore', shell: false, cleanup: false, reject: false, windowsHide: true,
+    cwd: plan.cwd, env: agentEnvironment(env), extendEnv: false,
+    detached: true, stdio: 'ignore', shell: false, cleanup: false, reject: false, windowsHide: true,
   });
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', () => resolve());
@@ -16,5 +109,5 @@ export async function spawnDetached(plan: SpawnPlan): Promise<SpawnedChild> {
     void child.then((r) => (r.failed && r.exitCode === undefined ? reject(r.cause ?? new Error(r.shortMessage)) : undefined));
   });
   child.unref();
-  return { pid: child.pid };
+  return { pid: child.pid, file };
 }

@@ -36,7 +36,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     assert.strictEqual(st.relaunch_result, 'fired:claude');
     assert.strictEqual(st.windows, 2);
     const ev = await waitFor('the window_relaunch event', () => (events(folder, 'window_relaunch').length === 1 ? events(folder, 'window_relaunch') : undefined));
-    assert.deepStrictEqual(Object.keys(ev[0]), ['ts', 'event', 'window', 'harness', 'binary']);
+    assert.deepStrictEqual(Object.keys(ev[0]), ['event', 'window', 'harness', 'binary', 'ts']);
     assert.deepStrictEqual([ev[0].window, ev[0].harness, ev[0].binary], [2, 'claude', 'claude']);
     await waitFor('the status bar to say relaunching', () => /stopped · context_budget → relaunching/.test(text()) && text());
     // Several safety polls and file events later: still exactly one spawn.
@@ -92,7 +92,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     });
     await waitFor('the api_error relaunch', () => agentCalls().length === 4, 10_000);
     const ev = await waitFor('api_error_relaunch', () => events(folder, 'api_error_relaunch')[0]);
-    assert.deepStrictEqual(Object.keys(ev), ['ts', 'event', 'attempt', 'delay', 'error_type', 'harness', 'binary']);
+    assert.deepStrictEqual(Object.keys(ev), ['event', 'attempt', 'delay', 'error_type', 'harness', 'binary', 'ts']);
     assert.deepStrictEqual([ev.attempt, ev.delay, ev.error_type, ev.harness], [1, 30, 'rate_limit', 'claude']);
     const st = readState(folder);
     assert.strictEqual(st.api_error_attempts, 1);
@@ -122,10 +122,53 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     assert.deepStrictEqual(agentCalls()[5].argv, ['--dangerously-skip-permissions', '-p', '/leopold-run']);
   });
 
-  test('Resume run in a terminal runs the harness itself from an argv (no shell string)', async () => {
+  test('an agent started from a VS Code inside a Claude Code or Codex session gets none of their session variables', async () => {
+    const planted = { CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CODE_SESSION_ID: 'parent', CLAUDE_PID: '4242', CODEX_THREAD_ID: 'thread', CODEX_SANDBOX: 'seatbelt', CODEX_SANDBOX_NETWORK_DISABLED: '1' };
+    Object.assign(process.env, planted); // the extension host's own environment, as a nested VS Code would have it
+    try {
+      writeState(folder, { active: false, stopped_reason: 'user_stop', windows: 6, transcript_path: transcript });
+      const before = agentCalls().length;
+      const r = await api.statusBar.resumeRun(folder, 'headless');
+      assert.strictEqual(r.outcome, 'headless');
+      const call = await waitFor('the resumed agent', () => agentCalls()[before], 10_000);
+      assert.deepStrictEqual(call.session_env, [], 'no session variable reached the agent');
+      // The relaunch loop too.
+      writeState(folder, rolled(transcript, { windows: 7, last_turn: stamp(5) }));
+      const relaunched = await waitFor('the relaunched agent', () => agentCalls()[before + 1], 10_000);
+      assert.deepStrictEqual(relaunched.session_env, []);
+    } finally {
+      for (const k of Object.keys(planted)) delete process.env[k];
+    }
+  });
+
+  test('a notification and the tooltip quote state.json as inert text: no command link, no icon', async () => {
+    const evil = '[Resume now](command:leopold.stopRun) $(bug) ![img](https://evil.example/x.png)';
+    writeState(folder, {
+      active: false, stopped_reason: 'api_error', iteration: 7, windows: 8, window_zero_streak: 0, transcript_path: transcript,
+      api_error: { type: evil, at: stamp(40), retryable: false, hint: 'x' },
+    });
+    const shown = await waitFor('the not-retried notification', () => (api.supervisor.notifications(folder) as string[]).find((m) => m.includes('Resume now')), 10_000);
+    // How a VS Code notification finds links in its message (vs/base/common/linkedText).
+    const link = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+    assert.strictEqual(shown.match(link), null, shown);
+    assert.ok(!/\$\([a-z-]+\)/.test(shown), shown);
+    assert.ok(shown.replace(/\u200b/g, '').includes(evil), 'the class is quoted as written');
+    // The tooltip quotes the run's stopped_reason (the pill): make that the hostile text.
+    writeState(folder, { active: false, stopped_reason: evil, windows: 8 });
+    const tip = await waitFor('the tooltip quoting the stopped_reason', () => { const t: string = api.statusBar.tooltip(); return t.includes('Resume now') ? t : undefined; });
+    // Outside our own links at the end, no unescaped [ or ! or $( from the file.
+    const quoted = tip.slice(0, tip.lastIndexOf('[$(list-selection)'));
+    assert.ok(!/(^|[^\\])\[/.test(quoted) && !/(^|[^\\])!/.test(quoted) && !/\$\(bug\)/.test(quoted.replace(/\\(.)/g, '$1')), quoted);
+  });
+
+  test('Resume run in a terminal runs the harness itself from an argv (no shell string), without session variables', async () => {
     writeState(folder, { active: false, stopped_reason: 'user_stop', windows: 6, transcript_path: transcript });
     const before = agentCalls().length;
-    const r = await api.statusBar.resumeRun(folder, 'terminal');
+    // Terminals get their environment from the login shell and terminal.integrated.env: plant the session variables there.
+    const termConfig = vscode.workspace.getConfiguration('terminal.integrated');
+    const envBefore = termConfig.get<Record<string, string>>('env.linux') ?? {};
+    await termConfig.update('env.linux', { ...envBefore, CLAUDECODE: '1', CODEX_THREAD_ID: 'thread-parent' }, vscode.ConfigurationTarget.Global);
+    const r = await api.statusBar.resumeRun(folder, 'terminal').finally(() => termConfig.update('env.linux', envBefore, vscode.ConfigurationTarget.Global));
     assert.strictEqual(r.outcome, 'terminal');
     assert.deepStrictEqual(r.argv.slice(1), ['/leopold-run']);
     const term = vscode.window.terminals.find((t) => t.name === `Leopold: ${path.basename(folder)}`);
@@ -133,6 +176,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     const call = await waitFor('the agent started in the terminal', () => agentCalls()[before], 20_000);
     assert.deepStrictEqual(call.argv, ['/leopold-run']);
     assert.strictEqual(call.cwd, folder);
+    assert.deepStrictEqual(call.session_env, [], 'no session variable reached the agent in the terminal');
     term!.dispose();
   });
 
@@ -143,6 +187,42 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
       return t.includes('injected') ? t : undefined;
     });
     assert.ok(text.includes('$\u200b(bug) injected'), text);
+  });
+
+  test('Resume within the grace of a relaunch another monitor fired is refused with the seconds left; nothing starts', async () => {
+    // As `leopold watch` (or another VS Code window) records it: fired 5 s ago, the child still starting up.
+    writeState(folder, rolled(transcript, { windows: 9, last_turn: stamp(20), relaunch_window: 9, relaunch_result: 'fired:claude', relaunch_at: stamp(5) }));
+    await waitFor('the loop to stand down', () => api.supervisor.verdicts()[folder] === 'already_handled');
+    const before = agentCalls().length;
+    for (const how of ['headless', 'terminal'] as const) {
+      const r = await api.statusBar.resumeRun(folder, how);
+      assert.deepStrictEqual([r.outcome, r.reason], ['refused', 'relaunch_in_grace'], how);
+    }
+    await sleep(1500);
+    assert.strictEqual(agentCalls().length, before, 'no second agent');
+    assert.strictEqual(readState(folder).relaunch_result, 'fired:claude');
+  });
+
+  test('a state.json that fails the schema: the pill says state invalid, nothing is written or spawned', async () => {
+    const before = agentCalls().length;
+    writeState(folder, rolled(transcript, { windows: 10, iteration: '7', last_turn: stamp(5) }));
+    const bytes = fs.readFileSync(leoFile(folder, 'state.json'), 'utf8');
+    await waitFor('the state invalid pill', () => /Leopold: state invalid/.test(text()) && api.statusBar.warning());
+    assert.match(api.statusBar.tooltip(), /iteration/);
+    await sleep(4500);
+    assert.strictEqual(fs.readFileSync(leoFile(folder, 'state.json'), 'utf8'), bytes);
+    assert.strictEqual(agentCalls().length, before);
+  });
+
+  test('Stop run through a dangling STOP symlink is refused and creates nothing', async () => {
+    const target = path.join(folder, 'elsewhere-STOP');
+    fs.symlinkSync(target, leoFile(folder, 'STOP'));
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand('leopold.stopRun', folder), false);
+      assert.ok(!fs.existsSync(target), 'nothing created through the link');
+    } finally {
+      fs.rmSync(leoFile(folder, 'STOP'), { force: true });
+    }
   });
 
   test('the commands exist, and the supervisor exposes its verdicts', async () => {

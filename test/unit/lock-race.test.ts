@@ -1,0 +1,158 @@
+// Stale `.state.lock` reaping under a real race: many processes (six node racers, plus the hooks' bash reaper) meet
+// a planted stale lock at the same instant, 1000 times for the lock itself and 300 times for a relaunch decision.
+// Zero double holds, zero double spawns. Also: a lock stamped in the future does not block writes for minutes.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { withStateLock, LOCK_DIR } from '../../src/core/atomic';
+import { formatUtc } from '../../src/core/time';
+import { CHECKPOINT, GUARDRAILS_AUTO, PLAN } from './continuityFixture';
+
+const RACERS = 6;
+const GROUP = 40;
+
+/** The hooks' lock, in bash: mkdir; a lock older than a minute is reaped with `rm -rf`; 0.01 s between tries. */
+const BASH_LOCKER = String.raw`
+lockit() {
+  local leo=$1/.leopold lock=$1/.leopold/.state.lock i m
+  for i in $(seq 1 3000); do
+    if mkdir "$lock" 2>/dev/null; then
+      if ( set -o noclobber; : > "$leo/holder" ) 2>/dev/null; then
+        echo "held $1 bash" >> "$LOG"; rm -f "$leo/holder"
+      else
+        echo "double $1 bash" >> "$LOG"
+      fi
+      rmdir "$lock" 2>/dev/null
+      return
+    fi
+    m=$(stat -c %Y "$lock" 2>/dev/null) && [ $(( $(date +%s) - m )) -gt 60 ] && rm -rf "$lock"
+    sleep 0.01
+  done
+  echo "error $1 bash timeout" >> "$LOG"
+}
+for d in "$@"; do lockit "$d" & done
+wait
+`;
+
+function plantStale(leo: string, offsetS: number): void {
+  mkdirSync(join(leo, LOCK_DIR));
+  const t = Date.now() / 1000 + offsetS;
+  utimesSync(join(leo, LOCK_DIR), t, t);
+}
+
+const live: ReturnType<typeof spawn>[] = [];
+function run(args: string[], log: string, bashGroups?: { at: number; dirs: string[] }[]): Promise<void> {
+  const kids = live;
+  kids.length = 0;
+  kids.push(...Array.from({ length: RACERS }, () => spawn(process.execPath, [join(__dirname, 'lockRaceChild.js'), ...args, log], { stdio: 'inherit' })));
+  const timers = (bashGroups ?? []).map((g) => setTimeout(() => {
+    kids.push(spawn('bash', ['-c', BASH_LOCKER, 'bash', ...g.dirs], { stdio: 'inherit', env: { ...process.env, LOG: log } }));
+  }, Math.max(0, g.at - Date.now())));
+  return new Promise((resolve) => {
+    const check = () => {
+      if (timers.length === (bashGroups?.length ?? 0) && kids.length === RACERS + (bashGroups?.length ?? 0) && kids.every((k) => k.exitCode !== null || k.signalCode !== null)) resolve();
+      else setTimeout(check, 50);
+    };
+    check();
+  });
+}
+
+describe('stale .state.lock reaping, raced by real processes', function () {
+  this.timeout(120_000);
+  let tmp: string;
+  beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'leo-lockrace-'))));
+  afterEach(() => {
+    for (const k of live) if (k.exitCode === null && k.signalCode === null) k.kill('SIGKILL');
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('1000 planted stale locks (past and future mtimes), six node racers and the hooks\' bash reaper: never two holders', async () => {
+    const groups: { at: number; dirs: string[] }[] = [];
+    const t0 = Date.now() + 1500;
+    for (let g = 0; g < 1000 / GROUP; g++) {
+      const dirs: string[] = [];
+      for (let i = 0; i < GROUP; i++) {
+        const root = join(tmp, `t${g}-${i}`);
+        mkdirSync(join(root, '.leopold'), { recursive: true });
+        // Mostly a dead writer's lock (2 min old); one group stamped an hour ahead (a skewed clock).
+        plantStale(join(root, '.leopold'), g === 7 ? 3600 : -120);
+        dirs.push(root);
+      }
+      groups.push({ at: t0 + g * 320 + (g > 7 ? 3400 : 0), dirs });
+    }
+    const trials = join(tmp, 'trials.json');
+    writeFileSync(trials, JSON.stringify({ groups }));
+    const log = join(tmp, 'log');
+    writeFileSync(log, '');
+    // The bash reaper joins every other group, never the future-stamped one (it would wait a minute there; ours must not).
+    await run(['hold', trials], log, groups.filter((_, g) => g !== 7 && g % 2 === 0));
+    const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    assert.deepEqual(lines.filter((l) => !l.startsWith('held ')), [], 'no double hold, no error');
+    const holds = new Map<string, number>();
+    for (const l of lines) holds.set(l.split(' ')[1], (holds.get(l.split(' ')[1]) ?? 0) + 1);
+    assert.equal(holds.size, 1000);
+    groups.forEach((g, gi) => g.dirs.forEach((d) => assert.equal(holds.get(d), RACERS + (gi !== 7 && gi % 2 === 0 ? 1 : 0), d)));
+    for (const g of groups) for (const d of g.dirs) assert.ok(!existsSync(join(d, '.leopold', LOCK_DIR)), `${d}: the lock is released`);
+  });
+
+  it('320 fresh rolls behind a planted stale lock, six node racers: exactly one spawn per roll', async () => {
+    const groups: { at: number; dirs: string[] }[] = [];
+    const t0 = Date.now() + 1500;
+    const transcript = join(tmp, 'transcript.jsonl');
+    writeFileSync(transcript, JSON.stringify({ type: 'assistant', sessionId: 's1', uuid: 'u1' }) + '\n');
+    for (let g = 0; g < 320 / GROUP; g++) {
+      const dirs: string[] = [];
+      for (let i = 0; i < GROUP; i++) {
+        const root = join(tmp, `r${g}-${i}`);
+        const leo = join(root, '.leopold');
+        mkdirSync(leo, { recursive: true });
+        writeFileSync(join(leo, 'PLAN.md'), PLAN);
+        writeFileSync(join(leo, 'GUARDRAILS.md'), GUARDRAILS_AUTO);
+        writeFileSync(join(leo, 'CHECKPOINT.md'), CHECKPOINT);
+        writeFileSync(join(leo, 'state.json'), JSON.stringify({
+          active: false, stopped_reason: 'context_budget', iteration: 7, windows: 2, window_zero_streak: 0,
+          last_turn: formatUtc(Date.now() + 10_000), transcript_path: transcript,
+        }));
+        plantStale(leo, -120);
+        dirs.push(root);
+      }
+      groups.push({ at: t0 + g * 250, dirs });
+    }
+    const trials = join(tmp, 'trials.json');
+    writeFileSync(trials, JSON.stringify({ groups }));
+    const log = join(tmp, 'log');
+    writeFileSync(log, '');
+    await run(['spawn', trials], log);
+    const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    assert.deepEqual(lines.filter((l) => l.startsWith('error')), []);
+    const spawns = new Map<string, number>();
+    for (const l of lines.filter((x) => x.startsWith('spawn '))) spawns.set(l.split(' ')[1], (spawns.get(l.split(' ')[1]) ?? 0) + 1);
+    assert.equal(spawns.size, 320);
+    assert.deepEqual([...spawns].filter(([, n]) => n !== 1), [], 'one spawn per roll');
+    const verdicts = lines.filter((x) => x.startsWith('verdict ')).map((l) => l.split(' ')[3]);
+    assert.equal(verdicts.length, 320 * RACERS);
+    assert.equal(verdicts.filter((v) => v === 'relaunched:claude').length, 320);
+    assert.equal(verdicts.filter((v) => v === 'already_handled').length, 320 * (RACERS - 1));
+  });
+
+  it('a lock stamped an hour in the future is taken within seconds, not minutes', async function () {
+    const leo = join(tmp, '.leopold');
+    mkdirSync(leo);
+    plantStale(leo, 3600);
+    const t0 = Date.now();
+    assert.equal(await withStateLock(leo, async () => 'taken'), 'taken');
+    const waited = Date.now() - t0;
+    assert.ok(waited < 4500, `waited ${waited} ms`);
+    assert.ok(!existsSync(join(leo, LOCK_DIR)));
+  });
+
+  it('a live lock (fresh mtime) is never reaped: the budget runs out instead', async () => {
+    const leo = join(tmp, '.leopold');
+    mkdirSync(leo);
+    plantStale(leo, -30);
+    await assert.rejects(withStateLock(leo, async () => 'never', { retryMs: 5, tries: 100 }), /could not take/);
+    assert.ok(existsSync(join(leo, LOCK_DIR)), 'the live lock is still there');
+  });
+});
