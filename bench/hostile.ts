@@ -1,7 +1,6 @@
 // Benchmark of the hostile project set (issue 10; test/fixtures/hostile.ts, built in a temp dir): for each folder,
 // ProjectModel.load() + buildProjectNode() — the tree's first render — and one continuity observation (what the
-// status bar's 2 s poll costs). Goal: each under 100 ms. Folders whose fix lives on another branch (AWAITING_MERGE)
-// are listed, not run: one of them aborts the process, another blocks it for seconds.
+// status bar's 2 s poll costs). Goal: each under 100 ms.
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -19,11 +18,6 @@ export async function benchHostile(): Promise<Record<string, string>> {
     const set = makeHostileSet(dir);
     const runs = 9;
     for (const f of set) {
-      if (f.fixedOn) {
-        console.log(`${f.name.padEnd(24)} skipped: awaiting ${f.fixedOn}`);
-        out[`${f.name}: load + render`] = `awaiting ${f.fixedOn}`;
-        continue;
-      }
       const leo = path.join(f.root, '.leopold');
       const load: number[] = [];
       const obs: number[] = [];

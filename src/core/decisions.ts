@@ -35,15 +35,109 @@ export interface DecisionBlock {
   body: string;
 }
 
-const HEADING = /^##\s+(.*?)\s*$/;
 // `D12 — title` (em dash as written; an en dash or a hyphen is accepted too).
-const NUMBERED = /^D(\d+)\s+[—–-]+\s+(.*)$/;
-// A trailing `(turn N, <ISO>)` or `(<ISO>)`.
-const STAMP = /\s*\(\s*(?:turn\s+(\d+)\s*,\s*)?([0-9]{4}-[0-9]{2}-[0-9]{2}T[^)\s]*)\s*\)\s*$/i;
-const FIELD = new RegExp(`^\\s*(${DECISION_FIELDS.join('|')})\\s*:\\s?(.*)$`);
+const NUMBERED = /^D(\d+)\s+[—–-]+\s+([\s\S]*)$/;
+// The inside of a trailing `(turn N, <ISO>)` or `(<ISO>)`, matched against the bracket's content only.
+const STAMP_INSIDE = /^\s*(?:turn\s+(\d+)\s*,\s*)?([0-9]{4}-[0-9]{2}-[0-9]{2}T[^)\s]*)\s*$/i;
+// `[\s\S]*` rather than `.*`: a U+2028 inside a line would make `.*$` fail and backtrack over the whole line.
+const FIELD = new RegExp(`^\\s*(${DECISION_FIELDS.join('|')})\\s*:\\s?([\\s\\S]*)$`);
+const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c || c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 ||
+  c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0x0a || c === 0x0d;
 
-/** Splits a DECISIONS.md into its blocks, with 0-based lines. Never throws; text before the first block is ignored. */
-export function parseDecisions(text: string): DecisionBlock[] {
+/**
+ * A `## ` heading's text (after `##` and at least one space, trimmed), or undefined. Written out by hand: the
+ * regex `^##\s+(.*?)\s*$` backtracks quadratically on a heading of many spaces followed by a non-space.
+ */
+function headingText(trimmedStart: string): string | undefined {
+  if (!trimmedStart.startsWith('##') || trimmedStart.startsWith('###')) return undefined;
+  if (trimmedStart.length < 3 || !isSpace(trimmedStart.charCodeAt(2))) return undefined;
+  return trimmedStart.slice(2).trim();
+}
+
+/** Splits a trailing `(turn N, <ISO>)` / `(<ISO>)` off a heading, in one pass from the end (no backtracking). */
+function splitStamp(rest: string): { rest: string; turn?: number; at?: string } {
+  const t = rest.trimEnd();
+  if (!t.endsWith(')')) return { rest };
+  const open = t.lastIndexOf('(');
+  if (open < 0) return { rest };
+  const m = STAMP_INSIDE.exec(t.slice(open + 1, -1));
+  if (!m || parseUtc(m[2]) === undefined) return { rest };
+  return { rest: t.slice(0, open).trimEnd(), turn: m[1] !== undefined ? Number(m[1]) : undefined, at: m[2] };
+}
+
+/**
+ * DECISIONS.md with its HTML comments removed, the way `leopold recall` reads it: every `<!-- … -->` region goes
+ * (to a fixpoint: removing one region can splice the text around it into a fresh `<!--`), and an unclosed `<!--`
+ * comments out the rest of the file. Leopold's own template ships a commented-out example decision; it is not a
+ * decision anybody made. One pass, linear: the kept text is built as a stack, each `-->` closing the oldest
+ * `<!--` still open (what the leftmost-first, shortest-match removal repeated to a fixpoint amounts to).
+ * `lineOf[i]` is the 0-based line in `text` where the kept text's line `i` starts.
+ */
+export function stripComments(text: string): { text: string; lineOf: number[] } {
+  if (!text.includes('<!--')) return { text, lineOf: lineStarts(text).map((_, i) => i) };
+  const kept: number[] = []; // indexes into text
+  let open = -1; // position in `kept` of the oldest open `<!--`, or -1
+  const at = (k: number) => text.charCodeAt(kept[k]);
+  for (let i = 0; i < text.length; i++) {
+    kept.push(i);
+    const n = kept.length;
+    if (n >= 4 && at(n - 1) === 0x2d && at(n - 2) === 0x2d && at(n - 3) === 0x21 && at(n - 4) === 0x3c && open < 0) open = n - 4;
+    else if (open >= 0 && n - 3 >= open + 4 && at(n - 1) === 0x3e && at(n - 2) === 0x2d && at(n - 3) === 0x2d) {
+      kept.length = open;
+      open = -1;
+      // The text before the removed region may now end in a fresh `<!--` with what follows: found as it arrives.
+      const m = kept.length;
+      if (m >= 4 && at(m - 1) === 0x2d && at(m - 2) === 0x2d && at(m - 3) === 0x21 && at(m - 4) === 0x3c) open = m - 4;
+    }
+  }
+  if (open >= 0) kept.length = open;
+  // Build the kept text and where each of its lines starts in the original.
+  const starts = lineStarts(text);
+  const lineAt = (index: number) => {
+    let lo = 0, hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const parts: string[] = [];
+  const lineOf: number[] = [0];
+  let prevBreak = false;
+  let runStart = 0;
+  for (let k = 0; k < kept.length; k++) {
+    if (k > 0 && kept[k] !== kept[k - 1] + 1) {
+      parts.push(text.slice(kept[runStart], kept[k - 1] + 1));
+      runStart = k;
+    }
+    const c = text.charCodeAt(kept[k]);
+    if (prevBreak && !(c === 0x0a && text.charCodeAt(kept[k - 1]) === 0x0d)) lineOf.push(lineAt(kept[k]));
+    prevBreak = c === 0x0a || c === 0x0d;
+  }
+  if (kept.length) parts.push(text.slice(kept[runStart], kept[kept.length - 1] + 1));
+  if (prevBreak) lineOf.push(starts.length - 1);
+  return { text: parts.join(''), lineOf };
+}
+
+/** Offsets where each line of `text` starts (lines split on \r\n, \r or \n, as the parser splits them). */
+function lineStarts(text: string): number[] {
+  const out = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
+    if (c === 0x0a || c === 0x0d) out.push(i + 1);
+  }
+  return out;
+}
+
+/**
+ * Splits a DECISIONS.md into its blocks, with 0-based lines (of the file as written). HTML comments are not
+ * decisions (`stripComments`). Never throws; text before the first block is ignored. Linear in the text: no regex
+ * here can backtrack over a long line.
+ */
+export function parseDecisions(source: string): DecisionBlock[] {
+  const { text, lineOf } = stripComments(source);
   const lines = text.split(/\r\n|\r|\n/);
   const blocks: DecisionBlock[] = [];
   let cur: DecisionBlock | undefined;
@@ -51,28 +145,24 @@ export function parseDecisions(text: string): DecisionBlock[] {
   let lastField: DecisionField | undefined;
   const close = () => {
     if (!cur) return;
-    while (bodyLines.length && bodyLines[bodyLines.length - 1].trim() === '') bodyLines.pop();
-    while (bodyLines.length && bodyLines[0].trim() === '') bodyLines.shift();
-    cur.body = bodyLines.join('\n');
+    let end = bodyLines.length;
+    while (end > 0 && bodyLines[end - 1].trim() === '') end--;
+    let start = 0;
+    while (start < end && bodyLines[start].trim() === '') start++;
+    cur.body = bodyLines.slice(start, end).join('\n');
     blocks.push(cur);
     cur = undefined;
     bodyLines = [];
     lastField = undefined;
   };
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    const h = HEADING.exec(line.trimStart());
-    if (h && !line.trimStart().startsWith('###')) {
+  for (let j = 0; j < lines.length; j++) {
+    const line = lines[j];
+    const i = lineOf[j] ?? j;
+    const trimmedStart = line.trimStart();
+    const h = headingText(trimmedStart);
+    if (h !== undefined) {
       close();
-      let rest = h[1];
-      let turn: number | undefined;
-      let at: string | undefined;
-      const s = STAMP.exec(rest);
-      if (s && parseUtc(s[2]) !== undefined) {
-        turn = s[1] !== undefined ? Number(s[1]) : undefined;
-        at = s[2];
-        rest = rest.slice(0, s.index).trimEnd();
-      }
+      const { rest, turn, at } = splitStamp(h);
       const m = NUMBERED.exec(rest);
       cur = {
         id: m ? `D${m[1]}` : undefined,
@@ -91,14 +181,15 @@ export function parseDecisions(text: string): DecisionBlock[] {
       continue;
     }
     if (!cur) continue;
-    if (/^#\s/.test(line)) {
+    if (line.startsWith('#') && line.length > 1 && isSpace(line.charCodeAt(1))) {
       // A new top-level header ends the block (a pasted second file, say).
       close();
       continue;
     }
     bodyLines.push(line);
-    if (line.trim() !== '') cur.endLine = i;
-    const f = FIELD.exec(line);
+    const blank = trimmedStart === '';
+    if (!blank) cur.endLine = i;
+    const f = blank ? null : FIELD.exec(line);
     if (f) {
       const key = f[1] as DecisionField;
       if (cur.fields[key] === undefined) {
@@ -106,10 +197,10 @@ export function parseDecisions(text: string): DecisionBlock[] {
         cur.fieldLines[key] = i;
       }
       lastField = key;
-    } else if (lastField && /^\s+\S/.test(line)) {
+    } else if (lastField && !blank && trimmedStart.length < line.length) {
       // An indented continuation of the field above.
-      cur.fields[lastField] = `${cur.fields[lastField]} ${line.trim()}`.trim();
-    } else if (line.trim() === '') {
+      cur.fields[lastField] = `${cur.fields[lastField]} ${trimmedStart.trimEnd()}`.trim();
+    } else if (blank) {
       lastField = undefined;
     }
   }
@@ -140,9 +231,9 @@ export interface RecallHit {
 
 /** Lowercased word terms of a query (letters and digits, any script); duplicates dropped. */
 export function queryTerms(query: string): string[] {
-  const out: string[] = [];
-  for (const m of query.toLowerCase().matchAll(/[\p{L}\p{N}_]+/gu)) if (!out.includes(m[0])) out.push(m[0]);
-  return out;
+  const out = new Set<string>();
+  for (const m of query.toLowerCase().matchAll(/[\p{L}\p{N}_]+/gu)) out.add(m[0]);
+  return [...out];
 }
 
 function occurrences(haystack: string, needle: string): number {

@@ -6,10 +6,12 @@
 //
 // Checks, in the doctor's order: (state.json readable — ours: the doctor reads it with jq and says nothing), kill
 // switch, owner (only when the run is active), foreign stops, tracked state, checkpoint, continuity, windows N/M,
-// last window's progress. One deliberate difference: the checkpoint is validated with the real cap (§6.3), not the
-// old doctor's fixed 32768 bytes.
+// last window's progress. Where `leopold doctor` prints a line, the same words; where it prints nothing (an
+// untracked state.json), nothing; the extension's own checks (state.json readable, git not run or not a repository)
+// are marked as the extension's (`extension: true`). One deliberate difference: the checkpoint is validated with the
+// real cap (§6.3), not the old doctor's fixed 32768 bytes.
 import { join } from 'node:path';
-import { checkpointCap, validateCheckpoint } from './checkpoint';
+import { checkpointCap, parseCheckpoint, SECTIONS, TITLE, utf8Length, validateCheckpoint, type CheckpointCap } from './checkpoint';
 import { parseGuardrails } from './guardrails';
 import { gatherOwnerSignals, ownerStatus, type OwnerSignals, type OwnerStatus } from './owner';
 import { resolveMaxWindows } from './runs';
@@ -29,7 +31,7 @@ export type DoctorCheckId =
   | 'state-invalid-json' | 'state-invalid' | 'state-not-regular' | 'state-too-large'
   | 'kill-switch'
   | 'owner-alive' | 'owner-stale' | 'owner-driver-alive' | 'owner-driver-stale' | 'owner-none' | 'foreign-stops'
-  | 'state-tracked' | 'state-untracked' | 'state-tracking-no-git' | 'state-tracking-not-checked'
+  | 'state-tracked' | 'state-tracking-no-git' | 'state-tracking-not-checked'
   | 'checkpoint-ok' | 'checkpoint-absent' | 'checkpoint-malformed'
   | 'continuity-auto' | 'continuity-manual' | 'continuity-unknown'
   | 'windows' | 'windows-ceiling'
@@ -45,6 +47,8 @@ export interface DoctorFinding {
   file?: DoctorFile;
   /** 0-based line in `file`. */
   line?: number;
+  /** A check of the extension's own, which `leopold doctor` does not make: rendered marked as such. */
+  extension?: boolean;
 }
 
 /** Whether git tracks `.leopold/state.json`: `not-checked` in an untrusted workspace (git is not run there). */
@@ -192,6 +196,31 @@ function firstSentence(message: string): string {
   return (m ? m[1] : message).trim();
 }
 
+/**
+ * The error `leopold doctor` names for a malformed checkpoint, in its words and its order of checks: the size, the
+ * first unknown, brief or repeated heading, a second title, the missing sections, the first section out of order.
+ * Undefined when none of them applies (the caller falls back to the parser's own message).
+ */
+export function doctorCheckpointError(text: string, cap: CheckpointCap, locale: Locale = 'en'): { error: string; line: number } | undefined {
+  const m = (key: MessageKey, args?: MessageArgs) => msg(locale, key, args);
+  const bytes = utf8Length(text);
+  if (bytes > cap.bytes) return { error: m('doctor.cp.oversize', { bytes, cap: cap.bytes }), line: 0 };
+  const p = parseCheckpoint(text);
+  for (const h of p.headings) {
+    if (h.role === 'brief') return { error: m('doctor.cp.brief', { name: h.name }), line: h.line };
+    if (h.role === 'unknown') return { error: m('doctor.cp.unknown', { name: h.name, list: SECTIONS.join(', ') }), line: h.line };
+    if (h.role === 'duplicate') return { error: m('doctor.cp.duplicate', { name: h.name }), line: h.line };
+  }
+  if (p.titles.length > 1) return { error: m('doctor.cp.nested', { count: p.titles.length, title: TITLE }), line: p.titles[1] };
+  const missing = SECTIONS.filter((name) => !p.sections.has(name));
+  if (missing.length) return { error: m('doctor.cp.missing', { list: missing.map((name) => `"${name}"`).join(', ') }), line: p.firstHeadingLine < p.lines.length ? p.firstHeadingLine : 0 };
+  const order = p.headings.filter((h) => h.role === 'section');
+  for (let i = 0; i < order.length; i++) {
+    if (order[i].name !== SECTIONS[i]) return { error: m('doctor.cp.order', { found: order[i].name, expected: SECTIONS[i] }), line: order[i].line };
+  }
+  return undefined;
+}
+
 /** `locale`: the language of the checkpoint parser's message quoted in `checkpoint-malformed` (English by default). */
 export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorReport {
   const stateText = input.stateText;
@@ -207,17 +236,17 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
 
   // 0. state.json readable (ours; the hook replaces a malformed file with `state_invalid`).
   const unreadable = input.stateUnreadable;
-  if (unreadable?.kind === 'not-regular') add({ id: 'state-not-regular', level: 'fail', params: { kind: fileKindWords(unreadable.fileKind, locale) }, file: 'state.json' });
+  if (unreadable?.kind === 'not-regular') add({ id: 'state-not-regular', level: 'fail', params: { kind: fileKindWords(unreadable.fileKind, locale) }, file: 'state.json', extension: true });
   else if (unreadable?.kind === 'too-large') {
-    add({ id: 'state-too-large', level: 'fail', params: { mb: (unreadable.bytes / 1048576).toFixed(1), limit: unreadable.limit / 1048576 }, file: 'state.json' });
+    add({ id: 'state-too-large', level: 'fail', params: { mb: (unreadable.bytes / 1048576).toFixed(1), limit: unreadable.limit / 1048576 }, file: 'state.json', extension: true });
   } else if (read.kind === 'invalid-json') {
-    add({ id: 'state-invalid-json', level: 'fail', params: { message: read.message }, file: 'state.json', line: jsonErrorLine(stateText ?? '', read.message) });
+    add({ id: 'state-invalid-json', level: 'fail', params: { message: read.message }, file: 'state.json', line: jsonErrorLine(stateText ?? '', read.message), extension: true });
   } else if (read.kind === 'invalid') {
     const first = read.issues[0];
     add({
       id: 'state-invalid', level: 'warn',
       params: { path: first?.path || '(document)', message: first?.message ?? '', more: read.issues.length - 1 },
-      file: 'state.json', line: first ? jsonKeyLine(stateText ?? '', first.path) : 0,
+      file: 'state.json', line: first ? jsonKeyLine(stateText ?? '', first.path) : 0, extension: true,
     });
   }
 
@@ -245,14 +274,13 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
     if ((input.foreignStops ?? 0) > 0) add({ id: 'foreign-stops', level: 'warn', params: { count: input.foreignStops } });
   }
 
-  // 3. Tracked state.
-  if (stateText !== undefined) {
-    switch (input.stateTracked) {
-      case 'tracked': add({ id: 'state-tracked', level: 'fail', params: {}, file: 'state.json', line: 0 }); break;
-      case 'untracked': add({ id: 'state-untracked', level: 'ok', params: {} }); break;
-      case 'no-git': add({ id: 'state-tracking-no-git', level: 'skip', params: {} }); break;
-      case 'not-checked': add({ id: 'state-tracking-not-checked', level: 'skip', params: {} }); break;
-    }
+  // 3. Tracked state: the doctor speaks only when git tracks it (`git ls-files --error-unmatch`), whether or not
+  // state.json exists; an untracked file gets no line. Not a repository, or git not run (Restricted Mode): ours.
+  switch (input.stateTracked) {
+    case 'tracked': add({ id: 'state-tracked', level: 'fail', params: {}, ...(stateText !== undefined ? { file: 'state.json' as const, line: 0 } : {}) }); break;
+    case 'untracked': break;
+    case 'no-git': add({ id: 'state-tracking-no-git', level: 'skip', params: {}, extension: true }); break;
+    case 'not-checked': add({ id: 'state-tracking-not-checked', level: 'skip', params: {}, extension: true }); break;
   }
 
   // 4. Checkpoint, with the parser's message and the real cap.
@@ -262,15 +290,18 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
   } else if (cp.trim() === '') {
     add({ id: 'checkpoint-malformed', level: 'fail', params: { error: msg(locale, 'doctor.emptyFile'), more: 0 }, file: 'CHECKPOINT.md', line: 0 });
   } else {
-    const v = validateCheckpoint(cp, checkpointCap(input.guardrailsText, stateText), locale);
+    const cap = checkpointCap(input.guardrailsText, stateText);
+    const v = validateCheckpoint(cp, cap, locale);
     const errors = v.findings.filter((f) => f.severity === 'error');
     if (errors.length === 0) {
       add({ id: 'checkpoint-ok', level: 'ok', params: { bytes: v.bytes } });
     } else {
+      // The doctor prints one error, in its own words; the language server lists them all.
+      const named = doctorCheckpointError(cp, cap, locale);
       add({
         id: 'checkpoint-malformed', level: 'fail',
-        params: { error: firstSentence(errors[0].message), more: errors.length - 1 },
-        file: 'CHECKPOINT.md', line: errors[0].span.startLine,
+        params: { error: named?.error ?? firstSentence(errors[0].message), more: 0 },
+        file: 'CHECKPOINT.md', line: named?.line ?? errors[0].span.startLine,
       });
     }
   }
@@ -361,7 +392,10 @@ export interface DoctorStrings {
   blockTitle(leoDir: string): string;
   /** The block printed when neither MISSION.md nor state.json exists. */
   absent(leoDir: string): string;
+  /** The line's text (an extension check marked as such). */
   finding(f: DoctorFinding): string;
+  /** The message alone. */
+  message(f: DoctorFinding): string;
   summary(ok: number, warnings: number, problems: number): string;
   healthy: string;
   fixFails: string;
@@ -372,35 +406,38 @@ const PREFIX: Record<DoctorLevel, string> = { ok: '[ok]   ', warn: '[warn] ', fa
 /** The doctor's wording in `locale`, from the core's message catalog (`doctor.*` keys). */
 export function doctorStringsFor(locale: Locale): DoctorStrings {
   const m = (key: MessageKey, args?: MessageArgs) => msg(locale, key, args);
-  const ownerDesc = (p: DoctorParams) => `(${p.engine ?? m('doctor.unknownEngine')}${p.harness ? `, ${p.harness}` : ''})`;
-  const driverDesc = (p: DoctorParams) => `(${m('doctor.driver')}${p.pid !== undefined ? `, pid ${p.pid}` : ''})`;
-  const lifeless = (p: DoctorParams) => (p.age === undefined ? m('doctor.noLifeAtAll') : m('doctor.noLifeFor', { age: p.age }));
+  // The doctor's own renderings: `(${engine:-skill}${harness:+, $harness})`, `(driver, pid ${pid:-?})`, `${age}s` or `?s`.
+  const ownerDesc = (p: DoctorParams) => `(${p.engine || 'skill'}${p.harness ? `, ${p.harness}` : ''})`;
+  const driverDesc = (p: DoctorParams) => `(${m('doctor.driver')}, pid ${p.pid ?? '?'})`;
+  const lifeless = (p: DoctorParams) => m('doctor.noLifeFor', { age: p.age ?? '?' });
   const args = (p: DoctorParams): MessageArgs => {
     const out: Record<string, string | number | undefined> = {};
     for (const [k, v] of Object.entries(p)) out[k] = typeof v === 'string' || typeof v === 'number' ? v : v === undefined ? undefined : String(v);
     return out;
   };
+  const message = (f: DoctorFinding): string => {
+    const p = f.params;
+    switch (f.id) {
+      case 'state-invalid':
+        return m('doctor.state-invalid', { ...args(p), more: Number(p.more) > 0 ? m('doctor.andMore', { more: p.more as number }) : '' });
+      case 'owner-alive':
+      case 'owner-stale':
+        return m(`doctor.${f.id}`, { ...args(p), age: p.age ?? '?', desc: ownerDesc(p), lifeless: lifeless(p) });
+      case 'owner-driver-alive':
+      case 'owner-driver-stale':
+        return m(`doctor.${f.id}`, { ...args(p), age: p.age ?? '?', desc: driverDesc(p), lifeless: lifeless(p) });
+      case 'checkpoint-malformed':
+        return m('doctor.checkpoint-malformed', { ...args(p), more: Number(p.more) > 0 ? m('doctor.plusMore', { more: p.more as number }) : '' });
+      default:
+        return m(`doctor.${f.id}`, args(p));
+    }
+  };
   return {
     header: m('doctor.header'),
     blockTitle: (leoDir) => m('doctor.blockTitle', { leoDir }),
     absent: (leoDir) => m('doctor.absent', { leoDir }),
-    finding(f) {
-      const p = f.params;
-      switch (f.id) {
-        case 'state-invalid':
-          return m('doctor.state-invalid', { ...args(p), more: Number(p.more) > 0 ? m('doctor.andMore', { more: p.more as number }) : '' });
-        case 'owner-alive':
-        case 'owner-stale':
-          return m(`doctor.${f.id}`, { ...args(p), desc: ownerDesc(p), lifeless: lifeless(p) });
-        case 'owner-driver-alive':
-        case 'owner-driver-stale':
-          return m(`doctor.${f.id}`, { ...args(p), desc: driverDesc(p), lifeless: lifeless(p) });
-        case 'checkpoint-malformed':
-          return m('doctor.checkpoint-malformed', { ...args(p), more: Number(p.more) > 0 ? m('doctor.plusMore', { more: p.more as number }) : '' });
-        default:
-          return m(`doctor.${f.id}`, args(p));
-      }
-    },
+    finding: (f) => (f.extension ? m('doctor.extension') : '') + message(f),
+    message,
     summary: (ok, warnings, problems) => m('doctor.summary', { ok, warnings, problems }),
     healthy: m('doctor.healthy'),
     fixFails: m('doctor.fixFails'),

@@ -1,6 +1,9 @@
-// The journal's severity registry (contract §3.1, the watcher's `EVENTS` idea): each known event name maps to a
-// severity and a one-line meaning. Unregistered events are rendered generically (severity `info`). Meanings are
-// written from the contract, with the two stale upstream descriptions corrected (§0.6).
+// The journal's event registry (leopold-live.md §1.1, the watcher's `EVENTS`): each of the 52 names Leopold's
+// writers emit maps to a severity and a one-line meaning (in `messages.ts`, `event.<name>`, both languages; the two
+// stale upstream descriptions corrected, contract §0.6). A row is rendered as the watcher's feed renders it
+// (§1.2): a per-event detail for the events that have one, else the generic form — every scalar field but `ts` and
+// `event` as `key value`, joined with ` · ` (the meaning goes in front where there is room for it: the tooltip).
+// Unregistered events are severity `info` with no meaning, and render generically.
 
 export type Severity = 'crit' | 'high' | 'med' | 'low' | 'info';
 
@@ -11,41 +14,38 @@ export interface EventInfo {
   meaning: string;
 }
 
-export const EVENT_REGISTRY: Readonly<Record<string, EventInfo>> = {
-  // crit
-  max_windows: { severity: 'crit', meaning: 'the run reached max_windows and stopped' },
-  no_progress_across_windows: { severity: 'crit', meaning: 'two windows in a row closed no item: the run stopped' },
-  stop_failure: { severity: 'crit', meaning: 'the turn failed with an API error: the run stopped (api_error)' },
-  checkpoint_oversize: { severity: 'crit', meaning: 'the compaction checkpoint was over the cap: nothing was written' },
-  checkpoint_unmergeable: { severity: 'crit', meaning: 'the checkpoint could not be merged: nothing was written' },
-  window_relaunch_failed: { severity: 'crit', meaning: 'the relaunched window never reactivated the run within 120 s' },
-  api_error_relaunch_refused: { severity: 'crit', meaning: 'the api_error retry ladder refused: the stop is final' },
-  state_invalid: { severity: 'crit', meaning: 'state.json was malformed and was reset by the Stop hook' },
-  guard_block: { severity: 'crit', meaning: 'a guardrail blocked a tool call' },
-  // high
-  window_roll: { severity: 'high', meaning: 'the context window filled up: the run rolled to a fresh window' },
-  checkpoint_grace: { severity: 'high', meaning: 'the window hit its budget with no checkpoint: one grace turn given' },
-  window_relaunch: { severity: 'high', meaning: 'the next window was relaunched headless' },
-  api_error_relaunch: { severity: 'high', meaning: 'a retry after an API error was relaunched' },
-  owner_takeover: { severity: 'high', meaning: 'another session took over the run' },
-  owner_unknown: { severity: 'high', meaning: 'a stop could not be attributed to the run owner' },
-  lock_timeout: { severity: 'high', meaning: 'a hook could not take the state lock' },
-  // med
-  checkpoint_instruction: { severity: 'med', meaning: 'the window is past 80%: the model was told to write its checkpoint' },
-  window_relaunch_refused: { severity: 'med', meaning: 'the next window was not relaunched (see the reason; spawn failures land here too)' },
-  foreign_stop: { severity: 'med', meaning: 'a session that does not own the run stopped: nothing was counted' },
-  // low
-  compact_resumed: { severity: 'low', meaning: 'the session resumed after a compaction' },
-  turn_start: { severity: 'low', meaning: 'a counted turn started' },
-  // info
-  compact_checkpoint: { severity: 'info', meaning: 'a checkpoint was written before compaction' },
-  stop: { severity: 'info', meaning: 'the session stopped' },
+/** Severity of every registered event name (leopold-live.md §1.1). */
+export const EVENT_SEVERITY: Readonly<Record<string, Severity>> = {
+  turn_start: 'low', stop: 'info', item_start: 'low', item_done: 'info', item_incomplete: 'med', cost: 'low',
+  review: 'med', hypothesis: 'high', learn: 'high', merge_conflict: 'crit', subagent_spawn: 'med', persona: 'high',
+  awaiting_human: 'high', failure_rescue: 'high', failure_rescue_declined: 'crit',
+  decision_asked: 'low', decision_answered: 'low', decision_failed: 'med', decision_retry: 'med', decision_timeout: 'high',
+  decision_denied: 'crit', guard_block: 'crit', permission_decided: 'low', persona_guard_block: 'crit',
+  state_invalid: 'crit', foreign_stop: 'med', owner_unknown: 'high', owner_takeover: 'high', lock_timeout: 'high',
+  checkpoint_instruction: 'med', checkpoint_grace: 'high', window_roll: 'high', max_windows: 'crit',
+  no_progress_across_windows: 'crit', stop_failure: 'crit', api_error_observed: 'high', compact_checkpoint: 'info',
+  compact_resumed: 'low', checkpoint_oversize: 'crit', checkpoint_unmergeable: 'crit', subagent_started: 'low',
+  subagent_stopped: 'low', subagent_cap_denied: 'high', verify_recorded: 'low', done_denied: 'high',
+  external_write: 'med', config_change_blocked: 'crit', window_relaunch: 'high', window_relaunch_refused: 'med',
+  window_relaunch_failed: 'crit', api_error_relaunch: 'high', api_error_relaunch_refused: 'crit',
 };
 
-export function eventInfo(name: string, locale: Locale = 'en'): EventInfo {
-  const info = Object.prototype.hasOwnProperty.call(EVENT_REGISTRY, name) ? EVENT_REGISTRY[name] : undefined;
-  if (!info) return { severity: 'info', meaning: '' };
-  return locale === 'en' ? info : { severity: info.severity, meaning: msg(locale, `event.${name}` as MessageKey) };
+const registered = (name: string) => Object.prototype.hasOwnProperty.call(EVENT_SEVERITY, name);
+
+/** The registry with its English meanings (for tests and tools; the views use `eventInfo`). */
+export const EVENT_REGISTRY: Readonly<Record<string, EventInfo>> = Object.fromEntries(
+  Object.entries(EVENT_SEVERITY).map(([name, severity]) => [name, { severity, meaning: msg('en', `event.${name}` as MessageKey) }]),
+);
+
+/**
+ * Severity and meaning of an event. With its fields, the watcher's two overrides apply: a forked `subagent_spawn`
+ * and a blocking `review` (`ok: false`) are raised to `high`.
+ */
+export function eventInfo(name: string, locale: Locale = 'en', fields?: Record<string, unknown>): EventInfo {
+  if (!registered(name)) return { severity: 'info', meaning: '' };
+  let severity = EVENT_SEVERITY[name];
+  if ((name === 'subagent_spawn' && fields?.fork) || (name === 'review' && fields?.ok === false)) severity = 'high';
+  return { severity, meaning: msg(locale, `event.${name}` as MessageKey) };
 }
 
 /** Codicon name per severity (a view may map these to ThemeIcons). */
@@ -65,6 +65,64 @@ export const SEVERITY_COLOR: Readonly<Record<Severity, string | undefined>> = {
   low: undefined,
   info: undefined,
 };
+
+const MAX_SCALAR = 200;
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** A scalar field's text (strings bounded), or undefined for objects, arrays and nulls (the generic form skips them). */
+function scalar(v: unknown): string | undefined {
+  if (typeof v === 'string') return clip(v, MAX_SCALAR);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return undefined;
+}
+
+/** The generic form (§1.2): every scalar field but `ts`/`event` as `key value`, joined with ` · `. */
+export function genericFields(fields: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    if (k === 'ts' || k === 'event') continue;
+    const s = scalar(v);
+    if (s !== undefined) parts.push(`${k} ${s}`);
+  }
+  return parts.join(' · ');
+}
+
+/**
+ * An event's detail text, as the watcher's feed shows it (§1.2): a per-event form for the events that have one
+ * (field values are untrusted text, kept verbatim), the generic form for every other event, registered or not.
+ */
+export function eventDetail(name: string, fields: Record<string, unknown>, locale: Locale = 'en'): string {
+  const f = (k: string) => scalar(fields[k]);
+  const join = (...parts: (string | undefined | false)[]) => parts.filter((p): p is string => !!p).join(' · ');
+  switch (name) {
+    case 'turn_start':
+      return join(msg(locale, 'event.detail.iter', { n: f('iteration') ?? '?' }), msg(locale, 'event.detail.open', { n: f('open_items') ?? '?' }),
+        !!fields.no_progress && msg(locale, 'event.detail.stuck', { n: f('no_progress') ?? '?' }));
+    case 'stop':
+      return join(msg(locale, 'event.detail.reason', { reason: f('reason') ?? '?' }), fields.forced === true && 'forced');
+    case 'state_invalid':
+    case 'owner_unknown':
+      return f('reason') ?? '';
+    case 'guard_block':
+      return f('tool') ?? genericFields(fields);
+    case 'awaiting_human':
+      return msg(locale, 'event.detail.needsYou', { item: f('item') ?? '?', text: clip(f('text') ?? '', 80) });
+    case 'item_start':
+      return join(clip(f('item') ?? '', 80), f('effort') && msg(locale, 'event.detail.effort', { effort: f('effort')! }), fields.critical === true && 'CRITICAL');
+    case 'item_done':
+      return join(clip(f('item') ?? '', 80), f('open_left') !== undefined && msg(locale, 'event.detail.left', { n: f('open_left')! }));
+    case 'item_incomplete':
+      return join(clip(f('item') ?? '', 80), f('fails') !== undefined && msg(locale, 'event.detail.fails', { n: f('fails')! }));
+    case 'failure_rescue_declined':
+      return clip(f('item') ?? '', 60);
+    case 'foreign_stop':
+      return join(f('session'), f('owner'), f('owner_engine'));
+    case 'owner_takeover':
+      return join(f('session'), f('previous'), fields.forced === true ? 'FORCED' : msg(locale, 'event.detail.staleOwner'));
+    default:
+      return genericFields(fields);
+  }
+}
 
 /** A short summary of an event's own fields (`ts` and `event` left out), for a description line. */
 export function eventSummary(fields: Record<string, unknown>, max = 80): string {

@@ -2,7 +2,9 @@
 // `owner.session_id`, else the legacy top-level `session_id`; a driver run is `engine == "driver"`, or no session id
 // and no engine but a pid. Liveness: the newest of (pid alive → now, `last_turn` (else `started_at`), the
 // transcript's mtime); with no signal at all, `owner.claimed_at` (else `started_at`). Alive when younger than
-// LEOPOLD_OWNER_STALE_S (600 s).
+// LEOPOLD_OWNER_STALE_S (600 s). Every "else" is read the way Leopold's owner script reads it, with jq's `//`: the
+// fallback applies only when the owner field is absent, null or false — an empty string is a value, so
+// `owner.transcript_path: ""` means "no transcript signal", never the top-level `transcript_path`.
 import { promises as fs } from 'node:fs';
 import { parseUtc } from './time';
 import { msg, type Locale } from './messages';
@@ -35,35 +37,38 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 const obj = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
-/** `owner.pid` (string or number), else `orchestrator_pid`, as a positive integer. */
-export function ownerPid(state: Record<string, unknown>): number | undefined {
-  for (const v of [obj(state.owner).pid, state.orchestrator_pid]) {
-    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
-    if (Number.isInteger(n) && n > 0) return n;
-  }
+/** jq's `a // b`: `a` unless it is absent, null or false (an empty string or 0 is a value). */
+export function jqAlt(...values: unknown[]): unknown {
+  for (const v of values) if (v !== undefined && v !== null && v !== false) return v;
   return undefined;
 }
 
+/** `owner.pid // orchestrator_pid` (string or number), as a positive integer. */
+export function ownerPid(state: Record<string, unknown>): number | undefined {
+  const v = jqAlt(obj(state.owner).pid, state.orchestrator_pid);
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/** `owner.transcript_path // transcript_path`; an empty owner path is "no transcript", not a fallback. */
 export function ownerTranscript(state: Record<string, unknown>): string | undefined {
-  return str(obj(state.owner).transcript_path) ?? str(state.transcript_path);
+  return str(jqAlt(obj(state.owner).transcript_path, state.transcript_path));
 }
 
 export function ownerStatus(state: Record<string, unknown>, now: number, signals: OwnerSignals, staleS = OWNER_STALE_S): OwnerStatus {
   const owner = obj(state.owner);
-  const sessionId = str(owner.session_id) ?? str(state.session_id);
+  const sessionId = str(jqAlt(owner.session_id, state.session_id));
   const engine = str(owner.engine);
   const harness = str(owner.harness);
   const pid = ownerPid(state);
   const driver = engine === 'driver' || (!sessionId && !engine && pid !== undefined);
   const candidates: { at: number; signal: NonNullable<OwnerStatus['signal']> }[] = [];
   if (signals.pidAlive) candidates.push({ at: now, signal: 'pid' });
-  const lastTurn = parseUtc(state.last_turn);
-  const startedAt = parseUtc(state.started_at);
-  if (lastTurn !== undefined) candidates.push({ at: lastTurn, signal: 'last_turn' });
-  else if (startedAt !== undefined) candidates.push({ at: startedAt, signal: 'started_at' });
+  const lastTurn = parseUtc(jqAlt(state.last_turn, state.started_at));
+  if (lastTurn !== undefined) candidates.push({ at: lastTurn, signal: jqAlt(state.last_turn) !== undefined ? 'last_turn' : 'started_at' });
   if (signals.transcriptMtimeMs !== undefined) candidates.push({ at: signals.transcriptMtimeMs, signal: 'transcript' });
   if (candidates.length === 0) {
-    const claimed = parseUtc(owner.claimed_at);
+    const claimed = parseUtc(jqAlt(owner.claimed_at, state.started_at));
     if (claimed !== undefined) candidates.push({ at: claimed, signal: 'claimed_at' });
   }
   const newest = candidates.sort((a, b) => b.at - a.at)[0];

@@ -2,6 +2,7 @@
 // and the checkpoint's verdict. `ProjectModel.update(changedFiles)` reloads only what the changed files feed and
 // says which sections changed, so a view can refresh just those nodes. Reads are async and bounded: the journal
 // is tailed (only appended bytes are read), archived runs are listed by name only.
+import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { capFrom, formatKb, maxContextMbOf, utf8Length, validateCheckpoint, type CheckpointCap } from './checkpoint';
 import { parseGuardrails, type Guardrails } from './guardrails';
@@ -9,7 +10,8 @@ import { describeFile, fileKindWords, formatSize, readBounded, readText, TEXT_CA
 import { JournalTailer, type JournalEvent } from './journal';
 import { gatherOwnerSignals, ownerStatus, type OwnerStatus } from './owner';
 import { parsePlan, type Plan } from './plan';
-import { assembleWindows, listRuns, runStatus, type ArchivedRun, type RunStatus, type RunWindow } from './runs';
+import { assembleWindows, currentRunEvents, listRuns, readJournalContinuity, runStatus, type ArchivedRun, type RunStatus, type RunWindow } from './runs';
+import { parseUtc } from './time';
 import { readState, type StateRead } from './state';
 import { msg, msgN, type Locale } from './messages';
 
@@ -51,6 +53,10 @@ export interface ProjectSnapshot {
   guardrails: Guardrails;
   maxWindows: number;
   windows: RunWindow[];
+  /** The current run's continuity events the windows were assembled from (earlier runs left out), journal order. */
+  runEvents: JournalEvent[];
+  /** The journal `runEvents` come from: `events.jsonl`, or the archived journal of a run `on_finish: archive` moved. */
+  runJournal: string;
   /** Recent events, newest first (bounded). */
   recent: JournalEvent[];
   journalSkipped: number;
@@ -82,7 +88,7 @@ export function sectionsFor(rel: string): Section[] {
   if (rel === 'events.jsonl') return ['journal', 'windows'];
   if (rel === 'GUARDRAILS.md') return ['guardrails', 'files', 'checkpoint', 'state'];
   if (rel === 'CHECKPOINT.md') return ['checkpoint', 'files'];
-  if (rel === 'runs' || rel.startsWith('runs/')) return ['runs'];
+  if (rel === 'runs' || rel.startsWith('runs/')) return ['runs', 'windows'];
   if ((BRIEF_FILES as readonly string[]).includes(rel)) return ['files'];
   return [];
 }
@@ -157,7 +163,7 @@ export class ProjectModel {
     const prev = this.snap;
     const next: ProjectSnapshot = prev ? { ...prev } : {
       leoDir: this.leoDir, state: { kind: 'missing' }, status: runStatus(undefined, this.locale), guardrails: parseGuardrails(''),
-      maxWindows: 10, windows: [], recent: [], journalSkipped: 0, journalExists: false, runs: [], files: [],
+      maxWindows: 10, windows: [], runEvents: [], runJournal: join(this.leoDir, 'events.jsonl'), recent: [], journalSkipped: 0, journalExists: false, runs: [], files: [],
       checkpoint: { exists: false, capBytes: 32768, ok: false, verdict: msg(this.locale, 'project.checkpoint.missing') },
     };
     const p = (name: string) => join(this.leoDir, name);
@@ -203,11 +209,49 @@ export class ProjectModel {
       const read = await readBounded(p('CHECKPOINT.md')).catch(() => ({ kind: 'missing' as const }));
       next.checkpoint = verdictOf(read, capFrom(next.guardrails.maxCheckpointKb, maxContextMbOf(next.stateObject)), this.locale);
     }
-    if (sections.has('windows')) {
-      next.windows = assembleWindows(next.stateObject, this.tailer.continuityEvents(), next.plan?.vector, this.locale);
-    }
+    if (sections.has('windows')) await this.assemble(next);
     this.snap = next;
     return sections;
+  }
+
+  /**
+   * The current run's windows, from its own events: those of `events.jsonl` after the run's start, or — when the
+   * journal holds none of them and the run finished under `on_finish: archive`, which moved its journal into
+   * `runs/<stamp>/` — those of the archive stamped at or after the run's activation.
+   */
+  private async assemble(next: ProjectSnapshot): Promise<void> {
+    const state = next.stateObject;
+    let journal = this.tailer.path;
+    let events = currentRunEvents(state, this.tailer.continuityEvents());
+    if (state && events.length === 0 && next.status.kind === 'finished') {
+      const owner = typeof state.owner === 'object' && state.owner !== null ? (state.owner as Record<string, unknown>) : {};
+      const activation = parseUtc(state.started_at) ?? parseUtc(owner.claimed_at);
+      const archive = next.runs.find((r) => r.stampMs !== undefined && (activation === undefined || r.stampMs >= Math.floor(activation / 1000) * 1000));
+      if (archive) {
+        const path = join(archive.path, 'events.jsonl');
+        const archived = currentRunEvents(state, await this.archivedJournal(path));
+        if (archived.length) {
+          journal = path;
+          events = archived;
+        }
+      }
+    }
+    next.runEvents = events;
+    next.runJournal = journal;
+    next.windows = assembleWindows(state, events, next.plan?.vector, this.locale);
+  }
+
+  private archiveCache: { path: string; key: string; events: JournalEvent[] } | undefined;
+
+  /** An archived journal's continuity events, re-read only when its size or mtime changes. */
+  private async archivedJournal(path: string): Promise<JournalEvent[]> {
+    const st = await fs.lstat(path).catch(() => undefined);
+    if (!st?.isFile()) return [];
+    const key = `${st.size}:${st.mtimeMs}:${st.ino}`;
+    if (this.archiveCache?.path === path && this.archiveCache.key === key) return this.archiveCache.events;
+    const events = await readJournalContinuity(path);
+    this.archiveCache = { path, key, events };
+    return events;
   }
 
   /**
@@ -218,7 +262,9 @@ export class ProjectModel {
     if (!this.tailer.hasUnscannedHistory || !this.snap) return false;
     await this.tailer.scanHistory();
     const before = JSON.stringify(this.snap.windows.map((w) => [w.n, w.detail, w.itemsClosed, w.contextMb, w.compactions]));
-    this.snap = { ...this.snap, windows: assembleWindows(this.snap.stateObject, this.tailer.continuityEvents(), this.snap.plan?.vector, this.locale) };
+    const next = { ...this.snap };
+    await this.assemble(next);
+    this.snap = next;
     return before !== JSON.stringify(this.snap.windows.map((w) => [w.n, w.detail, w.itemsClosed, w.contextMb, w.compactions]));
   }
 }

@@ -1,10 +1,10 @@
-// A run's shape over time: the `runs/` archive (stamped `YYYYMMDDTHHMMSSZ` folders newest first, suffixed and
-// hand-named folders after them, like the driver's recall ranking) and the context windows of the current run,
+// A run's shape over time: the `runs/` archive (in `leopold recall`'s order: stamped `YYYYMMDDTHHMMSSZ` folders
+// newest first, hand-named folders after them) and the context windows of the current run,
 // assembled from state.json (`windows`, `window_progress`, `window_plan_vector`, the relaunch and api_error
 // records) and the journal's `window_roll`, `compact_checkpoint`, `window_relaunch*` and `api_error*` events.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import type { JournalEvent } from './journal';
+import { JournalTailer, type JournalEvent } from './journal';
 import { itemsClosed } from './plan';
 import { parseUtc } from './time';
 import { msg, type Locale } from './messages';
@@ -30,16 +30,16 @@ export function parseRunName(name: string): Pick<ArchivedRun, 'stamp' | 'stampMs
   return { stamp, stampMs, suffix };
 }
 
-/** Stamped names newest first (a bare stamp before its suffixed siblings), then the others by name. */
+/**
+ * `leopold recall`'s order (`newestFirst`): names that start with a `YYYYMMDDTHHMMSSZ` stamp first, the others
+ * after them; inside each group by name, descending, in plain code-unit order (never locale collation). So a
+ * suffixed `…Z-plan-graph` sorts with its stamp (just before the bare stamp), and newer stamps come first.
+ */
 export function sortRuns<T extends { name: string; stamp?: string }>(runs: T[]): T[] {
+  const stamped = (r: T) => STAMP.test(r.name);
   return [...runs].sort((a, b) => {
-    if (a.stamp && b.stamp) {
-      if (a.stamp !== b.stamp) return a.stamp < b.stamp ? 1 : -1;
-      return a.name.length - b.name.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-    }
-    if (a.stamp) return -1;
-    if (b.stamp) return 1;
-    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+    if (stamped(a) !== stamped(b)) return stamped(a) ? -1 : 1;
+    return a.name < b.name ? 1 : a.name > b.name ? -1 : 0;
   });
 }
 
@@ -68,9 +68,9 @@ export async function listRunFiles(runPath: string): Promise<string[]> {
 export type WindowEnd = 'running' | 'rolled' | 'stopped' | 'finished' | 'pending';
 
 export interface RunWindow {
-  /** 1-based window number. */
+  /** 1-based window number. Windows with no record (between two listed ones) are not listed: `n` can jump. */
   n: number;
-  /** Items closed in this window (`window_progress`, the roll event, or the live plan for the running window). */
+  /** Items closed in this window (`window_progress`, the roll event, or the plan vector for the last window). */
   itemsClosed?: number;
   /** Context size at the roll (the running window: the state's last measurement). */
   contextMb?: number;
@@ -98,6 +98,8 @@ export interface RunStatus {
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+/** A positive integer window number, or undefined. */
+const windowNo = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v >= 1 ? v : undefined);
 
 export function runStatus(state: Record<string, unknown> | undefined, locale: Locale = 'en'): RunStatus {
   if (!state) return { kind: 'none', label: msg(locale, 'run.status.none') };
@@ -132,40 +134,141 @@ function apiErrorWords(state: Record<string, unknown>, locale: Locale): string {
   return parts.join(' · ');
 }
 
+/** Journal order: by time, then by position (events without a parseable `ts` first, as before any run). */
+function byTime(a: JournalEvent, b: JournalEvent): number {
+  return (a.tsMs ?? 0) - (b.tsMs ?? 0) || a.offset - b.offset;
+}
+
+/** Stop reasons after which the next activation carries the run on (contract §2.1); every other stop ends a run. */
+const RESUMABLE_STOPS = new Set(['context_budget', 'api_error']);
+const endsRun = (e: JournalEvent): boolean => e.event === 'stop' && !RESUMABLE_STOPS.has(str(e.fields.reason) ?? '');
+
 /**
- * The windows of the current run. `events` are the journal's continuity events (any order); `planVector` is the
- * current PLAN.md checkbox vector (for the running window's items closed).
+ * Where the current run begins among `sorted` (journal order): the index of its first event. One journal can hold
+ * several runs (`on_finish: keep` keeps it across `plan_complete`), and a run spans several activations (each
+ * relaunch after a roll or an API error rewrites `started_at`). So:
+ * - a run ends at a `stop` whose reason is not `context_budget`/`api_error`: the current run begins after the last
+ *   such stop at or before its activation (`started_at`, else `owner.claimed_at`);
+ * - an activation that carried no `windows` (contract §2.1: only a relaunch after a roll or an API error carries
+ *   them) started the run itself: nothing before it belongs to the run;
+ * - walking back from the activation, the run's own rolls count down (window N-1, N-2 … 1): a roll that does not
+ *   fit that countdown belongs to an earlier run (one that ended without a `stop`, say a killed session).
+ */
+export function runStartIndex(state: Record<string, unknown>, sorted: readonly JournalEvent[]): number {
+  const owner = typeof state.owner === 'object' && state.owner !== null ? (state.owner as Record<string, unknown>) : {};
+  const activation = parseUtc(state.started_at) ?? parseUtc(owner.claimed_at);
+  let start = 0;
+  if (activation === undefined) {
+    // No activation stamp: the last run-ending stop, unless it is this (inactive) run's own.
+    const stops: number[] = [];
+    sorted.forEach((e, i) => endsRun(e) && stops.push(i));
+    const own = state.active !== true && !RESUMABLE_STOPS.has(str(state.stopped_reason) ?? '') && str(state.stopped_reason) !== undefined;
+    const boundary = own ? stops[stops.length - 2] : stops[stops.length - 1];
+    return boundary === undefined ? 0 : boundary + 1;
+  }
+  let firstAfter = sorted.length; // the first event at or after the activation
+  for (let i = 0; i < sorted.length; i++) {
+    const t = sorted[i].tsMs ?? 0;
+    if (t >= activation) {
+      firstAfter = i;
+      break;
+    }
+    if (endsRun(sorted[i])) start = i + 1;
+  }
+  // A stop stamped in the activation's own second still precedes it (seconds precision).
+  for (let i = firstAfter; i < sorted.length && (sorted[i].tsMs ?? 0) === activation; i++) if (endsRun(sorted[i])) start = i + 1;
+  if (windowNo(state.windows) === undefined) return Math.max(start, firstAfter);
+  // Rolls before the activation must count down to window 1.
+  const status = runStatus(state);
+  const total = windowNo(state.windows) ?? 1;
+  let expected = status.kind === 'rolled' ? total - 2 : total - 1; // the window the last roll before the activation ended
+  let last: number | undefined;
+  for (let i = Math.min(firstAfter, sorted.length) - 1; i >= start; i--) {
+    const e = sorted[i];
+    if (e.event !== 'window_roll') continue;
+    const w = windowNo(e.fields.window);
+    if (w === undefined) continue;
+    if (w === last) continue; // the same roll journaled twice
+    if (w > expected) return i + 1;
+    last = w;
+    expected = w - 1;
+  }
+  return start;
+}
+
+/** The journal events of the current run (see `runStartIndex`), in journal order. */
+export function currentRunEvents(state: Record<string, unknown> | undefined, events: readonly JournalEvent[]): JournalEvent[] {
+  const sorted = [...events].sort(byTime);
+  if (!state) return sorted;
+  return sorted.slice(runStartIndex(state, sorted));
+}
+
+/** At most this many ended windows are listed (the newest); a window count beyond the records is a number only. */
+export const MAX_LISTED_WINDOWS = 1000;
+
+/** Sorted numbers: how many are ≤ x. */
+function countAtMost(sorted: readonly number[], x: number): number {
+  let lo = 0, hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The windows of the current run, from that run's journal events only (`currentRunEvents`) and the state's
+ * records. `events` are journal events (any order, any run: earlier runs in the same journal are left out);
+ * `planVector` is the current PLAN.md checkbox vector (the last window's items closed when no roll says).
+ *
+ * Never one entry per window of a number in a file: the ended windows listed are those the state's
+ * `window_progress` or the run's `window_roll` events record (the newest `MAX_LISTED_WINDOWS`), plus the current
+ * window `windows`; the windows between without a record are skipped (`n` jumps), whatever `windows` says.
  */
 export function assembleWindows(state: Record<string, unknown> | undefined, events: readonly JournalEvent[], planVector?: string, locale: Locale = 'en'): RunWindow[] {
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   if (!state) return [];
   const total = Math.max(1, Math.trunc(num(state.windows) ?? 1));
   const progress = Array.isArray(state.window_progress) ? (state.window_progress as unknown[]) : [];
-  const sorted = [...events].sort((a, b) => (a.tsMs ?? 0) - (b.tsMs ?? 0) || a.offset - b.offset);
+  const run = currentRunEvents(state, events);
   const rolls = new Map<number, JournalEvent>();
-  for (const e of sorted) {
-    const w = num(e.fields.window);
+  const relaunches = new Map<number, JournalEvent[]>();
+  const compactionTimes: number[] = [];
+  for (const e of run) {
+    const w = windowNo(e.fields.window);
     if (e.event === 'window_roll' && w !== undefined && w <= total) rolls.set(w, e); // the latest roll of each window
+    else if (e.event.startsWith('window_relaunch') && w !== undefined) {
+      const list = relaunches.get(w) ?? [];
+      list.push(e);
+      relaunches.set(w, list);
+    } else if (e.event === 'compact_checkpoint' && e.tsMs !== undefined) compactionTimes.push(e.tsMs);
   }
+  compactionTimes.sort((a, b) => a - b);
+  const runStartMs = run.find((e) => e.tsMs !== undefined)?.tsMs;
+  /** The latest relaunch decision about window `n` journaled at or after `after`. */
   const relaunchOf = (n: number, after?: number): JournalEvent | undefined => {
     let found: JournalEvent | undefined;
-    for (const e of sorted) {
-      if (!e.event.startsWith('window_relaunch') || num(e.fields.window) !== n) continue;
-      if (after !== undefined && (e.tsMs ?? 0) < after) continue;
-      found = e;
-    }
+    for (const e of relaunches.get(n) ?? []) if (after === undefined || (e.tsMs ?? 0) >= after) found = e;
     return found;
   };
+  // Which windows are listed: the ended ones with a record, then the current one.
+  const ended = new Set<number>();
+  for (let n = Math.max(1, Math.min(progress.length, total - 1) - MAX_LISTED_WINDOWS + 1); n <= Math.min(progress.length, total - 1); n++) ended.add(n);
+  for (const n of rolls.keys()) if (n < total) ended.add(n);
+  const listed = [...ended].sort((a, b) => a - b).slice(-MAX_LISTED_WINDOWS);
+  listed.push(total);
+
   const status = runStatus(state, locale);
   const windows: RunWindow[] = [];
-  for (let n = 1; n <= total; n++) {
+  for (const n of listed) {
     const roll = rolls.get(n);
     const prev = rolls.get(n - 1);
-    const startedMs = prev?.tsMs;
+    const startedMs = n === 1 ? runStartMs : prev?.tsMs;
     const endedMs = roll?.tsMs;
-    // Compactions inside the window: after the previous roll (window 1: from the start), up to this one's.
-    const compactions = sorted.filter((e) => e.event === 'compact_checkpoint' && e.tsMs !== undefined &&
-      (startedMs === undefined ? n === 1 : e.tsMs > startedMs) && (endedMs === undefined || e.tsMs <= endedMs)).length;
+    // Compactions inside the window: after the previous roll (window 1: from the run's start), up to this one's.
+    const compactions = startedMs === undefined && n !== 1 ? 0
+      : countAtMost(compactionTimes, endedMs ?? Infinity) - (n === 1 || startedMs === undefined ? 0 : countAtMost(compactionTimes, startedMs));
     const w: RunWindow = { n, compactions, end: 'rolled', detail: '', startedMs, endedMs, endEvent: roll };
     const closed = num(progress[n - 1]) ?? num(roll?.fields.items_closed);
     if (closed !== undefined) w.itemsClosed = closed;
@@ -208,15 +311,19 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
         w.detail = m('run.window.notStarted', { why: record ?? fromJournal ?? m('run.window.waitingRelaunch') });
         if (raw ? /^(refused|failed)/.test(raw) : next?.event === 'window_relaunch_refused' || next?.event === 'window_relaunch_failed') w.troubled = true;
         delete w.itemsClosed;
-      } else if (status.kind === 'finished') {
-        w.end = 'finished';
-        w.detail = status.label;
-      } else if (status.reason === 'api_error') {
-        w.end = 'stopped';
-        w.detail = apiErrorWords(state, locale);
       } else {
-        w.end = 'stopped';
-        w.detail = status.label;
+        if (status.kind === 'finished') {
+          w.end = 'finished';
+          w.detail = status.label;
+        } else if (status.reason === 'api_error') {
+          w.end = 'stopped';
+          w.detail = apiErrorWords(state, locale);
+        } else {
+          w.end = 'stopped';
+          w.detail = status.label;
+        }
+        // No roll closed this window: what it closed is the plan now against the snapshot taken when it began.
+        if (w.itemsClosed === undefined && planVector !== undefined) w.itemsClosed = itemsClosed(str(state.window_plan_vector), planVector);
       }
     }
     windows.push(w);
@@ -231,4 +338,54 @@ export function resolveMaxWindows(state: Record<string, unknown> | undefined, gu
 
 export function parseStamp(value: unknown): number | undefined {
   return parseUtc(value);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Archived runs' journals
+
+/** Bytes of an archived journal read from its end for the recent events; older continuity events are scanned. */
+const ARCHIVE_TAIL_BYTES = 512 * 1024;
+
+/**
+ * The continuity events of a journal file (an archived `runs/<name>/events.jsonl`), oldest first: read in bounded
+ * chunks, only continuity lines parsed in the part before the tail. [] when there is none or it is not a file.
+ */
+export async function readJournalContinuity(path: string): Promise<JournalEvent[]> {
+  const st = await fs.lstat(path).catch(() => undefined);
+  if (!st?.isFile()) return [];
+  const tailer = new JournalTailer(path, { initialTailBytes: ARCHIVE_TAIL_BYTES });
+  try {
+    await tailer.poll();
+    await tailer.scanHistory();
+  } catch {
+    return [];
+  }
+  return tailer.continuityEvents();
+}
+
+/**
+ * A state standing in for an archived run, from its journal alone (an archive holds no state.json): the last run
+ * in the journal (`currentRunEvents` with no activation stamp), its windows from its rolls, its end from its last
+ * stop, and the plan snapshot of its last roll (for what the last window closed).
+ */
+export function archivedRunState(events: readonly JournalEvent[]): Record<string, unknown> {
+  const sorted = [...events].sort(byTime);
+  const lastStop = [...sorted].reverse().find((e) => e.event === 'stop' || e.event === 'stop_failure');
+  const reason = lastStop?.event === 'stop_failure' ? 'api_error' : str(lastStop?.fields.reason);
+  const base: Record<string, unknown> = { active: false, ...(reason ? { stopped_reason: reason } : {}) };
+  const run = sorted.slice(runStartIndex(base, sorted));
+  let lastRoll: JournalEvent | undefined;
+  for (const e of run) if (e.event === 'window_roll' && windowNo(e.fields.window) !== undefined && (!lastRoll || windowNo(e.fields.window)! >= windowNo(lastRoll.fields.window)!)) lastRoll = e;
+  const rolled = lastRoll ? windowNo(lastRoll.fields.window)! : 0;
+  // After its last roll the run went on in the next window (or waits for it, when it ended at that roll).
+  const state: Record<string, unknown> = { ...base, windows: rolled + 1 };
+  if (lastRoll && typeof lastRoll.fields.plan_vector === 'string') state.window_plan_vector = lastRoll.fields.plan_vector;
+  if (lastRoll && typeof lastRoll.fields.checkpoint_written === 'boolean') state.checkpoint_written = lastRoll.fields.checkpoint_written;
+  return state;
+}
+
+/** The windows of an archived run, from its journal (and its PLAN.md's vector for the last window). */
+export function archivedRunWindows(events: readonly JournalEvent[], planVector?: string, locale: Locale = 'en'): RunWindow[] {
+  if (events.length === 0) return [];
+  return assembleWindows(archivedRunState(events), events, planVector, locale);
 }

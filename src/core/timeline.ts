@@ -4,6 +4,8 @@
 // string in here may come from `.leopold/` files and is untrusted text, never markup.
 import type { JournalEvent } from './journal';
 import type { RunStatus, RunWindow } from './runs';
+import { eventInfo, type Severity } from './events';
+import type { Locale } from './messages';
 
 export type MarkKind =
   | 'roll' | 'compaction' | 'relaunch' | 'relaunch_refused' | 'relaunch_failed' | 'api_error' | 'api_retry'
@@ -20,6 +22,9 @@ export interface TimelineMark {
   event: string;
   /** The event's salient fields (`reason`, `harness`, `error_type`, `attempt`, `detail`, …): untrusted text. */
   fields: Record<string, string | number | boolean>;
+  /** The registry's severity and one-line meaning of the event (in the timeline's language). */
+  severity: Severity;
+  meaning: string;
 }
 
 export interface TimelineWindow {
@@ -100,11 +105,19 @@ function keep(e: JournalEvent): TimelineMark['fields'] {
   return out;
 }
 
-/** The window an event falls in: by its own `window` field for rolls and relaunches, else by time. */
+/**
+ * The window an event falls in: by its own `window` field for rolls and relaunches, else by time. Windows without
+ * a record are not listed (`n` can jump): a mark lands in the listed window at or below its own.
+ */
 function windowOf(e: JournalEvent, windows: readonly RunWindow[]): number {
-  const w = typeof e.fields.window === 'number' ? e.fields.window : undefined;
+  const w = typeof e.fields.window === 'number' && Number.isFinite(e.fields.window) ? e.fields.window : undefined;
   const last = windows.length ? windows[windows.length - 1].n : 1;
-  const clamp = (n: number) => Math.min(Math.max(1, Math.trunc(n)), last);
+  const clamp = (n: number) => {
+    const c = Math.min(Math.max(1, Math.trunc(n)), last);
+    let best = windows.length ? windows[0].n : 1;
+    for (const win of windows) if (win.n <= c) best = win.n;
+    return best;
+  };
   if (w !== undefined && e.event !== 'max_windows') return clamp(w);
   if (e.tsMs === undefined) return last;
   for (const win of windows) {
@@ -115,7 +128,8 @@ function windowOf(e: JournalEvent, windows: readonly RunWindow[]): number {
 }
 
 /**
- * Assembles the timeline. `events` are the journal's continuity events (any order); marks come out in time order
+ * Assembles the timeline. `events` are the current run's continuity events (`currentRunEvents`, as the windows
+ * were assembled from: an earlier run in the same journal draws nothing here); marks come out in time order
  * (events without a parseable `ts` last, in file order).
  */
 export function buildTimeline(args: {
@@ -128,6 +142,7 @@ export function buildTimeline(args: {
   plan?: { done: number; total: number };
   verdict?: TimelineVerdict;
   now: number;
+  locale?: Locale;
 }): TimelineData {
   const windows: TimelineWindow[] = args.windows.map((w) => ({
     n: w.n, end: w.end, detail: w.detail, itemsClosed: w.itemsClosed, contextMb: w.contextMb,
@@ -139,7 +154,8 @@ export function buildTimeline(args: {
   for (const e of sorted) {
     const kind = KIND[e.event];
     if (!kind) continue;
-    marks.push({ kind, window: windowOf(e, args.windows), ts: e.ts, tsMs: e.tsMs, event: e.event, fields: keep(e) });
+    const info = eventInfo(e.event, args.locale ?? 'en', e.fields);
+    marks.push({ kind, window: windowOf(e, args.windows), ts: e.ts, tsMs: e.tsMs, event: e.event, fields: keep(e), severity: info.severity, meaning: info.meaning });
   }
   return {
     project: args.project, root: args.root, status: args.status, maxWindows: args.maxWindows, plan: args.plan,

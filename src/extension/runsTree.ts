@@ -5,11 +5,13 @@
 // arrive during a reload are folded into one more. Every read is async; getChildren never throws.
 import * as vscode from 'vscode';
 import { ProjectModel } from '../core/project';
-import { listRunFiles } from '../core/runs';
-import { openRegular } from '../core/files';
+import { archivedRunWindows, listRunFiles, readJournalContinuity } from '../core/runs';
+import { openRegular, readText } from '../core/files';
+import { parsePlan } from '../core/plan';
+import { join } from 'node:path';
 import type { LeopoldContext } from './context';
 import type { LeopoldProject } from './projects';
-import { archivedRunFileNodes, buildProjectNode, changedNodes, toPlain, type NodeData, type OpenTarget } from './runsTreeNodes';
+import { archivedRunNodes, buildProjectNode, changedNodes, toPlain, type NodeData, type OpenTarget } from './runsTreeNodes';
 import { uiLocale } from './locale';
 
 export const VIEW_ID = 'leopold.runs';
@@ -171,7 +173,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
         if (!kids) {
           const root = node.id.slice(0, node.id.indexOf('::'));
           const name = node.id.slice(node.id.indexOf('::archive:') + '::archive:'.length);
-          kids = archivedRunFileNodes(root, name, node.lazyRun, await listRunFiles(node.lazyRun));
+          kids = await this.archivedRunChildren(root, name, node.lazyRun);
           this.lazy.set(node.id, kids);
         }
         return kids.map((k) => this.handle(k.id));
@@ -183,9 +185,31 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     }
   }
 
+  /** An archived run's windows (from its own journal and plan) and files. */
+  private async archivedRunChildren(root: string, name: string, runPath: string): Promise<NodeData[]> {
+    const [files, events, planText] = await Promise.all([
+      listRunFiles(runPath),
+      readJournalContinuity(join(runPath, 'events.jsonl')),
+      readText(join(runPath, 'PLAN.md')).catch(() => undefined),
+    ]);
+    const locale = uiLocale();
+    const entry = this.entries.get(root);
+    const maxWindows = entry?.model.loaded ? entry.model.snapshot.maxWindows : 10;
+    const windows = archivedRunWindows(events, planText === undefined ? undefined : parsePlan(planText).vector, locale);
+    return archivedRunNodes(root, name, runPath, files, windows, maxWindows, locale);
+  }
+
   private lazyNode(id: string): NodeData | undefined {
+    const find = (nodes: readonly NodeData[]): NodeData | undefined => {
+      for (const n of nodes) {
+        if (n.id === id) return n;
+        const inner = n.children && find(n.children);
+        if (inner) return inner;
+      }
+      return undefined;
+    };
     for (const kids of this.lazy.values()) {
-      const n = kids.find((k) => k.id === id);
+      const n = find(kids);
       if (n) return n;
     }
     return undefined;
@@ -218,8 +242,12 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     const find = (n: NodeData): NodeData | undefined => n.children?.some((c) => c.id === element.id) ? n : n.children?.map(find).find(Boolean);
     const parent = find(entry.data);
     if (parent) return this.handle(parent.id);
-    const run = [...this.lazy.entries()].find(([, kids]) => kids.some((k) => k.id === element.id));
-    return run ? this.handle(run[0]) : undefined;
+    for (const [runId, kids] of this.lazy) {
+      if (kids.some((k) => k.id === element.id)) return this.handle(runId);
+      const inner = kids.map(find).find(Boolean);
+      if (inner) return this.handle(inner.id);
+    }
+    return undefined;
   }
 
   /** Reloads everything (the Refresh command). */

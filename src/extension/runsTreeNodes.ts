@@ -3,7 +3,7 @@
 // building them. Every node has a stable id (the project root + a path), so VS Code keeps expansion and
 // selection across refreshes. Text that comes from `.leopold/` files goes into plain labels and tooltips only.
 import { join } from 'node:path';
-import { eventInfo, eventSummary, SEVERITY_COLOR, SEVERITY_ICON } from '../core/events';
+import { eventDetail, eventInfo, SEVERITY_COLOR, SEVERITY_ICON } from '../core/events';
 import type { JournalEvent } from '../core/journal';
 import { formatAge } from '../core/owner';
 import type { PlanItem } from '../core/plan';
@@ -54,7 +54,30 @@ export function runStamp(run: ArchivedRun): string {
   return new Date(run.stampMs).toISOString().replace('T', ' ').replace('.000Z', 'Z');
 }
 
-function windowNode(root: string, w: RunWindow, maxWindows: number, leoDir: string, locale: Locale): NodeData {
+/** Window nodes, with one node for each run of windows that have no record (a count from a file, never a list). */
+function windowNodes(idBase: string, windows: readonly RunWindow[], maxWindows: number, journalPath: string, locale: Locale): NodeData[] {
+  const out: NodeData[] = [];
+  let prev = 0;
+  for (const w of windows) {
+    if (w.n > prev + 1) {
+      const from = prev + 1, to = w.n - 1;
+      out.push({
+        id: `${idBase}::window-gap:${from}-${to}`,
+        label: from === to ? msg(locale, 'tree.window.label', { n: from }) : msg(locale, 'tree.window.gap', { from, to }),
+        description: msg(locale, 'tree.window.gap.desc'),
+        tooltip: msg(locale, 'tree.window.gap.tooltip', { count: to - from + 1 }),
+        icon: { id: 'ellipsis' },
+        collapsible: 'none',
+        contextValue: 'windowGap',
+      });
+    }
+    out.push(windowNode(idBase, w, maxWindows, journalPath, locale));
+    prev = w.n;
+  }
+  return out;
+}
+
+function windowNode(root: string, w: RunWindow, maxWindows: number, journalPath: string, locale: Locale): NodeData {
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   const parts: string[] = [];
   if (w.itemsClosed !== undefined) parts.push(msgN(locale, 'tree.items', w.itemsClosed));
@@ -82,7 +105,7 @@ function windowNode(root: string, w: RunWindow, maxWindows: number, leoDir: stri
     icon,
     collapsible: 'none',
     contextValue: 'window',
-    open: w.endEvent ? { path: join(leoDir, 'events.jsonl'), line: w.endEvent.line, offset: w.endEvent.offset } : undefined,
+    open: w.endEvent ? { path: journalPath, line: w.endEvent.line, offset: w.endEvent.offset } : undefined,
   };
 }
 
@@ -107,12 +130,15 @@ function planItemNode(root: string, item: PlanItem, next: boolean, planPath: str
 }
 
 function eventNode(root: string, e: JournalEvent, journalPath: string, locale: Locale): NodeData {
-  const info = eventInfo(e.event, locale);
+  const info = eventInfo(e.event, locale, e.fields);
+  const detail = eventDetail(e.event, e.fields, locale);
   return {
     id: `${root}::event:${e.offset}`,
     label: e.event,
-    description: trunc(`${hhmmss(e)} ${eventSummary(e.fields, 60)}`.trim(), 80),
-    tooltip: `${e.ts ?? msg(locale, 'tree.event.noTs')}  ${e.event}  [${info.severity}]${info.meaning ? `\n${info.meaning}` : ''}\n${JSON.stringify(e.fields)}`,
+    description: trunc(`${hhmmss(e)} ${detail}`.trim(), 100),
+    // The watcher's badge tooltip is the meaning; unregistered events have none and show their fields only.
+    tooltip: [`${e.ts ?? msg(locale, 'tree.event.noTs')}  ${e.event}  [${info.severity}]`, info.meaning || msg(locale, 'tree.event.unregistered'),
+      detail, trunc(JSON.stringify(e.fields), 2000)].filter(Boolean).join('\n'),
     icon: { id: SEVERITY_ICON[info.severity], color: SEVERITY_COLOR[info.severity] },
     collapsible: 'none',
     contextValue: `event.${info.severity}`,
@@ -187,7 +213,7 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
     runChildren.push({
       id: `${root}::windows`, label: m('tree.windows'), description: `${windowsNow} / ${snap.maxWindows}`, collapsible: 'collapsed',
       icon: { id: 'layers' }, contextValue: 'windows', tooltip: m('tree.windows.tooltip', { max: snap.maxWindows }),
-      children: snap.windows.map((w) => windowNode(root, w, snap.maxWindows, leo, locale)),
+      children: windowNodes(root, snap.windows, snap.maxWindows, snap.runJournal, locale),
     });
   } else if (snap.state.kind === 'missing') {
     runChildren.push({ id: `${root}::status`, label: m('tree.status'), description: m('tree.status.noRun'), collapsible: 'none', icon: { id: 'circle-slash' }, contextValue: 'status' });
@@ -260,6 +286,23 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
       },
     ],
   };
+}
+
+/**
+ * The children of an archived run: its windows from its archived journal (when it has one), then its files.
+ * `maxWindows` is the project's current ceiling (an archive keeps no state).
+ */
+export function archivedRunNodes(root: string, runName: string, runPath: string, files: string[], windows: readonly RunWindow[], maxWindows: number, locale: Locale = 'en'): NodeData[] {
+  const base = `${root}::archive:${runName}`;
+  const out: NodeData[] = [];
+  if (windows.length) {
+    out.push({
+      id: `${base}::windows`, label: msg(locale, 'tree.windows'), description: String(windows[windows.length - 1].n), collapsible: 'collapsed',
+      icon: { id: 'layers' }, contextValue: 'archivedWindows', tooltip: msg(locale, 'tree.archive.windows.tooltip'),
+      children: windowNodes(base, windows, maxWindows, join(runPath, 'events.jsonl'), locale),
+    });
+  }
+  return [...out, ...archivedRunFileNodes(root, runName, runPath, files)];
 }
 
 /** Files of an archived run as nodes. */

@@ -87,7 +87,7 @@ function markLabel(m: TimelineMark): string {
 
 function markTooltip(m: TimelineMark): string {
   const fields = Object.entries(m.fields).map(([k, v]) => `${k}: ${String(v)}`);
-  return [`${m.event}${m.ts ? ` · ${m.ts}` : ''}`, ...fields].join('\n');
+  return [`${m.event} [${m.severity}]${m.ts ? ` · ${m.ts}` : ''}`, ...(m.meaning ? [m.meaning] : []), ...fields].join('\n');
 }
 
 function windowLines(w: TimelineWindow): string[] {
@@ -119,7 +119,7 @@ export function viewModel(d: TimelineData): ViewModel {
   const plan = d.plan ? t(' · plan {0}/{1}', d.plan.done, d.plan.total) : '';
   const vm: ViewModel = {
     title: t('Run timeline — {0}', d.project),
-    subtitle: t('{0} · window {1}/{2}{3} · updated {4}', d.status.label, d.windows.length, d.maxWindows, plan, dateTime(d.at)),
+    subtitle: t('{0} · window {1}/{2}{3} · updated {4}', d.status.label, d.windows.length ? d.windows[d.windows.length - 1].n : 0, d.maxWindows, plan, dateTime(d.at)),
     verdict: verdictView(d.verdict),
     windows: d.windows.map((w) => ({ n: w.n, cls: w.end, title: t('Window {0}', w.n), lines: windowLines(w) })),
     links: [],
@@ -367,8 +367,8 @@ class TimelinePanel implements vscode.Disposable {
     this.verdictKey = `${verdict?.source}:${verdict?.verdict}:${verdict?.mode}`;
     this.data = buildTimeline({
       project: this.project.name, root: this.project.root, status: snap.status, maxWindows: snap.maxWindows,
-      windows: snap.windows, events: this.model.tailer.continuityEvents(),
-      plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict, now: Date.now(),
+      windows: snap.windows, events: snap.runEvents,
+      plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict, now: Date.now(), locale: uiLocale(),
     });
     this.post();
   }
@@ -427,8 +427,10 @@ class TimelinePanel implements vscode.Disposable {
   }
 
   private async openMark(mark: TimelineMark): Promise<void> {
-    const e = this.model.tailer.continuityEvents().find((x) => x.ts === mark.ts && x.event === mark.event);
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(this.project.file('events.jsonl')));
+    const snap = this.model.snapshot;
+    const e = snap.runEvents.find((x) => x.ts === mark.ts && x.event === mark.event);
+    // The run's own journal: events.jsonl, or the archived one its windows were read from.
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(snap.runJournal));
     // The journal line when the tailer read the file from its start; else the line at the event's offset.
     const line = e?.line ?? (e ? doc.positionAt(e.offset).line : 0);
     const pos = new vscode.Position(Math.min(line, doc.lineCount - 1), 0);

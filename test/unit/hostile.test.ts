@@ -139,8 +139,8 @@ describe('hostile files (FIFOs, symlinks, directories): never opened, never hang
     }
   });
 
-  it('every hostile folder (but those awaiting another branch) loads, updates and renders in bounded time', async () => {
-    for (const f of set.filter((x) => !x.fixedOn)) {
+  it('every hostile folder loads, updates and renders in bounded time', async () => {
+    for (const f of set) {
       const model = new ProjectModel(join(f.root, '.leopold'), { ownerSignals: false });
       const snap = await bounded(`load(${f.name})`, model.load(), 10_000);
       await bounded(`update(${f.name})`, model.update(['state.json', 'events.jsonl', 'PLAN.md', 'GUARDRAILS.md', 'CHECKPOINT.md', 'runs']), 10_000);

@@ -136,7 +136,7 @@ describe('l10n: the core in Brazilian Portuguese', () => {
     assert.equal(eventInfo('window_roll').meaning, EVENT_REGISTRY.window_roll.meaning);
     const pt = doctorStringsFor('pt-br');
     assert.equal(pt.finding({ id: 'windows-ceiling', level: 'warn', params: { n: 10, m: 10 } }),
-      'janelas 10/10 — o teto foi alcançado; o próximo roll para a run (aumente max_windows para deixá-la seguir)');
+      'janelas 10/10 — o teto foi alcançado; o próximo roll para a run (aumente max_windows em .leopold/GUARDRAILS.md se ela realmente precisar de mais)');
     assert.equal(DOCTOR_EN.finding({ id: 'progress-zero', level: 'warn', params: {} }),
       'last window closed ZERO plan items — one more zero-item window ends the run (no_progress_across_windows)');
     assert.equal(pt.summary(1, 2, 3), 'resumo: 1 ok, 2 avisos, 3 problemas');

@@ -24,7 +24,10 @@ describe('ownership and liveness (core/owner)', () => {
     assert.strictEqual(bare.short, 'driver');
     assert.strictEqual(ownerStatus({ owner: { session_id: 's', pid: '77' } }, NOW, {}).driver, false);
     assert.strictEqual(ownerPid({ owner: { pid: '777' } }), 777);
-    assert.strictEqual(ownerPid({ owner: { pid: '' }, orchestrator_pid: 9 }), 9);
+    // jq's `.owner.pid // .orchestrator_pid`: an empty owner pid is a value (no pid), an absent one falls back.
+    assert.strictEqual(ownerPid({ owner: { pid: '' }, orchestrator_pid: 9 }), undefined);
+    assert.strictEqual(ownerPid({ owner: {}, orchestrator_pid: 9 }), 9);
+    assert.strictEqual(ownerPid({ owner: { pid: null }, orchestrator_pid: '9' }), 9);
   });
 
   it('ten-minute rule: stale at 600 s, the newest signal wins, a live pid counts as now', () => {
@@ -45,6 +48,27 @@ describe('ownership and liveness (core/owner)', () => {
     assert.deepStrictEqual([c.signal, c.ageS, c.alive], ['claimed_at', 60, true]);
     const none = ownerStatus({ owner: { session_id: 's' } }, NOW, {});
     assert.deepStrictEqual([none.alive, none.ageS], [false, undefined]);
+  });
+
+  it('an empty owner.transcript_path is "no transcript signal" (as leopold-owner.sh reads it); an absent one falls back', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'leo-owner-'));
+    const fresh = path.join(dir, 'top-level.jsonl');
+    await fs.writeFile(fresh, '{"type":"assistant","sessionId":"s1","uuid":"u1"}\n');
+    const base = { active: true, last_turn: ago(3600), transcript_path: fresh };
+    // The skill writes transcript_path "" when it found no transcript: the top-level path is another session's.
+    const empty = { ...base, owner: { session_id: 'AAAA-1111', engine: 'skill', transcript_path: '' } };
+    assert.deepStrictEqual(await gatherOwnerSignals(empty), {});
+    assert.strictEqual(ownerStatus(empty, Date.now(), await gatherOwnerSignals(empty)).alive, false);
+    for (const owner of [{ session_id: 'AAAA-1111' }, { session_id: 'AAAA-1111', transcript_path: null }]) {
+      const st = { ...base, owner };
+      const sig = await gatherOwnerSignals(st);
+      assert.ok(sig.transcriptMtimeMs !== undefined, JSON.stringify(owner));
+      assert.strictEqual(ownerStatus(st, Date.now(), sig).signal, 'transcript');
+    }
+    // The same rule for the session id and the claim stamp.
+    assert.strictEqual(ownerStatus({ session_id: 'legacy-123456', owner: { session_id: '' } }, NOW, {}).sessionId, undefined);
+    assert.strictEqual(ownerStatus({ started_at: ago(30), owner: { session_id: 's', claimed_at: '' } }, NOW, {}).signal, 'started_at');
+    await fs.rm(dir, { recursive: true, force: true });
   });
 
   it('gathers signals: kill -0 and the transcript mtime', async () => {

@@ -65,7 +65,7 @@ describe('a project loaded together (core/project) and its tree nodes', () => {
     assert.strictEqual(fin.journalExists, false);
     const node = buildProjectNode({ root: '/x', name: 'x' }, fin);
     assert.deepStrictEqual(find(node, '/x::archives')?.children?.map((c) => [c.label, c.description]), [
-      ['2026-09-01 10:15:01Z', undefined], ['2026-08-07 00:26:23Z', undefined], ['2026-08-07 00:26:23Z', 'plan-graph'], ['old experiments', 'not stamped'],
+      ['2026-09-01 10:15:01Z', undefined], ['2026-08-07 00:26:23Z', 'plan-graph'], ['2026-08-07 00:26:23Z', undefined], ['old experiments', 'not stamped'],
     ]);
     const api = await new ProjectModel(path.join(fixtures, 'api-error-stop', '.leopold'), { ownerSignals: false }).load();
     assert.strictEqual(api.status.label, 'stopped · api_error');
@@ -97,7 +97,7 @@ describe('a project loaded together (core/project) and its tree nodes', () => {
     const changed = changedNodes(after, ticked);
     assert.deepStrictEqual(changed, [`${h.root}::run`], 'the current run (its description counts the plan), not the project');
     assert.strictEqual(find(ticked, `${h.root}::plan`)?.description, '5 / 7 done');
-    assert.deepStrictEqual(sectionsFor('runs/20260807T002623Z/CHECKPOINT.md'), ['runs']);
+    assert.deepStrictEqual(sectionsFor('runs/20260807T002623Z/CHECKPOINT.md'), ['runs', 'windows'], 'an archived journal can hold the current run\'s windows');
   });
 
   it('checkpoint verdicts are the language server validation, with the contract cap', async () => {

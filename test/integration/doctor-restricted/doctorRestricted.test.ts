@@ -9,7 +9,7 @@ suite('Leopold: Doctor in Restricted Mode', () => {
     const folder = testFolders()[0];
     const text: string = await vscode.commands.executeCommand('leopold.doctor');
     const lines = text.split('\n');
-    assert.ok(lines.includes('  [skip] whether .leopold/state.json is tracked by git was not checked (Restricted Mode: git is not run in an untrusted workspace)'), text);
+    assert.ok(lines.includes('  [skip] (Leopold for VS Code) whether .leopold/state.json is tracked by git was not checked (Restricted Mode: git is not run in an untrusted workspace)'), text);
     assert.ok(lines.includes('  [warn] continuity manual — relaunch is OFF; resume a rolled window yourself with /leopold-run'));
     assert.ok(lines.includes('summary: 0 ok, 4 warnings, 1 problems'), 'the skip line counts nowhere');
     await waitFor('doctor diagnostics on GUARDRAILS.md', () =>

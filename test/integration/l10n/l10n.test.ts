@@ -73,7 +73,7 @@ suite('Brazilian Portuguese (display language pt-br)', () => {
     assert.match(find(run, `${folder}::window:1`)?.description ?? '', /^2 itens · 5,1 MB · checkpoint ✓ · 1 compactação · rolou · relançada \(claude\)$/);
     const report: string = await vscode.commands.executeCommand('leopold.doctor');
     assert.match(report, /^leopold doctor\n\ncontinuidade do projeto \(/);
-    assert.match(report, /\n {2}\[FAIL\] checkpoint MALFORMADO: "## Mission" — estado do brief/);
+    assert.match(report, /\n {2}\[FAIL\] checkpoint MALFORMADO: o checkpoint tem uma seção "## Mission" — estado do brief/);
     assert.match(report, /\nresumo: \d+ ok, \d+ avisos, \d+ problemas\n/);
     console.log(report.split('\n').filter((l) => /^\s+\[/.test(l)).join('\n'));
   });
