@@ -23,8 +23,13 @@ export const LOCK_TRIES = 50;
 export const LOCK_RETRY_MS = 100;
 /** A lock whose mtime lies ahead of the clock is stale once seen unchanged this long (live writers hold it for ms). */
 export const LOCK_FUTURE_GRACE_MS = 3_000;
-/** After adopting a stale lock: long enough for a bash reaper that judged it stale too to have run its `rm -rf`. */
-export const LOCK_REAP_SETTLE_MS = 100;
+/**
+ * After adopting a stale lock: long enough for a bash reaper that judged it stale too to have run its `rm -rf`. The
+ * hooks' reaper is check-then-delete (`stat`, `date`, then `rm -rf`: three process starts), so no algorithm on our
+ * side can stop a bash reaper that checked before our adoption; we can only outwait it. 100 ms was outwaited once in
+ * 1000 trials on a 2-core machine at load 30; a stale lock exists only after a crash, so 1 s costs nothing in practice.
+ */
+export const LOCK_REAP_SETTLE_MS = 1000;
 /** The reapers' guard; one held longer than this belongs to a reaper that died inside its few-syscall turn. */
 export const REAP_GUARD_STALE_MS = 10_000;
 

@@ -154,7 +154,7 @@ describe('hostile files (FIFOs, symlinks, directories): never opened, never hang
       const report = runDoctor(await bounded('doctor', gatherDoctorInput(leo(name), { stateTracked: 'not-checked', ownerSignals: false })));
       const f = report.findings.find((x) => x.id === 'state-not-regular');
       assert.ok(f, `${name}: ${JSON.stringify(report.findings)}`);
-      assert.match(doctorLine(f), /^ {2}\[FAIL\] state\.json is not a regular file \((a FIFO|a directory)\)/);
+      assert.match(doctorLine(f), /^ {2}\[FAIL\] \(Leopold for VS Code\) state\.json is not a regular file \((a FIFO|a directory)\)/);
     }
   });
 
@@ -209,7 +209,7 @@ describe('a huge state.json: observed by stat, never parsed', function () {
 
   it('the doctor FAILs a state.json it cannot read (not a regular file, too large) instead of printing only [ok] lines', async () => {
     for (const [name, line, pt] of [
-      ['huge-state', /^ {2}\[FAIL\] state\.json is 94\.4 MB, over the 4 MB/, /^ {2}\[FAIL\] o state\.json tem 94\.4 MB/],
+      ['huge-state', /^ {2}\[FAIL\] \(Leopold for VS Code\) state\.json is 94\.4 MB, over the 4 MB/, /^ {2}\[FAIL\] \(Leopold para VS Code\) o state\.json tem 94\.4 MB/],
     ] as const) {
       const report = runDoctor(await gatherDoctorInput(leo(name), { stateTracked: 'not-checked', ownerSignals: false }));
       const f = report.findings.find((x) => x.id === 'state-too-large');
