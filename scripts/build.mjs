@@ -3,14 +3,17 @@
 //   node scripts/build.mjs --production  the same, minified, no maps (what the .vsix ships)
 //   node scripts/build.mjs --tests       also out/unit/*.test.js, out/integration/**, out/bench/bench.js
 import * as esbuild from 'esbuild';
-import { readdirSync, existsSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const production = process.argv.includes('--production');
 const tests = process.argv.includes('--tests');
-const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning', absWorkingDir: root };
+// package.json's version, the one the language server reports (`--version`, `serverInfo`): src/server/server.ts.
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning', absWorkingDir: root,
+  define: { __LEOPOLD_VERSION__: JSON.stringify(version) } };
 
 const listTs = (dir) => (existsSync(join(root, dir)) ? readdirSync(join(root, dir), { recursive: true }) : [])
   .filter((f) => String(f).endsWith('.ts')).map((f) => join(dir, String(f)));

@@ -83,7 +83,7 @@ const EN = {
   'checkpoint.help.Learned Constraints': 'Facts about the project learned the hard way that still hold: what must not be edited, what the CI runs, what breaks. Drop a line once it is no longer true.',
   'checkpoint.help.Current Work': 'Where the work stands right now: what is done in the in-flight item, what is half-done, what is failing.',
   'checkpoint.help.Next Step': 'The single next action for the next window, concrete enough to start on without re-reading the whole transcript.',
-  // --- the checkpoint language server (server/server.ts) ---------------------------------------------------------
+  // --- the checkpoint language server (server/features/) ---------------------------------------------------------
   'server.fixAll': 'Fix all checkpoint problems',
   'server.completion.present': ' · already in this checkpoint',
   'server.completion.title': 'the checkpoint title (first line)',

@@ -6,6 +6,7 @@ import {
   DiagnosticPullMode, DidChangeWatchedFilesNotification, FileChangeType, LanguageClient, RevealOutputChannelOn,
   TransportKind, type LanguageClientOptions, type ServerOptions,
 } from 'vscode-languageclient/node';
+import type { InitOptions } from '../server/protocol';
 import type { LeopoldContext } from './context';
 import type { LeopoldProject } from './projects';
 import { noIcons } from './untrusted';
@@ -49,13 +50,15 @@ export function registerCheckpointClient(ctx: LeopoldContext): void {
         run: { module, transport: TransportKind.ipc },
         debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
       };
+      // The server's own type: a misspelled or retyped option fails the typecheck, not silently at run time.
+      const initializationOptions: InitOptions = { watchFiles: false, problemsCommand: 'workbench.actions.view.problems' };
       trace ??= vscode.window.createOutputChannel('Leopold Checkpoint Server Trace', { log: true });
       const clientOptions: LanguageClientOptions = {
         documentSelector: [{ language: CHECKPOINT_LANGUAGE, scheme: 'file' }, { language: CHECKPOINT_LANGUAGE, scheme: 'untitled' }],
         outputChannel: log,
         traceOutputChannel: trace,
         revealOutputChannelOn: RevealOutputChannelOn.Never,
-        initializationOptions: { watchFiles: false, problemsCommand: 'workbench.actions.view.problems' },
+        initializationOptions,
         diagnosticPullOptions: {
           onChange: true,
           onSave: true,

@@ -2,7 +2,8 @@
 // (VS Code). Also published as the `leopold-checkpoint-server` bin.
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { runCheck } from './check';
-import { SERVER_NAME, SERVER_VERSION, startServer } from './server';
+import { SERVER_NAME } from './protocol';
+import { SERVER_VERSION, startServer } from './server';
 
 const args = process.argv.slice(2);
 const USAGE = `${SERVER_NAME} ${SERVER_VERSION} — the Leopold CHECKPOINT.md language server

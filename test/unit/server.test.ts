@@ -1,7 +1,7 @@
 // The checkpoint language server through a real LSP connection: `node dist/server.js --stdio`.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -37,6 +37,27 @@ describe('server binary', () => {
     assert.equal(r.status, 2);
     assert.match(r.stderr, /--stdio/);
     assert.match(spawnSync(process.execPath, [SERVER_JS, '--version'], { encoding: 'utf8' }).stdout, /^\d+\.\d+\.\d+/);
+  });
+});
+
+const ROOT = path.join(__dirname, '..', '..');
+const PACKAGE_VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+describe('server version and shared protocol', () => {
+  it('--version and serverInfo.version are package.json\'s version (injected by the build, never hard-coded)', async () => {
+    assert.equal(spawnSync(process.execPath, [SERVER_JS, '--version'], { encoding: 'utf8' }).stdout, `${PACKAGE_VERSION}\n`);
+    const c = await LspTestClient.start();
+    try {
+      assert.equal(c.result.serverInfo?.version, PACKAGE_VERSION);
+    } finally {
+      await c.stop();
+    }
+  });
+
+  it('src/server/protocol.ts (the types the VS Code client imports) imports nothing', () => {
+    const source = readFileSync(path.join(ROOT, 'src', 'server', 'protocol.ts'), 'utf8');
+    assert.deepEqual(source.match(/^\s*(import|export\s.*\sfrom)\b.*$/gm) ?? [], []);
+    assert.doesNotMatch(source, /\brequire\(/);
   });
 });
 
@@ -232,6 +253,70 @@ describe('server over stdio (push diagnostics)', () => {
     const uri = pathToFileURL(path.join(p.root, '.leopold', 'runs', '20261128T174512Z', 'CHECKPOINT.md')).href;
     await c.open(uri, doc({ 'Current Work': 'x'.repeat(1200) }));
     assert.deepEqual(codes((await c.diagnosticsFor(uri, 1)).diagnostics), ['oversize']);
+  });
+});
+
+describe('server: a cap file event re-validates only the documents whose cap moved', () => {
+  it('one event naming an unchanged project and a changed one: one re-push for the changed, none for the other, one CodeLens refresh', async () => {
+    const c = await LspTestClient.start();
+    const same = project({ 'state.json': '{"max_context_mb":5}' });
+    const moved = project({ 'state.json': '{"max_context_mb":5}' });
+    try {
+      const text = doc({ 'Current Work': 'x'.repeat(9000) });
+      await c.open(same.uri, text);
+      await c.open(moved.uri, text);
+      assert.deepEqual((await c.diagnosticsFor(same.uri, 1)).diagnostics, []);
+      assert.deepEqual((await c.diagnosticsFor(moved.uri, 1)).diagnostics, []);
+      writeFileSync(path.join(moved.root, '.leopold', 'state.json'), '{"max_context_mb":0}');
+      const n = c.published.length;
+      await c.conn.sendNotification('workspace/didChangeWatchedFiles', { changes: [
+        { uri: pathToFileURL(path.join(same.root, '.leopold', 'state.json')).href, type: 2 },
+        { uri: pathToFileURL(path.join(moved.root, '.leopold', 'state.json')).href, type: 2 },
+        { uri: pathToFileURL(path.join(same.root, '.leopold', 'PLAN.md')).href, type: 2 },
+      ] });
+      const again = await c.until('re-validation', () => c.published.slice(n).find((x) => x.uri === moved.uri));
+      assert.deepEqual(codes(again.diagnostics), ['oversize']);
+      // A round trip after the re-push: anything else the event caused has been sent by now.
+      await c.request('textDocument/hover', { textDocument: { uri: moved.uri }, position: { line: 0, character: 0 } });
+      assert.deepEqual(c.published.slice(n).map((x) => x.uri), [moved.uri], 'the unchanged project is not re-pushed');
+      assert.equal(c.serverRequests.filter((r) => r.method === 'workspace/codeLens/refresh').length, 1);
+      // An event that moves nothing refreshes nothing.
+      await c.conn.sendNotification('workspace/didChangeWatchedFiles',
+        { changes: [{ uri: pathToFileURL(path.join(same.root, '.leopold', 'GUARDRAILS.md')).href, type: 1 }] });
+      await c.request('textDocument/hover', { textDocument: { uri: same.uri }, position: { line: 0, character: 0 } });
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(c.published.length, n + 1);
+      assert.equal(c.serverRequests.filter((r) => r.method === 'workspace/codeLens/refresh').length, 1);
+    } finally {
+      await c.stop();
+      rmSync(same.root, { recursive: true, force: true });
+      rmSync(moved.root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('server: folding ranges', () => {
+  it('each heading folds its body down to its last non-blank line; a heading without a body does not fold', async () => {
+    const c = await LspTestClient.start();
+    try {
+      const uri = 'untitled:folding';
+      const text = doc({ 'Current Work': 'one\ntwo\n\n\nthree', 'Next Step': '' });
+      await c.open(uri, text);
+      const ranges = await c.request<{ startLine: number; endLine: number }[]>('textDocument/foldingRange', { textDocument: { uri } });
+      const lines = text.split('\n');
+      const headings = lines.flatMap((l, i) => (l.startsWith('## ') ? [i] : []));
+      const expected = headings.flatMap((h, k) => {
+        let end = (k + 1 < headings.length ? headings[k + 1] : lines.length) - 1;
+        while (end > h && lines[end].trim() === '') end--;
+        return end > h ? [{ startLine: h, endLine: end }] : [];
+      });
+      assert.equal(expected.length, SECTIONS.length - 1, 'Next Step has no body');
+      assert.deepEqual(ranges.map((r) => ({ startLine: r.startLine, endLine: r.endLine })), expected);
+      const current = ranges.find((r) => lines[r.startLine] === '## Current Work')!;
+      assert.equal(lines[current.endLine], 'three');
+    } finally {
+      await c.stop();
+    }
   });
 });
 

@@ -1,0 +1,24 @@
+// What the checkpoint language server and its clients say to each other beyond plain LSP: the server's name, the
+// diagnostics' source, the fix-all kind and the `initializationOptions` a client may pass. Imports nothing (no
+// `vscode`, no LSP library), so the VS Code client (src/extension/checkpointClient.ts) imports it as it is.
+
+export const SERVER_NAME = 'leopold-checkpoint-server';
+/** The `source` of every diagnostic the server publishes. */
+export const DIAGNOSTIC_SOURCE = 'leopold';
+/** The code action kind of Fix All (`source.fixAll` + `.leopold`). */
+export const FIX_ALL_KIND = 'source.fixAll.leopold';
+
+/** What the VS Code client (or any client) may pass as `initializationOptions`. */
+export interface InitOptions {
+  /** false: the client sends `workspace/didChangeWatchedFiles` itself; the server registers no watchers. */
+  watchFiles?: boolean;
+  /** Push-mode debounce. */
+  validateDelayMs?: number;
+  /** A command the error verdict CodeLens runs (VS Code: `workbench.actions.view.problems`). */
+  problemsCommand?: string;
+  /**
+   * The language of diagnostics, CodeLens, hover and quick-fix titles when the client's `InitializeParams.locale`
+   * is not the one wanted (`en`, `pt-br`); otherwise the server follows `InitializeParams.locale`.
+   */
+  locale?: string;
+}
