@@ -3,6 +3,7 @@
 import * as assert from 'node:assert';
 import * as path from 'node:path';
 import { loadDecisionSources, parseDecisions, searchDecisions, stripComments } from '../../src/core/decisions';
+import { rng } from '../fixtures/random';
 
 const archived = path.join(__dirname, '..', '..', 'test', 'fixtures', 'projects', 'archived-with-journal', '.leopold');
 
@@ -15,16 +16,6 @@ function reference(text: string): string {
   }
   const d = text.indexOf('<!--');
   return d < 0 ? text : text.slice(0, d);
-}
-
-/** A seeded PRNG (mulberry32), so a failure names its input. */
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('DECISIONS.md comments and hostile lines (core/decisions)', () => {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { guardrailValue, parseGuardrails } from '../../src/core/guardrails';
+import { rng } from '../fixtures/random';
 
 const TEMPLATE = [
   '# Guardrails',
@@ -98,16 +99,6 @@ function referenceValue(text: string, key: string): { token: string; rest: strin
     if (m) return { token: m[2].toLowerCase(), rest: m[1], line: i };
   }
   return undefined;
-}
-
-/** A small seeded PRNG (mulberry32), so a failure can be replayed. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('guardrails: empty values fall through, one resolver per key, linear', () => {

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync, openSync, writeSync, closeSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as H from '../../src/core/continuity/harness';
+import { rng } from '../fixtures/random';
 
 const CLAUDE_TYPES = ['assistant', 'user', 'system', 'summary', 'file-history-snapshot'];
 
@@ -23,15 +24,6 @@ function reference(text: string): 'claude' | 'codex' | undefined {
   if (r.type === 'session_meta') return 'codex';
   if ((typeof r.type === 'string' && CLAUDE_TYPES.includes(r.type)) || 'sessionId' in r || 'uuid' in r) return 'claude';
   return undefined;
-}
-
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** JSON text with random blanks between tokens and random \uXXXX escapes in strings (what JSON.stringify never writes). */

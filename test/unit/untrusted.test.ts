@@ -1,20 +1,12 @@
 import * as assert from 'node:assert';
 import * as U from '../../src/extension/untrusted';
+import { rng } from '../fixtures/random';
 const { inert, mdEscape, noIcons } = U;
 
 /** How a VS Code notification finds links in its message (vs/base/common/linkedText): `[label](target "title")`. */
 const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
 /** `$(name)` and `$(name~spin)`, as the status bar, quick picks and theme-icon Markdown read them. */
 const ICON = /\$\([a-z0-9-]+(?:~[a-z]+)?\)/i;
-
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('untrusted text from .leopold/ (extension/untrusted)', () => {
   it('noIcons breaks $(icon) syntax but keeps the text readable', () => {
