@@ -6,13 +6,9 @@
 /** The zero-width space that breaks `$(icon)` and `[label](target)` while leaving the text as it reads. */
 const ZWSP = '\u200b';
 
-/**
- * For status bar text and quick pick labels/descriptions/details, which render `$(name)` as an icon: a zero-width
- * space after the `$` keeps the text as written while breaking the icon syntax.
- */
-export function noIcons(text: string): string {
-  return text.replace(/\$\(/g, `$${ZWSP}(`);
-}
+// `noIcons` (status bar text and quick pick items render `$(name)` as an icon) is the core's, shared with the server.
+import { noIcons } from '../core/inert';
+export { noIcons };
 
 /**
  * For MarkdownString (theme icons on or off): escapes every Markdown metacharacter (`:` and `@` too, so no bare URL
