@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Log } from './log';
 import type { ProjectRegistry } from './projects';
+import type { LeopoldTestApi } from './testApi';
 
 /** What every feature of the VS Code layer gets: one log, one project registry, Workspace Trust. */
 export interface LeopoldContext {
@@ -14,6 +15,9 @@ export interface LeopoldContext {
   isTrusted(): boolean;
   /** Work `deactivate()` waits for (bounded), e.g. stopping the language server cleanly. */
   onDeactivate(stop: () => Promise<unknown>): void;
-  /** Features expose their test hooks here; integration tests read them through the extension's exports. */
-  readonly api: Record<string, unknown>;
+  /**
+   * Features write their own test hooks here (the integration tests read them through the extension's exports);
+   * a feature never reads another's section.
+   */
+  readonly api: LeopoldTestApi;
 }

@@ -1,24 +1,29 @@
-// activate(): wiring only. Each feature lives in its own module and registers itself against one LeopoldContext.
+// activate(): wiring only. Each feature lives in its own module and registers itself against one LeopoldContext;
+// what a feature needs from another it gets here, by type (the SupervisorHub), never through the test API.
 import * as vscode from 'vscode';
 import { createLog } from './log';
 import { ProjectRegistry } from './projects';
 import type { LeopoldContext } from './context';
+import type { LeopoldTestApi } from './testApi';
 import { registerStatusBar } from './statusBar';
+import { registerRunActions } from './runActions';
 import { registerSupervisors } from './supervisor';
 import { registerCheckpointClient } from './checkpointClient';
 import { registerRunsTree } from './runsTree';
-import { registerInsights } from './insights';
+import { registerDoctor } from './doctor';
+import { registerDecisions } from './decisions';
+import { registerTimeline } from './timeline';
 
 /** What deactivate() waits for; each is bounded, and deactivation never waits more than SHUTDOWN_MS in all. */
 const shutdown: (() => Promise<unknown>)[] = [];
 const SHUTDOWN_MS = 3000;
 
-export function activate(extension: vscode.ExtensionContext): Record<string, unknown> {
+export function activate(extension: vscode.ExtensionContext): LeopoldTestApi {
   const t0 = Date.now();
   const log = createLog();
   const registry = new ProjectRegistry(log);
   extension.subscriptions.push(log, registry);
-  const api: Record<string, unknown> = {};
+  const api: LeopoldTestApi = {};
   const ctx: LeopoldContext = {
     extension, log, registry, api,
     isTrusted: () => vscode.workspace.isTrusted,
@@ -37,10 +42,14 @@ export function activate(extension: vscode.ExtensionContext): Record<string, unk
 
   registry.refresh();
   const tProjects = Date.now();
-  registerStatusBar(ctx, registerSupervisors(ctx));
+  const supervisors = registerSupervisors(ctx);
+  registerStatusBar(ctx, supervisors);
+  registerRunActions(ctx, supervisors);
   registerCheckpointClient(ctx);
   registerRunsTree(ctx);
-  registerInsights(ctx);
+  registerDoctor(ctx);
+  registerDecisions(ctx);
+  registerTimeline(ctx, supervisors);
 
   log.info(`Leopold for VS Code ${extension.extension.packageJSON.version} active in ${Date.now() - t0} ms ` +
     `(projects found in ${tProjects - t0} ms; ${registry.projects.length} project(s), ${vscode.env.appName} ${vscode.version})`);

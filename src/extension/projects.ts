@@ -1,10 +1,12 @@
 // One LeopoldProject per workspace folder that has `.leopold/` (multi-root workspaces and git worktrees each get
 // their own). Each project owns one narrow file watcher on its `.leopold/` folder; bursts of file-system events are
-// coalesced into a single change event that names the files that changed.
+// coalesced into a single change event that names the files that changed. Each project owns its one
+// SharedProjectModel too (projectModel.ts): it follows those changes, and every feature reads the run from it.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { statSync, watch as fsWatch } from 'node:fs';
 import type { Log } from './log';
+import { SharedProjectModel } from './projectModel';
 
 /** Events within this window become one change (a hook's lock + write + rename is one burst). */
 export const COALESCE_MS = 40;
@@ -22,10 +24,14 @@ export class LeopoldProject implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
+  /** The run as the core models it: loaded once, tailed once, shared by the tree and the timeline. */
+  readonly model: SharedProjectModel;
 
   constructor(readonly folder: vscode.WorkspaceFolder, log?: Log) {
     this.root = folder.uri.fsPath;
     this.leoDir = path.join(this.root, '.leopold');
+    this.model = new SharedProjectModel(this.leoDir, folder.name, log);
+    this.disposables.push(this.model, this.onDidChange(({ files }) => void this.model.schedule(files)));
     // VS Code's watchers: the top of .leopold/ and one level of archived runs (non-recursive patterns).
     const base = vscode.Uri.file(this.leoDir);
     for (const glob of ['*', 'runs/*', 'runs/*/*']) {

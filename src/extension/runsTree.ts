@@ -1,16 +1,15 @@
-// The "Leopold Runs" view: one root per workspace folder with `.leopold/`. Each project has a ProjectModel (pure
-// core) that reloads only what the changed files feed; the rendered node data (runsTreeNodes.ts) is diffed
-// against the previous rendering and only the changed nodes are refreshed. Refreshes are serialized per project
-// and coalesced: a burst of file events (already merged by the registry) becomes one reload, and changes that
-// arrive during a reload are folded into one more. Every read is async; getChildren never throws.
+// The "Leopold Runs" view: one root per workspace folder with `.leopold/`. Each project's one model (projectModel.ts,
+// owned by the project, shared with the timeline) reloads only what the changed files feed; on each of its updates
+// the rendered node data (runsTreeNodes.ts) is diffed against the previous rendering and only the changed nodes are
+// refreshed. Every read is async; getChildren never throws.
 import * as vscode from 'vscode';
-import { ProjectModel } from '../core/project';
 import { archivedRunWindows, listRunFiles, readJournalContinuity } from '../core/runs';
 import { openRegular, readText } from '../core/files';
 import { parsePlan } from '../core/plan';
 import { join } from 'node:path';
 import type { LeopoldContext } from './context';
 import type { LeopoldProject } from './projects';
+import type { ModelUpdate } from './projectModel';
 import { archivedRunNodes, buildProjectNode, changedNodes, toPlain, type NodeData, type OpenTarget } from './runsTreeNodes';
 import { uiLocale } from './locale';
 
@@ -23,10 +22,7 @@ interface Handle {
 
 interface Entry {
   project: LeopoldProject;
-  model: ProjectModel;
   data?: NodeData;
-  running?: Promise<void>;
-  pending?: Set<string> | 'all';
   sub: vscode.Disposable;
   refreshes: number;
 }
@@ -49,7 +45,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     // Liveness ages even when no file changes: re-read state.json of live runs once a minute.
     this.timer = setInterval(() => {
       for (const e of this.entries.values()) {
-        if (e.model.loaded && e.model.snapshot.status.kind === 'active') this.schedule(e, ['state.json']);
+        const model = e.project.model;
+        if (model.loaded && model.snapshot.status.kind === 'active') void model.schedule(['state.json']);
       }
     }, OWNER_TICK_MS);
   }
@@ -75,62 +72,28 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     }
     for (const [root, project] of wanted) {
       if (this.entries.has(root)) continue;
-      const model = new ProjectModel(project.leoDir, { locale: uiLocale() });
-      const entry: Entry = { project, model, sub: project.onDidChange(({ files }) => this.schedule(entry, files)), refreshes: 0 };
+      const entry: Entry = { project, sub: project.model.onDidUpdate((u) => this.onModelUpdate(entry, u)), refreshes: 0 };
       this.entries.set(root, entry);
       changed = true;
     }
     if (changed) this.emitter.fire(undefined);
   }
 
-  /** Queues a reload of `files` (undefined: everything); one reload runs at a time per project. */
-  schedule(entry: Entry, files?: Iterable<string>): Promise<void> {
-    if (!files || entry.pending === 'all') entry.pending = 'all';
-    else {
-      entry.pending ??= new Set();
-      for (const f of files) entry.pending.add(f);
-    }
-    if (!entry.running) {
-      entry.running = (async () => {
-        try {
-          while (entry.pending) {
-            const batch = entry.pending;
-            entry.pending = undefined;
-            await this.reload(entry, batch === 'all' ? undefined : batch);
-          }
-        } finally {
-          entry.running = undefined;
-        }
-      })();
-    }
-    return entry.running;
-  }
-
   private async ensureLoaded(entry: Entry): Promise<void> {
     if (entry.data) return;
-    await this.schedule(entry);
+    await entry.project.model.ready();
+    if (!entry.data && entry.project.model.loaded) this.render(entry);
   }
 
-  private async reload(entry: Entry, files: Set<string> | undefined): Promise<void> {
-    const t0 = Date.now();
-    try {
-      const sections = await entry.model.update(files);
-      if (sections.size === 0 && entry.data) return;
-      this.render(entry);
-      entry.refreshes++;
-      if (entry.model.tailer.hasUnscannedHistory) {
-        // A large journal was read from its tail: fill in older rolls and relaunches in the background.
-        void entry.model.completeHistory().then((changed) => changed && this.render(entry), (err) => this.ctx.log.warn(`journal history: ${String(err)}`));
-      }
-      this.ctx.log.trace(`runs tree: ${entry.project.name} [${[...sections].join(',')}] in ${Date.now() - t0} ms`);
-    } catch (err) {
-      this.ctx.log.error(`runs tree: reading ${entry.project.leoDir} failed: ${(err as Error).stack ?? String(err)}`);
-    }
+  private onModelUpdate(entry: Entry, { sections, history }: ModelUpdate): void {
+    if (sections.size === 0 && entry.data) return;
+    this.render(entry);
+    if (!history) entry.refreshes++; // the journal's older history re-renders without counting a refresh
   }
 
   private render(entry: Entry): void {
     const before = entry.data;
-    const after = buildProjectNode({ root: entry.project.root, name: entry.project.name }, entry.model.snapshot, uiLocale());
+    const after = buildProjectNode({ root: entry.project.root, name: entry.project.name }, entry.project.model.snapshot, uiLocale());
     entry.data = after;
     // Index the new rendering; drop nodes of this project that disappeared.
     const seen = new Set<string>();
@@ -194,7 +157,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     ]);
     const locale = uiLocale();
     const entry = this.entries.get(root);
-    const maxWindows = entry?.model.loaded ? entry.model.snapshot.maxWindows : 10;
+    const maxWindows = entry?.project.model.loaded ? entry.project.model.snapshot.maxWindows : 10;
     const windows = archivedRunWindows(events, planText === undefined ? undefined : parsePlan(planText).vector, locale);
     return archivedRunNodes(root, name, runPath, files, windows, maxWindows, locale);
   }
@@ -252,16 +215,12 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
 
   /** Reloads everything (the Refresh command). */
   async refreshAll(): Promise<void> {
-    await Promise.all([...this.entries.values()].map((e) => this.schedule(e)));
+    await Promise.all([...this.entries.values()].map((e) => e.project.model.schedule()));
   }
 
   /** Waits until no reload is running (tests). */
   async idle(): Promise<void> {
-    for (;;) {
-      const running = [...this.entries.values()].map((e) => e.running).filter(Boolean);
-      if (running.length === 0) return;
-      await Promise.all(running);
-    }
+    await Promise.all([...this.entries.values()].map((e) => e.project.model.idle()));
   }
 
   /** The rendered trees as plain data (tests). */

@@ -106,7 +106,7 @@ export function owningWatchText(w: OwningWatch): string {
 }
 
 class ProjectSupervisor implements vscode.Disposable {
-  private running = false;
+  private running: Promise<void> | undefined;
   private dirty = false;
   private timer: NodeJS.Timeout;
   private readonly subs: vscode.Disposable[] = [];
@@ -151,18 +151,24 @@ class ProjectSupervisor implements vscode.Disposable {
       this.dirty = true;
       return Promise.resolve();
     }
-    return this.run();
+    this.running = this.run();
+    return this.running;
+  }
+
+  /** The view once the tick in flight (if any) has published; starts none. */
+  async settled(): Promise<SupervisorView | undefined> {
+    while (this.running && !this.view) await this.running;
+    return this.view;
   }
 
   private async run(): Promise<void> {
-    this.running = true;
     try {
       do {
         this.dirty = false;
         await this.once();
       } while (this.dirty && !this.disposed);
     } finally {
-      this.running = false;
+      this.running = undefined;
     }
   }
 
@@ -271,6 +277,8 @@ export function verdictLine(d: Decision, mode: LoopMode, watch?: string): string
 export interface SupervisorHub {
   readonly onDidChange: vscode.Event<SupervisorView>;
   viewFor(project: LeopoldProject | undefined): SupervisorView | undefined;
+  /** The project's view, waiting for the supervisor's tick in flight when none is published yet (starts no tick). */
+  settled(project: LeopoldProject): Promise<SupervisorView | undefined>;
   views(): SupervisorView[];
   refresh(project?: LeopoldProject): Promise<void>;
 }
@@ -300,6 +308,7 @@ export function registerSupervisors(ctx: LeopoldContext, spawner: Spawner = spaw
   const hub: SupervisorHub = {
     onDidChange: changed.event,
     viewFor: (p) => (p ? supervisors.get(p)?.view : undefined),
+    settled: async (p) => supervisors.get(p)?.settled(),
     views: () => [...supervisors.values()].map((s) => s.view).filter((v): v is SupervisorView => !!v),
     refresh,
   };

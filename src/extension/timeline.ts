@@ -3,21 +3,20 @@
 // Safety: a strict Content-Security-Policy (nothing but the nonce'd inline script and style; no remote resources;
 // local resources limited to media/), and nothing from `.leopold/` files is ever inserted as HTML: the extension
 // posts JSON, and the webview script builds every node with createElement/createElementNS + textContent.
-// Live: the project's coalesced file changes update the data; the verdict is re-read every 2 s while visible.
+// Live, and idle when nothing happens: the panel subscribes to the project's one model (projectModel.ts, shared
+// with the runs tree) and to the supervisor's verdicts (SupervisorHub); it never polls and never reads a file itself.
 import * as vscode from 'vscode';
-import * as os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { LeopoldContext } from './context';
 import type { LeopoldProject } from './projects';
-import { ProjectModel } from '../core/project';
+import type { ModelUpdate } from './projectModel';
+import type { SupervisorHub, SupervisorView } from './supervisor';
+import { pickProject } from './projectPicker';
 import { buildTimeline, type MarkKind, type TimelineData, type TimelineMark, type TimelineVerdict, type TimelineWindow } from '../core/timeline';
-import { observe } from '../core/continuity/runner';
-import { harnessEnvFrom } from '../core/continuity/harness';
 import { uiLocale } from './locale';
 import { msg } from '../core/messages';
 
 export const TIMELINE_VIEW_TYPE = 'leopold.timeline';
-const VERDICT_POLL_MS = 2_000;
 
 // ---------------------------------------------------------------------------------------------------------------
 // What the webview draws: display-ready, localized, still untrusted text (drawn with textContent only).
@@ -316,14 +315,15 @@ interface Rendered {
   text: string;
 }
 
-interface SupervisorApi {
-  view?: (root: string) => { decision?: { verdict?: string; kind?: string }; mode?: string } | undefined;
+/** The verdict as the timeline shows it: the supervisor's, which runs for every project (trusted or not). */
+function timelineVerdict(view: SupervisorView | undefined): TimelineVerdict | undefined {
+  return view ? { verdict: view.decision.verdict, kind: view.decision.kind, source: 'supervisor', mode: view.mode } : undefined;
 }
 
+const verdictKey = (v: TimelineVerdict | undefined) => `${v?.source}:${v?.verdict}:${v?.mode}`;
+
 class TimelinePanel implements vscode.Disposable {
-  readonly model: ProjectModel;
   private readonly disposables: vscode.Disposable[] = [];
-  private timer: NodeJS.Timeout | undefined;
   private seq = 0;
   private ready = false;
   data: TimelineData | undefined;
@@ -332,75 +332,56 @@ class TimelinePanel implements vscode.Disposable {
   private verdictKey = '';
   private busy: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ctx: LeopoldContext, readonly project: LeopoldProject, readonly panel: vscode.WebviewPanel, private readonly onDispose: () => void) {
-    this.model = new ProjectModel(project.leoDir, { ownerSignals: false, locale: uiLocale() });
+  constructor(private readonly ctx: LeopoldContext, readonly project: LeopoldProject, private readonly hub: SupervisorHub,
+    readonly panel: vscode.WebviewPanel, private readonly onDispose: () => void) {
     const nonce = randomBytes(16).toString('base64');
     panel.webview.html = timelineHtml(panel.webview, nonce);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m) => this.onMessage(m)),
       panel.onDidDispose(() => this.dispose()),
       panel.onDidChangeViewState(() => {
-        this.schedulePoll();
-        if (panel.visible) this.queue(undefined);
+        if (panel.visible) this.queue();
       }),
-      project.onDidChange(({ files }) => this.queue(files)),
+      project.model.onDidUpdate((u) => this.onModelUpdate(u)),
+      hub.onDidChange((view) => {
+        if (view.project === project && verdictKey(timelineVerdict(view)) !== this.verdictKey) void this.queue();
+      }),
     );
-    this.queue(undefined);
-    this.schedulePoll();
+    this.queue();
   }
 
-  /** Serializes reloads: one model update at a time, in order. */
-  queue(files: ReadonlySet<string> | undefined): Promise<void> {
-    this.busy = this.busy.then(() => this.reload(files)).catch((err) => this.ctx.log.error(`timeline ${this.project.root}: ${String(err)}`));
+  private onModelUpdate({ sections, files }: ModelUpdate): void {
+    if (sections.size === 0 && !files?.has('STOP') && !files?.has('CHECKPOINT.md')) return;
+    void this.queue();
+  }
+
+  /** Serializes rebuilds, in order; each waits for the shared model to be loaded and settled. */
+  queue(): Promise<void> {
+    this.busy = this.busy.then(() => this.rebuild()).catch((err) => this.ctx.log.error(`timeline ${this.project.root}: ${String(err)}`));
     return this.busy;
   }
 
-  private async reload(files: ReadonlySet<string> | undefined): Promise<void> {
-    if (!this.model.loaded || files === undefined) await this.model.load();
-    else {
-      const sections = await this.model.update(files);
-      if (sections.size === 0 && !files.has('STOP') && !files.has('CHECKPOINT.md')) return;
-    }
-    if (this.model.tailer.hasUnscannedHistory) await this.model.completeHistory();
-    const snap = this.model.snapshot;
-    const verdict = await this.verdict();
-    this.verdictKey = `${verdict?.source}:${verdict?.verdict}:${verdict?.mode}`;
+  /** Resolves when the model and this panel have nothing pending. */
+  async settle(): Promise<void> {
+    await this.project.model.idle();
+    await this.busy;
+  }
+
+  private async rebuild(): Promise<void> {
+    const model = this.project.model;
+    await model.ready();
+    await model.idle(); // includes the older history of a large journal
+    if (!model.loaded) return;
+    const snap = model.snapshot;
+    // The supervisor's first tick may still be running when the panel opens: wait for its verdict (no second observe).
+    const verdict = timelineVerdict(await this.hub.settled(this.project));
+    this.verdictKey = verdictKey(verdict);
     this.data = buildTimeline({
       project: this.project.name, root: this.project.root, status: snap.status, maxWindows: snap.maxWindows,
       windows: snap.windows, events: snap.runEvents,
       plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict, now: Date.now(), locale: uiLocale(),
     });
     this.post();
-  }
-
-  /** The supervisor's verdict when one runs for this project, else a read-only observation of the files. */
-  private async verdict(): Promise<TimelineVerdict | undefined> {
-    const sup = this.ctx.api.supervisor as SupervisorApi | undefined;
-    try {
-      const view = typeof sup?.view === 'function' ? sup.view(this.project.root) : undefined;
-      if (view?.decision?.verdict) {
-        return { verdict: view.decision.verdict, kind: view.decision.kind ?? 'idle', source: 'supervisor', mode: view.mode };
-      }
-    } catch (err) {
-      this.ctx.log.debug(`timeline: supervisor view unavailable: ${String(err)}`);
-    }
-    const r = await observe({
-      root: this.project.root, leoDir: this.project.leoDir, harnessEnv: harnessEnvFrom(process.env, os.homedir()),
-      spawn: () => Promise.reject(new Error('the timeline never spawns')),
-    });
-    return { verdict: r.decision.verdict, kind: r.decision.kind, source: 'observed' };
-  }
-
-  private schedulePoll(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    if (!this.panel.visible) return;
-    this.timer = setInterval(() => {
-      void this.verdict().then((v) => {
-        const key = `${v?.source}:${v?.verdict}:${v?.mode}`;
-        if (key !== this.verdictKey) void this.queue(undefined);
-      }).catch(() => undefined);
-    }, VERDICT_POLL_MS);
   }
 
   private post(): void {
@@ -427,7 +408,7 @@ class TimelinePanel implements vscode.Disposable {
   }
 
   private async openMark(mark: TimelineMark): Promise<void> {
-    const snap = this.model.snapshot;
+    const snap = this.project.model.snapshot;
     const e = snap.runEvents.find((x) => x.ts === mark.ts && x.event === mark.event);
     // The run's own journal: events.jsonl, or the archived one its windows were read from.
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(snap.runJournal));
@@ -438,34 +419,16 @@ class TimelinePanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
     for (const d of this.disposables.splice(0)) d.dispose();
     this.onDispose();
     this.panel.dispose();
   }
 }
 
-/** The project a command argument names: a tree node (`{ id: "<root>::…" }`), a Uri, a root path; else ask. */
-export async function projectFromArg(ctx: LeopoldContext, arg: unknown, placeHolder: string): Promise<LeopoldProject | undefined> {
-  const projects = ctx.registry.projects;
-  let root: string | undefined;
-  if (arg instanceof vscode.Uri) return ctx.registry.projectFor(arg);
-  if (typeof arg === 'string') root = arg;
-  else if (typeof arg === 'object' && arg !== null && typeof (arg as { id?: unknown }).id === 'string') root = (arg as { id: string }).id.split('::')[0];
-  else if (typeof arg === 'object' && arg !== null && typeof (arg as { root?: unknown }).root === 'string') root = (arg as { root: string }).root;
-  if (root !== undefined) return projects.find((p) => p.root === root);
-  if (projects.length <= 1) return projects[0];
-  const active = ctx.registry.projectFor(vscode.window.activeTextEditor?.document.uri);
-  if (active) return active;
-  const pick = await vscode.window.showQuickPick(projects.map((p) => ({ label: p.name, description: p.root, project: p })), { placeHolder });
-  return pick?.project;
-}
-
-export function registerTimeline(ctx: LeopoldContext): void {
+export function registerTimeline(ctx: LeopoldContext, hub: SupervisorHub): void {
   const panels = new Map<string, TimelinePanel>();
   const open = async (arg?: unknown): Promise<TimelinePanel | undefined> => {
-    const project = await projectFromArg(ctx, arg, t('Show the run timeline of which project?'));
+    const project = await pickProject(ctx.registry, arg, t('Show the run timeline of which project?'));
     if (!project) return undefined;
     const existing = panels.get(project.root);
     if (existing) {
@@ -478,7 +441,7 @@ export function registerTimeline(ctx: LeopoldContext): void {
       localResourceRoots: [vscode.Uri.joinPath(ctx.extension.extensionUri, 'media')],
     });
     panel.iconPath = vscode.Uri.joinPath(ctx.extension.extensionUri, 'media', 'icon.svg');
-    const p = new TimelinePanel(ctx, project, panel, () => panels.delete(project.root));
+    const p = new TimelinePanel(ctx, project, hub, panel, () => panels.delete(project.root));
     panels.set(project.root, p);
     return p;
   };
@@ -495,6 +458,6 @@ export function registerTimeline(ctx: LeopoldContext): void {
       root: p.project.root, visible: p.panel.visible, posted: p.posted, data: p.data, rendered: p.rendered, html: p.panel.webview.html,
     })),
     /** Waits for the panel's pending reload. */
-    settle: async (root: string) => { await panels.get(root)?.queue(new Set()); },
+    settle: async (root: string) => { await panels.get(root)?.settle(); },
   };
 }

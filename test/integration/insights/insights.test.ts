@@ -69,6 +69,46 @@ suite('Run timeline', () => {
     const ctxMenu = pkg.contributes.menus['view/item/context'].filter((m: any) => m.command === 'leopold.showTimeline');
     assert.ok(ctxMenu.some((m: any) => /view == leopold\.runs/.test(m.when) && /run/.test(m.when)), 'a context menu entry on the run node');
   });
+
+  test('an open timeline is idle while nothing changes: it reads no file of its own (no poll)', async function () {
+    this.timeout(60_000);
+    // Every read of state.json starts with a stat (src/core/state.ts): count them, with the panel open and then
+    // closed. The supervisor's own 2 s safety poll reads it in both phases; an open timeline must add nothing.
+    const fsp = fs as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+    const stat = fsp.stat;
+    const statePath = leoFile(folder, 'state.json');
+    let reads = 0;
+    fsp.stat = function (this: unknown, ...args: unknown[]) {
+      if (String(args[0]) === statePath) reads++;
+      return stat.apply(this, args);
+    };
+    const PHASE_MS = 10_000;
+    const phase = async () => {
+      reads = 0;
+      const cpu = process.cpuUsage();
+      await new Promise((r) => setTimeout(r, PHASE_MS));
+      const used = process.cpuUsage(cpu);
+      return { reads, cpuMs: Math.round((used.user + used.system) / 1000) };
+    };
+    try {
+      await vscode.commands.executeCommand('leopold.showTimeline', folder);
+      await waitFor('the panel visible', () => panel()?.visible);
+      const posted = panel()!.posted;
+      const open = await phase();
+      assert.strictEqual(panel()!.posted, posted, 'nothing changed, nothing was posted');
+      const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('leopold.timeline'));
+      assert.ok(tab, 'the timeline tab');
+      await vscode.window.tabGroups.close(tab!);
+      await waitFor('the panel closed', () => api.timeline.panels().length === 0 || undefined);
+      const closed = await phase();
+      console.log(`[measure] extension host over ${PHASE_MS / 1000} s idle: timeline open ${open.cpuMs} ms CPU, ${open.reads} state.json reads; closed ${closed.cpuMs} ms CPU, ${closed.reads} reads`);
+      assert.ok(closed.reads > 0, 'the supervisor\'s poll was counted (the spy works)');
+      assert.ok(open.reads <= closed.reads + 2, `open: ${open.reads} reads, closed: ${closed.reads}`);
+    } finally {
+      fsp.stat = stat;
+    }
+  });
 });
 
 suite('Search Decisions', () => {

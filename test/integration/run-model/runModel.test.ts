@@ -1,5 +1,6 @@
 import * as assert from 'node:assert';
 import * as path from 'node:path';
+import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { leopold, testFolders, waitFor } from '../helpers';
 
@@ -98,5 +99,29 @@ suite('The run model (two runs in one journal, an archived run, an aborted run)'
     assert.strictEqual(((item.iconPath as vscode.ThemeIcon).color as unknown as { id: string }).id, 'problemsErrorIcon.foreground');
     const windows = node(aborted, 'windows')!.children!;
     assert.deepStrictEqual(windows.map((w) => w.description), ['1 item · 5.3 MB · no checkpoint · rolled · relaunched (claude)', '0 items · stopped · user_stop']);
+  });
+  test('every project command picks its project one way: the argument, else the active editor\'s, else it asks', async () => {
+    const stops = () => [two, archived, aborted].filter((f) => existsSync(path.join(f, '.leopold', 'STOP')));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitFor('no active editor', () => (vscode.window.activeTextEditor === undefined ? true : undefined));
+    // Three projects and no editor: the command asks which (dismissed here), and nothing is stopped.
+    let settled = false;
+    const asked = Promise.resolve(vscode.commands.executeCommand('leopold.stopRun')).finally(() => { settled = true; });
+    for (let i = 0; i < 100 && !settled; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    }
+    assert.strictEqual(await asked, false, 'a dismissed pick stops nothing');
+    assert.deepStrictEqual(stops(), []);
+    // The active editor's project.
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(aborted, '.leopold', 'state.json')));
+    assert.strictEqual(await vscode.commands.executeCommand('leopold.stopRun'), true);
+    assert.deepStrictEqual(stops(), [aborted]);
+    assert.strictEqual(await vscode.commands.executeCommand('leopold.showTimeline'), aborted);
+    // An explicit argument, whatever the active editor.
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(aborted, '.leopold', 'state.json')));
+    assert.strictEqual(await vscode.commands.executeCommand('leopold.clearKillSwitch', aborted), true);
+    assert.strictEqual(await vscode.commands.executeCommand('leopold.showTimeline', two), two);
+    assert.deepStrictEqual(stops(), []);
   });
 });

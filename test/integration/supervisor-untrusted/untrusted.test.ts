@@ -33,7 +33,7 @@ suite('the continuity supervisor in Restricted Mode', () => {
   test('Resume, Stop and Clear refuse in Restricted Mode', async () => {
     const folder = testFolders()[0];
     const api = await leopold();
-    const r = await api.statusBar.resumeRun(folder, 'headless');
+    const r = await api.runActions.resumeRun(folder, 'headless');
     assert.deepStrictEqual([r.outcome, r.reason], ['refused', 'untrusted']);
     await vscode.commands.executeCommand('leopold.stopRun', folder).then(undefined, () => undefined);
     assert.ok(!fs.existsSync(leoFile(folder, 'STOP')));

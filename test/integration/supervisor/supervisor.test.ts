@@ -113,10 +113,10 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
   });
 
   test('Resume run is refused while a live owner holds the run, and runs headless otherwise', async () => {
-    const live = await api.statusBar.resumeRun(folder, 'headless');
+    const live = await api.runActions.resumeRun(folder, 'headless');
     assert.deepStrictEqual([live.outcome, live.reason], ['refused', 'live_owner']);
     writeState(folder, { active: false, stopped_reason: 'user_stop', windows: 6, transcript_path: transcript });
-    const r = await api.statusBar.resumeRun(folder, 'headless');
+    const r = await api.runActions.resumeRun(folder, 'headless');
     assert.strictEqual(r.outcome, 'headless');
     await waitFor('the resumed agent', () => agentCalls().length === 6, 10_000);
     assert.deepStrictEqual(agentCalls()[5].argv, ['--dangerously-skip-permissions', '-p', '/leopold-run']);
@@ -128,7 +128,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     try {
       writeState(folder, { active: false, stopped_reason: 'user_stop', windows: 6, transcript_path: transcript });
       const before = agentCalls().length;
-      const r = await api.statusBar.resumeRun(folder, 'headless');
+      const r = await api.runActions.resumeRun(folder, 'headless');
       assert.strictEqual(r.outcome, 'headless');
       const call = await waitFor('the resumed agent', () => agentCalls()[before], 10_000);
       assert.deepStrictEqual(call.session_env, [], 'no session variable reached the agent');
@@ -168,7 +168,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     const termConfig = vscode.workspace.getConfiguration('terminal.integrated');
     const envBefore = termConfig.get<Record<string, string>>('env.linux') ?? {};
     await termConfig.update('env.linux', { ...envBefore, CLAUDECODE: '1', CODEX_THREAD_ID: 'thread-parent' }, vscode.ConfigurationTarget.Global);
-    const r = await api.statusBar.resumeRun(folder, 'terminal').finally(() => termConfig.update('env.linux', envBefore, vscode.ConfigurationTarget.Global));
+    const r = await api.runActions.resumeRun(folder, 'terminal').finally(() => termConfig.update('env.linux', envBefore, vscode.ConfigurationTarget.Global));
     assert.strictEqual(r.outcome, 'terminal');
     assert.deepStrictEqual(r.argv.slice(1), ['/leopold-run']);
     const term = vscode.window.terminals.find((t) => t.name === `Leopold: ${path.basename(folder)}`);
@@ -195,7 +195,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     await waitFor('the loop to stand down', () => api.supervisor.verdicts()[folder] === 'already_handled');
     const before = agentCalls().length;
     for (const how of ['headless', 'terminal'] as const) {
-      const r = await api.statusBar.resumeRun(folder, how);
+      const r = await api.runActions.resumeRun(folder, how);
       assert.deepStrictEqual([r.outcome, r.reason], ['refused', 'relaunch_in_grace'], how);
     }
     await sleep(1500);

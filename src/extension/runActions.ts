@@ -1,0 +1,212 @@
+// The run actions: Resume, Stop (the kill switch), Clear kill switch, and the quick pick that offers them with
+// Open checkpoint, Show run log, Show events, the timeline and the doctor. One top-level function per command,
+// each taking what it needs (RunActionDeps) and the command's argument; the project comes from pickProject().
+import * as vscode from 'vscode';
+import * as os from 'node:os';
+import { promises as fs } from 'node:fs';
+import { inert } from './untrusted';
+import type { LeopoldContext } from './context';
+import type { Log } from './log';
+import type { ProjectRegistry } from './projects';
+import { pickProject } from './projectPicker';
+import { binariesFor, type SupervisorHub } from './supervisor';
+import { pill } from '../core/continuity/pill';
+import { detectHarness, harnessEnvFrom, interactiveArgv, relaunchArgv, type Harness } from '../core/continuity/harness';
+import { resolveAgentBinary, sessionVarsUnset, spawnDetached } from '../core/continuity/spawn';
+import { claimResume } from '../core/continuity/runner';
+import { SymlinkRefusedError, touchFlagFile } from '../core/atomic';
+import { CONTINUITY_REACTIVATE_SECS } from '../core/continuity/constants';
+import { readState } from '../core/state';
+import { exists } from '../core/files';
+import { formatAge, gatherOwnerSignals, ownerStatus } from '../core/owner';
+import { uiLocale } from './locale';
+
+export interface ResumeResult {
+  outcome: 'terminal' | 'headless' | 'refused' | 'cancelled' | 'failed';
+  reason?: string;
+  argv?: string[];
+}
+
+/** What the run actions need from the extension. */
+export interface RunActionDeps {
+  readonly log: Log;
+  readonly registry: ProjectRegistry;
+  isTrusted(): boolean;
+  /** The supervisors' verdicts (the quick pick's title shows the project's pill). */
+  readonly hub: SupervisorHub;
+}
+
+const whichProject = (deps: RunActionDeps, arg: unknown) => pickProject(deps.registry, arg, vscode.l10n.t('Which Leopold project?'));
+
+function requireTrust(deps: RunActionDeps, what: string): boolean {
+  if (deps.isTrusted()) return true;
+  void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.', what));
+  return false;
+}
+
+/**
+ * Leopold: Resume Run. Refused while a live owner holds the run, while `.leopold/STOP` is present (unless the
+ * person clears it), and within the grace of a relaunch another monitor fired. `how` skips the mode pick.
+ */
+export async function resumeRun(deps: RunActionDeps, arg?: unknown, how?: 'terminal' | 'headless'): Promise<ResumeResult> {
+  if (!requireTrust(deps, vscode.l10n.t('Resume run'))) return { outcome: 'refused', reason: 'untrusted' };
+  const project = await whichProject(deps, arg);
+  if (!project) return { outcome: 'cancelled' };
+  const read = await readState(project.leoDir);
+  const raw = read.kind === 'ok' || read.kind === 'invalid' ? read.raw : {};
+  if (raw.active === true) {
+    const owner = ownerStatus(raw, Date.now(), await gatherOwnerSignals(raw));
+    if (owner.alive) {
+      const who = owner.driver ? 'the driver' : `session ${owner.short ?? '?'}`;
+      const reason = `a live owner holds the run (${who}, last sign of life ${formatAge(owner.ageS ?? 0)}); it would refuse a second /leopold-run`;
+      const whoUi = owner.driver ? vscode.l10n.t('the driver') : vscode.l10n.t('session {0}', owner.short ?? '?');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: Resume refused — a live owner holds the run ({0}, last sign of life {1}); it would refuse a second /leopold-run.',
+        inert(whoUi), formatAge(owner.ageS ?? 0, uiLocale())));
+      deps.log.info(`${project.name}: resume refused: ${reason}`);
+      return { outcome: 'refused', reason: 'live_owner' };
+    }
+  }
+  if (await exists(project.file('STOP'))) {
+    const clearAndResume = vscode.l10n.t('Clear Kill Switch and Resume');
+    const choice = how ? undefined : await vscode.window.showWarningMessage(vscode.l10n.t('Leopold: .leopold/STOP is present — a resumed run would stop at once.'), clearAndResume);
+    if (choice !== clearAndResume) return { outcome: 'refused', reason: 'kill_switch' };
+    await fs.rm(project.file('STOP'), { force: true });
+  }
+  // The core's rule, as the relaunch loop applies it: the transcript decides the harness. `owner.harness` is not
+  // consulted (it names who claimed the run, not what its transcript is); when the transcript says nothing, ask.
+  const env = harnessEnvFrom(process.env, os.homedir());
+  let harness: Harness | undefined = (await detectHarness(project.root, raw, env)).harness;
+  if (!harness) {
+    const pick = await vscode.window.showQuickPick([{ label: 'claude', description: 'Claude Code' }, { label: 'codex', description: 'Codex CLI' }], { placeHolder: vscode.l10n.t('Which harness resumes this run?') });
+    if (!pick) return { outcome: 'cancelled' };
+    harness = pick.label as Harness;
+  }
+  const binary = binariesFor(project.folder)[harness] ?? harness;
+  let mode = how;
+  if (!mode) {
+    const pick = await vscode.window.showQuickPick([
+      { label: `$(terminal) ${vscode.l10n.t('In a terminal')}`, description: inert(interactiveArgv(harness, binary).join(' ')), mode: 'terminal' as const },
+      { label: `$(rocket) ${vscode.l10n.t('Headless')}`, description: vscode.l10n.t('the relaunch command, detached'), mode: 'headless' as const },
+    ], { placeHolder: vscode.l10n.t('Resume the Leopold run in {0} with {1}', inert(project.name), harness) });
+    if (!pick) return { outcome: 'cancelled' };
+    mode = pick.mode;
+  }
+  // Decided under the loop's lock: never a second agent while a relaunch (from any window or `leopold watch`) is
+  // still within its reactivation grace; going ahead records the relaunch, so no loop fires on the same stop.
+  let claim: Awaited<ReturnType<typeof claimResume>>;
+  try {
+    claim = await claimResume(project.leoDir, harness, Date.now());
+  } catch (err) {
+    // A symlinked state.json, or the lock held past the hooks' budget: nothing was written, nothing is started.
+    deps.log.error(`${project.name}: resume refused: ${(err as Error).message}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: Resume refused — {0}', inert((err as Error).message)));
+    return { outcome: 'refused', reason: 'unsafe_state' };
+  }
+  if (!claim.ok) {
+    deps.log.info(`${project.name}: resume refused: a relaunch (${claim.fired}, ${claim.path === 'roll' ? 'window roll' : 'api_error attempt'}) was fired less than ${CONTINUITY_REACTIVATE_SECS}s ago and may still be starting; ${claim.secsLeft}s left in its grace`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: Resume refused — a relaunch fired moments ago may still be starting the run. Try again in {0} s if it has not reactivated.', claim.secsLeft));
+    return { outcome: 'refused', reason: 'relaunch_in_grace' };
+  }
+  const argv = mode === 'terminal' ? interactiveArgv(harness, binary) : relaunchArgv(harness, project.root, binary);
+  try {
+    if (mode === 'terminal') {
+      // The agent is the terminal's process, started from an argv (no shell parses anything), resolved the way a
+      // relaunch is (absolute PATH entries only) and without the harnesses' session variables.
+      const file = await resolveAgentBinary(argv[0], harness);
+      const term = vscode.window.createTerminal({
+        name: `Leopold: ${project.name}`, cwd: project.root, shellPath: file, shellArgs: argv.slice(1), env: sessionVarsUnset(),
+      });
+      term.show();
+      deps.log.info(`${project.name}: resumed in a terminal: ${[file, ...argv.slice(1)].join(' ')}`);
+      return { outcome: 'terminal', argv };
+    }
+    const child = await spawnDetached({ harness, argv, cwd: project.root });
+    deps.log.info(`${project.name}: resumed headless: ${child.file} …`);
+    return { outcome: 'headless', argv };
+  } catch (err) {
+    const msg = (err as Error).message;
+    deps.log.error(`${project.name}: resume failed: ${msg}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: could not start {0} ({1}). Set leopold.{2}.path if it is not on the PATH of VS Code.', inert(argv[0]), inert(msg), harness),
+      vscode.l10n.t('Show Log')).then((c) => c && deps.log.show(true));
+    return { outcome: 'failed', reason: msg, argv };
+  }
+}
+
+/** Leopold: Stop Run — creates `.leopold/STOP` (never through a symbolic link). */
+export async function stopRun(deps: RunActionDeps, arg?: unknown): Promise<boolean> {
+  if (!requireTrust(deps, vscode.l10n.t('Stop run'))) return false;
+  const project = await whichProject(deps, arg);
+  if (!project) return false;
+  try {
+    await touchFlagFile(project.file('STOP'));
+  } catch (err) {
+    if (!(err instanceof SymlinkRefusedError)) throw err;
+    deps.log.error(`${project.name}: Stop refused: ${err.message}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: Stop refused — .leopold/STOP is a symbolic link, and Leopold never writes through one. Remove the link, then stop the run again.'));
+    return false;
+  }
+  deps.log.info(`${project.name}: .leopold/STOP created (kill switch: the run stops at its next turn; nothing is relaunched while it is there)`);
+  project.flush();
+  return true;
+}
+
+/** Leopold: Clear Kill Switch — removes `.leopold/STOP`. */
+export async function clearKillSwitch(deps: RunActionDeps, arg?: unknown): Promise<boolean> {
+  if (!requireTrust(deps, vscode.l10n.t('Clear kill switch'))) return false;
+  const project = await whichProject(deps, arg);
+  if (!project) return false;
+  await fs.rm(project.file('STOP'), { force: true });
+  deps.log.info(`${project.name}: .leopold/STOP removed: the relaunch decision is made again`);
+  return true;
+}
+
+/** Leopold: Show Run Actions — the status item's click. */
+export async function showRunActions(deps: RunActionDeps, arg?: unknown): Promise<void> {
+  const project = await whichProject(deps, arg);
+  if (!project) return;
+  const trusted = deps.isTrusted();
+  const stop = await exists(project.file('STOP'));
+  type Action = vscode.QuickPickItem & { run: () => unknown };
+  const actions: Action[] = [];
+  if (trusted) {
+    actions.push({ label: `$(debug-start) ${vscode.l10n.t('Resume run')}`, description: vscode.l10n.t('in a terminal, or headless'), run: () => resumeRun(deps, project.root) });
+    if (!stop) actions.push({ label: `$(debug-stop) ${vscode.l10n.t('Stop run')}`, description: vscode.l10n.t('create .leopold/STOP (the kill switch: waits, never burns the relaunch)'), run: () => stopRun(deps, project.root) });
+    else actions.push({ label: `$(debug-restart) ${vscode.l10n.t('Clear kill switch')}`, description: vscode.l10n.t('remove .leopold/STOP'), run: () => clearKillSwitch(deps, project.root) });
+  }
+  actions.push(
+    { label: `$(file) ${vscode.l10n.t('Open checkpoint')}`, description: '.leopold/CHECKPOINT.md', run: () => openFile(project.file('CHECKPOINT.md')) },
+    { label: `$(output) ${vscode.l10n.t('Show run log')}`, description: vscode.l10n.t('one line per verdict change'), run: () => deps.log.show(true) },
+    { label: `$(list-flat) ${vscode.l10n.t('Show events')}`, description: '.leopold/events.jsonl', run: () => openFile(project.file('events.jsonl'), true) },
+    { label: `$(graph-line) ${vscode.l10n.t('Show run timeline')}`, description: vscode.l10n.t("the run's context windows, relaunches and retries"), run: () => vscode.commands.executeCommand('leopold.showTimeline', project.root) },
+    { label: `$(checklist) ${vscode.l10n.t('Doctor')}`, description: vscode.l10n.t('the continuity checks of leopold doctor'), run: () => vscode.commands.executeCommand('leopold.doctor') },
+  );
+  const view = deps.hub.viewFor(project);
+  const pillText = view ? pill(view.snapshot, view.decision, Date.now(), view.mode, uiLocale()).text : '';
+  const pick = await vscode.window.showQuickPick(actions, { placeHolder: `Leopold — ${inert(project.name)}: ${inert(pillText)}` });
+  await pick?.run();
+}
+
+async function openFile(path: string, end = false): Promise<void> {
+  if (!(await exists(path))) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Leopold: {0} does not exist yet.', vscode.workspace.asRelativePath(path)));
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
+  const editor = await vscode.window.showTextDocument(doc, { preview: true });
+  if (end) {
+    const last = new vscode.Position(Math.max(0, doc.lineCount - 1), 0);
+    editor.revealRange(new vscode.Range(last, last));
+  }
+}
+
+export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub): void {
+  const deps: RunActionDeps = { log: ctx.log, registry: ctx.registry, isTrusted: ctx.isTrusted, hub };
+  ctx.extension.subscriptions.push(
+    vscode.commands.registerCommand('leopold.showRunActions', (arg?: unknown) => showRunActions(deps, arg)),
+    vscode.commands.registerCommand('leopold.resumeRun', (arg?: unknown, how?: unknown) =>
+      resumeRun(deps, arg, how === 'terminal' || how === 'headless' ? how : undefined)),
+    vscode.commands.registerCommand('leopold.stopRun', (arg?: unknown) => stopRun(deps, arg)),
+    vscode.commands.registerCommand('leopold.clearKillSwitch', (arg?: unknown) => clearKillSwitch(deps, arg)),
+  );
+  ctx.api.runActions = { resumeRun: (root, how) => resumeRun(deps, root, how) };
+}
