@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { statSync, watch as fsWatch } from 'node:fs';
 import type { Log } from './log';
+import { ReadCache } from '../core/readCache';
 
 /** Events within this window become one change (a hook's lock + write + rename is one burst). */
 export const COALESCE_MS = 40;
@@ -19,7 +20,9 @@ export class LeopoldProject implements vscode.Disposable {
   readonly leoDir: string;
   private readonly changed = new vscode.EventEmitter<ProjectChange>();
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
+  /** What this project's readers remember between polls (the model, the relaunch loop, the doctor); dropped with it. */
+  readonly cache = new ReadCache();
+  private readonly disposables: vscode.Disposable[] = [this.changed, this.cache];
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
 

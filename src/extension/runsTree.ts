@@ -75,7 +75,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     }
     for (const [root, project] of wanted) {
       if (this.entries.has(root)) continue;
-      const model = new ProjectModel(project.leoDir, { locale: uiLocale() });
+      const model = new ProjectModel(project.leoDir, { locale: uiLocale(), cache: project.cache });
       const entry: Entry = { project, model, sub: project.onDidChange(({ files }) => this.schedule(entry, files)), refreshes: 0 };
       this.entries.set(root, entry);
       changed = true;
