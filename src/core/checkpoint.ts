@@ -1,4 +1,4 @@
-// The CHECKPOINT.md contract (leopold-contract.md §6.3): the title, the seven sections in order, snapshot vs ledger,
+// The CHECKPOINT.md contract (Leopold's packages/driver/src/checkpoint.ts): the title, the seven sections in order, snapshot vs ledger,
 // heading detection to the letter, the cap, and every finding the checkpoint language server reports — with line
 // positions — plus the quick fixes and the canonical serialization as pure text transforms.
 // Pure TypeScript: no `vscode`, no LSP types, no Node APIs. The server, the CodeLens, the formatter and the quick
@@ -6,6 +6,7 @@
 import { parseGuardrails } from './guardrails';
 import { decimal, msg, msgN, type Locale, type MessageKey } from './messages';
 import { jsonObject } from './json';
+import { capContextMb, DEFAULT_MAX_CONTEXT_MB } from './fields';
 import { noIcons } from './inert';
 
 export const TITLE = '# Leopold Checkpoint';
@@ -238,7 +239,7 @@ export function ledgerLines(p: ParsedCheckpoint, h: Heading): string[] {
 
 export const CAP_MIN = 8192;
 export const CAP_MAX = 32768;
-export const DEFAULT_MAX_CONTEXT_MB = 5;
+export { DEFAULT_MAX_CONTEXT_MB };
 
 export interface CheckpointCap {
   bytes: number;
@@ -248,17 +249,12 @@ export interface CheckpointCap {
   maxContextMb: number;
 }
 
-/** `max_context_mb` of a state object (a number, or a numeric string as jq may leave it); 5 otherwise. */
-export function maxContextMbOf(state: Record<string, unknown> | undefined): number {
-  const v = state?.max_context_mb;
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-  return Number.isFinite(n) ? Math.trunc(n) : DEFAULT_MAX_CONTEXT_MB;
-}
+/** `max_context_mb` of a state object, as the cap reads it (`capContextMb`: an int of a number or numeric string; 5 otherwise). */
+export const maxContextMbOf = capContextMb;
 
 /** `max_context_mb` from state.json text; the default (5) when absent or unreadable. */
 export function maxContextMbFromState(stateJson: string | undefined): number {
-  if (!stateJson) return DEFAULT_MAX_CONTEXT_MB;
-  return maxContextMbOf(jsonObject(stateJson));
+  return capContextMb(stateJson ? jsonObject(stateJson) : undefined);
 }
 
 /** The contract's cap from already-read inputs: `max_checkpoint_kb` (GUARDRAILS.md) wins, else the formula. */

@@ -1,4 +1,4 @@
-// DECISIONS.md (contract §1): an append-only file that starts with `# Decisions` and an intro line, then one block
+// DECISIONS.md: an append-only file that starts with `# Decisions` and an intro line, then one block
 // per decision in either shape:
 //   `## D<n> — <title>   (turn N, <ISO>)` followed by padded `Fork:` / `Persona:` / `Class:` / `Charter:` /
 //   `Decision:` / `Why:` / `Reversal:` lines (the skill's turn loop, the driver's `appendDecisionBlock`);

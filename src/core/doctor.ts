@@ -1,4 +1,4 @@
-// The project continuity block of `leopold doctor` (contract §7) as pure checks over what was already read:
+// The project continuity block of `leopold doctor` (scripts/leopold-doctor.sh) as pure checks over what was already read:
 // state.json's text, GUARDRAILS.md, CHECKPOINT.md, whether STOP exists, the owner's liveness signals, how many
 // foreign stops the journal holds, and whether git tracks state.json. Each check yields a structured finding (an id,
 // a level, parameters, and the file and 0-based line to blame); `DOCTOR_EN` renders them in the doctor's wording
@@ -9,18 +9,19 @@
 // last window's progress. Where `leopold doctor` prints a line, the same words; where it prints nothing (an
 // untracked state.json), nothing; the extension's own checks (state.json readable, git not run or not a repository)
 // are marked as the extension's (`extension: true`). One deliberate difference: the checkpoint is validated with the
-// real cap (§6.3), not the old doctor's fixed 32768 bytes.
+// real cap (packages/driver/src/checkpoint.ts and the hooks' formula), not the old doctor's fixed 32768 bytes.
 import { join } from 'node:path';
 import { checkpointCap, parseCheckpoint, SECTIONS, TITLE, utf8Length, validateCheckpoint, type CheckpointCap } from './checkpoint';
 import { parseGuardrails } from './guardrails';
 import { gatherOwnerSignals, ownerStatus, type OwnerSignals, type OwnerStatus } from './owner';
-import { resolveMaxWindows } from './runs';
+import { DEFAULT_WINDOWS, isActive, ownerObject, resolveMaxWindows, stateMaxWindows, windowProgress, windowsOf } from './fields';
 import { parseState, type StateRead } from './state';
 import { parseUtc } from './time';
 import { msg, type Locale, type MessageArgs, type MessageKey } from './messages';
 import { parseEventLine } from './journal';
 import { exists as pathExists, fileKindWords, openRegular, readBounded, readText, type FileKind } from './files';
 import { STATE_CAP_BYTES } from './state';
+import type { ReadCache } from './readCache';
 
 export type DoctorLevel = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -87,8 +88,6 @@ export interface DoctorReport {
   owner?: OwnerStatus;
 }
 
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-
 /** The 0-based line of a key path (`owner.pid`, `window_progress.1`) in a JSON text; 0 when not found. */
 export function jsonKeyLine(text: string, path: string | readonly string[]): number {
   const segs = (typeof path === 'string' ? path.split('.') : [...path]).filter((s) => s !== '' && !/^\d+$/.test(s));
@@ -142,22 +141,24 @@ export function countForeignStops(journalText: string, sinceMs?: number): number
   return n;
 }
 
-/** Per journal: what was counted so far, so the next check reads only what was appended since. */
-const foreignStopCounts = new Map<string, { ino: number; offset: number; sinceMs?: number; count: number }>();
+/** What was counted so far in a journal (in the project's `ReadCache`), so the next check reads only what was appended since. */
+interface ForeignStopCount { ino: number; offset: number; sinceMs?: number; count: number }
+const FOREIGN_STOPS_READER = 'foreign_stop';
 const COUNT_CHUNK = 4 * 1024 * 1024;
 
 /**
- * `foreign_stop` events in the journal at `path` since `sinceMs`, reading only the whole lines appended since the
- * last call (the doctor re-checks on every journal change, and a long run's journal reaches 100s of MB). A truncated
- * or replaced journal, or a new owner (`sinceMs`), starts the count over. Undefined when there is no journal.
+ * `foreign_stop` events in the journal at `path` since `sinceMs`. With the project's `cache`, only the whole lines
+ * appended since the last call are read (the doctor re-checks on every journal change, and a long run's journal
+ * reaches 100s of MB); a truncated or replaced journal, or a new owner (`sinceMs`), starts the count over. Undefined
+ * when there is no journal.
  */
-export async function foreignStopsSince(path: string, sinceMs: number | undefined): Promise<number | undefined> {
+export async function foreignStopsSince(path: string, sinceMs: number | undefined, cache?: ReadCache): Promise<number | undefined> {
   const o = await openRegular(path).catch(() => undefined);
   if (o?.kind !== 'ok') return undefined;
   const fh = o.handle;
   try {
     const { size, ino } = o.stats;
-    let c = foreignStopCounts.get(path);
+    let c = cache?.get<ForeignStopCount>(FOREIGN_STOPS_READER, path);
     if (!c || c.ino !== ino || c.sinceMs !== sinceMs || size < c.offset) c = { ino, offset: 0, sinceMs, count: 0 };
     let pos = c.offset;
     let pending = Buffer.alloc(0); // the bytes after the last newline: a line still being written
@@ -174,7 +175,7 @@ export async function foreignStopsSince(path: string, sinceMs: number | undefine
     }
     // The unfinished line is not counted yet: the next call reads it whole.
     c.offset = pos - pending.length;
-    foreignStopCounts.set(path, c);
+    cache?.set<ForeignStopCount>(FOREIGN_STOPS_READER, path, c);
     return c.count;
   } finally {
     await fh.close();
@@ -186,8 +187,7 @@ export function ownerClaimedMs(stateText: string | undefined): number | undefine
   if (!stateText) return undefined;
   const r = parseState(stateText);
   if (r.kind !== 'ok' && r.kind !== 'invalid') return undefined;
-  const owner = r.raw.owner as Record<string, unknown> | undefined;
-  return parseUtc(owner && typeof owner === 'object' ? owner.claimed_at : undefined) ?? parseUtc(r.raw.started_at);
+  return parseUtc(ownerObject(r.raw).claimed_at) ?? parseUtc(r.raw.started_at);
 }
 
 /** The short message of a checkpoint finding: its first sentence (the doctor prints the parser's message). */
@@ -254,7 +254,7 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
   if (input.stopExists) add({ id: 'kill-switch', level: 'warn', params: {}, file: 'STOP', line: 0 });
 
   // 2. Owner, only for an active run.
-  if (raw.active === true) {
+  if (isActive(raw)) {
     owner = ownerStatus(raw, input.now, input.ownerSignals ?? {});
     const ownerLine = jsonKeyLine(stateText ?? '', raw.owner !== undefined ? 'owner' : 'session_id');
     const age = owner.ageS;
@@ -318,10 +318,11 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
   }
 
   // 6. Windows N/M (max_windows: state > GUARDRAILS > 10).
-  const n = Math.trunc(num(raw.windows) ?? 1);
+  // The fields read as the watcher reads them (`int()`), as `leopold doctor`'s jq does: `"3"` is 3; GUARDRAILS.md the hook's way.
+  const n = windowsOf(raw) ?? DEFAULT_WINDOWS;
   const m = resolveMaxWindows(raw, g.hookReading.maxWindows);
   if (n >= m) {
-    const fromState = num(raw.max_windows) !== undefined;
+    const fromState = stateMaxWindows(raw) !== undefined;
     const mwLine = g.lines.max_windows;
     const blame: Pick<DoctorFinding, 'file' | 'line'> = !fromState && mwLine !== undefined
       ? { file: 'GUARDRAILS.md', line: mwLine }
@@ -332,9 +333,9 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
   }
 
   // 7. The last window's progress (nothing when the array is empty).
-  const progress = Array.isArray(raw.window_progress) ? raw.window_progress : [];
+  const progress = windowProgress(raw);
   if (progress.length > 0) {
-    const k = num(progress[progress.length - 1]) ?? 0;
+    const k = progress[progress.length - 1] ?? 0;
     if (k === 0) add({ id: 'progress-zero', level: 'warn', params: {}, file: 'state.json', line: jsonKeyLine(stateText ?? '', 'window_progress') });
     else add({ id: 'progress', level: 'ok', params: { k } });
   }
@@ -357,6 +358,8 @@ export interface GatherOptions {
   now?: number;
   /** Check the owner's pid and transcript (default true; tests turn it off to stay deterministic). */
   ownerSignals?: boolean;
+  /** The project's read cache: the foreign stops are then counted incrementally. */
+  cache?: ReadCache;
 }
 
 /** Reads everything the doctor looks at in `<leoDir>`. Never writes; a missing file is `undefined`. */
@@ -376,9 +379,9 @@ export async function gatherDoctorInput(leoDir: string, options: GatherOptions):
   };
   const parsed = stateText === undefined ? undefined : parseState(stateText);
   const raw = parsed && (parsed.kind === 'ok' || parsed.kind === 'invalid') ? parsed.raw : undefined;
-  if (raw?.active === true) {
+  if (raw && isActive(raw)) {
     if (options.ownerSignals !== false) input.ownerSignals = await gatherOwnerSignals(raw);
-    input.foreignStops = await foreignStopsSince(join(leoDir, 'events.jsonl'), ownerClaimedMs(stateText));
+    input.foreignStops = await foreignStopsSince(join(leoDir, 'events.jsonl'), ownerClaimedMs(stateText), options.cache);
   }
   return input;
 }

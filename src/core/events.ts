@@ -1,7 +1,7 @@
-// The journal's event registry (leopold-live.md §1.1, the watcher's `EVENTS`): each of the 52 names Leopold's
+// The journal's event registry (the watcher's `EVENTS` in scripts/leopold-watch.py): each of the 52 names Leopold's
 // writers emit maps to a severity and a one-line meaning (in `messages.ts`, `event.<name>`, both languages; the two
-// stale upstream descriptions corrected, contract §0.6). A row is rendered as the watcher's feed renders it
-// (§1.2): a per-event detail for the events that have one, else the generic form — every scalar field but `ts` and
+// stale upstream descriptions corrected). A row is rendered as the watcher's feed renders it
+// (its event feed): a per-event detail for the events that have one, else the generic form — every scalar field but `ts` and
 // `event` as `key value`, joined with ` · ` (the meaning goes in front where there is room for it: the tooltip).
 // Unregistered events are severity `info` with no meaning, and render generically.
 
@@ -14,7 +14,7 @@ export interface EventInfo {
   meaning: string;
 }
 
-/** Severity of every registered event name (leopold-live.md §1.1). */
+/** Severity of every registered event name (the watcher's `EVENTS`). */
 export const EVENT_SEVERITY: Readonly<Record<string, Severity>> = {
   turn_start: 'low', stop: 'info', item_start: 'low', item_done: 'info', item_incomplete: 'med', cost: 'low',
   review: 'med', hypothesis: 'high', learn: 'high', merge_conflict: 'crit', subagent_spawn: 'med', persona: 'high',
@@ -76,7 +76,7 @@ function scalar(v: unknown): string | undefined {
   return undefined;
 }
 
-/** The generic form (§1.2): every scalar field but `ts`/`event` as `key value`, joined with ` · `. */
+/** The watcher feed's generic form: every scalar field but `ts`/`event` as `key value`, joined with ` · `. */
 export function genericFields(fields: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const [k, v] of Object.entries(fields)) {
@@ -88,7 +88,7 @@ export function genericFields(fields: Record<string, unknown>): string {
 }
 
 /**
- * An event's detail text, as the watcher's feed shows it (§1.2): a per-event form for the events that have one
+ * An event's detail text, as the watcher's feed shows it: a per-event form for the events that have one
  * (field values are untrusted text, kept verbatim), the generic form for every other event, registered or not.
  */
 export function eventDetail(name: string, fields: Record<string, unknown>, locale: Locale = 'en'): string {

@@ -1,4 +1,5 @@
-// GUARDRAILS.md keys, parsed the way the hooks and `leopold watch` parse them (contract §6.1): no section awareness,
+// GUARDRAILS.md keys, parsed the way the hooks and `leopold watch` parse them (the greps of hooks/stop-continuity.sh
+// and scripts/leopold-doctor.sh, `_guardrail_value` in scripts/leopold-watch.py): no section awareness,
 // the first matching line anywhere wins; the line is optional whitespace, an optional `-`, optional whitespace, an
 // optional `**`, the key, an optional `**`, optional whitespace, `:`, then a value. A key line whose value is empty
 // (`- continuity:`) is not a match, as in Leopold's parsers: the search goes on to the next line. HTML-commented lines

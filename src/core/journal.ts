@@ -1,4 +1,4 @@
-// `.leopold/events.jsonl`, the append-only journal (contract §3). Lines are `{"ts":…,"event":…,…}`; readers must
+// `.leopold/events.jsonl`, the append-only journal. Lines are `{"ts":…,"event":…,…}`; readers must
 // tolerate malformed lines (a hook fallback can even write `{}`). The tailer remembers its byte offset and reads
 // only appended bytes; it notices a truncated or replaced file (size below the offset, or a new inode) and starts
 // over; it keeps only a bounded window of recent events in memory, plus a bounded list of the rare continuity

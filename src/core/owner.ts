@@ -1,4 +1,4 @@
-// Who owns a run and whether that owner shows a sign of life (contract §8). Resolution: the owner id is
+// Who owns a run and whether that owner shows a sign of life (Leopold's scripts/leopold-owner.sh `status`). Resolution: the owner id is
 // `owner.session_id`, else the legacy top-level `session_id`; a driver run is `engine == "driver"`, or no session id
 // and no engine but a pid. Liveness: the newest of (pid alive → now, `last_turn` (else `started_at`), the
 // transcript's mtime); with no signal at all, `owner.claimed_at` (else `started_at`). Alive when younger than
@@ -7,6 +7,7 @@
 // `owner.transcript_path: ""` means "no transcript signal", never the top-level `transcript_path`.
 import { promises as fs } from 'node:fs';
 import { parseUtc } from './time';
+import { objectField } from './fields';
 import { msg, type Locale } from './messages';
 
 export const OWNER_STALE_S = 600;
@@ -34,8 +35,7 @@ export interface OwnerStatus {
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const obj = (v: unknown): Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+const obj = objectField;
 
 /** jq's `a // b`: `a` unless it is absent, null or false (an empty string or 0 is a value). */
 export function jqAlt(...values: unknown[]): unknown {

@@ -1,4 +1,5 @@
-// PLAN.md, read with the contract's grammar (§5): checkbox items numbered 1..n in file order (open and done alike),
+// PLAN.md, read with the grammar of Leopold's packages/driver/src/plan.ts (docs/reference/plan-grammar.md there):
+// checkbox items numbered 1..n in file order (open and done alike),
 // optional `(after: N, M)` / `(deps: …)` dependencies, a node kind (`@node <kind>` or `@work`, `@gate`, `@human`,
 // `@tool`, `@verify`, `@feedback`) inline or on an indented line (the last one written wins), an optional label,
 // attached `@scenario` / `@on` / `@emit` / `@needs` lines, and indented prose joined into the item text.

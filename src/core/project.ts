@@ -4,15 +4,16 @@
 // is tailed (only appended bytes are read), archived runs are listed by name only.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { capFrom, formatKb, maxContextMbOf, utf8Length, validateCheckpoint, type CheckpointCap } from './checkpoint';
+import { capFrom, formatKb, utf8Length, validateCheckpoint, type CheckpointCap } from './checkpoint';
+import { activationMs, capContextMb, resolveMaxWindows } from './fields';
 import { parseGuardrails, type Guardrails } from './guardrails';
 import { describeFile, fileKindWords, formatSize, readBounded, readText, TEXT_CAP_BYTES, type FileKind } from './files';
 import { JournalTailer, type JournalEvent } from './journal';
 import { gatherOwnerSignals, ownerStatus, type OwnerStatus } from './owner';
 import { parsePlan, type Plan } from './plan';
 import { assembleWindows, currentRunEvents, listRuns, readJournalContinuity, runStatus, type ArchivedRun, type RunStatus, type RunWindow } from './runs';
-import { parseUtc } from './time';
 import { readState, type StateRead } from './state';
+import { ReadCache } from './readCache';
 import { msg, msgN, type Locale } from './messages';
 
 export const BRIEF_FILES = ['MISSION.md', 'CHARTER.md', 'GUARDRAILS.md', 'PLAN.md', 'DECISIONS.md', 'CHECKPOINT.md'] as const;
@@ -77,6 +78,8 @@ export interface ProjectModelOptions {
   ownerSignals?: boolean;
   /** Bytes read from the end of a large journal on first load. */
   journalTailBytes?: number;
+  /** The project's read cache, shared with its other readers (the relaunch loop, the doctor); else the model's own. */
+  cache?: ReadCache;
   /** The language of the words the snapshot carries (status labels, window details, the checkpoint verdict). */
   locale?: Locale;
 }
@@ -128,7 +131,11 @@ export class ProjectModel {
   private readonly useSignals: boolean;
   private readonly locale: Locale;
 
+  /** What this model's reads remember between updates (given by the project's owner, or the model's own). */
+  readonly cache: ReadCache;
+
   constructor(readonly leoDir: string, options: ProjectModelOptions = {}) {
+    this.cache = options.cache ?? new ReadCache();
     this.locale = options.locale ?? 'en';
     this.recentN = options.recentEvents ?? 50;
     this.now = options.now ?? Date.now;
@@ -169,7 +176,7 @@ export class ProjectModel {
     const p = (name: string) => join(this.leoDir, name);
     await Promise.all([
       sections.has('state') && (async () => {
-        next.state = await readState(this.leoDir);
+        next.state = await readState(this.leoDir, undefined, this.cache);
         next.stateObject = next.state.kind === 'ok' ? next.state.state : undefined;
         next.status = runStatus(next.stateObject, this.locale);
         next.owner = next.stateObject
@@ -202,12 +209,16 @@ export class ProjectModel {
       })(),
     ]);
     if (sections.has('state') || sections.has('guardrails')) {
-      const fromState = typeof next.stateObject?.max_windows === 'number' ? next.stateObject.max_windows : undefined;
-      next.maxWindows = fromState ?? next.guardrails.maxWindows ?? 10;
+      // From the file as on disk, as the doctor reads it: one ceiling wherever it is shown.
+      const raw = next.state.kind === 'ok' || next.state.kind === 'invalid' ? next.state.raw : undefined;
+      next.maxWindows = resolveMaxWindows(raw, next.guardrails.maxWindows);
     }
     if (sections.has('checkpoint')) {
       const read = await readBounded(p('CHECKPOINT.md')).catch(() => ({ kind: 'missing' as const }));
-      next.checkpoint = verdictOf(read, capFrom(next.guardrails.maxCheckpointKb, maxContextMbOf(next.stateObject)), this.locale);
+      // The cap from the file as on disk, as the doctor and the language server read it (a schema failure elsewhere
+      // in state.json does not change the window size).
+      const raw = next.state.kind === 'ok' || next.state.kind === 'invalid' ? next.state.raw : undefined;
+      next.checkpoint = verdictOf(read, capFrom(next.guardrails.maxCheckpointKb, capContextMb(raw)), this.locale);
     }
     if (sections.has('windows')) await this.assemble(next);
     this.snap = next;
@@ -224,8 +235,7 @@ export class ProjectModel {
     let journal = this.tailer.path;
     let events = currentRunEvents(state, this.tailer.continuityEvents());
     if (state && events.length === 0 && next.status.kind === 'finished') {
-      const owner = typeof state.owner === 'object' && state.owner !== null ? (state.owner as Record<string, unknown>) : {};
-      const activation = parseUtc(state.started_at) ?? parseUtc(owner.claimed_at);
+      const activation = activationMs(state);
       const archive = next.runs.find((r) => r.stampMs !== undefined && (activation === undefined || r.stampMs >= Math.floor(activation / 1000) * 1000));
       if (archive) {
         const path = join(archive.path, 'events.jsonl');

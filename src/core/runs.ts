@@ -7,6 +7,10 @@ import { join } from 'node:path';
 import { JournalTailer, type JournalEvent } from './journal';
 import { itemsClosed } from './plan';
 import { parseUtc } from './time';
+import {
+  DEFAULT_WINDOWS, activationMs, apiError, apiErrorAttempts, apiErrorResult, currentWindow, hookContextMb, jsonNumber, relaunchResult,
+  relaunchWindow, windowProgress, windowsOf,
+} from './fields';
 import { msg, type Locale } from './messages';
 
 export interface ArchivedRun {
@@ -96,7 +100,7 @@ export interface RunStatus {
   reason?: string;
 }
 
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const num = jsonNumber;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 /** A positive integer window number, or undefined. */
 const windowNo = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v >= 1 ? v : undefined);
@@ -105,8 +109,9 @@ export function runStatus(state: Record<string, unknown> | undefined, locale: Lo
   if (!state) return { kind: 'none', label: msg(locale, 'run.status.none') };
   if (state.active === true) return { kind: 'active', label: msg(locale, 'run.status.active') };
   const reason = str(state.stopped_reason);
-  if (reason === 'context_budget' && (num(state.max_context_mb) ?? 5) !== 0) {
-    const w = num(state.windows) ?? 1;
+  // A roll unless the Stop hook read max_context_mb as 0 (then context_budget was a plain stop).
+  if (reason === 'context_budget' && hookContextMb(state) !== 0) {
+    const w = windowsOf(state) ?? DEFAULT_WINDOWS;
     return { kind: 'rolled', label: msg(locale, 'run.status.rolled', { window: w }), reason };
   }
   if (reason === 'plan_complete' || reason === 'routed_complete') return { kind: 'finished', label: msg(locale, 'run.status.finished', { reason }), reason };
@@ -124,12 +129,12 @@ function relaunchWords(result: string | undefined, locale: Locale): string | und
 }
 
 function apiErrorWords(state: Record<string, unknown>, locale: Locale): string {
-  const err = (typeof state.api_error === 'object' && state.api_error !== null ? state.api_error : {}) as Record<string, unknown>;
+  const err = apiError(state);
   const parts = [str(err.type) ? msg(locale, 'run.api.stoppedType', { type: str(err.type) }) : msg(locale, 'run.api.stopped')];
-  const result = str(state.api_error_result);
-  const attempts = num(state.api_error_attempts);
-  if (result?.startsWith('fired')) parts.push(msg(locale, 'run.api.retryFired', { attempt: attempts ?? 1 }));
-  else if (result?.startsWith('refused')) parts.push(msg(locale, 'run.api.retryRefused', { reason: result.slice('refused:'.length) }));
+  const result = apiErrorResult(state);
+  const attempts = apiErrorAttempts(state);
+  if (result.startsWith('fired')) parts.push(msg(locale, 'run.api.retryFired', { attempt: attempts ?? 1 }));
+  else if (result.startsWith('refused')) parts.push(msg(locale, 'run.api.retryRefused', { reason: result.slice('refused:'.length) }));
   else if (err.retryable === false) parts.push(msg(locale, 'run.api.notRetryable'));
   return parts.join(' · ');
 }
@@ -139,7 +144,7 @@ function byTime(a: JournalEvent, b: JournalEvent): number {
   return (a.tsMs ?? 0) - (b.tsMs ?? 0) || a.offset - b.offset;
 }
 
-/** Stop reasons after which the next activation carries the run on (contract §2.1); every other stop ends a run. */
+/** Stop reasons after which the next activation (the leopold-run skill's Step 1) carries the run on; any other ends it. */
 const RESUMABLE_STOPS = new Set(['context_budget', 'api_error']);
 const endsRun = (e: JournalEvent): boolean => e.event === 'stop' && !RESUMABLE_STOPS.has(str(e.fields.reason) ?? '');
 
@@ -149,14 +154,13 @@ const endsRun = (e: JournalEvent): boolean => e.event === 'stop' && !RESUMABLE_S
  * relaunch after a roll or an API error rewrites `started_at`). So:
  * - a run ends at a `stop` whose reason is not `context_budget`/`api_error`: the current run begins after the last
  *   such stop at or before its activation (`started_at`, else `owner.claimed_at`);
- * - an activation that carried no `windows` (contract §2.1: only a relaunch after a roll or an API error carries
+ * - an activation that carried no `windows` (the leopold-run skill's Step 1: only a relaunch after a roll or an API error carries
  *   them) started the run itself: nothing before it belongs to the run;
  * - walking back from the activation, the run's own rolls count down (window N-1, N-2 … 1): a roll that does not
  *   fit that countdown belongs to an earlier run (one that ended without a `stop`, say a killed session).
  */
 export function runStartIndex(state: Record<string, unknown>, sorted: readonly JournalEvent[]): number {
-  const owner = typeof state.owner === 'object' && state.owner !== null ? (state.owner as Record<string, unknown>) : {};
-  const activation = parseUtc(state.started_at) ?? parseUtc(owner.claimed_at);
+  const activation = activationMs(state);
   let start = 0;
   if (activation === undefined) {
     // No activation stamp: the last run-ending stop, unless it is this (inactive) run's own.
@@ -177,10 +181,11 @@ export function runStartIndex(state: Record<string, unknown>, sorted: readonly J
   }
   // A stop stamped in the activation's own second still precedes it (seconds precision).
   for (let i = firstAfter; i < sorted.length && (sorted[i].tsMs ?? 0) === activation; i++) if (endsRun(sorted[i])) start = i + 1;
-  if (windowNo(state.windows) === undefined) return Math.max(start, firstAfter);
+  const carried = state.windows === undefined || state.windows === null ? undefined : windowsOf(state);
+  if (carried === undefined || carried < 1) return Math.max(start, firstAfter);
   // Rolls before the activation must count down to window 1.
   const status = runStatus(state);
-  const total = windowNo(state.windows) ?? 1;
+  const total = carried;
   let expected = status.kind === 'rolled' ? total - 2 : total - 1; // the window the last roll before the activation ended
   let last: number | undefined;
   for (let i = Math.min(firstAfter, sorted.length) - 1; i >= start; i--) {
@@ -229,8 +234,8 @@ function countAtMost(sorted: readonly number[], x: number): number {
 export function assembleWindows(state: Record<string, unknown> | undefined, events: readonly JournalEvent[], planVector?: string, locale: Locale = 'en'): RunWindow[] {
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   if (!state) return [];
-  const total = Math.max(1, Math.trunc(num(state.windows) ?? 1));
-  const progress = Array.isArray(state.window_progress) ? (state.window_progress as unknown[]) : [];
+  const total = currentWindow(state);
+  const progress = windowProgress(state);
   const run = currentRunEvents(state, events);
   const rolls = new Map<number, JournalEvent>();
   const relaunches = new Map<number, JournalEvent[]>();
@@ -270,7 +275,7 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
     const compactions = startedMs === undefined && n !== 1 ? 0
       : countAtMost(compactionTimes, endedMs ?? Infinity) - (n === 1 || startedMs === undefined ? 0 : countAtMost(compactionTimes, startedMs));
     const w: RunWindow = { n, compactions, end: 'rolled', detail: '', startedMs, endedMs, endEvent: roll };
-    const closed = num(progress[n - 1]) ?? num(roll?.fields.items_closed);
+    const closed = progress[n - 1] ?? num(roll?.fields.items_closed);
     if (closed !== undefined) w.itemsClosed = closed;
     if (roll) {
       w.contextMb = num(roll.fields.context_mb);
@@ -279,7 +284,7 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
     if (n < total) {
       const next = relaunchOf(n + 1, endedMs);
       let how: string;
-      const record = num(state.relaunch_window) === n + 1 ? str(state.relaunch_result) : undefined;
+      const record = relaunchWindow(state) === n + 1 ? str(relaunchResult(state)) : undefined;
       if (next?.event === 'window_relaunch') how = str(next.fields.harness) ? m('run.window.relaunchedWith', { harness: str(next.fields.harness) }) : m('run.window.relaunched');
       else if (next?.event === 'window_relaunch_refused') how = m('run.relaunch.refused', { reason: str(next.fields.reason) ?? m('run.unknown') });
       else if (next?.event === 'window_relaunch_failed') how = m('run.relaunch.failed');
@@ -302,7 +307,7 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
         if (planVector !== undefined) w.itemsClosed = itemsClosed(str(state.window_plan_vector), planVector);
       } else if (status.kind === 'rolled' && total > 1) {
         w.end = 'pending';
-        const raw = num(state.relaunch_window) === n ? str(state.relaunch_result) : undefined;
+        const raw = relaunchWindow(state) === n ? str(relaunchResult(state)) : undefined;
         const record = relaunchWords(raw, locale);
         const next = relaunchOf(n, rolls.get(n - 1)?.tsMs);
         const fromJournal = next?.event === 'window_relaunch_refused' ? m('run.relaunch.refused', { reason: str(next.fields.reason) ?? m('run.unknown') })
@@ -331,10 +336,8 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
   return windows;
 }
 
-/** `max_windows` resolves state > GUARDRAILS > 10 (the hook's rule). */
-export function resolveMaxWindows(state: Record<string, unknown> | undefined, guardrailsMax: number | undefined): number {
-  return num(state?.max_windows) ?? guardrailsMax ?? 10;
-}
+/** `max_windows` resolves state > GUARDRAILS > 10 (one resolver, in fields.ts). */
+export { resolveMaxWindows } from './fields';
 
 export function parseStamp(value: unknown): number | undefined {
   return parseUtc(value);

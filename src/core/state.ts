@@ -1,4 +1,4 @@
-// `.leopold/state.json` read through one zod schema (contract §2). The schema validates only what the extension
+// `.leopold/state.json` read through one zod schema. The schema validates only what the extension
 // relies on and keeps everything else: many writers merge into this file (hooks, driver, watcher, skill), so
 // unknown fields pass through untouched. Reading never writes: an invalid file is reported with zod's path and
 // message and left exactly as it is (the Stop hook is the only one allowed to replace a malformed state).
@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { parseUtc } from './time';
 import { parseJsonObject } from './json';
 import { openRegular, readAt, statPath, kindOf, type FileKind } from './files';
+import type { ReadCache } from './readCache';
 
 /** An ISO-8601 UTC stamp, seconds (hooks, watcher) or milliseconds (driver) precision. */
 const utcStamp = z.string().refine((s) => parseUtc(s) !== undefined, {
@@ -14,7 +15,7 @@ const utcStamp = z.string().refine((s) => parseUtc(s) !== undefined, {
 });
 /** Owner stamps may be empty strings (the skill writes "" when it has nothing). */
 const utcStampOrEmpty = z.union([z.literal(''), utcStamp]);
-/** The fields the Stop hook replaces the whole file over when they are not integers (§2.2). */
+/** The fields the Stop hook replaces the whole file over when they are not integers (hooks/stop-continuity.sh). */
 const hookInt = z.number().int();
 const count = z.number().int();
 
@@ -24,7 +25,7 @@ export const ownerSchema = z.looseObject({
   engine: z.string().optional(),
   claimed_at: utcStampOrEmpty.optional(),
   released_at: utcStampOrEmpty.optional(),
-  /** The skill writes a string (`"777"` or `""`), the driver a number (§8). */
+  /** The skill writes a string (`"777"` or `""`), the driver a number (packages/driver). */
   pid: z.union([z.string(), z.number()]).optional(),
   transcript_path: z.string().optional(),
 });
@@ -148,7 +149,6 @@ export const STATE_CAP_BYTES = 4 * 1024 * 1024;
  * tick (file timestamps advance in coarse steps): its cached read is not trusted. The "racy git" rule.
  */
 const RACY_MS = 1000;
-const CACHE_ENTRIES = 64;
 
 interface CachedRead {
   ino: number;
@@ -160,26 +160,27 @@ interface CachedRead {
   result: StateRead & { mtimeMs?: number };
 }
 
-/** The last read of each state.json: an unchanged file (same inode, size, mtime and ctime) is not read again. */
-const stateCache = new Map<string, CachedRead>();
+/** The `ReadCache` entry kind of the last state.json read. */
+const STATE_READER = 'state.json';
 
 /**
- * Reads `<leoDir>/state.json`. Observes first (one stat): an unchanged file is answered from the last read, a file
+ * Reads `<leoDir>/state.json`. Observes first (one stat): with the project's `cache`, an unchanged file (same inode,
+ * size, mtime and ctime) is answered from the last read; a file
  * over `STATE_CAP_BYTES` is reported as too large from its size alone, and anything but a regular file (a FIFO, a
  * directory, a symlink to either) is reported and never opened. `mtimeMs` comes from the opened file. Never
  * writes, never throws on content. The result may be shared between calls: do not mutate it.
  */
-export async function readState(leoDir: string, limit = STATE_CAP_BYTES): Promise<StateRead & { mtimeMs?: number }> {
+export async function readState(leoDir: string, limit = STATE_CAP_BYTES, cache?: ReadCache): Promise<StateRead & { mtimeMs?: number }> {
   const path = join(leoDir, 'state.json');
   const st = await statPath(path);
   if (!st) {
-    stateCache.delete(path);
+    cache?.delete(STATE_READER, path);
     return { kind: 'missing' };
   }
   const fileKind = kindOf(st);
   if (fileKind !== 'regular') return { kind: 'not-regular', fileKind: fileKind as Exclude<FileKind, 'regular' | 'missing'> };
   if (st.size > limit) return { kind: 'too-large', bytes: st.size, limit, mtimeMs: st.mtimeMs };
-  const cached = stateCache.get(path);
+  const cached = cache?.get<CachedRead>(STATE_READER, path);
   if (cached && cached.ino === st.ino && cached.dev === st.dev && cached.size === st.size && cached.mtimeMs === st.mtimeMs &&
       cached.ctimeMs === st.ctimeMs && st.mtimeMs + RACY_MS < cached.readAtMs) {
     return cached.result;
@@ -198,9 +199,8 @@ export async function readState(leoDir: string, limit = STATE_CAP_BYTES): Promis
     await o.handle.close();
   }
   const s = o.stats;
-  stateCache.delete(path);
-  stateCache.set(path, { ino: s.ino, dev: s.dev, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, readAtMs, result });
-  if (stateCache.size > CACHE_ENTRIES) stateCache.delete(stateCache.keys().next().value as string);
+  const entry: CachedRead = { ino: s.ino, dev: s.dev, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, readAtMs, result };
+  cache?.set(STATE_READER, path, entry);
   return result;
 }
 

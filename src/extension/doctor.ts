@@ -131,7 +131,7 @@ class Doctor implements vscode.Disposable {
 
   /** Runs the checks for one project and publishes its diagnostics. */
   async check(p: LeopoldProject, freshGit = false): Promise<ProjectResult> {
-    const input = await gatherDoctorInput(p.leoDir, { stateTracked: await this.tracked(p, freshGit) });
+    const input = await gatherDoctorInput(p.leoDir, { stateTracked: await this.tracked(p, freshGit), cache: p.cache });
     const report = runDoctor(input, uiLocale());
     const result = { project: p, input, report };
     if (this.ctx.registry.projects.includes(p)) {

@@ -5,6 +5,7 @@
 // update, and changes that arrive during an update are folded into one more.
 import * as vscode from 'vscode';
 import { ProjectModel, type ProjectSnapshot, type Section } from '../core/project';
+import type { ReadCache } from '../core/readCache';
 import type { Log } from './log';
 import { uiLocale } from './locale';
 
@@ -27,8 +28,8 @@ export class SharedProjectModel implements vscode.Disposable {
   private disposed = false;
   private loadWaiters: (() => void)[] = [];
 
-  constructor(leoDir: string, private readonly name: string, private readonly log?: Log) {
-    this.model = new ProjectModel(leoDir, { locale: uiLocale() });
+  constructor(leoDir: string, private readonly name: string, cache: ReadCache, private readonly log?: Log) {
+    this.model = new ProjectModel(leoDir, { locale: uiLocale(), cache });
   }
 
   get loaded(): boolean {

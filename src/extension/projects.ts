@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { statSync, watch as fsWatch } from 'node:fs';
 import type { Log } from './log';
 import { SharedProjectModel } from './projectModel';
+import { ReadCache } from '../core/readCache';
 
 /** Events within this window become one change (a hook's lock + write + rename is one burst). */
 export const COALESCE_MS = 40;
@@ -21,7 +22,9 @@ export class LeopoldProject implements vscode.Disposable {
   readonly leoDir: string;
   private readonly changed = new vscode.EventEmitter<ProjectChange>();
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
+  /** What this project's readers remember between polls (the model, the relaunch loop, the doctor); dropped with it. */
+  readonly cache = new ReadCache();
+  private readonly disposables: vscode.Disposable[] = [this.changed, this.cache];
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   /** The run as the core models it: loaded once, tailed once, shared by the tree and the timeline. */
@@ -30,7 +33,7 @@ export class LeopoldProject implements vscode.Disposable {
   constructor(readonly folder: vscode.WorkspaceFolder, log?: Log) {
     this.root = folder.uri.fsPath;
     this.leoDir = path.join(this.root, '.leopold');
-    this.model = new SharedProjectModel(this.leoDir, folder.name, log);
+    this.model = new SharedProjectModel(this.leoDir, folder.name, this.cache, log);
     this.disposables.push(this.model, this.onDidChange(({ files }) => void this.model.schedule(files)));
     // VS Code's watchers: the top of .leopold/ and one level of archived runs (non-recursive patterns).
     const base = vscode.Uri.file(this.leoDir);

@@ -10,6 +10,7 @@ import type { PlanItem } from '../core/plan';
 import type { ProjectSnapshot } from '../core/project';
 import type { ArchivedRun, RunWindow } from '../core/runs';
 import { describeStateRead } from '../core/state';
+import { currentWindow, iterationOf, resolveMaxIterations } from '../core/fields';
 import { fileKindWords, formatSize } from '../core/files';
 import { decimal, msg, msgN, type Locale } from '../core/messages';
 
@@ -153,7 +154,6 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
   const leo = snap.leoDir;
   const state = snap.stateObject;
   const runChildren: NodeData[] = [];
-  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
 
   if (snap.state.kind === 'invalid' || snap.state.kind === 'invalid-json' || snap.state.kind === 'empty') {
     const message = describeStateRead(snap.state);
@@ -183,9 +183,9 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
     });
   }
 
-  const iteration = num(state?.iteration);
-  const maxIter = num(state?.max_iterations) ?? snap.guardrails.maxIterations ?? 50;
-  const windowsNow = state ? Math.max(1, num(state.windows) ?? 1) : undefined;
+  const iteration = iterationOf(state);
+  const maxIter = resolveMaxIterations(state, snap.guardrails.maxIterations);
+  const windowsNow = state ? currentWindow(state) : undefined;
   const plan = snap.plan;
   if (state) {
     runChildren.push({

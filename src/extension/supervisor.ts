@@ -141,6 +141,7 @@ class ProjectSupervisor implements vscode.Disposable {
       harnessEnv: harnessEnvFrom(process.env, os.homedir()),
       binaries: binariesFor(this.project.folder),
       spawn: this.spawner,
+      cache: this.project.cache,
     };
   }
 
@@ -252,7 +253,7 @@ class ProjectSupervisor implements vscode.Disposable {
   }
 }
 
-/** The terminal line `leopold watch` prints for a verdict (§4.7), adapted; idle, manual and already_handled say little. */
+/** The terminal line scripts/leopold-watch.py prints for a verdict, adapted; idle, manual and already_handled say little. */
 export function verdictLine(d: Decision, mode: LoopMode, watch?: string): string | undefined {
   const deferred = mode === 'deferred' ? ` — deferring to ${watch ?? `\`leopold watch\`, which answers on 127.0.0.1:${watchPort()}`}` : '';
   const off = mode === 'off' ? ' — leopold.autoRelaunch is off: not acting' : mode === 'untrusted' ? ' — Restricted Mode: not acting' : '';

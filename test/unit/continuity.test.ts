@@ -1,4 +1,5 @@
-// The continuity loop (contract §4.2–§4.6) with a fake clock and a recording spawner, on real temp projects: every
+// The continuity loop (`leopold watch`'s `continuity_tick` and api_error ladder, scripts/leopold-watch.py) with a
+// fake clock and a recording spawner, on real temp projects: every
 // gate and verdict, the records and the exact event key sets, the api_error ladder, restarts, STOP, malformed state,
 // a missing binary. `continuity-zones.test.ts` re-runs this whole file under five time zones.
 import * as assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // Shared fixtures for the continuity tests (not a test file itself): a temp project with `.leopold/`, temp harness
-// homes, and upstream's rolled and api_error states (contract §10).
+// homes, and upstream's rolled and api_error states (built the way Leopold's own tests build them).
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

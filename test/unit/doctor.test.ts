@@ -7,6 +7,7 @@ import {
   countForeignStops, foreignStopsSince, DOCTOR_EN, doctorLine, gatherDoctorInput, jsonErrorLine, jsonKeyLine, ownerClaimedMs, renderDoctor,
   runDoctor, type DoctorCheckId, type DoctorInput, type DoctorReport, type TrackedState,
 } from '../../src/core/doctor';
+import { ReadCache } from '../../src/core/readCache';
 
 const fixture = (name: string) => path.join(__dirname, '..', '..', 'test', 'fixtures', 'projects', name, '.leopold');
 const T = (iso: string) => Date.parse(iso);
@@ -57,23 +58,24 @@ describe('leopold doctor, project continuity block (core/doctor)', () => {
   it('counts foreign stops incrementally: only appended whole lines are read; truncation or a new owner starts over', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'leo-foreign-'));
     const file = path.join(dir, 'events.jsonl');
+    const cache = new ReadCache(); // the project's cache: counts carry over between checks
     const stop = (ts: string) => `{"ts":"${ts}","event":"foreign_stop","session":"bbbb2222","owner":"aaaa1111","owner_engine":"skill"}\n`;
     await fs.writeFile(file, '{"ts":"2026-11-30T05:00:00Z","event":"turn_start","iteration":1,"session":"aaaa1111"}\n' + stop('2026-11-30T05:10:00Z'));
-    assert.strictEqual(await foreignStopsSince(file, undefined), 1);
+    assert.strictEqual(await foreignStopsSince(file, undefined, cache), 1);
     // A line being written (no newline yet) is not counted; once finished, it is, without counting the first again.
     const half = stop('2026-11-30T05:20:00Z');
     await fs.appendFile(file, half.slice(0, 30));
-    assert.strictEqual(await foreignStopsSince(file, undefined), 1);
+    assert.strictEqual(await foreignStopsSince(file, undefined, cache), 1);
     await fs.appendFile(file, half.slice(30) + '{"ts":"2026-11-30T05:21:00Z","event":"stop","reason":"x","note":"é ü 日本"}\n');
-    assert.strictEqual(await foreignStopsSince(file, undefined), 2);
+    assert.strictEqual(await foreignStopsSince(file, undefined, cache), 2);
     await fs.appendFile(file, stop('2026-11-30T05:30:00Z'));
-    assert.strictEqual(await foreignStopsSince(file, undefined), 3);
+    assert.strictEqual(await foreignStopsSince(file, undefined, cache), 3);
     // A new owner claim time recounts from the start of the file.
-    assert.strictEqual(await foreignStopsSince(file, T('2026-11-30T05:15:00Z')), 2);
+    assert.strictEqual(await foreignStopsSince(file, T('2026-11-30T05:15:00Z'), cache), 2);
     // Truncated (rotated) journal: counted again from its first byte.
     await fs.writeFile(file, stop('2026-11-30T06:00:00Z'));
-    assert.strictEqual(await foreignStopsSince(file, T('2026-11-30T05:15:00Z')), 1);
-    assert.strictEqual(await foreignStopsSince(path.join(dir, 'missing.jsonl'), undefined), undefined);
+    assert.strictEqual(await foreignStopsSince(file, T('2026-11-30T05:15:00Z'), cache), 1);
+    assert.strictEqual(await foreignStopsSince(path.join(dir, 'missing.jsonl'), undefined, cache), undefined);
   });
 
   it('an owner with no sign of life for ten minutes is stale; a live pid or a fresh transcript counts as alive', async () => {

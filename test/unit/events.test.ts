@@ -1,7 +1,7 @@
 import * as assert from 'node:assert';
 import { EVENT_REGISTRY, eventDetail, eventInfo, eventSummary, genericFields } from '../../src/core/events';
 
-// leopold-live.md §1.1: the watcher's 52 registered events and their severities.
+// scripts/leopold-watch.py's `EVENTS`: the watcher's 52 registered events and their severities.
 const TABLE: Record<string, string[]> = {
   crit: ['merge_conflict', 'failure_rescue_declined', 'decision_denied', 'guard_block', 'persona_guard_block', 'state_invalid', 'max_windows',
     'no_progress_across_windows', 'stop_failure', 'checkpoint_oversize', 'checkpoint_unmergeable', 'config_change_blocked', 'window_relaunch_failed',

@@ -89,7 +89,8 @@ describe('guardrails', () => {
   });
 });
 
-// The contract's rule (§6.1) written as plainly as possible, for the property test: the line regex per line, the
+// The parsers' rule (the hooks' grep, the watcher's `_guardrail_value`) written as plainly as possible, for the
+// property test: the line regex per line, the
 // first match with a non-empty value wins. (Quadratic on long blank lines; fine for the short lines generated here.)
 function referenceValue(text: string, key: string): { token: string; rest: string; line: number } | undefined {
   const re = new RegExp(`^[ \\t]*-?[ \\t]*(?:\\*\\*)?${key}(?:\\*\\*)?[ \\t]*:(\\s*(\\S+).*)$`, 'is');

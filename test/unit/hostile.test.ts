@@ -10,6 +10,7 @@ import { LONG_JOURNAL_EVENTS, longOnPlan, makeHostileSet, type HostileFolder } f
 import * as planModule from '../../src/core/plan';
 import { readBounded, readText, openRegular } from '../../src/core/files';
 import { readState } from '../../src/core/state';
+import { ReadCache } from '../../src/core/readCache';
 import { pill } from '../../src/core/continuity/pill';
 import { ProjectModel } from '../../src/core/project';
 import { buildProjectNode, type NodeData } from '../../src/extension/runsTreeNodes';
@@ -222,41 +223,42 @@ describe('a huge state.json: observed by stat, never parsed', function () {
   it('an unchanged state.json is not read again; any change (new inode, size, mtime or ctime) is', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'leo-cache-'));
     const file = join(dir, 'state.json');
+    const cache = new ReadCache(); // the project's cache: the VS Code layer makes one per project
     writeFileSync(file, '{"active":false,"stopped_reason":"user_stop","iteration":1}\n');
     const old = new Date(Date.now() - 3600_000);
     utimesSync(file, old, old);
-    const a = await readState(dir);
-    const b = await readState(dir);
+    const a = await readState(dir, undefined, cache);
+    const b = await readState(dir, undefined, cache);
     assert.equal(a.kind, 'ok');
     assert.strictEqual(b, a, 'an old, unchanged file is answered from the last read');
     // Same size, same mtime, rewritten in place: the ctime moves, so it is read again.
     writeFileSync(file, '{"active":false,"stopped_reason":"user_stop","iteration":2}\n');
     utimesSync(file, old, old);
-    const c = await readState(dir);
+    const c = await readState(dir, undefined, cache);
     assert.equal((c as { state: { iteration: number } }).state.iteration, 2);
     // A file written just now is never trusted from the cache (its mtime may not move on the next write).
     writeFileSync(file, '{"active":false,"stopped_reason":"user_stop","iteration":3}\n');
-    const d1 = await readState(dir);
+    const d1 = await readState(dir, undefined, cache);
     writeFileSync(file, '{"active":false,"stopped_reason":"user_stop","iteration":4}\n');
-    const d2 = await readState(dir);
+    const d2 = await readState(dir, undefined, cache);
     assert.deepEqual([(d1 as any).state.iteration, (d2 as any).state.iteration], [3, 4]);
     // Replaced by rename (how jq, the watcher and the extension write): a new inode.
     writeFileSync(file + '.tmp', '{"active":false,"stopped_reason":"user_stop","iteration":5}\n');
     utimesSync(file + '.tmp', old, old);
     await fs.rename(file + '.tmp', file);
-    assert.equal(((await readState(dir)) as any).state.iteration, 5);
+    assert.equal(((await readState(dir, undefined, cache)) as any).state.iteration, 5);
     // A clock in the future (an mtime ahead of now): never trusted from the cache.
     const future = new Date(Date.now() + 3600_000);
     utimesSync(file, future, future);
-    const f1 = await readState(dir);
-    assert.notStrictEqual(await readState(dir), f1);
+    const f1 = await readState(dir, undefined, cache);
+    assert.notStrictEqual(await readState(dir, undefined, cache), f1);
     // Grown past the cap, then back under it: too large, then read again.
     writeFileSync(file, `{"active":false,"pad":"${'x'.repeat(4 * 1024 * 1024)}"}`);
-    assert.equal((await readState(dir)).kind, 'too-large');
+    assert.equal((await readState(dir, undefined, cache)).kind, 'too-large');
     writeFileSync(file, '{"active":false,"stopped_reason":"user_stop","iteration":6}\n');
-    assert.equal(((await readState(dir)) as any).state.iteration, 6);
+    assert.equal(((await readState(dir, undefined, cache)) as any).state.iteration, 6);
     await fs.rm(file);
-    assert.deepEqual(await readState(dir), { kind: 'missing' });
+    assert.deepEqual(await readState(dir, undefined, cache), { kind: 'missing' });
   });
 });
 

@@ -7,7 +7,7 @@ export const CONTINUITY_FRESH_SECS = 600;
 export const CONTINUITY_REACTIVATE_SECS = 120;
 export const API_ERROR_MAX_ATTEMPTS = 5;
 export const API_ERROR_BASE_DELAY_SECS = 30;
-export const DEFAULT_MAX_WINDOWS = 10;
+export { DEFAULT_MAX_WINDOWS } from '../fields';
 /** The only stop reasons the monitor resumes; every other reason is final on purpose. */
 export const RESUMABLE_REASONS: readonly string[] = ['context_budget', 'api_error'];
 

@@ -1,4 +1,5 @@
-// One continuity decision (`leopold watch`'s `continuity_tick`, contract §4.2 and §4.6) as a pure function of a
+// One continuity decision (`leopold watch`'s `continuity_tick` and `_api_error_tick`, scripts/leopold-watch.py) as
+// a pure function of a
 // snapshot of `.leopold/` and a clock. It never touches the disk: it says which verdict holds, which state.json
 // fields to merge (the exactly-once record), which event to log and what to spawn. The runner applies it.
 //
@@ -10,8 +11,11 @@
 // recorded time is refused; and a recorded time more than a minute in the future is refused, not read as fresh.
 import { formatUtc, parseUtc } from '../time';
 import {
-  API_ERROR_MAX_ATTEMPTS, CONTINUITY_FRESH_SECS, CONTINUITY_REACTIVATE_SECS, CONTINUITY_SKEW_SECS, DEFAULT_MAX_WINDOWS, RESUMABLE_REASONS,
-  apiErrorDelay,
+  apiError, apiErrorAttempts, apiErrorResult, isActive, relaunchResult, relaunchWindow, resolveMaxWindows, stoppedReason, windowsOf,
+  windowZeroStreak,
+} from '../fields';
+import {
+  API_ERROR_MAX_ATTEMPTS, CONTINUITY_FRESH_SECS, CONTINUITY_REACTIVATE_SECS, CONTINUITY_SKEW_SECS, RESUMABLE_REASONS, apiErrorDelay,
 } from './constants';
 import { relaunchArgv, type Harness } from './harness';
 
@@ -81,30 +85,20 @@ export interface Decision {
   onSpawnError?: (message: string) => Decision;
 }
 
-/** Python's `int(x)` for the values a state.json can hold: ints, integral floats, digit strings; else NaN. */
-function pyInt(v: unknown): number {
-  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v)) return parseInt(v, 10);
-  return NaN;
-}
-
 /** Python's round(): halves go to the even neighbour. */
 function pyRound(x: number): number {
   const r = Math.round(x);
   return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
+/** Python's `x or ''` then `str(x)`: the watcher's reading of `api_error.type`. */
 function truthyStr(v: unknown): string {
   return typeof v === 'string' ? v : v === undefined || v === null || v === false || v === 0 ? '' : String(v);
 }
 
+/** The window ceiling this snapshot decides with: state > GUARDRAILS.md (the watcher's first digits) > 10. */
 export function maxWindowsOf(snap: ContinuitySnapshot, state: Record<string, unknown>): number {
-  if (state.max_windows !== undefined && state.max_windows !== null) {
-    const n = pyInt(state.max_windows);
-    if (!Number.isNaN(n)) return n;
-  }
-  return snap.guardrailsMaxWindows ?? DEFAULT_MAX_WINDOWS;
+  return resolveMaxWindows(state, snap.guardrailsMaxWindows);
 }
 
 /** "2 h", "45 min", "90 s", "3 d": how far ahead a future stamp lies, for a refusal's detail. */
@@ -122,7 +116,7 @@ function inTheFuture(times: [string, number | undefined][], nowMs: number): [str
   return undefined;
 }
 
-/** The refusal reasons whose journal event carries a `detail` upstream (contract §3.1); the rest carry none. */
+/** The refusal reasons whose journal event carries a `detail` in scripts/leopold-watch.py; the rest carry none. */
 const ROLL_DETAIL_REASONS = new Set(['stale_roll', 'spawn_failed']);
 const LADDER_DETAIL_REASONS = new Set(['not_retryable', 'attempts', 'stale_error', 'spawn_failed']);
 
@@ -134,10 +128,10 @@ export function decide(snap: ContinuitySnapshot, nowMs: number): Decision {
   if (snap.state.kind === 'invalid') return simple('state_invalid', { detail: snap.state.problem });
   if (snap.state.kind !== 'ok') return simple('idle');
   const state = snap.state.raw;
-  if (state.active === true) return simple('idle');
+  if (isActive(state)) return simple('idle');
   // 2. Reason.
-  const reason = state.stopped_reason;
-  if (typeof reason !== 'string' || !RESUMABLE_REASONS.includes(reason)) return simple('idle');
+  const reason = stoppedReason(state);
+  if (reason === undefined || !RESUMABLE_REASONS.includes(reason)) return simple('idle');
   // 3. Open items.
   if (snap.openItems <= 0) return simple('idle');
   // 4. Continuity posture: no event, no record.
@@ -151,8 +145,8 @@ export function decide(snap: ContinuitySnapshot, nowMs: number): Decision {
 
 function rollTick(snap: ContinuitySnapshot, state: Record<string, unknown>, nowMs: number): Decision {
   const now = formatUtc(nowMs);
-  const window = state.windows === undefined || state.windows === null ? 1 : pyInt(state.windows);
-  if (Number.isNaN(window)) {
+  const window = windowsOf(state);
+  if (window === undefined) {
     return simple('error', { verdict: 'error', reason: 'windows_not_integer', detail: `windows is not an integer (${JSON.stringify(state.windows)})`, path: 'roll' });
   }
   const record = (result: string) => ({ relaunch_window: window, relaunch_result: result, relaunch_at: now });
@@ -165,8 +159,8 @@ function rollTick(snap: ContinuitySnapshot, state: Record<string, unknown>, nowM
   });
 
   // 7. The record for this window.
-  const result = truthyStr(state.relaunch_result);
-  if (pyInt(state.relaunch_window) === window && result !== '') {
+  const result = relaunchResult(state);
+  if (relaunchWindow(state) === window && result !== '') {
     if (result.startsWith('fired:')) {
       const at = parseUtc(state.relaunch_at);
       if (at === undefined || nowMs - at > CONTINUITY_REACTIVATE_SECS * 1000) {
@@ -193,7 +187,7 @@ function rollTick(snap: ContinuitySnapshot, state: Record<string, unknown>, nowM
   const maxWindows = maxWindowsOf(snap, state);
   if (window > maxWindows) return refuse('max_windows', `window ${window} is past max_windows ${maxWindows}`);
   // 10. Livelock.
-  const streak = pyInt(state.window_zero_streak ?? 0);
+  const streak = windowZeroStreak(state);
   if (streak >= 2) return refuse('no_progress_across_windows', `${streak} windows in a row closed no plan item`);
   // 11. Checkpoint: only its size.
   if (snap.checkpointBytes <= 0) return refuse('checkpoint_missing', 'CHECKPOINT.md is missing or empty');
@@ -219,12 +213,10 @@ function rollTick(snap: ContinuitySnapshot, state: Record<string, unknown>, nowM
 function apiErrorTick(snap: ContinuitySnapshot, state: Record<string, unknown>, nowMs: number): Decision {
   const now = formatUtc(nowMs);
   // 1. A refusal is final for the stop.
-  if (truthyStr(state.api_error_result).startsWith('refused:')) return simple('already_handled', { path: 'api_error' });
-  const err = typeof state.api_error === 'object' && state.api_error !== null && !Array.isArray(state.api_error)
-    ? (state.api_error as Record<string, unknown>) : {};
+  if (apiErrorResult(state).startsWith('refused:')) return simple('already_handled', { path: 'api_error' });
+  const err = apiError(state);
   const errorType = truthyStr(err.type) || 'unknown';
-  let attempts = pyInt(state.api_error_attempts ?? 0);
-  if (Number.isNaN(attempts)) attempts = 0;
+  const attempts = apiErrorAttempts(state) ?? 0;
   const attempt = attempts + 1;
   const extra: Record<string, unknown> = {};
   const refuse = (r: string, detail?: string): Decision => ({
@@ -270,9 +262,9 @@ function apiErrorTick(snap: ContinuitySnapshot, state: Record<string, unknown>, 
   const late = Math.floor((nowMs - dueMs) / 1000);
   if (late > CONTINUITY_FRESH_SECS) return refuse('stale_error', `attempt ${attempt} came due ${late}s ago; the fresh bound is ${CONTINUITY_FRESH_SECS}s`);
   // 6. Window ceiling (no window is ever charged).
-  const window = state.windows === undefined || state.windows === null ? 1 : pyInt(state.windows);
+  const window = windowsOf(state);
   const maxWindows = maxWindowsOf(snap, state);
-  if (Number.isNaN(window)) {
+  if (window === undefined) {
     return simple('error', { verdict: 'error', reason: 'windows_not_integer', detail: `windows is not an integer (${JSON.stringify(state.windows)})`, path: 'api_error' });
   }
   if (window > maxWindows) return refuse('max_windows', `window ${window} is past max_windows ${maxWindows}`);

@@ -288,7 +288,10 @@ export interface HarnessDetection {
   transcript?: string;
 }
 
-/** §4.2 step 12: `state.transcript_path`, else Claude discovery, else Codex discovery; its first line decides. */
+/**
+ * `continuity_tick`'s harness step (scripts/leopold-watch.py): `state.transcript_path`, else Claude discovery, else
+ * Codex discovery; its first line decides.
+ */
 export async function detectHarness(projectRoot: string, state: Record<string, unknown>, env: HarnessEnv): Promise<HarnessDetection> {
   const recorded = typeof state.transcript_path === 'string' && state.transcript_path !== '' ? state.transcript_path : undefined;
   const transcript = recorded ?? (await discoverClaudeTranscript(projectRoot, env)) ?? (await discoverCodexTranscript(projectRoot, env));
@@ -298,7 +301,10 @@ export async function detectHarness(projectRoot: string, state: Record<string, u
 
 export const CODEX_RESUME_PROMPT = 'Use the leopold-run skill to resume the autonomous Leopold run in this project.';
 
-/** §4.3: the headless relaunch command line. `binary` replaces argv[0] (a configured path); the rest is fixed. */
+/**
+ * `relaunch_argv` (scripts/leopold-watch.py): the headless relaunch command line. `binary` replaces argv[0] (a
+ * configured path); the rest is fixed.
+ */
 export function relaunchArgv(harness: Harness, projectRoot: string, binary: string = harness): string[] {
   if (harness === 'claude') return [binary, '--dangerously-skip-permissions', '-p', '/leopold-run'];
   return [binary, 'exec', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', '--sandbox', 'workspace-write', '-C', projectRoot, CODEX_RESUME_PROMPT];

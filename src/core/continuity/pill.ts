@@ -1,7 +1,8 @@
-// The status pill in `leopold watch`'s vocabulary (contract §4.7): `no active run`, `state invalid`, `run active`,
+// The status pill in `leopold watch`'s vocabulary (its dashboard's pill, scripts/leopold-watch.py): `no active run`,
+// `state invalid`, `run active`,
 // `stopped · <reason> (retry in <s>s)`, plus what the continuity loop is doing about the stop. Pure, for the
 // status bar and its tests.
-import { DEFAULT_MAX_WINDOWS } from './constants';
+import { DEFAULT_MAX_WINDOWS, apiErrorAttempts, apiErrorResult, isActive, relaunchResult, stoppedReason, windowsOf } from '../fields';
 import { maxWindowsOf, needsHuman, type ContinuitySnapshot, type Decision } from './decide';
 import { msg, type Locale } from '../messages';
 
@@ -28,11 +29,11 @@ export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number
   if (snap.state.kind !== 'ok' && snap.state.kind !== 'invalid-json') return { text: m('pill.noRun'), warning: false, explanation: m('pill.noRun.why') };
   if (snap.state.kind !== 'ok') return { text: m('pill.stateInvalid'), warning: true, explanation: m('pill.stateInvalid.why') };
   const st = snap.state.raw;
-  const windows = typeof st.windows === 'number' ? st.windows : 1;
+  const windows = windowsOf(st) ?? 1;
   const maxW = maxWindowsOf(snap, st) || DEFAULT_MAX_WINDOWS;
-  if (st.active === true) return { text: m('pill.active', { window: windows, max: maxW }), warning: false, explanation: m('pill.active.why') };
+  if (isActive(st)) return { text: m('pill.active', { window: windows, max: maxW }), warning: false, explanation: m('pill.active.why') };
   if (snap.stopExists) return { text: m('pill.killSwitch'), warning: false, explanation: m('pill.killSwitch.why') };
-  const reason = typeof st.stopped_reason === 'string' && st.stopped_reason !== '' ? st.stopped_reason : undefined;
+  const reason = stoppedReason(st);
   let text = reason ? m('pill.stoppedReason', { reason }) : m('pill.stopped');
   let warning = reason !== undefined && HUMAN_REASONS.has(reason);
   let explanation = reason ? m('pill.stoppedReason.why', { reason }) : m('pill.stopped.why');
@@ -40,8 +41,8 @@ export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number
   const RELAUNCHING = m('pill.relaunching');
   let relaunching = false;
 
-  const relaunchResult = typeof st.relaunch_result === 'string' ? st.relaunch_result : '';
-  const apiResult = typeof st.api_error_result === 'string' ? st.api_error_result : '';
+  const roll = relaunchResult(st);
+  const apiResult = apiErrorResult(st);
   switch (decision.kind) {
     case 'relaunched':
     case 'api_relaunched':
@@ -52,7 +53,7 @@ export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number
     case 'api_waiting': {
       const secs = decision.dueMs !== undefined ? Math.max(0, Math.ceil((decision.dueMs - nowMs) / 1000)) : decision.secs ?? 0;
       suffix(m('pill.retryIn', { secs }));
-      explanation = m('pill.retryIn.why', { attempt: (Number(st.api_error_attempts) || 0) + 1, secs });
+      explanation = m('pill.retryIn.why', { attempt: (apiErrorAttempts(st) ?? 0) + 1, secs });
       break;
     }
     case 'refused':
@@ -64,25 +65,25 @@ export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number
       explanation = m('pill.manual.why');
       break;
     case 'already_handled':
-      if (decision.path === 'roll' && relaunchResult.startsWith('fired:')) {
+      if (decision.path === 'roll' && roll.startsWith('fired:')) {
         suffix(RELAUNCHING);
         relaunching = true;
-        explanation = m('pill.relaunchedRecorded.why', { harness: relaunchResult.slice(6) });
+        explanation = m('pill.relaunchedRecorded.why', { harness: roll.slice(6) });
       }
       break;
     default:
       break;
   }
   // The recorded outcome: refused or failed needs a person.
-  const refusedRoll = decision.path === 'roll' && /^(refused|failed):/.test(relaunchResult) && decision.kind !== 'relaunched';
+  const refusedRoll = decision.path === 'roll' && /^(refused|failed):/.test(roll) && decision.kind !== 'relaunched';
   const refusedApi = decision.path === 'api_error' && apiResult.startsWith('refused:') && decision.kind !== 'api_relaunched';
   if (needsHuman(decision.kind) || refusedRoll || refusedApi) {
     warning = true;
-    if (decision.kind === 'relaunch_failed' || relaunchResult.startsWith('failed:')) {
+    if (decision.kind === 'relaunch_failed' || roll.startsWith('failed:')) {
       suffix(m('pill.relaunchFailed'));
       explanation = m('pill.relaunchFailed.why');
     } else {
-      const r = decision.reason ?? (refusedRoll ? relaunchResult : apiResult).replace(/^refused:/, '');
+      const r = decision.reason ?? (refusedRoll ? roll : apiResult).replace(/^refused:/, '');
       suffix(m(decision.path === 'api_error' ? 'pill.notRetried' : 'pill.notRelaunched', { reason: r }));
       explanation = m('pill.refused.why', { reason: r, detail: decision.detail ? `: ${decision.detail}` : '' });
     }

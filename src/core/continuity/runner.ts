@@ -17,6 +17,8 @@ import { describeStateRead, parseState, readState, type StateRead } from '../sta
 import { exists, openRegular, readText } from '../files';
 import { CONTINUITY_REACTIVATE_SECS, CONTINUITY_SKEW_SECS, RESUMABLE_REASONS, apiErrorDelay } from './constants';
 import { formatUtc, parseUtc } from '../time';
+import { apiErrorAttempts, apiErrorResult, isActive, recordIsForCurrentWindow, relaunchResult, stoppedReason, windowsOf } from '../fields';
+import type { ReadCache } from '../readCache';
 import { decide, type ContinuitySnapshot, type Decision, type SpawnPlan } from './decide';
 import { detectHarness, type Harness, type HarnessEnv } from './harness';
 
@@ -37,6 +39,8 @@ export interface RunnerOptions {
   spawn: Spawner;
   now?: () => number;
   lock?: LockOptions;
+  /** The project's read cache (state.json, the journal's roll answer); without one every tick reads afresh. */
+  cache?: ReadCache;
 }
 
 export interface TickResult {
@@ -49,12 +53,15 @@ export interface TickResult {
 
 const EVENTS_TAIL_BYTES = 256 * 1024;
 
+/** The last answer for a journal, in the project's `ReadCache`: an unchanged journal (same size and mtime) is not read again. */
+interface RollEntry { size: number; mtimeMs: number; window: number; ms: number | undefined }
+const ROLL_READER = 'window_roll';
 
-/** The last answer per journal: an unchanged journal (same size and mtime) is not read again by the next poll. */
-const rollCache = new Map<string, { size: number; mtimeMs: number; window: number; ms: number | undefined }>();
-
-/** `ts` of the newest `window_roll` whose `window` is `endingWindow` (read from the last 256 KiB of the journal). */
-export async function rollEventMs(leoDir: string, endingWindow: number): Promise<number | undefined> {
+/**
+ * `ts` of the newest `window_roll` whose `window` is `endingWindow` (read from the last 256 KiB of the journal).
+ * With a `cache`, an unchanged journal is answered from the last read.
+ */
+export async function rollEventMs(leoDir: string, endingWindow: number, cache?: ReadCache): Promise<number | undefined> {
   let fh: fs.FileHandle | undefined;
   try {
     const path = join(leoDir, 'events.jsonl');
@@ -62,7 +69,7 @@ export async function rollEventMs(leoDir: string, endingWindow: number): Promise
     if (o.kind !== 'ok') return undefined;
     fh = o.handle;
     const { size, mtimeMs } = o.stats;
-    const cached = rollCache.get(path);
+    const cached = cache?.get<RollEntry>(ROLL_READER, path);
     if (cached && cached.size === size && cached.mtimeMs === mtimeMs && cached.window === endingWindow) return cached.ms;
     const start = Math.max(0, size - EVENTS_TAIL_BYTES);
     const buf = Buffer.alloc(size - start);
@@ -77,7 +84,7 @@ export async function rollEventMs(leoDir: string, endingWindow: number): Promise
         break;
       }
     }
-    rollCache.set(path, { size, mtimeMs, window: endingWindow, ms });
+    cache?.set<RollEntry>(ROLL_READER, path, { size, mtimeMs, window: endingWindow, ms });
     return ms;
   } catch {
     return undefined;
@@ -104,7 +111,7 @@ function stateFromRead(read: StateRead): StateIn {
 
 /** Everything one decision looks at. Only the state is read when the state alone already answers `idle`. */
 export async function loadSnapshot(
-  opts: Pick<RunnerOptions, 'root' | 'leoDir' | 'binaries'>,
+  opts: Pick<RunnerOptions, 'root' | 'leoDir' | 'binaries' | 'cache'>,
   given?: { text: string; mtimeMs?: number },
 ): Promise<ContinuitySnapshot> {
   const leoDir = opts.leoDir ?? join(opts.root, '.leopold');
@@ -114,7 +121,7 @@ export async function loadSnapshot(
     state = stateFromRead(parseState(given.text));
     stateMtimeMs = given.mtimeMs;
   } else {
-    const read = await readState(leoDir);
+    const read = await readState(leoDir, undefined, opts.cache);
     stateMtimeMs = read.mtimeMs;
     state = stateFromRead(read);
   }
@@ -124,14 +131,15 @@ export async function loadSnapshot(
   };
   if (state.kind !== 'ok') return snap;
   const raw = state.raw;
-  if (raw.active === true || typeof raw.stopped_reason !== 'string' || !RESUMABLE_REASONS.includes(raw.stopped_reason)) return snap;
-  const windows = raw.windows === undefined ? 1 : Number(raw.windows);
+  const reason = stoppedReason(raw);
+  if (isActive(raw) || reason === undefined || !RESUMABLE_REASONS.includes(reason)) return snap;
+  const windows = windowsOf(raw);
   const [plan, guardrails, stop, checkpoint, rollMs] = await Promise.all([
     readText(join(leoDir, 'PLAN.md')),
     readText(join(leoDir, 'GUARDRAILS.md')),
     exists(join(leoDir, 'STOP')),
     fs.stat(join(leoDir, 'CHECKPOINT.md')).then((s) => (s.isFile() ? s.size : 0), () => 0),
-    Number.isInteger(windows) ? rollEventMs(leoDir, windows - 1) : Promise.resolve(undefined),
+    windows !== undefined ? rollEventMs(leoDir, windows - 1, opts.cache) : Promise.resolve(undefined),
   ]);
   const g = parseGuardrails(guardrails ?? '');
   snap.openItems = countOpenItems(plan ?? '');
@@ -190,7 +198,7 @@ export async function tick(opts: RunnerOptions): Promise<TickResult> {
   } catch (err) {
     if (err instanceof UnparseableFileError || (err as NodeJS.ErrnoException).code === 'ENOENT') {
       // The file went away or broke between the two reads: nothing to do, and nothing is rewritten.
-      snapshot = { ...first, state: stateFromRead(await readState(leoDir)) };
+      snapshot = { ...first, state: stateFromRead(await readState(leoDir, undefined, opts.cache)) };
       return { decision: { verdict: 'idle', kind: 'idle' }, snapshot, acted: false };
     }
     if (err instanceof SymlinkRefusedError) {
@@ -256,24 +264,24 @@ export async function claimResume(leoDir: string, harness: Harness, nowMs: numbe
         // A stamp further ahead than the grace plus the skew is no fire we can date: it does not hold Resume back.
         return left > 0 && left <= CONTINUITY_REACTIVATE_SECS + CONTINUITY_SKEW_SECS ? Math.ceil(left) : undefined;
       };
-      const windows = st.windows === undefined || st.windows === null ? 1 : Number(st.windows);
-      const relaunch = typeof st.relaunch_result === 'string' ? st.relaunch_result : '';
-      if (relaunch.startsWith('fired:') && Number(st.relaunch_window) === windows && st.active !== true) {
+      const windows = windowsOf(st);
+      const relaunch = relaunchResult(st);
+      if (relaunch.startsWith('fired:') && recordIsForCurrentWindow(st) && !isActive(st)) {
         const left = graceLeft(st.relaunch_at);
         if (left !== undefined) return { value: { ok: false, reason: 'relaunch_in_grace', secsLeft: left, fired: relaunch, path: 'roll' } };
       }
-      const api = typeof st.api_error_result === 'string' ? st.api_error_result : '';
-      if (api.startsWith('fired:') && st.active !== true) {
+      const api = apiErrorResult(st);
+      if (api.startsWith('fired:') && !isActive(st)) {
         const left = graceLeft(st.api_error_relaunch_at);
         if (left !== undefined) return { value: { ok: false, reason: 'relaunch_in_grace', secsLeft: left, fired: api, path: 'api_error' } };
       }
-      if (st.active === true) return { value: { ok: true, claimed: false } };
+      if (isActive(st)) return { value: { ok: true, claimed: false } };
       const now = formatUtc(nowMs);
-      if (st.stopped_reason === 'context_budget' && !(Number(st.relaunch_window) === windows && relaunch !== '')) {
+      if (stoppedReason(st) === 'context_budget' && !recordIsForCurrentWindow(st)) {
         return { fields: { relaunch_window: windows, relaunch_result: `fired:${harness}`, relaunch_at: now }, value: { ok: true, claimed: true } };
       }
-      if (st.stopped_reason === 'api_error' && !api.startsWith('refused:')) {
-        const attempts = Number.isInteger(st.api_error_attempts) ? (st.api_error_attempts as number) : 0;
+      if (stoppedReason(st) === 'api_error' && !api.startsWith('refused:')) {
+        const attempts = apiErrorAttempts(st) ?? 0;
         return {
           fields: {
             api_error_attempts: attempts + 1, api_error_result: `fired:${harness}`, api_error_relaunch_at: now,
