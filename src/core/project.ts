@@ -226,7 +226,8 @@ export class ProjectModel {
     if (state && events.length === 0 && next.status.kind === 'finished') {
       const owner = typeof state.owner === 'object' && state.owner !== null ? (state.owner as Record<string, unknown>) : {};
       const activation = parseUtc(state.started_at) ?? parseUtc(owner.claimed_at);
-      const archive = next.runs.find((r) => r.stampMs !== undefined && (activation === undefined || r.stampMs >= Math.floor(activation / 1000) * 1000));
+      const archive = next.runs.find((r) => r.stampMs !== undefined
+        && (activation === undefined || r.stampMs >= Math.floor(activation / 1000) * 1000));
       if (archive) {
         const path = join(archive.path, 'events.jsonl');
         const archived = currentRunEvents(state, await this.archivedJournal(path));

@@ -25,7 +25,7 @@ export function activate(extension: vscode.ExtensionContext): Record<string, unk
     onDeactivate: (stop) => shutdown.push(stop),
   };
   api.registry = registry;
-  api.isTrusted = ctx.isTrusted;
+  api.isTrusted = () => ctx.isTrusted();
 
   extension.subscriptions.push(
     vscode.commands.registerCommand('leopold.showLog', () => log.show(true)),

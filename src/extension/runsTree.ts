@@ -49,7 +49,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     // Liveness ages even when no file changes: re-read state.json of live runs once a minute.
     this.timer = setInterval(() => {
       for (const e of this.entries.values()) {
-        if (e.model.loaded && e.model.snapshot.status.kind === 'active') this.schedule(e, ['state.json']);
+        if (e.model.loaded && e.model.snapshot.status.kind === 'active') void this.schedule(e, ['state.json']); // reload logs its errors
       }
     }, OWNER_TICK_MS);
   }
@@ -239,7 +239,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     const root = element.id.slice(0, element.id.indexOf('::'));
     const entry = this.entries.get(root);
     if (!entry?.data) return undefined;
-    const find = (n: NodeData): NodeData | undefined => n.children?.some((c) => c.id === element.id) ? n : n.children?.map(find).find(Boolean);
+    const find = (n: NodeData): NodeData | undefined =>
+      n.children?.some((c) => c.id === element.id) ? n : n.children?.map(find).find(Boolean);
     const parent = find(entry.data);
     if (parent) return this.handle(parent.id);
     for (const [runId, kids] of this.lazy) {
@@ -258,7 +259,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
   /** Waits until no reload is running (tests). */
   async idle(): Promise<void> {
     for (;;) {
-      const running = [...this.entries.values()].map((e) => e.running).filter(Boolean);
+      const running = [...this.entries.values()].flatMap((e) => (e.running ? [e.running] : []));
       if (running.length === 0) return;
       await Promise.all(running);
     }

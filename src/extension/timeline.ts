@@ -123,7 +123,9 @@ export function viewModel(d: TimelineData): ViewModel {
     verdict: verdictView(d.verdict),
     windows: d.windows.map((w) => ({ n: w.n, cls: w.end, title: t('Window {0}', w.n), lines: windowLines(w) })),
     links: [],
-    marks: d.marks.map((m, index) => ({ index, window: m.window, cls: m.kind, time: clock(m.tsMs), label: markLabel(m), tooltip: markTooltip(m) })),
+    marks: d.marks.map((m, index) => ({
+      index, window: m.window, cls: m.kind, time: clock(m.tsMs), label: markLabel(m), tooltip: markTooltip(m),
+    })),
     legend: ([
       ['roll', t('window roll')], ['compaction', t('compaction')], ['relaunch', t('relaunch')],
       ['relaunch_refused', t('relaunch refused / failed')], ['api_error', t('API error')], ['api_retry', t('API retry')],
@@ -332,7 +334,10 @@ class TimelinePanel implements vscode.Disposable {
   private verdictKey = '';
   private busy: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ctx: LeopoldContext, readonly project: LeopoldProject, readonly panel: vscode.WebviewPanel, private readonly onDispose: () => void) {
+  constructor(
+    private readonly ctx: LeopoldContext, readonly project: LeopoldProject, readonly panel: vscode.WebviewPanel,
+    private readonly onDispose: () => void,
+  ) {
     this.model = new ProjectModel(project.leoDir, { ownerSignals: false, locale: uiLocale() });
     const nonce = randomBytes(16).toString('base64');
     panel.webview.html = timelineHtml(panel.webview, nonce);
@@ -341,11 +346,11 @@ class TimelinePanel implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
       panel.onDidChangeViewState(() => {
         this.schedulePoll();
-        if (panel.visible) this.queue(undefined);
+        if (panel.visible) void this.queue(undefined);
       }),
       project.onDidChange(({ files }) => this.queue(files)),
     );
-    this.queue(undefined);
+    void this.queue(undefined); // never rejects: queue() logs the error
     this.schedulePoll();
   }
 
@@ -434,7 +439,8 @@ class TimelinePanel implements vscode.Disposable {
     // The journal line when the tailer read the file from its start; else the line at the event's offset.
     const line = e?.line ?? (e ? doc.positionAt(e.offset).line : 0);
     const pos = new vscode.Position(Math.min(line, doc.lineCount - 1), 0);
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, selection: new vscode.Range(pos, pos), preview: true });
+    const selection = new vscode.Range(pos, pos);
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, selection, preview: true });
   }
 
   dispose(): void {
@@ -458,7 +464,8 @@ export async function projectFromArg(ctx: LeopoldContext, arg: unknown, placeHol
   if (projects.length <= 1) return projects[0];
   const active = ctx.registry.projectFor(vscode.window.activeTextEditor?.document.uri);
   if (active) return active;
-  const pick = await vscode.window.showQuickPick(projects.map((p) => ({ label: p.name, description: p.root, project: p })), { placeHolder });
+  const items = projects.map((p) => ({ label: p.name, description: p.root, project: p }));
+  const pick = await vscode.window.showQuickPick(items, { placeHolder });
   return pick?.project;
 }
 
