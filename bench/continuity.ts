@@ -1,7 +1,7 @@
 // Benchmark of the continuity loop (issue 5; run from the repository root).
 //  - roll → spawn: a rolled state.json is written (temp file + rename, the way the hooks write it) and the clock
-//    stops when the relaunch process has been spawned (execa, detached; the binary is `claude` on PATH, a link to /bin/true). The loop is the
-//    supervisor's: a non-recursive node fs.watch on `.leopold/` (the stand-in for VS Code's watcher), the same
+//    stops when the relaunch process has been spawned (execa, detached; the binary is `claude` on PATH, a link to
+//    /bin/true). The loop is the supervisor's: a non-recursive node fs.watch on `.leopold/` (the stand-in for VS Code's watcher), the same
 //    40 ms coalescing as LeopoldProject, the locked runner, plus the 2 s safety poll. Goal: median < 300 ms
 //    (`leopold watch` polls every 2 s: about 1 s on average, up to 2 s).
 //  - idle CPU: the same loop on a live run (active: true) and on a finished one, measured over 15 s of wall time

@@ -2,6 +2,7 @@
 //   node scripts/build.mjs               dist/extension.js + dist/server.js (dev: sourcemaps)
 //   node scripts/build.mjs --production  the same, minified, no maps (what the .vsix ships)
 //   node scripts/build.mjs --tests       also out/unit/*.test.js, out/integration/**, out/bench/bench.js
+//   node scripts/build.mjs --watch       rebuild on every change until stopped (`npm run watch`, F5's pre-launch task)
 import * as esbuild from 'esbuild';
 import { readdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
@@ -30,6 +31,22 @@ if (tests) {
   jobs.push({ ...common, entryPoints: listTs('test/unit'), outdir: 'out/unit', external: ['mocha'], sourcemap: 'inline' });
   jobs.push({ ...common, entryPoints: listTs('test/integration'), outdir: 'out/integration', outbase: 'test/integration', external: ['vscode', 'mocha'], sourcemap: 'inline' });
   if (existsSync(join(root, 'bench'))) jobs.push({ ...common, entryPoints: listTs('bench'), outdir: 'out/bench', external: ['vscode'] });
+}
+if (process.argv.includes('--watch')) {
+  // One line per round of rebuilds, for the problem matcher in .vscode/tasks.json; esbuild prints the errors.
+  let building = 0;
+  const announce = { name: 'announce', setup: (b) => {
+    b.onStart(() => {
+      if (building++ === 0) console.log('[watch] build started');
+    });
+    b.onEnd(() => {
+      if (--building === 0) console.log('[watch] build finished');
+    });
+  } };
+  const contexts = await Promise.all(jobs.filter((j) => j.entryPoints.length > 0)
+    .map((j) => esbuild.context({ ...j, plugins: [announce] })));
+  await Promise.all(contexts.map((c) => c.watch()));
+  await new Promise(() => {}); // esbuild keeps the process alive; the rest of this script is for one-shot builds
 }
 const results = await Promise.all(jobs.filter((j) => j.entryPoints.length > 0).map((j) => esbuild.build({ ...j, metafile: true })));
 if (tests) {

@@ -258,7 +258,9 @@ function memberStyle(text: string, root: JsonNode): { first: string; between: st
   const colon = (props.length ? colonOf(props[0]) : undefined) ?? ':';
   const first = props.length ? text.slice(root.offset + 1, props[0].offset) : '';
   let between: string;
-  if (props.length >= 2) between = text.slice(props[props.length - 2].offset + props[props.length - 2].length, props[props.length - 1].offset);
+  if (props.length >= 2) {
+    between = text.slice(props[props.length - 2].offset + props[props.length - 2].length, props[props.length - 1].offset);
+  }
   else if (first.includes('\n')) between = `,${first}`;
   else between = colon.includes(' ') ? ', ' : ',';
   // Comments are not JSON and never in a state.json; anything but a comma and whitespace falls back to the plain form.

@@ -173,7 +173,9 @@ export function parseCheckpoint(text: string): ParsedCheckpoint {
     let role: HeadingRole;
     if (isSection(name)) role = sections.has(name) ? 'duplicate' : 'section';
     else role = BRIEF_PREFIXES.some((p) => name.toLowerCase().startsWith(p)) ? 'brief' : 'unknown';
-    const h: Heading = { line: i, name, hashCol, nameStart, nameEnd: nameStart + name.length, role, bodyStart: i + 1, bodyEnd: lines.length };
+    const h: Heading = {
+      line: i, name, hashCol, nameStart, nameEnd: nameStart + name.length, role, bodyStart: i + 1, bodyEnd: lines.length,
+    };
     if (headings.length > 0) headings[headings.length - 1].bodyEnd = i;
     headings.push(h);
     if (role === 'section') sections.set(name as SectionName, h);
@@ -397,7 +399,8 @@ export function validateCheckpoint(text: string, cap: CheckpointCap = DEFAULT_CA
   const bytes = utf8Length(text);
   if (bytes > analysisLimit(cap)) {
     const p = measuredOnly(text);
-    return { parsed: p, bytes, cap, skipped: true, errors: 1, warnings: 1, findings: measuredFindings(bytes, cap, locale, p.lines[0].length) };
+    const findings = measuredFindings(bytes, cap, locale, p.lines[0].length);
+    return { parsed: p, bytes, cap, skipped: true, errors: 1, warnings: 1, findings };
   }
   const p = parseCheckpoint(text);
   const findings: Finding[] = [];

@@ -41,8 +41,9 @@ const NUMBERED = /^D(\d+)\s+[—–-]+\s+([\s\S]*)$/;
 const STAMP_INSIDE = /^\s*(?:turn\s+(\d+)\s*,\s*)?([0-9]{4}-[0-9]{2}-[0-9]{2}T[^)\s]*)\s*$/i;
 // `[\s\S]*` rather than `.*`: a U+2028 inside a line would make `.*$` fail and backtrack over the whole line.
 const FIELD = new RegExp(`^\\s*(${DECISION_FIELDS.join('|')})\\s*:\\s?([\\s\\S]*)$`);
-const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c || c === 0xa0 || c === 0xfeff || c === 0x2028 || c === 0x2029 ||
-  c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0x0a || c === 0x0d;
+const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c || c === 0xa0 || c === 0xfeff ||
+  c === 0x2028 || c === 0x2029 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f ||
+  c === 0x3000 || c === 0x0a || c === 0x0d;
 
 /**
  * A `## ` heading's text (after `##` and at least one space, trimmed), or undefined. Written out by hand: the

@@ -252,7 +252,8 @@ export class JournalTailer {
         this.tailPrint = await readAt(handle, Math.max(0, this.offset - PRINT_BYTES), Math.min(PRINT_BYTES, this.offset));
       }
       // The head print grows until it is full, then stays (the head of an append-only file never changes).
-      if (this.headPrint.length < Math.min(PRINT_BYTES, this.offset)) this.headPrint = await readAt(handle, 0, Math.min(PRINT_BYTES, this.offset));
+      const printBytes = Math.min(PRINT_BYTES, this.offset);
+      if (this.headPrint.length < printBytes) this.headPrint = await readAt(handle, 0, printBytes);
       return { appended, reset, bytesRead };
     } finally {
       await handle.close();

@@ -236,7 +236,8 @@ export class ProjectModel {
     let events = currentRunEvents(state, this.tailer.continuityEvents());
     if (state && events.length === 0 && next.status.kind === 'finished') {
       const activation = activationMs(state);
-      const archive = next.runs.find((r) => r.stampMs !== undefined && (activation === undefined || r.stampMs >= Math.floor(activation / 1000) * 1000));
+      const archive = next.runs.find((r) => r.stampMs !== undefined
+        && (activation === undefined || r.stampMs >= Math.floor(activation / 1000) * 1000));
       if (archive) {
         const path = join(archive.path, 'events.jsonl');
         const archived = currentRunEvents(state, await this.archivedJournal(path));

@@ -259,7 +259,8 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
   };
   // Which windows are listed: the ended ones with a record, then the current one.
   const ended = new Set<number>();
-  for (let n = Math.max(1, Math.min(progress.length, total - 1) - MAX_LISTED_WINDOWS + 1); n <= Math.min(progress.length, total - 1); n++) ended.add(n);
+  const lastEnded = Math.min(progress.length, total - 1);
+  for (let n = Math.max(1, lastEnded - MAX_LISTED_WINDOWS + 1); n <= lastEnded; n++) ended.add(n);
   for (const n of rolls.keys()) if (n < total) ended.add(n);
   const listed = [...ended].sort((a, b) => a - b).slice(-MAX_LISTED_WINDOWS);
   listed.push(total);
@@ -273,7 +274,8 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
     const endedMs = roll?.tsMs;
     // Compactions inside the window: after the previous roll (window 1: from the run's start), up to this one's.
     const compactions = startedMs === undefined && n !== 1 ? 0
-      : countAtMost(compactionTimes, endedMs ?? Infinity) - (n === 1 || startedMs === undefined ? 0 : countAtMost(compactionTimes, startedMs));
+      : countAtMost(compactionTimes, endedMs ?? Infinity)
+        - (n === 1 || startedMs === undefined ? 0 : countAtMost(compactionTimes, startedMs));
     const w: RunWindow = { n, compactions, end: 'rolled', detail: '', startedMs, endedMs, endEvent: roll };
     const closed = progress[n - 1] ?? num(roll?.fields.items_closed);
     if (closed !== undefined) w.itemsClosed = closed;

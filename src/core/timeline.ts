@@ -155,7 +155,10 @@ export function buildTimeline(args: {
     const kind = KIND[e.event];
     if (!kind) continue;
     const info = eventInfo(e.event, args.locale ?? 'en', e.fields);
-    marks.push({ kind, window: windowOf(e, args.windows), ts: e.ts, tsMs: e.tsMs, event: e.event, fields: keep(e), severity: info.severity, meaning: info.meaning });
+    marks.push({
+      kind, window: windowOf(e, args.windows), ts: e.ts, tsMs: e.tsMs, event: e.event, fields: keep(e),
+      severity: info.severity, meaning: info.meaning,
+    });
   }
   return {
     project: args.project, root: args.root, status: args.status, maxWindows: args.maxWindows, plan: args.plan,

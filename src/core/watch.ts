@@ -33,7 +33,8 @@ const OPTIONS = ['--project', '--port', '--host', '--help'] as const;
 
 function optionFor(arg: string): (typeof OPTIONS)[number] | undefined {
   const matches = OPTIONS.filter((o) => o.startsWith(arg));
-  return OPTIONS.includes(arg as (typeof OPTIONS)[number]) ? (arg as (typeof OPTIONS)[number]) : matches.length === 1 ? matches[0] : undefined;
+  if (OPTIONS.includes(arg as (typeof OPTIONS)[number])) return arg as (typeof OPTIONS)[number];
+  return matches.length === 1 ? matches[0] : undefined;
 }
 
 const isScript = (a: string) => a === WATCH_SCRIPT || a.endsWith(`/${WATCH_SCRIPT}`) || a.endsWith(`\\${WATCH_SCRIPT}`);
@@ -86,7 +87,9 @@ export function watchFromProcess(p: ProcessFacts): WatchProcess | undefined {
  * project cannot be read (they might serve it: deferring is the safe side). `same` compares two absolute
  * directories (the caller resolves symlinks).
  */
-export function watchesServing(root: string, watches: readonly WatchProcess[], same: (a: string, b: string) => boolean = (a, b) => a === b): WatchProcess[] {
+export function watchesServing(
+  root: string, watches: readonly WatchProcess[], same: (a: string, b: string) => boolean = (a, b) => a === b,
+): WatchProcess[] {
   return watches.filter((w) => w.project === undefined || same(w.project, root));
 }
 

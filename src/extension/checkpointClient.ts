@@ -77,7 +77,8 @@ export function registerCheckpointClient(ctx: LeopoldContext): void {
               // A new edit (WorkspaceEdit.set appends to what is there): the same text edits, then the end of line.
               const edit = new vscode.WorkspaceEdit();
               for (const [uri, edits] of a.edit.entries()) {
-                edit.set(uri, uri.toString() === doc.uri.toString() ? [...edits, vscode.TextEdit.setEndOfLine(vscode.EndOfLine.LF)] : edits);
+                const lf = vscode.TextEdit.setEndOfLine(vscode.EndOfLine.LF);
+                edit.set(uri, uri.toString() === doc.uri.toString() ? [...edits, lf] : edits);
               }
               a.edit = edit;
             }

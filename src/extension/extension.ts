@@ -30,7 +30,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi {
     onDeactivate: (stop) => shutdown.push(stop),
   };
   api.registry = registry;
-  api.isTrusted = ctx.isTrusted;
+  api.isTrusted = () => ctx.isTrusted();
 
   extension.subscriptions.push(
     vscode.commands.registerCommand('leopold.showLog', () => log.show(true)),

@@ -200,7 +200,7 @@ async function openFile(path: string, end = false): Promise<void> {
 }
 
 export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub): void {
-  const deps: RunActionDeps = { log: ctx.log, registry: ctx.registry, isTrusted: ctx.isTrusted, hub };
+  const deps: RunActionDeps = { log: ctx.log, registry: ctx.registry, isTrusted: () => ctx.isTrusted(), hub };
   ctx.extension.subscriptions.push(
     vscode.commands.registerCommand('leopold.showRunActions', (arg?: unknown) => showRunActions(deps, arg)),
     vscode.commands.registerCommand('leopold.resumeRun', (arg?: unknown, how?: unknown) =>

@@ -202,7 +202,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     const root = element.id.slice(0, element.id.indexOf('::'));
     const entry = this.entries.get(root);
     if (!entry?.data) return undefined;
-    const find = (n: NodeData): NodeData | undefined => n.children?.some((c) => c.id === element.id) ? n : n.children?.map(find).find(Boolean);
+    const find = (n: NodeData): NodeData | undefined =>
+      n.children?.some((c) => c.id === element.id) ? n : n.children?.map(find).find(Boolean);
     const parent = find(entry.data);
     if (parent) return this.handle(parent.id);
     for (const [runId, kids] of this.lazy) {

@@ -123,9 +123,12 @@ class ProjectSupervisor implements vscode.Disposable {
     private readonly onView: (v: SupervisorView) => void,
   ) {
     this.subs.push(project.onDidChange(() => (this.triggers.event++, this.schedule())));
-    this.timer = setInterval(() => (this.triggers.poll++, this.schedule()), CONTINUITY_POLL_MS);
+    this.timer = setInterval(() => {
+      this.triggers.poll++;
+      void this.schedule(); // never rejects: once() logs its own errors
+    }, CONTINUITY_POLL_MS);
     this.timer.unref?.();
-    this.schedule();
+    void this.schedule();
   }
 
   private mode(): LoopMode {
@@ -290,7 +293,12 @@ export function registerSupervisors(ctx: LeopoldContext, spawner: Spawner = spaw
   const changed = new vscode.EventEmitter<SupervisorView>();
   const sync = () => {
     const live = new Set(ctx.registry.projects);
-    for (const [p, s] of supervisors) if (!live.has(p)) (s.dispose(), supervisors.delete(p));
+    for (const [p, s] of supervisors) {
+      if (!live.has(p)) {
+        s.dispose();
+        supervisors.delete(p);
+      }
+    }
     for (const p of live) if (!supervisors.has(p)) supervisors.set(p, new ProjectSupervisor(ctx, p, spawner, (v) => changed.fire(v)));
   };
   sync();
@@ -325,7 +333,8 @@ export function registerSupervisors(ctx: LeopoldContext, spawner: Spawner = spaw
     /** Every notification message shown so far, per project root. */
     notifications: (root: string) => [...supervisors.values()].find((s) => s.project.root === root)?.notifications.slice() ?? [],
     /** How ticks were triggered: file-system events vs the 2 s safety poll. */
-    triggers: () => [...supervisors.values()].reduce((t, s) => ({ event: t.event + s.triggers.event, poll: t.poll + s.triggers.poll }), { event: 0, poll: 0 }),
+    triggers: () => [...supervisors.values()]
+      .reduce((t, s) => ({ event: t.event + s.triggers.event, poll: t.poll + s.triggers.poll }), { event: 0, poll: 0 }),
   };
   return hub;
 }

@@ -70,7 +70,9 @@ export interface DoctorTestApi {
   run(): Promise<string>;
   text(): string;
   refresh(): Promise<unknown>;
-  diagnostics(file: string): { message: string; line: number; severity: vscode.DiagnosticSeverity; code: unknown; source: string | undefined }[];
+  diagnostics(file: string): {
+    message: string; line: number; severity: vscode.DiagnosticSeverity; code: unknown; source: string | undefined;
+  }[];
 }
 
 export interface DecisionItemInfo {

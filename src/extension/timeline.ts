@@ -122,7 +122,9 @@ export function viewModel(d: TimelineData): ViewModel {
     verdict: verdictView(d.verdict),
     windows: d.windows.map((w) => ({ n: w.n, cls: w.end, title: t('Window {0}', w.n), lines: windowLines(w) })),
     links: [],
-    marks: d.marks.map((m, index) => ({ index, window: m.window, cls: m.kind, time: clock(m.tsMs), label: markLabel(m), tooltip: markTooltip(m) })),
+    marks: d.marks.map((m, index) => ({
+      index, window: m.window, cls: m.kind, time: clock(m.tsMs), label: markLabel(m), tooltip: markTooltip(m),
+    })),
     legend: ([
       ['roll', t('window roll')], ['compaction', t('compaction')], ['relaunch', t('relaunch')],
       ['relaunch_refused', t('relaunch refused / failed')], ['api_error', t('API error')], ['api_retry', t('API retry')],
@@ -340,14 +342,14 @@ class TimelinePanel implements vscode.Disposable {
       panel.webview.onDidReceiveMessage((m) => this.onMessage(m)),
       panel.onDidDispose(() => this.dispose()),
       panel.onDidChangeViewState(() => {
-        if (panel.visible) this.queue();
+        if (panel.visible) void this.queue();
       }),
       project.model.onDidUpdate((u) => this.onModelUpdate(u)),
       hub.onDidChange((view) => {
         if (view.project === project && verdictKey(timelineVerdict(view)) !== this.verdictKey) void this.queue();
       }),
     );
-    this.queue();
+    void this.queue(); // never rejects: queue() logs the error
   }
 
   private onModelUpdate({ sections, files }: ModelUpdate): void {
@@ -415,7 +417,8 @@ class TimelinePanel implements vscode.Disposable {
     // The journal line when the tailer read the file from its start; else the line at the event's offset.
     const line = e?.line ?? (e ? doc.positionAt(e.offset).line : 0);
     const pos = new vscode.Position(Math.min(line, doc.lineCount - 1), 0);
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, selection: new vscode.Range(pos, pos), preview: true });
+    const selection = new vscode.Range(pos, pos);
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, selection, preview: true });
   }
 
   dispose(): void {

@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
-  CAP_MAX, ERROR_CODES, SECTIONS, TITLE, WARNING_CODES, checkpointCap, fixAll, capFromContextMb, closestSection, formatCheckpoint, headingName,
-  maxContextMbFromState, parseCheckpoint, sectionKind, sectionLens, serializeCheckpoint, utf8Length,
+  CAP_MAX, ERROR_CODES, SECTIONS, TITLE, WARNING_CODES, checkpointCap, fixAll, capFromContextMb, closestSection, formatCheckpoint,
+  headingName, maxContextMbFromState, parseCheckpoint, sectionKind, sectionLens, serializeCheckpoint, utf8Length,
   validateCheckpoint, verdict, type FindingCode,
 } from '../../src/core/checkpoint';
 import { bigDoc, doc } from '../fixtures/checkpoints/docs';

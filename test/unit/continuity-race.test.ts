@@ -76,7 +76,8 @@ describe('two continuity loops racing on one project', function () {
         await new Promise((r) => setTimeout(r, 10));
         // The next roll, written under the lock the way the Stop hook writes it.
         const { mergeStateFields } = await import('../../src/core/atomic');
-        await mergeStateFields(p.leo, () => ({ fields: { windows: w + 1, last_turn: formatUtc(Date.now()) }, value: null }), { retryMs: 10, tries: 1000 });
+        const next = () => ({ fields: { windows: w + 1, last_turn: formatUtc(Date.now()) }, value: null });
+        await mergeStateFields(p.leo, next, { retryMs: 10, tries: 1000 });
       }
     } finally {
       writeFileSync(done, '');

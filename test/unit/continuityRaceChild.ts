@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { tick } from '../../src/core/continuity/runner';
 
 const [root, spawnLog, doneFile] = process.argv.slice(2);
-(async () => {
+void (async () => {
   while (!existsSync(doneFile)) {
     let spawned = 0;
     const r = await tick({

@@ -7,7 +7,10 @@ import { rng } from '../fixtures/random';
 
 const archived = path.join(__dirname, '..', '..', 'test', 'fixtures', 'projects', 'archived-with-journal', '.leopold');
 
-/** `leopold recall`'s reading, as its docs describe it: remove `<!--…-->` (shortest, leftmost) to a fixpoint, then cut at a dangling `<!--`. */
+/**
+ * `leopold recall`'s reading, as its docs describe it: remove `<!--…-->` (shortest, leftmost) to a fixpoint, then
+ * cut at a dangling `<!--`.
+ */
 function reference(text: string): string {
   for (;;) {
     const next = text.replace(/<!--[\s\S]*?-->/g, '');

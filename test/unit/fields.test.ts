@@ -6,7 +6,8 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  apiErrorAttempts, capContextMb, currentWindow, hookContextMb, jsonInt, pyInt, recordIsForCurrentWindow, relaunchWindow, resolveMaxIterations,
+  apiErrorAttempts, capContextMb, currentWindow, hookContextMb, jsonInt, pyInt, recordIsForCurrentWindow, relaunchWindow,
+  resolveMaxIterations,
   resolveMaxWindows, stateMaxWindows, windowProgress, windowsOf, windowZeroStreak,
 } from '../../src/core/fields';
 import { decide, type ContinuitySnapshot } from '../../src/core/continuity/decide';
@@ -34,7 +35,8 @@ function loopWindow(windows: unknown): number | 'error' {
 
 /** The ceiling the relaunch loop decided with: refused as max_windows at window `probe` or not. */
 function loopCeilingRefuses(maxWindows: unknown, probe: number, guardrails?: number): boolean {
-  const d = decide(rolledSnapshot(maxWindows === undefined ? { windows: probe } : { windows: probe, max_windows: maxWindows }, guardrails), NOW);
+  const fields = maxWindows === undefined ? { windows: probe } : { windows: probe, max_windows: maxWindows };
+  const d = decide(rolledSnapshot(fields, guardrails), NOW);
   return d.reason === 'max_windows';
 }
 

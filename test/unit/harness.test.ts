@@ -2,6 +2,7 @@
 // length, in bounded memory — a property test against JSON.parse over seeded random records, and real files with a
 // first record of several MiB.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,7 +133,7 @@ describe('the harness from the first record of a transcript (core/continuity/har
   it('a FIFO is not read (no transcript, no hang)', async function () {
     if (process.platform === 'win32') this.skip();
     const fifo = join(tmp, 'fifo.jsonl');
-    require('node:child_process').execFileSync('mkfifo', [fifo]);
+    execFileSync('mkfifo', [fifo]);
     assert.equal(await H.classifyTranscript(fifo), undefined);
   });
 });

@@ -52,7 +52,9 @@ function run(args: string[], log: string, bashGroups?: { at: number; dirs: strin
   }, Math.max(0, g.at - Date.now())));
   return new Promise((resolve) => {
     const check = () => {
-      if (timers.length === (bashGroups?.length ?? 0) && kids.length === RACERS + (bashGroups?.length ?? 0) && kids.every((k) => k.exitCode !== null || k.signalCode !== null)) resolve();
+      const bashCount = bashGroups?.length ?? 0;
+      const exited = kids.every((k) => k.exitCode !== null || k.signalCode !== null);
+      if (timers.length === bashCount && kids.length === RACERS + bashCount && exited) resolve();
       else setTimeout(check, 50);
     };
     check();

@@ -36,7 +36,7 @@ async function relaunch(root: string): Promise<void> {
   appendFileSync(log, `verdict ${root} ${process.pid} ${r.decision.verdict}\n`);
 }
 
-(async () => {
+void (async () => {
   for (const g of groups) {
     const wait = g.at - Date.now();
     if (wait > 0) await sleep(wait);

@@ -75,7 +75,8 @@ function assertOnlyOwnKeysChanged(before: string, after: string, edited: Record<
   const key = (p: Node) => p.children![0].value as string;
   const untouchedA = a.children!.filter((p) => !(key(p) in edited));
   const untouchedB = b.children!.filter((p) => !(key(p) in edited));
-  assert.deepEqual(untouchedB.map((p) => after.slice(p.offset, p.offset + p.length)), untouchedA.map((p) => before.slice(p.offset, p.offset + p.length)), where);
+  const slices = (text: string, props: typeof untouchedA) => props.map((p) => text.slice(p.offset, p.offset + p.length));
+  assert.deepEqual(slices(after, untouchedB), slices(before, untouchedA), where);
   assert.equal(after.slice(0, b.offset + 1), before.slice(0, a.offset + 1), `${where}: prefix`);
   assert.equal(after.slice(b.offset + b.length - 1), before.slice(a.offset + a.length - 1), `${where}: suffix and trailing newline`);
   // Untouched members keep their separators (members of ours are all after them or replaced in place).

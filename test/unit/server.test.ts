@@ -77,7 +77,8 @@ describe('server over stdio (push diagnostics)', () => {
     assert.equal((caps.textDocumentSync as { change: number }).change, 2);
     assert.equal(caps.diagnosticProvider, undefined);
     assert.deepEqual((caps.codeActionProvider as { codeActionKinds: string[] }).codeActionKinds, ['quickfix', 'source.fixAll.leopold']);
-    assert.ok(caps.codeLensProvider && caps.documentFormattingProvider && caps.completionProvider && caps.hoverProvider && caps.documentSymbolProvider);
+    assert.ok(caps.codeLensProvider && caps.documentFormattingProvider && caps.completionProvider && caps.hoverProvider
+      && caps.documentSymbolProvider);
     assert.equal(c.result.serverInfo?.name, 'leopold-checkpoint-server');
   });
 

@@ -86,13 +86,19 @@ export class FirstRecordClassifier {
     if (this.escape === 1) {
       this.escape = 0;
       const simple = ESCAPES[c];
-      if (c === 'u') (this.escape = 2), (this.hex = '');
+      if (c === 'u') {
+        this.escape = 2;
+        this.hex = '';
+      }
       else if (simple !== undefined) this.addChar(simple);
       else return true;
     } else if (this.escape >= 2) {
       if (!/[0-9A-Fa-f]/.test(c)) return true;
       this.hex += c;
-      if (++this.escape === 6) (this.escape = 0), this.addChar(String.fromCharCode(parseInt(this.hex, 16)));
+      if (++this.escape === 6) {
+        this.escape = 0;
+        this.addChar(String.fromCharCode(parseInt(this.hex, 16)));
+      }
     } else if (c === '\\') this.escape = 1;
     else if (c === '"') {
       this.inString = false;
@@ -181,6 +187,7 @@ export class FirstRecordClassifier {
   }
 }
 
+// eslint-disable-next-line no-control-regex -- the control characters JSON strings must escape
 const STRING_SPECIAL = /["\\\u0000-\u001f]/g;
 const ESCAPES: Record<string, string | undefined> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 

@@ -132,7 +132,8 @@ suite('checkpoint language server', () => {
     return { doc: d, text };
   }
 
-  const state = (d: vscode.TextDocument) => JSON.stringify({ dirty: d.isDirty, eol: d.eol, codes: ours(d.uri).map(codeOf), head: d.getText().slice(0, 80) });
+  const state = (d: vscode.TextDocument) =>
+    JSON.stringify({ dirty: d.isDirty, eol: d.eol, codes: ours(d.uri).map(codeOf), head: d.getText().slice(0, 80) });
 
   async function assertFixedOnDisk(d: vscode.TextDocument, before: string): Promise<void> {
     await waitFor('no errors and no crlf warning', () =>

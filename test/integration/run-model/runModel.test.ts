@@ -4,7 +4,10 @@ import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { leopold, testFolders, waitFor } from '../helpers';
 
-type Plain = { id: string; label: string; description?: string; icon?: string; contextValue?: string; open?: { path: string; line?: number; offset?: number }; children?: Plain[] };
+type Plain = {
+  id: string; label: string; description?: string; icon?: string; contextValue?: string;
+  open?: { path: string; line?: number; offset?: number }; children?: Plain[];
+};
 interface PanelInfo { root: string; data: any; rendered?: { windows: number; marks: number; links: number; text: string } }
 
 const find = (n: Plain, id: string): Plain | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));

@@ -4,7 +4,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { leoFile, leopold, testFolders, waitFor } from '../helpers';
 
-type Plain = { id: string; label: string; description?: string; open?: { path: string; line?: number; offset?: number }; children?: Plain[] };
+type Plain = {
+  id: string; label: string; description?: string; open?: { path: string; line?: number; offset?: number }; children?: Plain[];
+};
 
 const find = (n: Plain, id: string): Plain | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
 

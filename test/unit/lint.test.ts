@@ -1,0 +1,95 @@
+// The layer rules of eslint.config.mjs bite: probe sources at paths inside each layer, linted by the project's own
+// config (without type information, which only the bug-catching rules need), in a child Node (ESLint is ESM and
+// not bundled into the tests).
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+type Probe = { path: string; code: string };
+type Finding = { ruleId: string | null; line: number; message: string };
+
+const LINT = `
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+const eslint = new ESLint({ cwd: process.cwd(), overrideConfig: tseslint.configs.disableTypeChecked });
+const out = [];
+for (const p of JSON.parse(process.env.LINT_PROBES)) {
+  const [r] = await eslint.lintText(p.code, { filePath: p.path });
+  out.push(r.messages.map((m) => ({ ruleId: m.ruleId, line: m.line, message: m.message })));
+}
+process.stdout.write(JSON.stringify(out));
+`;
+
+function lint(probes: Probe[]): Finding[][] {
+  const stdout = execFileSync(process.execPath, ['--input-type=module', '-e', LINT], {
+    cwd: ROOT, env: { ...process.env, LINT_PROBES: JSON.stringify(probes) }, encoding: 'utf8', timeout: 60_000,
+  });
+  return JSON.parse(stdout) as Finding[][];
+}
+
+const LAYER_RULES = new Set(['@typescript-eslint/no-restricted-imports', 'no-restricted-syntax']);
+const layerFindings = (f: Finding[]) => f.filter((x) => LAYER_RULES.has(x.ruleId ?? ''));
+
+describe('lint: the layer rules', function () {
+  this.timeout(90_000);
+
+  const forbidden: Probe[] = [
+    { path: 'src/core/probe.ts', code: "import * as vscode from 'vscode';\nexport const v = vscode;\n" },
+    { path: 'src/core/continuity/probe.ts', code: "import type { Uri } from 'vscode';\nexport type U = Uri;\n" },
+    { path: 'src/core/probe.ts', code: "import type { Diagnostic } from 'vscode-languageserver/node';\nexport type D = Diagnostic;\n" },
+    { path: 'src/core/probe.ts', code: "export { TextDocument } from 'vscode-languageserver-textdocument';\n" },
+    { path: 'src/core/probe.ts', code: "import { LanguageClient } from 'vscode-languageclient/node';\nexport const c = LanguageClient;\n" },
+    { path: 'src/core/probe.ts', code: "export type U = import('vscode').Uri;\n" },
+    { path: 'src/core/probe.ts', code: "export const load = () => import('vscode-languageserver/node');\n" },
+    { path: 'src/core/probe.ts', code: "// eslint-disable-next-line @typescript-eslint/no-require-imports\nexport const v = require('vscode');\n" },
+    { path: 'src/core/probe.ts', code: "import { createLog } from '../extension/log';\nexport const l = createLog;\n" },
+    { path: 'src/core/probe.ts', code: "import { capFor } from '../server/caps';\nexport const c = capFor;\n" },
+    { path: 'src/server/probe.ts', code: "import * as vscode from 'vscode';\nexport const v = vscode;\n" },
+    { path: 'src/server/probe.ts', code: "import type { LanguageClient } from 'vscode-languageclient/node';\nexport type C = LanguageClient;\n" },
+    { path: 'src/server/probe.ts', code: "import { createLog } from '../extension/log';\nexport const l = createLog;\n" },
+    { path: 'src/server/probe.ts', code: "export const load = () => import('vscode');\n" },
+  ];
+  const allowed: Probe[] = [
+    { path: 'src/core/probe.ts', code: "import * as z from 'zod';\nimport { execa } from 'execa';\nimport { formatUtc } from './time';\nexport const a = [z, execa, formatUtc];\n" },
+    { path: 'src/server/probe.ts', code: "import { createConnection } from 'vscode-languageserver/node';\nimport { TextDocument } from 'vscode-languageserver-textdocument';\nimport { parseCheckpoint } from '../core/checkpoint';\nexport const a = [createConnection, TextDocument, parseCheckpoint];\n" },
+    { path: 'src/extension/probe.ts', code: "import * as vscode from 'vscode';\nimport { LanguageClient } from 'vscode-languageclient/node';\nimport { parseCheckpoint } from '../core/checkpoint';\nexport const a = [vscode, LanguageClient, parseCheckpoint];\n" },
+    { path: 'test/unit/probe.ts', code: "import * as vscode from 'vscode';\nexport const v = vscode;\n" },
+  ];
+
+  const long = `export const sum = (a: number, b: number) => ${Array.from({ length: 20 }, (_, i) => `a * ${i} + b`).join(' + ')};\n`;
+  const fits = `export const fff = (a: number) => ${'a + '.repeat(26)}a;\n`;
+  const lengths: Probe[] = [
+    { path: 'src/core/probe.ts', code: long },
+    { path: 'src/core/probe.ts', code: fits },
+    { path: 'src/core/probe.ts', code: `export const s = '${'x'.repeat(300)}';\n` },
+    { path: 'scripts/probe.mjs', code: `// ${'word '.repeat(30)}\nexport const a = 1;\n` },
+  ];
+  let results: Finding[][] = [];
+  before(() => {
+    results = lint([...forbidden, ...allowed, ...lengths]); // one child: loading ESLint takes seconds
+  });
+
+  it('refuses vscode and the LSP packages in src/core/, vscode and the client in src/server/, static or dynamic', () => {
+    forbidden.forEach((probe, i) => {
+      const layer = layerFindings(results[i]);
+      assert.equal(layer.length, 1, `${probe.path}: ${probe.code}\n${JSON.stringify(results[i])}`);
+      assert.match(layer[0].message, /Layer rule \(CONTRIBUTING\.md\)/);
+    });
+  });
+
+  it('lets each layer import what it may', () => {
+    allowed.forEach((probe, i) => assert.deepEqual(results[forbidden.length + i], [], `${probe.path}: ${probe.code}`));
+  });
+
+  it('limits code lines to 140 characters, not the literals that make a line long', () => {
+    assert.ok(long.length > 142);
+    assert.equal(fits.length - 1, 140);
+    const [tooLong, atLimit, literalLine, script] = results.slice(forbidden.length + allowed.length);
+    assert.deepEqual(tooLong.map((f) => f.ruleId), ['max-len']);
+    assert.deepEqual(atLimit, []);
+    assert.deepEqual(literalLine, []);
+    assert.deepEqual(script.map((f) => f.ruleId), ['max-len'], 'scripts/ are linted too');
+  });
+});
