@@ -327,6 +327,7 @@ const verdictKey = (v: TimelineVerdict | undefined) => `${v?.source}:${v?.verdic
 class TimelinePanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private seq = 0;
+  private lastPosted: string | undefined;
   private ready = false;
   data: TimelineData | undefined;
   rendered: Rendered | undefined;
@@ -388,15 +389,21 @@ class TimelinePanel implements vscode.Disposable {
 
   private post(): void {
     if (!this.data || !this.ready) return;
+    // A rebuild that changes nothing the webview shows (the tree's liveness re-read, a repeated event) posts nothing.
+    const view = viewModel(this.data);
+    const key = JSON.stringify(view);
+    if (key === this.lastPosted) return;
+    this.lastPosted = key;
     this.seq++;
     this.posted++;
-    void this.panel.webview.postMessage({ type: 'data', seq: this.seq, view: viewModel(this.data) });
+    void this.panel.webview.postMessage({ type: 'data', seq: this.seq, view });
   }
 
   private onMessage(m: unknown): void {
     const msg = (typeof m === 'object' && m !== null ? m : {}) as Record<string, unknown>;
     if (msg.type === 'ready') {
       this.ready = true;
+      this.lastPosted = undefined; // a (re)loaded webview has drawn nothing yet
       this.post();
     } else if (msg.type === 'rendered') {
       this.rendered = {

@@ -93,6 +93,12 @@ suite('Run timeline', () => {
     try {
       await vscode.commands.executeCommand('leopold.showTimeline', folder);
       await waitFor('the panel visible', () => panel()?.visible);
+      // Revealing the panel is itself a change (its view state): let that rebuild land and be drawn first.
+      await api.timeline.settle(folder);
+      await waitFor('the webview to draw the last post', () => {
+        const p = panel();
+        return p?.rendered !== undefined && p.rendered.seq === p.posted ? p : undefined;
+      });
       const posted = panel()!.posted;
       const open = await phase();
       assert.strictEqual(panel()!.posted, posted, 'nothing changed, nothing was posted');
