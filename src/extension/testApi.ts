@@ -7,7 +7,7 @@ import type { ProjectRegistry } from './projects';
 import type { SupervisorView } from './supervisor';
 import type { ResumeResult } from './runActions';
 import type { RunsTreeProvider } from './runsTree';
-import type { TimelineData } from '../core/timeline';
+import type { TimelineView } from '../core/timeline';
 
 export interface SupervisorTestApi {
   /** The latest verdict per project root. */
@@ -54,7 +54,7 @@ export interface TimelinePanelInfo {
   root: string;
   visible: boolean;
   posted: number;
-  data: TimelineData | undefined;
+  data: TimelineView | undefined;
   rendered: { seq: number; windows: number; marks: number; links: number; foreign: number; scripts: number; text: string } | undefined;
   html: string;
 }
