@@ -8,6 +8,7 @@ import type { SupervisorView } from './supervisor';
 import type { ResumeResult } from './runActions';
 import type { RunsTreeProvider } from './runsTree';
 import type { TimelineView } from '../core/timeline';
+import type { Rendered } from './timeline/protocol';
 
 export interface SupervisorTestApi {
   /** The latest verdict per project root. */
@@ -55,7 +56,7 @@ export interface TimelinePanelInfo {
   visible: boolean;
   posted: number;
   data: TimelineView | undefined;
-  rendered: { seq: number; windows: number; marks: number; links: number; foreign: number; scripts: number; text: string } | undefined;
+  rendered: Rendered | undefined;
   html: string;
 }
 
@@ -64,6 +65,8 @@ export interface TimelineTestApi {
   panels(): TimelinePanelInfo[];
   /** Waits for the panel's pending rebuild. */
   settle(root: string): Promise<void>;
+  /** Restores a panel as VS Code does after a reload (through the serializer's code), from a saved webview state. */
+  restore(state: unknown): string | undefined;
 }
 
 export interface DoctorTestApi {

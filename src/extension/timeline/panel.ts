@@ -55,6 +55,8 @@ function timelineVerdict(view: SupervisorView | undefined): TimelineVerdict | un
   return view ? { verdict: view.decision.verdict, kind: view.decision.kind, source: 'supervisor', mode: view.mode } : undefined;
 }
 
+const panelTitle = (project: LeopoldProject) => vscode.l10n.t('Run Timeline — {0}', project.name);
+
 const verdictKey = (v: TimelineVerdict | undefined) => `${v?.source}:${v?.verdict}:${v?.mode}`;
 
 class TimelinePanel implements vscode.Disposable {
@@ -71,6 +73,7 @@ class TimelinePanel implements vscode.Disposable {
     readonly panel: vscode.WebviewPanel, private readonly onDispose: () => void) {
     const extensionUri = ctx.extension.extensionUri;
     panel.webview.options = webviewOptions(extensionUri);
+    panel.title = panelTitle(project);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
     panel.webview.html = timelineHtml(panel.webview, extensionUri, randomBytes(16).toString('base64'));
     this.disposables.push(
@@ -138,7 +141,7 @@ class TimelinePanel implements vscode.Disposable {
     } else if (m.type === 'rendered') {
       this.rendered = {
         seq: Number(m.seq), windows: Number(m.windows), marks: Number(m.marks), links: Number(m.links),
-        foreign: Number(m.foreign), scripts: Number(m.scripts), text: String(m.text ?? ''),
+        foreign: Number(m.foreign), scripts: Number(m.scripts), text: String(m.text ?? ''), saved: String(m.saved ?? ''),
       };
     } else if (m.type === 'open' && typeof m.index === 'number') {
       const mark = this.data?.marks[m.index];
@@ -172,6 +175,19 @@ export function registerTimeline(ctx: LeopoldContext, hub: SupervisorHub): void 
     panels.set(project.root, p);
     return p;
   };
+  /**
+   * After a reload VS Code hands back the panel with the state its webview saved: it shows the same project again,
+   * if that project is still open and has no panel yet; otherwise it closes. Returns the root it shows.
+   */
+  const restore = (panel: vscode.WebviewPanel, state: unknown): string | undefined => {
+    const root = typeof state === 'object' && state !== null ? (state as Partial<TimelineState>).root : undefined;
+    const project = ctx.registry.projects.find((p) => p.root === root);
+    if (!project || panels.has(project.root)) {
+      panel.dispose();
+      return undefined;
+    }
+    return adopt(project, panel).project.root;
+  };
   const open = async (arg?: unknown): Promise<TimelinePanel | undefined> => {
     const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Show the run timeline of which project?'));
     if (!project) return undefined;
@@ -180,25 +196,17 @@ export function registerTimeline(ctx: LeopoldContext, hub: SupervisorHub): void 
       existing.panel.reveal();
       return existing;
     }
-    const title = vscode.l10n.t('Run Timeline — {0}', project.name);
     const options = webviewOptions(ctx.extension.extensionUri);
-    return adopt(project, vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, title, vscode.ViewColumn.Active, options));
+    return adopt(project, vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, panelTitle(project), vscode.ViewColumn.Active, options));
   };
   ctx.extension.subscriptions.push(
     vscode.commands.registerCommand('leopold.showTimeline', async (arg?: unknown) => {
       const p = await open(arg);
       return p ? p.project.root : undefined;
     }),
-    // After a reload: the panel comes back for the project it showed, if that project is still open (else it closes).
     vscode.window.registerWebviewPanelSerializer(TIMELINE_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => {
-        const root = typeof state === 'object' && state !== null ? (state as Partial<TimelineState>).root : undefined;
-        const project = ctx.registry.projects.find((p) => p.root === root);
-        if (!project || panels.has(project.root)) {
-          panel.dispose();
-          return;
-        }
-        adopt(project, panel);
+      deserializeWebviewPanel: async (panel, state) => {
+        restore(panel, state);
       },
     }),
     { dispose: () => { for (const p of [...panels.values()]) p.dispose(); panels.clear(); } },
@@ -210,5 +218,6 @@ export function registerTimeline(ctx: LeopoldContext, hub: SupervisorHub): void 
     })),
     /** Waits for the panel's pending reload. */
     settle: async (root: string) => { await panels.get(root)?.settle(); },
+    restore: (state: unknown) => restore(vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, 'Leopold', vscode.ViewColumn.Active, {}), state),
   };
 }

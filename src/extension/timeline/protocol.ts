@@ -19,6 +19,8 @@ export interface Rendered {
   /** Script elements in the webview document (ours and the host's): must not grow with the data. */
   scripts: number;
   text: string;
+  /** The project root the webview saved for a reload (`getState()` after `setState`). */
+  saved: string;
 }
 
 /** Panel → webview. */

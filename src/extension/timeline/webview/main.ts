@@ -137,6 +137,7 @@ window.addEventListener('message', (event: MessageEvent<ToWebview | undefined>) 
       document.querySelectorAll('img, iframe, object, embed').length,
     scripts: document.scripts.length,
     text: root.textContent ?? '',
+    saved: vscode.getState()?.root ?? '',
   });
 });
 vscode.postMessage({ type: 'ready' });
