@@ -99,7 +99,8 @@ describe('run timeline view: worded once, by the core catalog (core/timeline, co
     let rolled = 0, pending = 0;
     for (let i = 0; i < 3000; i++) {
       const total = 1 + Math.floor(next() * 5);
-      const state: Record<string, unknown> = { active: next() < 0.3, windows: total, window_progress: Array.from({ length: total - 1 }, () => Math.floor(next() * 3)) };
+      const progress = Array.from({ length: total - 1 }, () => Math.floor(next() * 3));
+      const state: Record<string, unknown> = { active: next() < 0.3, windows: total, window_progress: progress };
       const reason = pick(reasons);
       if (reason && state.active !== true) state.stopped_reason = reason;
       if (next() < 0.5) state.relaunch = { window: Math.floor(next() * (total + 1)), result: pick(results) };
