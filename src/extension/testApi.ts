@@ -55,6 +55,8 @@ export interface TimelinePanelInfo {
   root: string;
   visible: boolean;
   posted: number;
+  /** Why each of the last posts happened (newest last). */
+  postReasons: string[];
   data: TimelineView | undefined;
   rendered: Rendered | undefined;
   html: string;

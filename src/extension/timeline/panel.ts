@@ -66,6 +66,8 @@ class TimelinePanel implements vscode.Disposable {
   data: TimelineView | undefined;
   rendered: Rendered | undefined;
   posted = 0;
+  /** Why each post happened (`ready`, `model`, `verdict`, `visible`, `open`), newest last, at most 20: for the tests. */
+  readonly postReasons: string[] = [];
   private verdictKey = '';
   private busy: Promise<void> = Promise.resolve();
 
@@ -80,24 +82,24 @@ class TimelinePanel implements vscode.Disposable {
       panel.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(m)),
       panel.onDidDispose(() => this.dispose()),
       panel.onDidChangeViewState(() => {
-        if (panel.visible) void this.queue();
+        if (panel.visible) void this.queue('visible');
       }),
       project.model.onDidUpdate((u) => this.onModelUpdate(u)),
       hub.onDidChange((view) => {
-        if (view.project === project && verdictKey(timelineVerdict(view)) !== this.verdictKey) void this.queue();
+        if (view.project === project && verdictKey(timelineVerdict(view)) !== this.verdictKey) void this.queue(`verdict ${view.decision.verdict}`);
       }),
     );
-    void this.queue(); // never rejects: queue() logs the error
+    void this.queue('open'); // never rejects: queue() logs the error
   }
 
   private onModelUpdate({ sections, files }: ModelUpdate): void {
     if (sections.size === 0 && !files?.has('STOP') && !files?.has('CHECKPOINT.md')) return;
-    void this.queue();
+    void this.queue('model');
   }
 
   /** Serializes rebuilds, in order; each waits for the shared model to be loaded and settled. */
-  queue(): Promise<void> {
-    this.busy = this.busy.then(() => this.rebuild()).catch((err) => this.ctx.log.error(`timeline ${this.project.root}: ${String(err)}`));
+  queue(reason: string): Promise<void> {
+    this.busy = this.busy.then(() => this.rebuild(reason)).catch((err) => this.ctx.log.error(`timeline ${this.project.root}: ${String(err)}`));
     return this.busy;
   }
 
@@ -107,7 +109,7 @@ class TimelinePanel implements vscode.Disposable {
     await this.busy;
   }
 
-  private async rebuild(): Promise<void> {
+  private async rebuild(reason: string): Promise<void> {
     const model = this.project.model;
     await model.ready();
     await model.idle(); // includes the older history of a large journal
@@ -121,13 +123,15 @@ class TimelinePanel implements vscode.Disposable {
       windows: snap.windows, events: snap.runEvents,
       plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict, now: Date.now(), locale: uiLocale(),
     });
-    this.post();
+    this.post(reason);
   }
 
-  private post(): void {
+  private post(reason: string): void {
     if (!this.data || !this.ready) return;
     this.seq++;
     this.posted++;
+    this.postReasons.push(reason);
+    if (this.postReasons.length > 20) this.postReasons.shift();
     const message: ToWebview = { type: 'data', seq: this.seq, view: this.data };
     void this.panel.webview.postMessage(message);
   }
@@ -137,7 +141,7 @@ class TimelinePanel implements vscode.Disposable {
     if (typeof m !== 'object' || m === null) return;
     if (m.type === 'ready') {
       this.ready = true;
-      this.post();
+      this.post('ready');
     } else if (m.type === 'rendered') {
       this.rendered = {
         seq: Number(m.seq), windows: Number(m.windows), marks: Number(m.marks), links: Number(m.links),
@@ -214,10 +218,13 @@ export function registerTimeline(ctx: LeopoldContext, hub: SupervisorHub): void 
   ctx.api.timeline = {
     /** What each open panel holds and what its webview reported drawing. */
     panels: () => [...panels.values()].map((p) => ({
-      root: p.project.root, visible: p.panel.visible, posted: p.posted, data: p.data, rendered: p.rendered, html: p.panel.webview.html,
+      root: p.project.root, visible: p.panel.visible, posted: p.posted, postReasons: [...p.postReasons],
+      data: p.data, rendered: p.rendered, html: p.panel.webview.html,
     })),
     /** Waits for the panel's pending reload. */
     settle: async (root: string) => { await panels.get(root)?.settle(); },
-    restore: (state: unknown) => restore(vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, 'Leopold', vscode.ViewColumn.Active, {}), state),
+    // Beside, without focus: a panel refused (disposed at once) must not hide, and so reload, the one already open.
+    restore: (state: unknown) => restore(vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, 'Leopold',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, webviewOptions(ctx.extension.extensionUri)), state),
   };
 }

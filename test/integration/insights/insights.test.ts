@@ -7,7 +7,7 @@ import { leoFile, leopold, testFolders, waitFor } from '../helpers';
 interface Rendered {
   seq: number; windows: number; marks: number; links: number; foreign: number; scripts: number; text: string; saved: string;
 }
-interface PanelInfo { root: string; visible: boolean; posted: number; data: any; rendered?: Rendered; html: string }
+interface PanelInfo { root: string; visible: boolean; posted: number; postReasons: string[]; data: any; rendered?: Rendered; html: string }
 
 suite('Run timeline', () => {
   let api: Record<string, any>;
@@ -124,7 +124,7 @@ suite('Run timeline', () => {
       await waitFor('the panel visible', () => panel()?.visible);
       const posted = panel()!.posted;
       const open = await phase();
-      assert.strictEqual(panel()!.posted, posted, 'nothing changed, nothing was posted');
+      assert.strictEqual(panel()!.posted, posted, `nothing changed, nothing was posted (posts: ${panel()!.postReasons.join(', ')})`);
       const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs)
         .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('leopold.timeline'));
       assert.ok(tab, 'the timeline tab');
