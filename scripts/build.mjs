@@ -1,5 +1,5 @@
 // One build script for every bundle (esbuild). Typechecking is separate: `npm run typecheck`.
-//   node scripts/build.mjs               dist/extension.js + dist/server.js (dev: sourcemaps)
+//   node scripts/build.mjs               dist/extension.js + dist/server.js + dist/timeline.{js,css} (dev: sourcemaps)
 //   node scripts/build.mjs --production  the same, minified, no maps (what the .vsix ships)
 //   node scripts/build.mjs --tests       also out/unit/*.test.js, out/integration/**, out/bench/bench.js
 //   node scripts/build.mjs --watch       rebuild on every change until stopped (`npm run watch`, F5's pre-launch task)
@@ -26,6 +26,9 @@ const jobs = [
   // The language server: self-contained, runnable as `node dist/server.js --stdio` from any editor.
   { ...common, entryPoints: ['src/server/main.ts'], outfile: 'dist/server.js', minify: production, sourcemap: !production,
     banner: { js: '#!/usr/bin/env node' } },
+  // The run timeline's webview: a browser script (and the stylesheet it imports, emitted as dist/timeline.css).
+  { bundle: true, platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'warning', absWorkingDir: root,
+    entryPoints: ['src/extension/timeline/webview/main.ts'], outfile: 'dist/timeline.js', minify: production, sourcemap: !production },
 ];
 if (tests) {
   jobs.push({ ...common, entryPoints: listTs('test/unit'), outdir: 'out/unit', external: ['mocha'], sourcemap: 'inline' });

@@ -11,7 +11,7 @@ import {
   DEFAULT_WINDOWS, activationMs, apiError, apiErrorAttempts, apiErrorResult, currentWindow, hookContextMb, jsonNumber, relaunchResult,
   relaunchWindow, windowProgress, windowsOf,
 } from './fields';
-import { msg, type Locale } from './messages';
+import { decimal, msg, msgN, type Locale } from './messages';
 
 export interface ArchivedRun {
   name: string;
@@ -71,6 +71,22 @@ export async function listRunFiles(runPath: string): Promise<string[]> {
 
 export type WindowEnd = 'running' | 'rolled' | 'stopped' | 'finished' | 'pending';
 
+/**
+ * How the run went on from a rolled window into the next (for a `pending` window: how it is to begin), as facts —
+ * the words (`detail`, the timeline's links) come from `endingWords`, so nobody parses them back out.
+ * `relaunched`: a journaled `window_relaunch`; `fired`/`refused`/`failed`: the relaunch record or the journal's
+ * verdict; `resumed`: a later activation carried the run on; `waiting`: nothing decided yet; `record`: a relaunch
+ * record of another shape, kept verbatim.
+ */
+export type WindowEnding =
+  | { how: 'relaunched'; harness?: string }
+  | { how: 'fired'; detail?: string }
+  | { how: 'refused'; reason?: string }
+  | { how: 'failed'; detail?: string }
+  | { how: 'resumed' }
+  | { how: 'waiting' }
+  | { how: 'record'; result: string };
+
 export interface RunWindow {
   /** 1-based window number. Windows with no record (between two listed ones) are not listed: `n` can jump. */
   n: number;
@@ -84,6 +100,8 @@ export interface RunWindow {
   end: WindowEnd;
   /** How the window ended, in words: `rolled · relaunched (claude)`, `stopped · api_error (rate_limit)`. */
   detail: string;
+  /** A rolled or pending window: how the run went on (or is to go on) into the next window, as facts. */
+  ending?: WindowEnding;
   /** Journal stamps bounding the window, when known. */
   startedMs?: number;
   endedMs?: number;
@@ -119,13 +137,51 @@ export function runStatus(state: Record<string, unknown> | undefined, locale: Lo
   return { kind: 'stopped', label: msg(locale, 'run.status.inactive') };
 }
 
-function relaunchWords(result: string | undefined, locale: Locale): string | undefined {
+/** A relaunch record (`fired[:detail]`, `refused:<reason>`, `failed[:detail]`) as an ending; undefined without one. */
+function recordEnding(result: string | undefined): WindowEnding | undefined {
   if (!result) return undefined;
   const [verb, rest] = [result.split(':')[0], result.split(':').slice(1).join(':')];
-  if (verb === 'fired') return rest ? msg(locale, 'run.relaunch.firedWith', { detail: rest }) : msg(locale, 'run.relaunch.fired');
-  if (verb === 'refused') return msg(locale, 'run.relaunch.refused', { reason: rest || msg(locale, 'run.unknown') });
-  if (verb === 'failed') return rest ? msg(locale, 'run.relaunch.failedWith', { detail: rest }) : msg(locale, 'run.relaunch.failed');
-  return result;
+  if (verb === 'fired') return { how: 'fired', detail: rest || undefined };
+  if (verb === 'refused') return { how: 'refused', reason: rest || undefined };
+  if (verb === 'failed') return { how: 'failed', detail: rest || undefined };
+  return { how: 'record', result };
+}
+
+/** The journal's relaunch decision about a window as an ending (a rolled window's next, or a pending window). */
+function journalEnding(e: JournalEvent | undefined, pending: boolean): WindowEnding | undefined {
+  if (e?.event === 'window_relaunch') return pending ? { how: 'fired' } : { how: 'relaunched', harness: str(e.fields.harness) };
+  if (e?.event === 'window_relaunch_refused') return { how: 'refused', reason: str(e.fields.reason) };
+  if (e?.event === 'window_relaunch_failed') return { how: 'failed' };
+  return undefined;
+}
+
+/**
+ * An ending in words, in the catalog's wording (the tree's window descriptions and the timeline's links say the
+ * same). `end` tells which wait it is: a `pending` window waits for a relaunch or resume, a rolled one for the next.
+ */
+export function endingWords(e: WindowEnding, locale: Locale = 'en', end: WindowEnd = 'rolled'): string {
+  switch (e.how) {
+    case 'relaunched': return e.harness ? msg(locale, 'run.window.relaunchedWith', { harness: e.harness }) : msg(locale, 'run.window.relaunched');
+    case 'fired': return e.detail ? msg(locale, 'run.relaunch.firedWith', { detail: e.detail }) : msg(locale, 'run.relaunch.fired');
+    case 'refused': return msg(locale, 'run.relaunch.refused', { reason: e.reason ?? msg(locale, 'run.unknown') });
+    case 'failed': return e.detail ? msg(locale, 'run.relaunch.failedWith', { detail: e.detail }) : msg(locale, 'run.relaunch.failed');
+    case 'resumed': return msg(locale, 'run.window.resumed');
+    case 'waiting': return msg(locale, end === 'pending' ? 'run.window.waitingRelaunch' : 'run.window.waitingNext');
+    case 'record': return e.result;
+  }
+}
+
+/**
+ * A window's facts in words, in order — items closed, context size, checkpoint, compactions (when any) — as the
+ * runs tree's window descriptions and the timeline's window boxes show them.
+ */
+export function windowFacts(w: RunWindow, locale: Locale = 'en'): string[] {
+  const parts: string[] = [];
+  if (w.itemsClosed !== undefined) parts.push(msgN(locale, 'tree.items', w.itemsClosed));
+  if (w.contextMb !== undefined) parts.push(`${decimal(locale, w.contextMb.toFixed(1))} MB`);
+  if (w.checkpointWritten !== undefined) parts.push(msg(locale, w.checkpointWritten ? 'tree.window.checkpoint' : 'tree.window.noCheckpoint'));
+  if (w.compactions > 0) parts.push(msgN(locale, 'tree.compactions', w.compactions));
+  return parts;
 }
 
 function apiErrorWords(state: Record<string, unknown>, locale: Locale): string {
@@ -285,13 +341,11 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
     }
     if (n < total) {
       const next = relaunchOf(n + 1, endedMs);
-      let how: string;
       const record = relaunchWindow(state) === n + 1 ? str(relaunchResult(state)) : undefined;
-      if (next?.event === 'window_relaunch') how = str(next.fields.harness) ? m('run.window.relaunchedWith', { harness: str(next.fields.harness) }) : m('run.window.relaunched');
-      else if (next?.event === 'window_relaunch_refused') how = m('run.relaunch.refused', { reason: str(next.fields.reason) ?? m('run.unknown') });
-      else if (next?.event === 'window_relaunch_failed') how = m('run.relaunch.failed');
-      else if (n + 1 < total || status.kind !== 'rolled') how = m('run.window.resumed');
-      else how = relaunchWords(record, locale) ?? m('run.window.waitingNext');
+      const ending: WindowEnding = journalEnding(next, false)
+        ?? (n + 1 < total || status.kind !== 'rolled' ? { how: 'resumed' } : recordEnding(record) ?? { how: 'waiting' });
+      w.ending = ending;
+      const how = endingWords(ending, locale, 'rolled');
       w.end = 'rolled';
       w.detail = m('run.window.rolled', { how });
       if (next?.event === 'window_relaunch_refused' || next?.event === 'window_relaunch_failed' ||
@@ -310,12 +364,10 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
       } else if (status.kind === 'rolled' && total > 1) {
         w.end = 'pending';
         const raw = relaunchWindow(state) === n ? str(relaunchResult(state)) : undefined;
-        const record = relaunchWords(raw, locale);
         const next = relaunchOf(n, rolls.get(n - 1)?.tsMs);
-        const fromJournal = next?.event === 'window_relaunch_refused' ? m('run.relaunch.refused', { reason: str(next.fields.reason) ?? m('run.unknown') })
-          : next?.event === 'window_relaunch_failed' ? m('run.relaunch.failed')
-          : next?.event === 'window_relaunch' ? m('run.relaunch.fired') : undefined;
-        w.detail = m('run.window.notStarted', { why: record ?? fromJournal ?? m('run.window.waitingRelaunch') });
+        const ending: WindowEnding = recordEnding(raw) ?? journalEnding(next, true) ?? { how: 'waiting' };
+        w.ending = ending;
+        w.detail = m('run.window.notStarted', { why: endingWords(ending, locale, 'pending') });
         if (raw ? /^(refused|failed)/.test(raw) : next?.event === 'window_relaunch_refused' || next?.event === 'window_relaunch_failed') w.troubled = true;
         delete w.itemsClosed;
       } else {

@@ -1,11 +1,13 @@
 // The run as a picture, as plain data: the windows of the current run left to right (`assembleWindows`), and on
 // them the moments that matter — rolls, compactions, relaunches (fired, refused, failed), API errors and their
-// retries — each with its time, plus the current verdict. The webview draws this JSON with DOM APIs only; every
+// retries — each with its time, plus the current verdict. One step from the core's `RunWindow` to what the
+// webview draws (`TimelineView`), worded here once by the core catalog (the runs tree's words for window facts);
+// the webview (src/extension/timeline/webview/) draws this JSON with DOM APIs only and never words anything. Every
 // string in here may come from `.leopold/` files and is untrusted text, never markup.
 import type { JournalEvent } from './journal';
-import type { RunStatus, RunWindow } from './runs';
+import { endingWords, windowFacts, type RunStatus, type RunWindow } from './runs';
 import { eventInfo, type Severity } from './events';
-import type { Locale } from './messages';
+import { msg, type Locale } from './messages';
 
 export type MarkKind =
   | 'roll' | 'compaction' | 'relaunch' | 'relaunch_refused' | 'relaunch_failed' | 'api_error' | 'api_retry'
@@ -27,17 +29,25 @@ export interface TimelineMark {
   meaning: string;
 }
 
-export interface TimelineWindow {
-  n: number;
-  end: RunWindow['end'];
-  /** How the window ended, in words (from `assembleWindows`). */
-  detail: string;
-  itemsClosed?: number;
-  contextMb?: number;
-  checkpointWritten?: boolean;
-  compactions: number;
-  startedMs?: number;
-  endedMs?: number;
+/**
+ * A window as the timeline draws it: the core's `RunWindow` facts as they are (nothing re-derived), plus its
+ * words. `ending` is the structured "how it ended" (`RunWindow.ending`); `title` and `lines` are worded once,
+ * by the core's catalog, as the runs tree words them (`windowFacts`, `detail`).
+ * Adding a column (tokens or context size per window): add the fact to `RunWindow` (core/runs.ts), its words to
+ * `windowFacts` (the tree shows it too) or to `windowLines` below, and nothing in the webview changes.
+ */
+export interface TimelineWindow extends Pick<RunWindow,
+  'n' | 'end' | 'ending' | 'detail' | 'itemsClosed' | 'contextMb' | 'checkpointWritten' | 'compactions' | 'startedMs' | 'endedMs' | 'troubled'> {
+  title: string;
+  lines: string[];
+}
+
+/** A mark as the timeline draws it: the journal's facts and their words (`label`, `tooltip`, `time`). */
+export interface TimelineMarkView extends TimelineMark {
+  index: number;
+  time: string;
+  label: string;
+  tooltip: string;
 }
 
 export interface TimelineVerdict {
@@ -51,17 +61,40 @@ export interface TimelineVerdict {
   mode?: string;
 }
 
-export interface TimelineData {
+/** How the verdict is drawn: its words and a tone (a CSS class of the webview). */
+export type Tone = 'good' | 'warn' | 'bad' | 'quiet';
+
+/** How window n+1 began, drawn between window n and window n+1: the relaunch mark's kind, or the ending's. */
+export interface TimelineLink {
+  from: number;
+  label: string;
+  cls: MarkKind | 'pending' | 'resumed';
+}
+
+/**
+ * The timeline, display-ready: facts (for the tests and for the links back into the journal) and the words the
+ * webview draws as they are (textContent only; every string may come from `.leopold/` and is untrusted text).
+ * Adding a section (a "Live" block, say): a field here built in `buildTimeline`, and one draw function in the
+ * webview (src/extension/timeline/webview/main.ts) that reads it.
+ */
+export interface TimelineView {
   project: string;
   root: string;
   status: RunStatus;
   maxWindows: number;
   plan?: { done: number; total: number };
   windows: TimelineWindow[];
-  marks: TimelineMark[];
-  verdict?: TimelineVerdict;
-  /** When this data was assembled (ms). */
+  marks: TimelineMarkView[];
+  links: TimelineLink[];
+  verdict?: TimelineVerdict & { text: string; tone: Tone; tooltip: string };
+  /** When this view was assembled (ms). */
   at: number;
+  title: string;
+  subtitle: string;
+  /** Set when there is no run to draw. */
+  empty?: string;
+  legend: { cls: MarkKind; label: string }[];
+  noMarks: string;
 }
 
 const KIND: Record<string, MarkKind> = {
@@ -127,10 +160,72 @@ function windowOf(e: JournalEvent, windows: readonly RunWindow[]): number {
   return last;
 }
 
+/** `HH:MM:SS` in local time ('' without a time). */
+export function clockTime(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+function dateTime(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')} ${clockTime(ms)}`;
+}
+
+function markLabel(m: TimelineMark, locale: Locale): string {
+  const f = m.fields;
+  const s = (k: string) => (f[k] === undefined ? '' : String(f[k]));
+  const t = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
+  switch (m.kind) {
+    case 'roll': return t('timeline.mark.roll', { window: s('window'), items: s('items_closed') || '0' });
+    case 'compaction': return f.bytes !== undefined
+      ? t('timeline.mark.compactionBytes', { trigger: s('trigger') || '?', bytes: s('bytes') })
+      : t('timeline.mark.compaction', { trigger: s('trigger') || '?' });
+    case 'relaunch': return t('timeline.mark.relaunch', { harness: s('harness') || '?' });
+    case 'relaunch_refused': return t('timeline.mark.relaunchRefused', { reason: s('reason') || '?' });
+    case 'relaunch_failed': return t('timeline.mark.relaunchFailed');
+    case 'api_error': return t('timeline.mark.apiError', {
+      type: s('error_type') || '?',
+      retryable: f.retryable === true ? t('timeline.mark.retryable') : f.retryable === false ? t('timeline.mark.notRetryable') : '',
+    });
+    case 'api_retry': return t('timeline.mark.apiRetry', { attempt: s('attempt') || '?', harness: s('harness') || '?' });
+    case 'api_refused': return t('timeline.mark.apiRefused', { reason: s('reason') || '?' });
+    case 'grace': return t('timeline.mark.grace');
+    case 'stop': return t(m.event === 'max_windows' ? 'timeline.mark.maxWindows' : 'timeline.mark.noProgress');
+  }
+}
+
+function markTooltip(m: TimelineMark): string {
+  const fields = Object.entries(m.fields).map(([k, v]) => `${k}: ${String(v)}`);
+  return [`${m.event} [${m.severity}]${m.ts ? ` · ${m.ts}` : ''}`, ...(m.meaning ? [m.meaning] : []), ...fields].join('\n');
+}
+
+/** A window's lines: how it ended, its facts (the tree's words), its span. */
+function windowLines(w: RunWindow, locale: Locale): string[] {
+  const lines = [w.detail];
+  const facts = windowFacts(w, locale);
+  if (facts.length) lines.push(facts.join(' · '));
+  const span = [
+    w.startedMs !== undefined ? msg(locale, 'timeline.window.from', { time: clockTime(w.startedMs) }) : '',
+    w.endedMs !== undefined ? msg(locale, 'timeline.window.to', { time: clockTime(w.endedMs) }) : '',
+  ].filter(Boolean).join(' ');
+  if (span) lines.push(span);
+  return lines;
+}
+
+function verdictTone(kind: string): Tone {
+  if (['refused', 'relaunch_failed', 'api_refused', 'error'].includes(kind)) return 'bad';
+  if (['kill_switch', 'manual', 'api_waiting'].includes(kind)) return 'warn';
+  return ['relaunched', 'api_relaunched'].includes(kind) ? 'good' : 'quiet';
+}
+
+const RELAUNCH_KINDS: readonly MarkKind[] = ['relaunch', 'relaunch_refused', 'relaunch_failed'];
+
 /**
  * Assembles the timeline. `events` are the current run's continuity events (`currentRunEvents`, as the windows
  * were assembled from: an earlier run in the same journal draws nothing here); marks come out in time order
- * (events without a parseable `ts` last, in file order).
+ * (events without a parseable `ts` last, in file order). Every word is the core catalog's, in `locale`.
  */
 export function buildTimeline(args: {
   project: string;
@@ -143,25 +238,60 @@ export function buildTimeline(args: {
   verdict?: TimelineVerdict;
   now: number;
   locale?: Locale;
-}): TimelineData {
+}): TimelineView {
+  const locale = args.locale ?? 'en';
+  const t = (key: Parameters<typeof msg>[1], a?: Parameters<typeof msg>[2]) => msg(locale, key, a);
   const windows: TimelineWindow[] = args.windows.map((w) => ({
-    n: w.n, end: w.end, detail: w.detail, itemsClosed: w.itemsClosed, contextMb: w.contextMb,
+    n: w.n, end: w.end, ending: w.ending, detail: w.detail, itemsClosed: w.itemsClosed, contextMb: w.contextMb,
     checkpointWritten: w.checkpointWritten, compactions: w.compactions, startedMs: w.startedMs, endedMs: w.endedMs,
+    troubled: w.troubled, title: t('tree.window.label', { n: w.n }), lines: windowLines(w, locale),
   }));
   const sorted = [...args.events].sort((a, b) =>
     (a.tsMs ?? Infinity) - (b.tsMs ?? Infinity) || a.offset - b.offset);
-  const marks: TimelineMark[] = [];
+  const marks: TimelineMarkView[] = [];
   for (const e of sorted) {
     const kind = KIND[e.event];
     if (!kind) continue;
-    const info = eventInfo(e.event, args.locale ?? 'en', e.fields);
-    marks.push({
+    const info = eventInfo(e.event, locale, e.fields);
+    const mark: TimelineMark = {
       kind, window: windowOf(e, args.windows), ts: e.ts, tsMs: e.tsMs, event: e.event, fields: keep(e),
       severity: info.severity, meaning: info.meaning,
-    });
+    };
+    marks.push({ ...mark, index: marks.length, time: clockTime(e.tsMs), label: markLabel(mark, locale), tooltip: markTooltip(mark) });
   }
+  const links: TimelineLink[] = [];
+  for (let i = 0; i + 1 < windows.length; i++) {
+    const next = windows[i + 1];
+    let relaunch: TimelineMarkView | undefined;
+    for (const m of marks) if (m.window === next.n && RELAUNCH_KINDS.includes(m.kind)) relaunch = m;
+    const ending = windows[i].ending;
+    const label = relaunch ? `${relaunch.time} ${relaunch.label}`.trim() : ending ? endingWords(ending, locale, windows[i].end) : windows[i].detail;
+    links.push({ from: windows[i].n, label, cls: relaunch?.kind ?? (next.end === 'pending' ? 'pending' : 'resumed') });
+  }
+  const v = args.verdict;
+  const last = windows.length ? windows[windows.length - 1].n : 0;
   return {
     project: args.project, root: args.root, status: args.status, maxWindows: args.maxWindows, plan: args.plan,
-    windows, marks, verdict: args.verdict, at: args.now,
+    windows, marks, links, at: args.now,
+    verdict: v && {
+      ...v,
+      text: t('timeline.verdict', { verdict: v.line ?? v.verdict }),
+      tone: verdictTone(v.kind),
+      tooltip: t('timeline.verdict.tooltip', {
+        verdict: v.verdict, who: t(v.source === 'supervisor' ? 'timeline.verdict.supervisor' : 'timeline.verdict.observed'),
+        mode: v.mode ? ` · ${v.mode}` : '',
+      }),
+    },
+    title: t('timeline.title', { project: args.project }),
+    subtitle: t('timeline.subtitle', {
+      status: args.status.label, window: last, max: args.maxWindows,
+      plan: args.plan ? t('timeline.plan', { done: args.plan.done, total: args.plan.total }) : '', at: dateTime(args.now),
+    }),
+    empty: windows.length === 0 ? t('timeline.empty') : undefined,
+    legend: ([
+      ['roll', 'timeline.legend.roll'], ['compaction', 'timeline.legend.compaction'], ['relaunch', 'timeline.legend.relaunch'],
+      ['relaunch_refused', 'timeline.legend.relaunchRefused'], ['api_error', 'timeline.legend.apiError'], ['api_retry', 'timeline.legend.apiRetry'],
+    ] as const).map(([cls, key]) => ({ cls, label: t(key) })),
+    noMarks: t('timeline.noMarks'),
   };
 }

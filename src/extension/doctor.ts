@@ -8,6 +8,13 @@
 // for an open document. The doctor adds ONE Information-level entry there ("checkpoint MALFORMED: <first error>")
 // so a broken checkpoint shows in Problems without opening it; it never repeats the parser's errors one by one.
 //
+// Its own reads, on purpose: the doctor reports on the files word for word, as Leopold's doctor does (a CRLF line,
+// a FIFO or a symlink where a file belongs, a state.json past its size bound, the raw text of a field), which the
+// project's model has already normalised away. So it reads them itself, through the project's own ReadCache
+// (`p.cache`, disposed with the project), re-runs only when one of its files changes (the project's one
+// watcher, `onDidChange`), and shares nothing else with the model. The status bar reads no file at all: it shows
+// the SupervisorHub's view.
+//
 // Safe by default: `git ls-files` (is state.json tracked?) runs only in a trusted workspace (execa, argv, no
 // shell); elsewhere the report says "not checked". Nothing is written. No notifications: the report is a document
 // the user asked for.

@@ -12,7 +12,7 @@ import { registerCheckpointClient } from './checkpointClient';
 import { registerRunsTree } from './runsTree';
 import { registerDoctor } from './doctor';
 import { registerDecisions } from './decisions';
-import { registerTimeline } from './timeline';
+import { registerTimeline } from './timeline/panel';
 
 /** What deactivate() waits for; each is bounded, and deactivation never waits more than SHUTDOWN_MS in all. */
 const shutdown: (() => Promise<unknown>)[] = [];

@@ -8,7 +8,7 @@ import type { JournalEvent } from '../core/journal';
 import { formatAge } from '../core/owner';
 import type { PlanItem } from '../core/plan';
 import type { ProjectSnapshot } from '../core/project';
-import type { ArchivedRun, RunWindow } from '../core/runs';
+import { windowFacts, type ArchivedRun, type RunWindow } from '../core/runs';
 import { describeStateRead } from '../core/state';
 import { currentWindow, iterationOf, resolveMaxIterations } from '../core/fields';
 import { fileKindWords, formatSize } from '../core/files';
@@ -80,12 +80,7 @@ function windowNodes(idBase: string, windows: readonly RunWindow[], maxWindows: 
 
 function windowNode(root: string, w: RunWindow, maxWindows: number, journalPath: string, locale: Locale): NodeData {
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
-  const parts: string[] = [];
-  if (w.itemsClosed !== undefined) parts.push(msgN(locale, 'tree.items', w.itemsClosed));
-  if (w.contextMb !== undefined) parts.push(`${decimal(locale, w.contextMb.toFixed(1))} MB`);
-  if (w.checkpointWritten !== undefined) parts.push(m(w.checkpointWritten ? 'tree.window.checkpoint' : 'tree.window.noCheckpoint'));
-  if (w.compactions > 0) parts.push(msgN(locale, 'tree.compactions', w.compactions));
-  parts.push(w.detail);
+  const parts = [...windowFacts(w, locale), w.detail];
   const icon = w.end === 'running' ? { id: 'play-circle', color: 'charts.green' }
     : w.end === 'pending' ? { id: 'debug-pause' }
     : w.end === 'rolled' ? { id: w.troubled ? 'warning' : 'debug-step-over' }

@@ -7,7 +7,8 @@ import type { ProjectRegistry } from './projects';
 import type { SupervisorView } from './supervisor';
 import type { ResumeResult } from './runActions';
 import type { RunsTreeProvider } from './runsTree';
-import type { TimelineData } from '../core/timeline';
+import type { TimelineView } from '../core/timeline';
+import type { Rendered } from './timeline/protocol';
 
 export interface SupervisorTestApi {
   /** The latest verdict per project root. */
@@ -54,8 +55,10 @@ export interface TimelinePanelInfo {
   root: string;
   visible: boolean;
   posted: number;
-  data: TimelineData | undefined;
-  rendered: { seq: number; windows: number; marks: number; links: number; foreign: number; scripts: number; text: string } | undefined;
+  /** Why each of the last posts happened (newest last). */
+  postReasons: string[];
+  data: TimelineView | undefined;
+  rendered: Rendered | undefined;
   html: string;
 }
 
@@ -64,6 +67,8 @@ export interface TimelineTestApi {
   panels(): TimelinePanelInfo[];
   /** Waits for the panel's pending rebuild. */
   settle(root: string): Promise<void>;
+  /** Restores a panel as VS Code does after a reload (through the serializer's code), from a saved webview state. */
+  restore(state: unknown): string | undefined;
 }
 
 export interface DoctorTestApi {

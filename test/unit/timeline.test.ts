@@ -2,8 +2,12 @@ import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseJournal } from '../../src/core/journal';
-import { assembleWindows, runStatus } from '../../src/core/runs';
+import { assembleWindows, endingWords, runStatus } from '../../src/core/runs';
 import { buildTimeline } from '../../src/core/timeline';
+import { ProjectModel } from '../../src/core/project';
+import { msg } from '../../src/core/messages';
+import { buildProjectNode, type NodeData } from '../../src/extension/runsTreeNodes';
+import { rng } from '../fixtures/random';
 
 const demo = path.join(__dirname, '..', '..', 'examples', 'demo', '.leopold');
 
@@ -46,5 +50,86 @@ describe('run timeline data (core/timeline)', () => {
   it('no state: no windows, no marks', () => {
     const t = buildTimeline({ project: 'p', root: '/p', status: runStatus(undefined), maxWindows: 10, windows: assembleWindows(undefined, []), events: [], now: 1 });
     assert.deepStrictEqual([t.windows, t.marks, t.status.kind], [[], [], 'none']);
+  });
+});
+
+describe('run timeline view: worded once, by the core catalog (core/timeline, core/runs)', () => {
+  const find = (n: NodeData, id: string): NodeData | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+
+  for (const locale of ['en', 'pt-br'] as const) {
+    it(`a window's facts read as the runs tree words them (${locale})`, async () => {
+      const m = new ProjectModel(demo, { ownerSignals: false, locale });
+      const s = await m.load();
+      const tree = buildProjectNode({ root: '/p', name: 'p' }, s, locale);
+      const described = find(tree, '/p::windows')!.children!.map((c) => [c.label, c.description]);
+      const t = buildTimeline({ project: 'p', root: '/p', status: s.status, maxWindows: s.maxWindows, windows: s.windows, events: s.runEvents, now: 0, locale });
+      // The tree: "<facts> · <detail>"; the timeline box: "<detail>", "<facts>", then its span.
+      assert.deepStrictEqual(t.windows.map((w) => [w.title, [w.lines[1], w.lines[0]].join(' · ')]), described);
+      assert.strictEqual(t.windows[0].lines[1], locale === 'en' ? '2 items · 5.1 MB · checkpoint ✓ · 1 compaction' : '2 itens · 5,1 MB · checkpoint ✓ · 1 compactação');
+      assert.match(t.title, locale === 'en' ? /^Run timeline — p$/ : /^Linha do tempo da run — p$/);
+      assert.ok(t.marks.every((x) => x.label && x.time), 'every mark is worded');
+    });
+  }
+
+  it('a link says how the next window began from the structured ending, in the locale (nothing parsed back out)', () => {
+    // Window 1 rolled, window 2 was resumed by hand (no window_relaunch journaled), window 3 waits for its relaunch.
+    const state = { active: false, stopped_reason: 'context_budget', windows: 3, window_progress: [1, 1], started_at: '2026-11-30T05:00:00Z' };
+    const events = parseJournal([
+      JSON.stringify({ ts: '2026-11-30T05:10:00Z', event: 'window_roll', window: 1, items_closed: 1 }),
+      JSON.stringify({ ts: '2026-11-30T05:20:00Z', event: 'window_roll', window: 2, items_closed: 1 }),
+      JSON.stringify({ ts: '2026-11-30T05:20:02Z', event: 'window_relaunch_refused', window: 3, reason: '<b>stale_roll</b>' }),
+      '',
+    ].join('\n'));
+    for (const locale of ['en', 'pt-br'] as const) {
+      const windows = assembleWindows(state, events, undefined, locale);
+      assert.deepStrictEqual(windows.map((w) => w.ending), [{ how: 'resumed' }, { how: 'refused', reason: '<b>stale_roll</b>' }, { how: 'refused', reason: '<b>stale_roll</b>' }]);
+      const t = buildTimeline({ project: 'p', root: '/p', status: runStatus(state, locale), maxWindows: 10, windows, events, now: 0, locale });
+      assert.deepStrictEqual(t.links.map((l) => [l.from, l.cls, l.label]), locale === 'en'
+        ? [[1, 'resumed', 'resumed'], [2, 'relaunch_refused', `${t.marks[2].time} relaunch refused: <b>stale_roll</b>`]]
+        : [[1, 'resumed', 'retomada'], [2, 'relaunch_refused', `${t.marks[2].time} relançamento recusado: <b>stale_roll</b>`]]);
+      assert.strictEqual(windows[2].detail, msg(locale, 'run.window.notStarted', { why: endingWords(windows[2].ending!, locale, 'pending') }));
+    }
+  });
+
+  it('property: every rolled or pending window\'s words are its structured ending\'s words (3,000 seeded runs, both languages)', () => {
+    const next = rng(12_012);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
+    const results = [undefined, 'fired', 'fired:claude', 'refused', 'refused:stale_roll', 'failed', 'failed:spawn', 'weird:thing', ''];
+    const reasons = ['context_budget', 'context_budget', 'api_error', 'plan_complete', 'user_stop', undefined];
+    let rolled = 0, pending = 0;
+    for (let i = 0; i < 3000; i++) {
+      const total = 1 + Math.floor(next() * 5);
+      const progress = Array.from({ length: total - 1 }, () => Math.floor(next() * 3));
+      const state: Record<string, unknown> = { active: next() < 0.3, windows: total, window_progress: progress };
+      const reason = pick(reasons);
+      if (reason && state.active !== true) state.stopped_reason = reason;
+      if (next() < 0.5) state.relaunch = { window: Math.floor(next() * (total + 1)), result: pick(results) };
+      const lines: string[] = [];
+      for (let w = 1; w < total; w++) {
+        const at = `2026-11-30T0${w}:00:00Z`;
+        if (next() < 0.8) lines.push(JSON.stringify({ ts: at, event: 'window_roll', window: w, items_closed: 1 }));
+        const ev = pick(['window_relaunch', 'window_relaunch_refused', 'window_relaunch_failed', undefined]);
+        if (ev) lines.push(JSON.stringify({ ts: `2026-11-30T0${w}:00:05Z`, event: ev, window: w + 1, ...(next() < 0.5 ? { harness: 'codex', reason: 'gate' } : {}) }));
+      }
+      const events = parseJournal(lines.join('\n') + '\n');
+      for (const locale of ['en', 'pt-br'] as const) {
+        const windows = assembleWindows(state, events, undefined, locale);
+        for (const w of windows) {
+          if (w.end === 'rolled') {
+            rolled++;
+            assert.ok(w.ending, `seed run ${i}: a rolled window has an ending`);
+            assert.strictEqual(w.detail, msg(locale, 'run.window.rolled', { how: endingWords(w.ending, locale, 'rolled') }), `run ${i} window ${w.n}`);
+          } else if (w.end === 'pending') {
+            pending++;
+            assert.strictEqual(w.detail, msg(locale, 'run.window.notStarted', { why: endingWords(w.ending!, locale, 'pending') }), `run ${i} window ${w.n}`);
+          } else assert.strictEqual(w.ending, undefined);
+        }
+        const t = buildTimeline({ project: 'p', root: '/p', status: runStatus(state, locale), maxWindows: 10, windows, events, now: 0, locale });
+        assert.strictEqual(t.links.length, Math.max(0, windows.length - 1));
+        const prefix = msg(locale, 'run.window.rolled', { how: '' });
+        for (const l of t.links) assert.ok(!l.label.startsWith(prefix), `a link never carries the window's "${prefix}"`);
+      }
+    }
+    assert.ok(rolled > 1000 && pending > 100, `the generator reaches both (${rolled} rolled, ${pending} pending)`);
   });
 });

@@ -4,8 +4,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { leoFile, leopold, testFolders, waitFor } from '../helpers';
 
-interface Rendered { seq: number; windows: number; marks: number; links: number; foreign: number; scripts: number; text: string }
-interface PanelInfo { root: string; visible: boolean; posted: number; data: any; rendered?: Rendered; html: string }
+interface Rendered {
+  seq: number; windows: number; marks: number; links: number; foreign: number; scripts: number; text: string; saved: string;
+}
+interface PanelInfo { root: string; visible: boolean; posted: number; postReasons: string[]; data: any; rendered?: Rendered; html: string }
 
 suite('Run timeline', () => {
   let api: Record<string, any>;
@@ -38,9 +40,20 @@ suite('Run timeline', () => {
     const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
     assert.match(csp, /^default-src 'none'; style-src [^;']*(?:'self'[^;']*)?'nonce-[A-Za-z0-9+/=]+'; script-src 'nonce-[A-Za-z0-9+/=]+';$/);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*[^.]/, 'no unsafe-inline, no unsafe-eval, no bare wildcard');
-    const urls = (html.replace(csp, '').match(/https?:\/\/[^\s'"]+/g) ?? []).filter((u) => u !== 'http://www.w3.org/2000/svg');
-    assert.deepStrictEqual(urls, [], 'no remote URL (the SVG namespace aside)');
-    assert.doesNotMatch(html, /\b(?:src|href)\s*=/, 'no src or href attribute: nothing is loaded');
+    // The only resources: the extension's own two bundled files (dist/timeline.css, dist/timeline.js), as webview
+    // resource URIs; a script only with the nonce. (Before the webview became a compiled file it was inline, and
+    // this said "no src or href at all".)
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+    const loaded = [...html.matchAll(/\b(src|href)\s*=\s*"([^"]*)"/g)].map((m) => [m[1], m[2]]);
+    assert.deepStrictEqual(loaded.map(([attr, url]) => [attr, url.replace(/^.*\/dist\//, 'dist/')]),
+      [['href', 'dist/timeline.css'], ['src', 'dist/timeline.js']], 'only the bundled stylesheet and script are loaded');
+    const extDir = vscode.extensions.getExtension('leopold.leopold-vscode')!.extensionUri.path;
+    for (const [, url] of loaded) assert.ok(decodeURIComponent(url).includes(`${extDir}/dist/`), `the extension's own dist/ file: ${url}`);
+    assert.strictEqual([...html.matchAll(/<script\b/g)].length, 1, 'one script element');
+    assert.match(html, new RegExp(`<script nonce="${nonce?.replace(/[+/=]/g, '\\$&')}" src="[^"]+/dist/timeline\\.js"></script>`), 'the script carries the nonce');
+    const urls = (html.replace(csp, '').match(/https?:\/\/[^\s'"]+/g) ?? [])
+      .filter((u) => u !== 'http://www.w3.org/2000/svg' && !loaded.some(([, l]) => l === u));
+    assert.deepStrictEqual(urls, [], 'no remote URL (the SVG namespace and the two bundled files aside)');
     assert.doesNotMatch(html, /claude|window_roll|5f3c9a1e/, 'no journal or state content in the markup');
   });
 
@@ -58,6 +71,22 @@ suite('Run timeline', () => {
     assert.ok(r.text.includes('relaunch refused: <script>alert(1)</script>'), 'the refusal reason is shown verbatim as text');
     assert.ok(r.text.includes('API error: "><img src=x onerror=alert(3)> (retryable)'), 'the error type is shown verbatim as text');
     assert.doesNotMatch(panel()!.html, /onerror|alert\(/);
+  });
+
+  test('the webview saves its project for a reload, and the serializer restores the panel from it', async () => {
+    const saved = panel()!.rendered!.saved;
+    assert.strictEqual(saved, folder, 'the webview state names the project');
+    const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+      .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('leopold.timeline'));
+    await vscode.window.tabGroups.close(tab!);
+    await waitFor('the panel closed', () => api.timeline.panels().length === 0 || undefined);
+    assert.strictEqual(api.timeline.restore({ root: '/no/such/project' }), undefined, 'a project no longer open: the panel closes');
+    assert.strictEqual(api.timeline.panels().length, 0);
+    assert.strictEqual(api.timeline.restore({ root: saved }), folder);
+    const r = await waitFor('the restored webview to draw', () => panel()?.rendered);
+    assert.deepStrictEqual([r.windows, r.links, r.marks, r.foreign], [3, 2, 7, 0], 'the same run as before the reload');
+    assert.strictEqual(api.timeline.restore({ root: saved }), undefined, 'one panel per project, even when restoring');
+    assert.strictEqual(vscode.window.tabGroups.activeTabGroup.activeTab?.label, 'Run Timeline — demo');
   });
 
   test('opens from the runs tree node (the same panel) and from a root path', async () => {
@@ -101,7 +130,7 @@ suite('Run timeline', () => {
       });
       const posted = panel()!.posted;
       const open = await phase();
-      assert.strictEqual(panel()!.posted, posted, 'nothing changed, nothing was posted');
+      assert.strictEqual(panel()!.posted, posted, `nothing changed, nothing was posted (posts: ${panel()!.postReasons.join(', ')})`);
       const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs)
         .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('leopold.timeline'));
       assert.ok(tab, 'the timeline tab');

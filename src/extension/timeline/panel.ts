@@ -1,0 +1,236 @@
+// "Leopold: Show Run Timeline": a webview panel per project that draws the current run's windows left to right as
+// SVG — items closed, compactions, relaunches and API-error retries with their times, and the current verdict — in
+// the theme's colours. The view (core/timeline.ts) is built from the project's one model and worded there; the
+// webview (webview/main.ts → dist/timeline.js, timeline.css → dist/timeline.css) only draws it.
+// Safety: a strict Content-Security-Policy (the nonce'd script and the extension's own stylesheet; nothing remote;
+// local resources limited to dist/ and media/), and nothing from `.leopold/` files is ever put in the HTML: the
+// panel posts JSON, and the webview builds every node with createElement/createElementNS + textContent.
+// Live, and idle when nothing happens: the panel subscribes to the project's one model (projectModel.ts, shared
+// with the runs tree) and to the supervisor's verdicts (SupervisorHub); it never polls and never reads a file itself.
+// After a window reload VS Code restores the panel through the serializer registered here (the webview keeps the
+// project's root in its state).
+import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+import type { LeopoldContext } from '../context';
+import type { LeopoldProject } from '../projects';
+import type { ModelUpdate } from '../projectModel';
+import type { SupervisorHub, SupervisorView } from '../supervisor';
+import { pickProject } from '../projectPicker';
+import { buildTimeline, type TimelineMark, type TimelineVerdict, type TimelineView } from '../../core/timeline';
+import { uiLocale } from '../locale';
+import { TIMELINE_VIEW_TYPE, type FromWebview, type Rendered, type TimelineState, type ToWebview } from './protocol';
+
+export { TIMELINE_VIEW_TYPE };
+
+/** The webview document: static markup, the bundled script and stylesheet. No data is interpolated into it. */
+export function timelineHtml(webview: vscode.Webview, extensionUri: vscode.Uri, nonce: string): string {
+  const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', name)).toString();
+  const csp = `default-src 'none'; style-src ${webview.cspSource} 'nonce-${nonce}'; script-src 'nonce-${nonce}';`;
+  return `<!DOCTYPE html>
+<html lang="${uiLocale() === 'pt-br' ? 'pt-BR' : 'en'}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" nonce="${nonce}" href="${asset('timeline.css')}">
+</head>
+<body>
+<div id="root"></div>
+<script nonce="${nonce}" src="${asset('timeline.js')}"></script>
+</body>
+</html>`;
+}
+
+/** The webview options, for a new panel and a restored one alike. */
+function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    enableCommandUris: false,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
+}
+
+/** The verdict as the timeline shows it: the supervisor's, which runs for every project (trusted or not). */
+function timelineVerdict(view: SupervisorView | undefined): TimelineVerdict | undefined {
+  return view ? { verdict: view.decision.verdict, kind: view.decision.kind, source: 'supervisor', mode: view.mode } : undefined;
+}
+
+const panelTitle = (project: LeopoldProject) => vscode.l10n.t('Run Timeline — {0}', project.name);
+
+const verdictKey = (v: TimelineVerdict | undefined) => `${v?.source}:${v?.verdict}:${v?.mode}`;
+
+class TimelinePanel implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private seq = 0;
+  private ready = false;
+  data: TimelineView | undefined;
+  rendered: Rendered | undefined;
+  posted = 0;
+  private lastPosted: string | undefined;
+  /** Why each post happened (`ready`, `model`, `verdict`, `visible`, `open`), newest last, at most 20: for the tests. */
+  readonly postReasons: string[] = [];
+  private verdictKey = '';
+  private busy: Promise<void> = Promise.resolve();
+
+  constructor(private readonly ctx: LeopoldContext, readonly project: LeopoldProject, private readonly hub: SupervisorHub,
+    readonly panel: vscode.WebviewPanel, private readonly onDispose: () => void) {
+    const extensionUri = ctx.extension.extensionUri;
+    panel.webview.options = webviewOptions(extensionUri);
+    panel.title = panelTitle(project);
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
+    panel.webview.html = timelineHtml(panel.webview, extensionUri, randomBytes(16).toString('base64'));
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(m)),
+      panel.onDidDispose(() => this.dispose()),
+      panel.onDidChangeViewState(() => {
+        if (panel.visible) void this.queue('visible');
+      }),
+      project.model.onDidUpdate((u) => this.onModelUpdate(u)),
+      hub.onDidChange((view) => {
+        if (view.project === project && verdictKey(timelineVerdict(view)) !== this.verdictKey) void this.queue(`verdict ${view.decision.verdict}`);
+      }),
+    );
+    void this.queue('open'); // never rejects: queue() logs the error
+  }
+
+  private onModelUpdate({ sections, files }: ModelUpdate): void {
+    if (sections.size === 0 && !files?.has('STOP') && !files?.has('CHECKPOINT.md')) return;
+    void this.queue('model');
+  }
+
+  /** Serializes rebuilds, in order; each waits for the shared model to be loaded and settled. */
+  queue(reason: string): Promise<void> {
+    this.busy = this.busy.then(() => this.rebuild(reason)).catch((err) => this.ctx.log.error(`timeline ${this.project.root}: ${String(err)}`));
+    return this.busy;
+  }
+
+  /** Resolves when the model and this panel have nothing pending. */
+  async settle(): Promise<void> {
+    await this.project.model.idle();
+    await this.busy;
+  }
+
+  private async rebuild(reason: string): Promise<void> {
+    const model = this.project.model;
+    await model.ready();
+    await model.idle(); // includes the older history of a large journal
+    if (!model.loaded) return;
+    const snap = model.snapshot;
+    // The supervisor's first tick may still be running when the panel opens: wait for its verdict (no second observe).
+    const verdict = timelineVerdict(await this.hub.settled(this.project));
+    this.verdictKey = verdictKey(verdict);
+    this.data = buildTimeline({
+      project: this.project.name, root: this.project.root, status: snap.status, maxWindows: snap.maxWindows,
+      windows: snap.windows, events: snap.runEvents,
+      plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict, now: Date.now(), locale: uiLocale(),
+    });
+    this.post(reason);
+  }
+
+  private post(reason: string): void {
+    if (!this.data || !this.ready) return;
+    // A rebuild that changes nothing the webview shows (the tree's liveness re-read, a repeated event) posts nothing.
+    const key = JSON.stringify(this.data);
+    if (key === this.lastPosted) return;
+    this.lastPosted = key;
+    this.seq++;
+    this.posted++;
+    this.postReasons.push(reason);
+    if (this.postReasons.length > 20) this.postReasons.shift();
+    const message: ToWebview = { type: 'data', seq: this.seq, view: this.data };
+    void this.panel.webview.postMessage(message);
+  }
+
+  /** What the webview says; typed by protocol.ts, still checked (the webview is another program). */
+  private onMessage(m: FromWebview): void {
+    if (typeof m !== 'object' || m === null) return;
+    if (m.type === 'ready') {
+      this.ready = true;
+      this.lastPosted = undefined; // a (re)loaded webview has drawn nothing yet
+      this.post('ready');
+    } else if (m.type === 'rendered') {
+      this.rendered = {
+        seq: Number(m.seq), windows: Number(m.windows), marks: Number(m.marks), links: Number(m.links),
+        foreign: Number(m.foreign), scripts: Number(m.scripts), text: String(m.text ?? ''), saved: String(m.saved ?? ''),
+      };
+    } else if (m.type === 'open' && typeof m.index === 'number') {
+      const mark = this.data?.marks[m.index];
+      if (mark) void this.openMark(mark);
+    }
+  }
+
+  private async openMark(mark: TimelineMark): Promise<void> {
+    const snap = this.project.model.snapshot;
+    const e = snap.runEvents.find((x) => x.ts === mark.ts && x.event === mark.event);
+    // The run's own journal: events.jsonl, or the archived one its windows were read from.
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(snap.runJournal));
+    // The journal line when the tailer read the file from its start; else the line at the event's offset.
+    const line = e?.line ?? (e ? doc.positionAt(e.offset).line : 0);
+    const pos = new vscode.Position(Math.min(line, doc.lineCount - 1), 0);
+    const selection = new vscode.Range(pos, pos);
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, selection, preview: true });
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.onDispose();
+    this.panel.dispose();
+  }
+}
+
+export function registerTimeline(ctx: LeopoldContext, hub: SupervisorHub): void {
+  const panels = new Map<string, TimelinePanel>();
+  const adopt = (project: LeopoldProject, panel: vscode.WebviewPanel): TimelinePanel => {
+    const p = new TimelinePanel(ctx, project, hub, panel, () => panels.delete(project.root));
+    panels.set(project.root, p);
+    return p;
+  };
+  /**
+   * After a reload VS Code hands back the panel with the state its webview saved: it shows the same project again,
+   * if that project is still open and has no panel yet; otherwise it closes. Returns the root it shows.
+   */
+  const restore = (panel: vscode.WebviewPanel, state: unknown): string | undefined => {
+    const root = typeof state === 'object' && state !== null ? (state as Partial<TimelineState>).root : undefined;
+    const project = ctx.registry.projects.find((p) => p.root === root);
+    if (!project || panels.has(project.root)) {
+      panel.dispose();
+      return undefined;
+    }
+    return adopt(project, panel).project.root;
+  };
+  const open = async (arg?: unknown): Promise<TimelinePanel | undefined> => {
+    const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Show the run timeline of which project?'));
+    if (!project) return undefined;
+    const existing = panels.get(project.root);
+    if (existing) {
+      existing.panel.reveal();
+      return existing;
+    }
+    const options = webviewOptions(ctx.extension.extensionUri);
+    return adopt(project, vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, panelTitle(project), vscode.ViewColumn.Active, options));
+  };
+  ctx.extension.subscriptions.push(
+    vscode.commands.registerCommand('leopold.showTimeline', async (arg?: unknown) => {
+      const p = await open(arg);
+      return p ? p.project.root : undefined;
+    }),
+    vscode.window.registerWebviewPanelSerializer(TIMELINE_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state) => {
+        restore(panel, state);
+      },
+    }),
+    { dispose: () => { for (const p of [...panels.values()]) p.dispose(); panels.clear(); } },
+  );
+  ctx.api.timeline = {
+    /** What each open panel holds and what its webview reported drawing. */
+    panels: () => [...panels.values()].map((p) => ({
+      root: p.project.root, visible: p.panel.visible, posted: p.posted, postReasons: [...p.postReasons],
+      data: p.data, rendered: p.rendered, html: p.panel.webview.html,
+    })),
+    /** Waits for the panel's pending reload. */
+    settle: async (root: string) => { await panels.get(root)?.settle(); },
+    // Beside, without focus: a panel refused (disposed at once) must not hide, and so reload, the one already open.
+    restore: (state: unknown) => restore(vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, 'Leopold',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, webviewOptions(ctx.extension.extensionUri)), state),
+  };
+}

@@ -1,0 +1,143 @@
+// The run timeline's webview: draws a posted TimelineView as SVG with DOM APIs only (createElement/createElementNS
+// + textContent; never innerHTML), and reports what it drew. It words nothing: every string arrives worded by the
+// core (core/timeline.ts) and is untrusted text. Compiled by esbuild to dist/timeline.js (and this folder's CSS to
+// dist/timeline.css); typechecked with the DOM library by this folder's tsconfig.json.
+import './timeline.css';
+import type { FromWebview, TimelineState, TimelineView, ToWebview } from '../protocol';
+
+interface VsCodeApi {
+  postMessage(message: FromWebview): void;
+  getState(): TimelineState | undefined;
+  setState(state: TimelineState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const NS = 'http://www.w3.org/2000/svg';
+const root = document.getElementById('root')!;
+
+type Attrs = Record<string, string | number>;
+
+function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Attrs = {}, text?: string): SVGElementTagNameMap[K] {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function html<K extends keyof HTMLElementTagNameMap>(tag: K, cls = '', text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}\u2026` : s);
+
+function withTitle<T extends SVGElement>(node: T, tip: string): T {
+  node.appendChild(svg('title', {}, tip));
+  return node;
+}
+
+const open = (index: number) => vscode.postMessage({ type: 'open', index });
+
+/** The windows left to right, their marks inside, the links between them. */
+function drawWindows(vm: TimelineView): SVGSVGElement {
+  const W = 310, G = 74, X0 = 4, Y0 = 8, HEAD = 22, LINE = 17, MARK = 19;
+  const byWindow = new Map<number, TimelineView['marks']>();
+  for (const m of vm.marks) byWindow.set(m.window, [...(byWindow.get(m.window) ?? []), m]);
+  let maxRows = 0, maxLines = 0;
+  for (const w of vm.windows) {
+    maxRows = Math.max(maxRows, (byWindow.get(w.n) ?? []).length);
+    maxLines = Math.max(maxLines, w.lines.length);
+  }
+  const marksTop = HEAD + 14 + maxLines * LINE + 10;
+  const H = marksTop + Math.max(1, maxRows) * MARK + 12;
+  const width = X0 * 2 + vm.windows.length * W + Math.max(0, vm.windows.length - 1) * G;
+  const s = svg('svg', { width, height: Y0 + H + 8, viewBox: `0 0 ${width} ${Y0 + H + 8}`, role: 'img' });
+  s.appendChild(svg('title', {}, vm.title));
+  vm.windows.forEach((w, i) => {
+    const x = X0 + i * (W + G);
+    const g = svg('g', { class: 'window', 'data-window': w.n });
+    g.appendChild(svg('rect', { class: `box ${w.end}`, x, y: Y0, width: W, height: H, rx: 4 }));
+    g.appendChild(svg('rect', { class: `bar ${w.end}`, x, y: Y0, width: W, height: 4, rx: 2 }));
+    g.appendChild(svg('text', { class: 'head', x: x + 10, y: Y0 + HEAD }, w.title));
+    w.lines.forEach((l, j) => {
+      g.appendChild(withTitle(svg('text', { class: j === 0 ? '' : 'dim', x: x + 10, y: Y0 + HEAD + 8 + (j + 1) * LINE }, clip(l, 46)), l));
+    });
+    const marks = byWindow.get(w.n) ?? [];
+    if (marks.length === 0) g.appendChild(svg('text', { class: 'dim', x: x + 10, y: Y0 + marksTop + 12 }, clip(vm.noMarks, 48)));
+    marks.forEach((m, j) => {
+      const y = Y0 + marksTop + j * MARK;
+      const mg = svg('g', { class: 'mark', 'data-index': m.index, tabindex: 0 });
+      mg.appendChild(svg('circle', { class: `dot ${m.kind}`, cx: x + 15, cy: y + 8, r: 5 }));
+      mg.appendChild(svg('text', { class: 'dim', x: x + 26, y: y + 12 }, m.time));
+      mg.appendChild(svg('text', { x: x + 86, y: y + 12 }, clip(m.label, 34)));
+      withTitle(mg, `${m.label}\n${m.tooltip}`);
+      mg.addEventListener('click', () => open(m.index));
+      mg.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') open(m.index);
+      });
+      g.appendChild(mg);
+    });
+    s.appendChild(g);
+  });
+  vm.links.forEach((l, i) => {
+    const x1 = X0 + i * (W + G) + W, x2 = x1 + G, y = Y0 + H / 2;
+    s.appendChild(svg('line', { class: `link ${l.cls}`, x1: x1 + 2, y1: y, x2: x2 - 8, y2: y }));
+    s.appendChild(svg('path', { class: `arrow ${l.cls}`, d: `M${x2 - 9} ${y - 5} L${x2 - 1} ${y} L${x2 - 9} ${y + 5} Z` }));
+    s.appendChild(withTitle(svg('text', { class: 'dim', x: x1 + 4, y: y - 8 }, clip(l.label.split(' ')[0], 10)), l.label));
+  });
+  return s;
+}
+
+function drawLegend(vm: TimelineView): HTMLElement {
+  const legend = html('div', 'legend');
+  let lx = 0;
+  const ls = svg('svg', { height: 18 });
+  for (const e of vm.legend) {
+    ls.appendChild(svg('circle', { class: `dot ${e.cls}`, cx: lx + 7, cy: 9, r: 5 }));
+    ls.appendChild(svg('text', { class: 'dim', x: lx + 17, y: 13 }, e.label));
+    lx += 40 + e.label.length * 7;
+  }
+  ls.setAttribute('width', String(lx));
+  legend.appendChild(ls);
+  return legend;
+}
+
+function draw(vm: TimelineView): void {
+  root.replaceChildren();
+  root.appendChild(html('h1', '', vm.title));
+  root.appendChild(html('div', 'sub', vm.subtitle));
+  if (vm.verdict) {
+    const v = html('div', `verdict ${vm.verdict.tone}`, vm.verdict.text);
+    v.title = vm.verdict.tooltip;
+    root.appendChild(v);
+  }
+  if (vm.empty) {
+    root.appendChild(html('p', 'empty', vm.empty));
+    return;
+  }
+  root.appendChild(drawWindows(vm));
+  root.appendChild(drawLegend(vm));
+}
+
+window.addEventListener('message', (event: MessageEvent<ToWebview | undefined>) => {
+  const msg = event.data;
+  if (msg?.type !== 'data') return;
+  draw(msg.view);
+  vscode.setState({ root: msg.view.root });
+  vscode.postMessage({
+    type: 'rendered',
+    seq: msg.seq,
+    windows: root.querySelectorAll('g.window').length,
+    marks: root.querySelectorAll('g.mark').length,
+    links: root.querySelectorAll('line.link').length,
+    foreign: root.querySelectorAll('img, iframe, object, embed, script, a, foreignObject, style').length +
+      document.querySelectorAll('img, iframe, object, embed').length,
+    scripts: document.scripts.length,
+    text: root.textContent ?? '',
+    saved: vscode.getState()?.root ?? '',
+  });
+});
+vscode.postMessage({ type: 'ready' });
