@@ -259,11 +259,13 @@ export function buildTimeline(args: {
     };
     marks.push({ ...mark, index: marks.length, time: clockTime(e.tsMs), label: markLabel(mark, locale), tooltip: markTooltip(mark) });
   }
+  // The last relaunch-kind mark of each window, in one pass (a scan per window was quadratic: 0.6 s at 1000 windows).
+  const lastRelaunch = new Map<number, TimelineMarkView>();
+  for (const m of marks) if (RELAUNCH_KINDS.includes(m.kind)) lastRelaunch.set(m.window, m);
   const links: TimelineLink[] = [];
   for (let i = 0; i + 1 < windows.length; i++) {
     const next = windows[i + 1];
-    let relaunch: TimelineMarkView | undefined;
-    for (const m of marks) if (m.window === next.n && RELAUNCH_KINDS.includes(m.kind)) relaunch = m;
+    const relaunch = lastRelaunch.get(next.n);
     const ending = windows[i].ending;
     const label = relaunch ? `${relaunch.time} ${relaunch.label}`.trim() : ending ? endingWords(ending, locale, windows[i].end) : windows[i].detail;
     links.push({ from: windows[i].n, label, cls: relaunch?.kind ?? (next.end === 'pending' ? 'pending' : 'resumed') });
