@@ -93,6 +93,28 @@ export async function readAt(handle: fs.FileHandle, position: number, limit: num
 }
 
 /**
+ * Reads from `position` to the end of the file, at most `limit` bytes, into a buffer sized for the `expected` bytes
+ * (the fstat size) and grown only when the file grew since: a 2 KB state.json costs 2 KB, not the cap (a cap-sized
+ * zeroed buffer per read was most of the relaunch loop's time).
+ */
+export async function readUpTo(handle: fs.FileHandle, position: number, limit: number, expected: number): Promise<Buffer> {
+  let buf = Buffer.allocUnsafe(Math.max(1, Math.min(limit, expected)));
+  let got = 0;
+  for (;;) {
+    if (got === buf.length) {
+      if (buf.length >= limit) break;
+      const bigger = Buffer.allocUnsafe(Math.min(limit, buf.length * 2));
+      buf.copy(bigger, 0, 0, got);
+      buf = bigger;
+    }
+    const { bytesRead } = await handle.read(buf, got, buf.length - got, position + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return buf.subarray(0, got);
+}
+
+/**
  * Reads a whole regular file as UTF-8 when it is at most `limit` bytes; never opens anything else. The bytes read
  * are capped too (a file that grows between the fstat and the read is cut at `limit`, never read further).
  */
@@ -102,7 +124,7 @@ export async function readBounded(path: string, limit = TEXT_CAP_BYTES): Promise
   try {
     if (o.stats.size > limit) return { kind: 'too-large', bytes: o.stats.size, limit, stats: o.stats };
     // One byte past the cap tells a file that grew past it since the fstat.
-    const buf = await readAt(o.handle, 0, limit + 1);
+    const buf = await readUpTo(o.handle, 0, limit + 1, o.stats.size + 1);
     if (buf.length > limit) return { kind: 'too-large', bytes: buf.length, limit, stats: o.stats };
     return { kind: 'ok', text: buf.toString('utf8'), stats: o.stats };
   } finally {

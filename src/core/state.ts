@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { parseUtc } from './time';
 import { parseJsonObject } from './json';
-import { openRegular, readAt, statPath, kindOf, type FileKind } from './files';
+import { openRegular, readUpTo, statPath, kindOf, type FileKind } from './files';
 import type { ReadCache } from './readCache';
 
 /** An ISO-8601 UTC stamp, seconds (hooks, watcher) or milliseconds (driver) precision. */
@@ -192,7 +192,7 @@ export async function readState(leoDir: string, limit = STATE_CAP_BYTES, cache?:
   let result: StateRead & { mtimeMs?: number };
   try {
     if (o.stats.size > limit) return { kind: 'too-large', bytes: o.stats.size, limit, mtimeMs: o.stats.mtimeMs };
-    const buf = await readAt(o.handle, 0, limit + 1);
+    const buf = await readUpTo(o.handle, 0, limit + 1, o.stats.size + 1);
     if (buf.length > limit) return { kind: 'too-large', bytes: buf.length, limit, mtimeMs: o.stats.mtimeMs };
     result = { ...parseState(buf.toString('utf8')), mtimeMs: o.stats.mtimeMs };
   } finally {
