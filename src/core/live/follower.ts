@@ -5,7 +5,7 @@
 // before are counted by `countHistory`, once, in the background.
 import { AppendLineReader, type LineReaderOptions, type TranscriptLine } from './lines';
 import { TokenLedger } from './ledger';
-import { carriesTokens, detectHarness, parseLine, type Harness, type Record_ } from './records';
+import { carriesTokens, detectHarness, parseLine, tokenNeedles, type Harness, type Record_ } from './records';
 
 export interface Activity {
   tool?: { name: string; summary: string; tsMs?: number; running: boolean };
@@ -184,7 +184,7 @@ export class TranscriptFollower {
       // A message whose lines straddle the tail's first byte was counted from the tail already.
       if (rec.sidechain) side.take(rec, this.sidechain);
       else main.take(rec, this.main);
-    }, () => cancelled() || gen !== this.generation);
+    }, () => cancelled() || gen !== this.generation, tokenNeedles(h));
     if (gen !== this.generation) return false;
     if (!ok) {
       this.historyState = 'pending';

@@ -62,8 +62,18 @@ export class LineSplitter {
   private lineBytes = 0;
   private lineStart: number;
 
-  constructor(start: number, private readonly whole: number, private readonly fragment: number) {
+  /**
+   * `needles`: when given, a line that contains none of them (as raw bytes) is skipped without being decoded (the
+   * history count reads hundreds of MB and needs only the lines that carry tokens).
+   */
+  constructor(start: number, private readonly whole: number, private readonly fragment: number,
+    private readonly needles?: readonly Buffer[]) {
     this.lineStart = start;
+  }
+
+  private wanted(parts: readonly Buffer[]): boolean {
+    if (!this.needles) return true;
+    return this.needles.some((n) => parts.some((p) => p.includes(n)));
   }
 
   /** Bytes held for the unterminated current line. */
@@ -77,8 +87,18 @@ export class LineSplitter {
     for (;;) {
       const nl = chunk.indexOf(0x0a, start);
       if (nl < 0) break;
+      if (this.lineBytes === 0 && nl - start <= this.whole) {
+        // The common case, a whole line inside the chunk: tested and decoded in place, never copied.
+        const bytes = nl - start;
+        const slice = chunk.subarray(start, nl);
+        if (!this.needles || this.needles.some((n) => slice.includes(n))) out({ text: slice.toString('utf8'), bytes, offset: this.lineStart });
+        this.lineStart += bytes + 1;
+        start = nl + 1;
+        continue;
+      }
       this.add(chunk.subarray(start, nl));
-      out(this.finish());
+      const line = this.finish();
+      if (line) out(line);
       start = nl + 1;
     }
     if (start < chunk.length) this.add(chunk.subarray(start));
@@ -110,11 +130,12 @@ export class LineSplitter {
     }
   }
 
-  private finish(): TranscriptLine {
+  private finish(): TranscriptLine | undefined {
     const offset = this.lineStart;
     const bytes = this.lineBytes;
-    let line: TranscriptLine;
-    if (this.head) {
+    let line: TranscriptLine | undefined;
+    if (!this.wanted(this.head ? [this.head, ...this.tailParts] : this.buf)) line = undefined;
+    else if (this.head) {
       const tail = Buffer.concat(this.tailParts);
       line = { head: this.head.toString('utf8'), tail: tail.subarray(Math.max(0, tail.length - this.fragment)).toString('utf8'), bytes, offset };
     } else {
@@ -237,18 +258,19 @@ export class AppendLineReader {
   }
 
   /**
-   * Reads the history (the bytes before `startOffset`) once, in chunks, handing each line to `onLine` (lines that
-   * fail `prefilter`, a cheap substring test on the raw bytes, are not decoded). Yields to the event loop between
+   * Reads the history (the bytes before `startOffset`) once, in chunks, handing each line to `onLine` (with
+   * `needles`, only the lines that contain one of them: a byte search, no decoding of the rest). Yields to the event loop between
    * chunks. Stops (returning false) when the file is replaced meanwhile or `cancelled()` says so.
    */
-  async scanHistory(onLine: (line: TranscriptLine) => void, cancelled: () => boolean = () => false): Promise<boolean> {
+  async scanHistory(onLine: (line: TranscriptLine) => void, cancelled: () => boolean = () => false,
+    needles?: readonly string[]): Promise<boolean> {
     const end = this.startOffset;
     if (end === 0) return true;
     const o = await openRegular(this.path);
     if (o.kind !== 'ok') return false;
     try {
       if (o.stats.ino !== this.ino) return false;
-      const splitter = new LineSplitter(0, this.whole, this.fragment);
+      const splitter = new LineSplitter(0, this.whole, this.fragment, needles?.map((n) => Buffer.from(n)));
       const buf = Buffer.alloc(1 << 20);
       for (let pos = 0; pos < end;) {
         if (cancelled()) return false;

@@ -317,7 +317,12 @@ export function parseLine(harness: Harness, line: TranscriptLine): Record_ | und
   return harness === 'claude' ? parseClaudeLine(line) : parseCodexLine(line);
 }
 
-/** A cheap substring test: can this raw line carry tokens or a turn? (the history scan decodes only those). */
+/** The substrings a line that carries tokens or a turn contains (the history scan decodes only those lines). */
+export function tokenNeedles(harness: Harness): string[] {
+  return harness === 'claude' ? ['"usage"'] : ['"token_count"', '"turn_context"'];
+}
+
+/** A cheap substring test: can this line carry tokens or a turn? */
 export function carriesTokens(harness: Harness, line: TranscriptLine): boolean {
   const s = line.text ?? `${line.head ?? ''}${line.tail ?? ''}`;
   return harness === 'claude' ? s.includes('"usage"') : s.includes('"token_count"') || s.includes('"turn_context"');
