@@ -382,6 +382,46 @@ describe('the live run: the whole run (core/live/run)', () => {
     assert.deepStrictEqual(run.paths, []);
   });
 
+  it('a transcript path that is a FIFO is never opened: the view says what is there', async function () {
+    if (process.platform === 'win32') this.skip();
+    const dir = await tmp();
+    const fifo = path.join(dir, 'fifo.jsonl');
+    (await import('node:child_process')).execFileSync('mkfifo', [fifo]);
+    const run = new LiveRun();
+    await run.setInput({ state: { active: true, owner: { transcript_path: fifo } }, runEvents: [], windows: [] });
+    await run.pollCurrent();
+    const v = run.view();
+    assert.strictEqual(v.transcript?.notRegular, 'fifo');
+    assert.strictEqual(v.gauge.band, 'unknown');
+  });
+
+  it('the tree\'s live nodes: the gauge text and band, and transcript text kept as plain text (runsTreeLive)', async () => {
+    const dir = await tmp();
+    const p = path.join(dir, 's.jsonl');
+    const s = session();
+    await fs.writeFile(p, claudeAssistant(s, [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'echo $(rm -rf) [x](command:evil)' } }], U(1, 1))
+      + claudeToolResult(s, 'other', 'x'.repeat(Math.ceil(1.2 * MIB))) + claudeUser(s, 'y'.repeat(Math.ceil(0.5 * MIB))));
+    const state = { active: true, max_context_mb: 2, owner: { transcript_path: p } };
+    const run = new LiveRun();
+    await run.setInput({ state, runEvents: [], windows: [] });
+    await run.pollCurrent();
+    const { liveRunNodes } = await import('../../src/extension/runsTreeLive');
+    const { parseGuardrails } = await import('../../src/core/guardrails');
+    const snap = { leoDir: dir, stateObject: state, recent: [], guardrails: parseGuardrails(''), plan: undefined } as unknown as Parameters<typeof liveRunNodes>[1];
+    let nodes = liveRunNodes('/r', snap, { view: run.view() });
+    assert.strictEqual(nodes.find((n) => n.id === '/r::live:live')!.children!.find((c) => c.id === '/r::live:tool')!.description, 'none yet',
+      'the call is before the tail (a 1 MB line after it)');
+    await run.countHistories();
+    nodes = liveRunNodes('/r', snap, { view: run.view() });
+    const ctx = nodes.find((n) => n.id === '/r::live:context')!;
+    assert.match(ctx.description!, /^1\.7 \/ 2 MB · 8\d% · checkpoint band$/);
+    assert.strictEqual(ctx.contextValue, 'live.context.checkpoint');
+    const live = nodes.find((n) => n.id === '/r::live:live')!;
+    assert.strictEqual(live.children!.find((c) => c.id === '/r::live:tool')!.description, 'Bash · echo $(rm -rf) [x](command:evil) (running)');
+    const pt = liveRunNodes('/r', snap, { view: run.view() }, 'pt-br').find((n) => n.id === '/r::live:context')!;
+    assert.match(pt.description!, /^1,7 \/ 2 MB · 8\d% · faixa de checkpoint$/);
+  });
+
   it('says "unknown" when the state names no transcript, instead of guessing', async () => {
     const run = new LiveRun();
     await run.setInput({ state: { active: true }, runEvents: [], windows: [] });

@@ -74,6 +74,7 @@ export class TranscriptFollower {
     this.feed = [];
     this.edits = [];
     this.firstLineSeen = false;
+    this.resultsBeforeCall = [];
   }
 
   /** Reads what was appended. Returns true when anything shown changed. `onFeed` gets new feed entries. */
@@ -138,6 +139,7 @@ export class TranscriptFollower {
     }
     const resultId = rec.toolResult?.id;
     const matches = resultId === undefined || this.toolId === undefined || resultId === this.toolId;
+    if (rec.toolResult && !this.activity.tool && this.resultsBeforeCall.length < 256) this.resultsBeforeCall.push(rec.toolResult.id);
     if (rec.toolResult && this.activity.tool?.running && matches) {
       this.activity.tool = { ...this.activity.tool, running: false };
       changed = true;
@@ -151,6 +153,8 @@ export class TranscriptFollower {
   }
 
   private toolId: string | undefined;
+  /** Tool results read before any tool call (their calls are in the history); undefined: a result with no id. */
+  private resultsBeforeCall: (string | undefined)[] = [];
 
   private push(e: FeedEntry, onFeed?: (e: FeedEntry) => void): void {
     this.feed.push(e);
@@ -174,6 +178,9 @@ export class TranscriptFollower {
     const gen = this.generation;
     const h = this.harness;
     const main = new TokenLedger(h), side = new TokenLedger(h);
+    // The newest tool call and text of the history: what "now" is when the tail holds none (a huge tool result).
+    let lastTool: Record_['tool'] & { tsMs?: number } | undefined;
+    let lastText: { line: string; tsMs?: number } | undefined;
     this.historyState = 'counting';
     const ok = await this.reader.scanHistory((line) => {
       if (!carriesTokens(h, line)) return;
@@ -183,7 +190,11 @@ export class TranscriptFollower {
       if (h === 'codex') rec.cumulative = undefined;
       // A message whose lines straddle the tail's first byte was counted from the tail already.
       if (rec.sidechain) side.take(rec, this.sidechain);
-      else main.take(rec, this.main);
+      else {
+        main.take(rec, this.main);
+        if (rec.tool) lastTool = { ...rec.tool, tsMs: rec.tsMs };
+        if (rec.text) lastText = { line: rec.text, tsMs: rec.tsMs };
+      }
     }, () => cancelled() || gen !== this.generation, tokenNeedles(h));
     if (gen !== this.generation) return false;
     if (!ok) {
@@ -192,6 +203,12 @@ export class TranscriptFollower {
     }
     this.history = { main, sidechain: side };
     this.historyState = 'done';
+    if (this.live && !this.activity.tool && lastTool) {
+      const id = lastTool.id;
+      const answered = this.resultsBeforeCall.some((r) => r === undefined || r === id);
+      this.activity.tool = { name: lastTool.name, summary: lastTool.summary, tsMs: lastTool.tsMs, running: !answered };
+    }
+    if (this.live && !this.activity.text && lastText) this.activity.text = lastText;
     this.version++;
     return true;
   }

@@ -45,7 +45,7 @@ export interface LinePoll {
   mtimeMs?: number;
 }
 
-export const DEFAULT_TAIL_BYTES = 256 * 1024;
+export const DEFAULT_TAIL_BYTES = 1024 * 1024;
 export const DEFAULT_WHOLE_LINE_BYTES = 1024 * 1024;
 export const DEFAULT_FRAGMENT_BYTES = 64 * 1024;
 export const DEFAULT_MAX_BYTES_PER_POLL = 8 * 1024 * 1024;

@@ -59,16 +59,24 @@ export function windowSessions(runEvents: readonly JournalEvent[], windows: read
 
 const MAX_LISTED = 20000;
 
+/** Directory listings, re-read only when the directory's mtime changes (a session directory holds thousands). */
+const listings = new Map<string, { mtimeMs: number; names: string[] }>();
+
 /** Names in a directory (bounded; missing → []). */
 async function listDir(dir: string): Promise<string[]> {
   try {
+    const st = await fs.stat(dir);
+    const cached = listings.get(dir);
+    if (cached && cached.mtimeMs === st.mtimeMs) return cached.names;
     const d = await fs.opendir(dir);
-    const out: string[] = [];
+    const names: string[] = [];
     for await (const e of d) {
-      out.push(e.name);
-      if (out.length >= MAX_LISTED) break;
+      names.push(e.name);
+      if (names.length >= MAX_LISTED) break;
     }
-    return out;
+    if (listings.size > 256) listings.clear();
+    listings.set(dir, { mtimeMs: st.mtimeMs, names });
+    return names;
   } catch {
     return [];
   }
