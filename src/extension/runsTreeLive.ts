@@ -11,6 +11,9 @@ import { formatAge } from '../core/owner';
 import { fileKindWords, formatSize } from '../core/files';
 import { decimal, msg, msgN, type Locale, type MessageArgs, type MessageKey } from '../core/messages';
 import type { NodeData } from './runsTreeNodes';
+import { formatCount, formatUsd } from '../core/live/format';
+
+export { formatCount, formatUsd };
 
 export interface LiveTreeInput {
   /** The live view (undefined while no run is active: no Context nor Live node). */
@@ -22,18 +25,6 @@ export interface LiveTreeInput {
 }
 
 const trunc = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-
-/** `950`, `12.3k`, `4.56M` (the dashboard's k/M). */
-export function formatCount(n: number, locale: Locale = 'en'): string {
-  if (n < 1000) return String(n);
-  if (n < 1e6) return decimal(locale, `${(n / 1000).toFixed(n < 1e4 ? 2 : 1)}k`);
-  return decimal(locale, `${(n / 1e6).toFixed(n < 1e7 ? 2 : 1)}M`);
-}
-
-/** The dashboard's headline: 2 dp at ≥ $1, 3 dp at ≥ $0.01, else 4 dp. */
-export function formatUsd(usd: number, locale: Locale = 'en'): string {
-  return decimal(locale, usd.toFixed(usd >= 1 ? 2 : usd >= 0.01 ? 3 : 4));
-}
 
 function tokenArgs(t: Tokens, locale: Locale): MessageArgs {
   const f = (n: number) => formatCount(n, locale);
