@@ -54,7 +54,7 @@ try {
     await page.mouse.move(box.x + 520, box.y + box.height / 2, { steps: 8 });
     await page.mouse.up();
   }
-  for (const label of ['Windows', 'Plan']) {
+  for (const label of ['Windows', 'Plan', 'Live']) {
     const row = page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
     if (await row.count() && (await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
     await page.waitForTimeout(300);

@@ -26,7 +26,7 @@ export function startDemoAgent(leoDir, sessionDir) {
     const [name, input, text] = STEPS[i % STEPS.length];
     const id = `msg_${randomUUID().replace(/-/g, '').slice(0, 24)}`, requestId = `req_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
     const usage = { input_tokens: 40 + i, output_tokens: 180 + (i % 9) * 20, cache_creation_input_tokens: 900,
-      cache_read_input_tokens: 52000 + i * 800 };
+      cache_read_input_tokens: 20000 + i * 150 };
     const message = (block) => ({ id, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [block], stop_reason: null, usage });
     let out = line({ message: message({ type: 'text', text }), requestId, type: 'assistant' });
     out += line({ message: message({ type: 'tool_use', id: `toolu_${i}`, name, input }), requestId, type: 'assistant' });
