@@ -422,6 +422,25 @@ describe('the live run: the whole run (core/live/run)', () => {
     assert.match(pt.description!, /^1,7 \/ 2 MB · 8\d% · faixa de checkpoint$/);
   });
 
+  it('the timeline\'s part: tokens and estimated cost per window, unknown (not zero) where no transcript was found, the Live lines', async () => {
+    const dir = await tmp();
+    const b = 'bbbbbbbb-0000-4000-8000-000000000002';
+    const sb = session(b);
+    await fs.writeFile(path.join(dir, `${b}.jsonl`), claudeAssistant(sb, [{ type: 'tool_use', id: 't', name: 'Bash', input: { command: 'make' } }], U(1000, 500)));
+    const runEvents = parseJournal('{"ts":"2026-12-01T12:00:00Z","event":"stop","reason":"context_budget","session":"aaaaaaaa"}');
+    const state = { active: true, windows: 2, owner: { session_id: b, transcript_path: path.join(dir, `${b}.jsonl`) } };
+    const run = new LiveRun();
+    await run.setInput({ state, runEvents, windows: [] });
+    await run.pollCurrent();
+    const { timelineLive } = await import('../../src/core/live/timeline');
+    const t = timelineLive(run.view(), Date.now())!;
+    assert.deepStrictEqual(t.windows.map((w) => [w.n, w.found, w.tokens]), [[1, false, 0], [2, true, 1500]]);
+    assert.strictEqual(t.windows[0].label, 'transcript not found');
+    assert.match(t.windows[1].label, /^1\.50k tokens · ≈ \$0\.0105 · \d+ B$/);
+    assert.deepStrictEqual(t.section?.lines.filter((l) => /^tool call|^1 turns/.test(l)), ['tool call: Bash · make', '1 turns in this window · claude']);
+    assert.strictEqual(timelineLive(undefined, 0), undefined);
+  });
+
   it('says "unknown" when the state names no transcript, instead of guessing', async () => {
     const run = new LiveRun();
     await run.setInput({ state: { active: true }, runEvents: [], windows: [] });

@@ -61,6 +61,16 @@ export const LIVE_EN = {
   'live.apiError.retryable': ' · retryable',
   'live.apiError.final': ' · not retryable',
   'live.apiError.noHint': 'state.json holds no hint',
+  'live.timeline.chart': 'Tokens and estimated cost per window',
+  'live.timeline.chartNote': 'Estimated from leopold watch\'s price table; never a limit.',
+  'live.timeline.window': '{tokens} tokens · ≈ ${usd} · {size}',
+  'live.timeline.window.missing': 'transcript not found',
+  'live.timeline.context': 'context {gauge} ({pct}%)',
+  'live.timeline.tool': 'tool call: {tool}',
+  'live.timeline.text': 'assistant: {text}',
+  'live.timeline.idle': 'last write {age}',
+  'live.timeline.turns': '{n} turns in this window · {harness}',
+  'live.timeline.run': 'run: {tokens} tokens · ≈ ${usd} (estimate)',
 } as const;
 
 export const LIVE_PT_BR: Record<keyof typeof LIVE_EN, string> = {
@@ -122,4 +132,14 @@ export const LIVE_PT_BR: Record<keyof typeof LIVE_EN, string> = {
   'live.apiError.retryable': ' · recuperável',
   'live.apiError.final': ' · não recuperável',
   'live.apiError.noHint': 'o state.json não traz dica',
+  'live.timeline.chart': 'Tokens e custo estimado por janela',
+  'live.timeline.chartNote': 'Estimado pela tabela de preços do leopold watch; nunca é um limite.',
+  'live.timeline.window': '{tokens} tokens · ≈ ${usd} · {size}',
+  'live.timeline.window.missing': 'transcrição não encontrada',
+  'live.timeline.context': 'contexto {gauge} ({pct}%)',
+  'live.timeline.tool': 'chamada de ferramenta: {tool}',
+  'live.timeline.text': 'assistente: {text}',
+  'live.timeline.idle': 'última escrita {age}',
+  'live.timeline.turns': '{n} turnos nesta janela · {harness}',
+  'live.timeline.run': 'run: {tokens} tokens · ≈ ${usd} (estimativa)',
 };
