@@ -436,7 +436,7 @@ describe('the live run: the whole run (core/live/run)', () => {
     const t = timelineLive(run.view(), Date.now())!;
     assert.deepStrictEqual(t.windows.map((w) => [w.n, w.found, w.tokens]), [[1, false, 0], [2, true, 1500]]);
     assert.strictEqual(t.windows[0].label, 'transcript not found');
-    assert.match(t.windows[1].label, /^1\.50k tokens · ≈ \$0\.0105 · \d+ B$/);
+    assert.match(t.windows[1].label, /^1\.50k tokens · ≈ \$0\.011 · \d+ B$/);
     assert.deepStrictEqual(t.section?.lines.filter((l) => /^tool call|^1 turns/.test(l)), ['tool call: Bash · make', '1 turns in this window · claude']);
     assert.strictEqual(timelineLive(undefined, 0), undefined);
   });
