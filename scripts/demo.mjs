@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { ensureHost, ROOT } from './host.mjs';
 import { startCodeServer, launchBrowser, installVsix } from './lib/codeServer.mjs';
 import { FAKE_BIN } from './lib/scenarios.mjs';
+import { startDemoAgent } from './lib/demoAgent.mjs';
 
 const arg = (name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
 const screenshot = arg('--screenshot') ? resolve(process.env.INIT_CWD || process.cwd(), arg('--screenshot')) : undefined;
@@ -22,6 +23,8 @@ rmSync(demoDir, { recursive: true, force: true });
 const folder = join(demoDir, 'workspace', 'demo');
 mkdirSync(folder, { recursive: true });
 cpSync(source, folder, { recursive: true });
+// The demo's fake agent writes its running window's transcript while the demo runs (the live run).
+if (source === join(ROOT, 'examples', 'demo')) startDemoAgent(join(folder, '.leopold'), join(demoDir, 'claude', 'projects', 'demo'));
 
 const server = await startCodeServer({ host, dir: join(demoDir, 'server'), pathPrepend: screenshot ? [FAKE_BIN] : [] });
 installVsix(host, { dir: server.dir, extensionsDir: server.extensionsDir, vsix: join(ROOT, 'leopold-vscode.vsix') });
@@ -51,7 +54,7 @@ try {
     await page.mouse.move(box.x + 520, box.y + box.height / 2, { steps: 8 });
     await page.mouse.up();
   }
-  for (const label of ['Windows', 'Plan']) {
+  for (const label of ['Windows', 'Plan', 'Live']) {
     const row = page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
     if (await row.count() && (await row.getAttribute('aria-expanded')) === 'false') await row.locator('.monaco-tl-twistie').click();
     await page.waitForTimeout(300);

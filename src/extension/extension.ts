@@ -13,6 +13,7 @@ import { registerRunsTree } from './runsTree';
 import { registerDoctor } from './doctor';
 import { registerDecisions } from './decisions';
 import { registerTimeline } from './timeline/panel';
+import { registerLive } from './live';
 
 /** What deactivate() waits for; each is bounded, and deactivation never waits more than SHUTDOWN_MS in all. */
 const shutdown: (() => Promise<unknown>)[] = [];
@@ -43,6 +44,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi {
   registry.refresh();
   const tProjects = Date.now();
   const supervisors = registerSupervisors(ctx);
+  registerLive(ctx);
   registerStatusBar(ctx, supervisors);
   registerRunActions(ctx, supervisors);
   registerCheckpointClient(ctx);

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { statSync, watch as fsWatch } from 'node:fs';
 import type { Log } from './log';
 import { SharedProjectModel } from './projectModel';
+import { LiveRunModel } from './live';
 import { ReadCache } from '../core/readCache';
 
 /** Events within this window become one change (a hook's lock + write + rename is one burst). */
@@ -29,12 +30,15 @@ export class LeopoldProject implements vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
   /** The run as the core models it: loaded once, tailed once, shared by the tree and the timeline. */
   readonly model: SharedProjectModel;
+  /** The live run (the running window's transcript), read only while a run is active. */
+  readonly live: LiveRunModel;
 
   constructor(readonly folder: vscode.WorkspaceFolder, log?: Log) {
     this.root = folder.uri.fsPath;
     this.leoDir = path.join(this.root, '.leopold');
     this.model = new SharedProjectModel(this.leoDir, folder.name, this.cache, log);
-    this.disposables.push(this.model, this.onDidChange(({ files }) => void this.model.schedule(files)));
+    this.live = new LiveRunModel(this.model, this.leoDir, log);
+    this.disposables.push(this.model, this.live, this.onDidChange(({ files }) => void this.model.schedule(files)));
     // VS Code's watchers: the top of .leopold/ and one level of archived runs (non-recursive patterns).
     const base = vscode.Uri.file(this.leoDir);
     for (const glob of ['*', 'runs/*', 'runs/*/*']) {

@@ -73,6 +73,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     for (const [root, project] of wanted) {
       if (this.entries.has(root)) continue;
       const entry: Entry = { project, sub: project.model.onDidUpdate((u) => this.onModelUpdate(entry, u)), refreshes: 0 };
+      entry.sub = vscode.Disposable.from(entry.sub, project.live.onDidChange(() => entry.data && this.render(entry)));
       this.entries.set(root, entry);
       changed = true;
     }
@@ -93,7 +94,9 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
 
   private render(entry: Entry): void {
     const before = entry.data;
-    const after = buildProjectNode({ root: entry.project.root, name: entry.project.name }, entry.project.model.snapshot, uiLocale());
+    const live = entry.project.live;
+    const after = buildProjectNode({ root: entry.project.root, name: entry.project.name }, entry.project.model.snapshot, uiLocale(),
+      { view: live.view, guardrailsText: live.guardrailsText, decisions: live.decisions });
     entry.data = after;
     // Index the new rendering; drop nodes of this project that disappeared.
     const seen = new Set<string>();
@@ -193,6 +196,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
       item.command = { command: 'leopold.openRunFile', title: vscode.l10n.t('Open'), arguments: [n.open] };
       item.resourceUri = undefined;
     }
+    if (n.command) item.command = { command: n.command.id, title: n.label, arguments: n.command.args };
     return item;
   }
 

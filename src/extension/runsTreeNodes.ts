@@ -13,6 +13,7 @@ import { describeStateRead } from '../core/state';
 import { currentWindow, iterationOf, resolveMaxIterations } from '../core/fields';
 import { fileKindWords, formatSize } from '../core/files';
 import { decimal, msg, msgN, type Locale } from '../core/messages';
+import { liveRunNodes, type LiveTreeInput } from './runsTreeLive';
 
 export interface OpenTarget {
   path: string;
@@ -34,6 +35,8 @@ export interface NodeData {
   children?: NodeData[];
   /** Children read on demand (the files of an archived run). */
   lazyRun?: string;
+  /** A command the click runs instead of opening `open` (the live nodes: open the transcript, resume). */
+  command?: { id: string; args?: unknown[] };
 }
 
 export interface ProjectHead {
@@ -143,7 +146,7 @@ function eventNode(root: string, e: JournalEvent, journalPath: string, locale: L
 }
 
 /** The whole subtree of one project (archived runs' files are lazy). */
-export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, locale: Locale = 'en'): NodeData {
+export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, locale: Locale = 'en', live?: LiveTreeInput): NodeData {
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   const root = head.root;
   const leo = snap.leoDir;
@@ -210,6 +213,7 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
       icon: { id: 'layers' }, contextValue: 'windows', tooltip: m('tree.windows.tooltip', { max: snap.maxWindows }),
       children: windowNodes(root, snap.windows, snap.maxWindows, snap.runJournal, locale),
     });
+    runChildren.push(...liveRunNodes(root, snap, live, locale));
   } else if (snap.state.kind === 'missing') {
     runChildren.push({ id: `${root}::status`, label: m('tree.status'), description: m('tree.status.noRun'), collapsible: 'none', icon: { id: 'circle-slash' }, contextValue: 'status' });
   }
@@ -310,7 +314,7 @@ export function archivedRunFileNodes(root: string, runName: string, runPath: str
 
 /** A node's own rendering (children excluded), for change detection. */
 function ownKey(n: NodeData): string {
-  return JSON.stringify([n.label, n.description, n.tooltip, n.icon, n.collapsible, n.contextValue, n.open, n.lazyRun]);
+  return JSON.stringify([n.label, n.description, n.tooltip, n.icon, n.collapsible, n.contextValue, n.open, n.lazyRun, n.command]);
 }
 
 /**

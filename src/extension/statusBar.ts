@@ -10,6 +10,7 @@ import type { SupervisorHub, SupervisorView } from './supervisor';
 import { pill, type Pill } from '../core/continuity/pill';
 import { formatAge, ownerStatus } from '../core/owner';
 import { uiLocale } from './locale';
+import { decorateStatus, onDidChangeAnyLive } from './live';
 
 const WARNING_BG = new vscode.ThemeColor('statusBarItem.warningBackground');
 
@@ -54,6 +55,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
         : p.relaunching ? '$(sync~spin)' : '$(pulse)';
       item.text = `${icon} ${prefix}${multi}: ${inert(p.text, 120)}`; // p.text carries stopped_reason from state.json
       item.backgroundColor = p.warning ? WARNING_BG : undefined;
+      decorateStatus(item, project); // the live part: ` · 62%` and its colour, or "Leopold needs you: …"
       item.tooltip = tooltip(view, p, trusted, projects.length);
     }
     // The click acts on the project the item shows (an explicit argument to the project picker).
@@ -115,6 +117,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     item,
     { dispose: () => countdown && clearInterval(countdown) },
     hub.onDidChange(render),
+    onDidChangeAnyLive(render),
     ctx.registry.onDidChangeProjects(render),
     vscode.window.onDidChangeActiveTextEditor(render),
     vscode.workspace.onDidGrantWorkspaceTrust(render),

@@ -9,6 +9,8 @@ import type { ResumeResult } from './runActions';
 import type { RunsTreeProvider } from './runsTree';
 import type { TimelineView } from '../core/timeline';
 import type { Rendered } from './timeline/protocol';
+import type { LiveView } from '../core/live/run';
+import type { LiveStats } from './live';
 
 export interface SupervisorTestApi {
   /** The latest verdict per project root. */
@@ -106,6 +108,21 @@ export interface CheckpointTestApi {
   restart(): Promise<unknown>;
 }
 
+export interface LiveTestApi {
+  /** The project's live view (undefined while no run is active). */
+  view(root: string): LiveView | undefined;
+  /** How much the live model has read, and which transcripts it follows. */
+  stats(root: string): LiveStats | undefined;
+  /** Runs one update now and waits for it (and any history count). */
+  tick(root: string): Promise<void>;
+  idle(root: string): Promise<void>;
+  /** The lines written to the "Follow run" output since it was last (re)started. */
+  followLines(): string[];
+  followRun(root: string): Promise<void>;
+  /** What the status item's live part last showed: the gauge's band and colour, or the awaiting_human text. */
+  status(): { band?: string; color?: string; needsYou?: boolean };
+}
+
 /** The extension's exports. Every section is filled in during activate(). */
 export interface LeopoldTestApi {
   registry?: ProjectRegistry;
@@ -118,4 +135,5 @@ export interface LeopoldTestApi {
   doctor?: DoctorTestApi;
   decisions?: DecisionsTestApi;
   checkpoint?: CheckpointTestApi;
+  live?: LiveTestApi;
 }

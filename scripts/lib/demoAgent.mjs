@@ -1,0 +1,46 @@
+// The demo's fake agent: a Claude Code session transcript for the demo's running window (window 3), written the way
+// Claude Code writes it (one line per content block, the same message id/requestId/usage on each), growing by one
+// tool call and its result every second while the demo runs — so the Live node, the Context gauge and the status
+// bar move. The demo's state.json is pointed at it (`owner.transcript_path`, the field Leopold's skill writes).
+import { appendFileSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+
+const STEPS = [
+  ['Read', { file_path: 'src/cache/lru.ts' }, 'Reading the cache before changing its eviction.'],
+  ['Bash', { command: 'npm test -- --grep lru' }, 'Running the LRU tests.'],
+  ['Edit', { file_path: 'src/cache/lru.ts', old_string: 'size >', new_string: 'size >=' }, 'The off-by-one is in the eviction check.'],
+  ['Bash', { command: 'npm test' }, 'Verifying the whole suite after the edit.'],
+  ['Grep', { pattern: 'evict\\(' }, 'Looking for other callers of evict().'],
+];
+
+export function startDemoAgent(leoDir, sessionDir) {
+  const state = JSON.parse(readFileSync(join(leoDir, 'state.json'), 'utf8'));
+  const session = state.owner?.session_id ?? randomUUID();
+  mkdirSync(sessionDir, { recursive: true });
+  const transcript = join(sessionDir, `${session}.jsonl`);
+  const env = { parentUuid: null, isSidechain: false, userType: 'external', cwd: join(leoDir, '..'), sessionId: session, version: '2.1.259', gitBranch: 'main' };
+  const line = (o) => JSON.stringify({ ...env, ...o, uuid: randomUUID(), timestamp: new Date().toISOString() }) + '\n';
+  let i = 0;
+  const step = () => {
+    const [name, input, text] = STEPS[i % STEPS.length];
+    const id = `msg_${randomUUID().replace(/-/g, '').slice(0, 24)}`, requestId = `req_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+    const usage = { input_tokens: 40 + i, output_tokens: 180 + (i % 9) * 20, cache_creation_input_tokens: 900,
+      cache_read_input_tokens: 20000 + i * 150 };
+    const message = (block) => ({ id, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [block], stop_reason: null, usage });
+    let out = line({ message: message({ type: 'text', text }), requestId, type: 'assistant' });
+    out += line({ message: message({ type: 'tool_use', id: `toolu_${i}`, name, input }), requestId, type: 'assistant' });
+    const result = { tool_use_id: `toolu_${i}`, type: 'tool_result', content: 'ok\n'.repeat(400 + (i % 7) * 300) };
+    out += line({ message: { role: 'user', content: [result] }, type: 'user' });
+    appendFileSync(transcript, out);
+    i++;
+  };
+  // A window already well under way: about 3.2 MB of 5, then a step a second.
+  writeFileSync(transcript, line({ message: { role: 'user', content: 'Continue the plan from the checkpoint (window 3/10).' }, type: 'user' }));
+  while (i < 460) step();
+  state.owner = { ...state.owner, transcript_path: transcript };
+  state.transcript_path = transcript;
+  writeFileSync(join(leoDir, 'state.json'), JSON.stringify(state));
+  const timer = setInterval(step, 1000);
+  return { transcript, stop: () => clearInterval(timer) };
+}

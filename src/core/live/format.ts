@@ -1,0 +1,14 @@
+// Token counts and USD as the dashboard shows them, for every surface of the live run (the tree, the timeline).
+import { decimal, type Locale } from '../messages';
+
+/** `950`, `12.3k`, `4.56M` (the dashboard's k/M). */
+export function formatCount(n: number, locale: Locale = 'en'): string {
+  if (n < 1000) return String(n);
+  if (n < 1e6) return decimal(locale, `${(n / 1000).toFixed(n < 1e4 ? 2 : 1)}k`);
+  return decimal(locale, `${(n / 1e6).toFixed(n < 1e7 ? 2 : 1)}M`);
+}
+
+/** The dashboard's headline: 2 dp at ≥ $1, 3 dp at ≥ $0.01, else 4 dp. */
+export function formatUsd(usd: number, locale: Locale = 'en'): string {
+  return decimal(locale, usd.toFixed(usd >= 1 ? 2 : usd >= 0.01 ? 3 : 4));
+}

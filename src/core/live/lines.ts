@@ -1,0 +1,288 @@
+// Reading a transcript (a Claude Code session or a Codex rollout: JSON lines, append-only, hundreds of MB) as it
+// grows. `AppendLineReader` keeps its byte offset and reads only the bytes appended since its last poll; the first
+// poll of a large file starts near its end (`tailBytes`), and the bytes before are "history", read later and only
+// on request (`scanHistory`). Memory is bounded whatever a line's length: a line up to `wholeLineBytes` is handed
+// over whole; a longer one (a 30 MB tool result, a multi-megabyte first record) only as its first and last
+// `fragmentBytes` — a transcript record's identifying keys sit at its two ends (Claude Code: the envelope and the
+// content blocks at the head, `usage`, `requestId`, `type` and `timestamp` at the tail). A truncated or replaced
+// file (smaller than the offset, a new inode, other bytes where the reader stopped) is read again from its tail.
+import type { promises as fs } from 'node:fs';
+import { openRegular, readAt, type FileKind } from '../files';
+
+/** One line of a transcript: whole, or (when longer than the reader's cap) its head and tail only. */
+export interface TranscriptLine {
+  /** The whole line (no trailing newline), when it is at most `wholeLineBytes`. */
+  text?: string;
+  /** The first and last bytes of a longer line (UTF-8, a split character at the cut replaced). */
+  head?: string;
+  tail?: string;
+  /** Byte length of the line. */
+  bytes: number;
+  /** Byte offset of the line in the file. */
+  offset: number;
+}
+
+export interface LineReaderOptions {
+  /** On first sight of a file larger than this, start at the line that holds its last `tailBytes`. */
+  tailBytes?: number;
+  /** Lines up to this size are delivered whole. */
+  wholeLineBytes?: number;
+  /** How much of each end of a longer line is kept. */
+  fragmentBytes?: number;
+  /** At most this many bytes are read per poll (the rest on the next one: bounded work per update). */
+  maxBytesPerPoll?: number;
+}
+
+export interface LinePoll {
+  lines: TranscriptLine[];
+  /** The file was new, truncated or replaced since the last poll (what was read from it before is void). */
+  reset: boolean;
+  bytesRead: number;
+  /** More appended bytes are waiting (the per-poll budget was reached). */
+  more: boolean;
+  /** The file's size and modification time as this poll saw them (undefined when it is not there). */
+  size?: number;
+  mtimeMs?: number;
+}
+
+export const DEFAULT_TAIL_BYTES = 1024 * 1024;
+export const DEFAULT_WHOLE_LINE_BYTES = 1024 * 1024;
+export const DEFAULT_FRAGMENT_BYTES = 64 * 1024;
+export const DEFAULT_MAX_BYTES_PER_POLL = 8 * 1024 * 1024;
+const CHUNK = 256 * 1024;
+const PRINT_BYTES = 64;
+
+/** Splits a stream of bytes into lines, holding at most `whole + 2·fragment` bytes of the current line. */
+export class LineSplitter {
+  private buf: Buffer[] = [];
+  private bufLen = 0;
+  private head: Buffer | undefined;
+  private tailParts: Buffer[] = [];
+  private tailLen = 0;
+  private lineBytes = 0;
+  private lineStart: number;
+
+  /**
+   * `needles`: when given, a line that contains none of them (as raw bytes) is skipped without being decoded (the
+   * history count reads hundreds of MB and needs only the lines that carry tokens).
+   */
+  constructor(start: number, private readonly whole: number, private readonly fragment: number,
+    private readonly needles?: readonly Buffer[]) {
+    this.lineStart = start;
+  }
+
+  private wanted(parts: readonly Buffer[]): boolean {
+    if (!this.needles) return true;
+    return this.needles.some((n) => parts.some((p) => p.includes(n)));
+  }
+
+  /** Bytes held for the unterminated current line. */
+  get pending(): number {
+    return this.lineBytes;
+  }
+
+  /** Feeds `chunk` (which starts at byte `at` of the file); complete lines are passed to `out`. */
+  push(chunk: Buffer, out: (line: TranscriptLine) => void): void {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, start);
+      if (nl < 0) break;
+      if (this.lineBytes === 0 && nl - start <= this.whole) {
+        // The common case, a whole line inside the chunk: tested and decoded in place, never copied.
+        const bytes = nl - start;
+        const slice = chunk.subarray(start, nl);
+        if (!this.needles || this.needles.some((n) => slice.includes(n))) out({ text: slice.toString('utf8'), bytes, offset: this.lineStart });
+        this.lineStart += bytes + 1;
+        start = nl + 1;
+        continue;
+      }
+      this.add(chunk.subarray(start, nl));
+      const line = this.finish();
+      if (line) out(line);
+      start = nl + 1;
+    }
+    if (start < chunk.length) this.add(chunk.subarray(start));
+  }
+
+  private add(part: Buffer): void {
+    if (part.length === 0) return;
+    this.lineBytes += part.length;
+    if (!this.head) {
+      if (this.lineBytes <= this.whole) {
+        this.buf.push(Buffer.from(part));
+        this.bufLen += part.length;
+        return;
+      }
+      // The line outgrew the cap: keep its head, and from now on only a rolling tail.
+      const all = Buffer.concat([...this.buf, part]);
+      this.buf = [];
+      this.bufLen = 0;
+      this.head = Buffer.from(all.subarray(0, this.fragment));
+      this.tailParts = [Buffer.from(all.subarray(Math.max(this.fragment, all.length - this.fragment)))];
+      this.tailLen = this.tailParts[0].length;
+      return;
+    }
+    this.tailParts.push(Buffer.from(part.length > this.fragment ? part.subarray(part.length - this.fragment) : part));
+    this.tailLen += Math.min(part.length, this.fragment);
+    while (this.tailParts.length > 1 && this.tailLen - this.tailParts[0].length >= this.fragment) {
+      this.tailLen -= this.tailParts[0].length;
+      this.tailParts.shift();
+    }
+  }
+
+  private finish(): TranscriptLine | undefined {
+    const offset = this.lineStart;
+    const bytes = this.lineBytes;
+    let line: TranscriptLine | undefined;
+    if (!this.wanted(this.head ? [this.head, ...this.tailParts] : this.buf)) line = undefined;
+    else if (this.head) {
+      const tail = Buffer.concat(this.tailParts);
+      line = { head: this.head.toString('utf8'), tail: tail.subarray(Math.max(0, tail.length - this.fragment)).toString('utf8'), bytes, offset };
+    } else {
+      line = { text: Buffer.concat(this.buf, this.bufLen).toString('utf8'), bytes, offset };
+    }
+    this.buf = [];
+    this.bufLen = 0;
+    this.head = undefined;
+    this.tailParts = [];
+    this.tailLen = 0;
+    this.lineBytes = 0;
+    this.lineStart = offset + bytes + 1;
+    return line;
+  }
+}
+
+/** The offset just after the last newline before `pos` (0 at the start), or the first line start after it. */
+async function lineStartNear(handle: fs.FileHandle, pos: number, size: number): Promise<number> {
+  const probe = 64 * 1024;
+  // A line start within 1 MB back (the usual case: a record is far shorter)…
+  for (let end = pos; end > 0 && pos - end < 1024 * 1024;) {
+    const from = Math.max(0, end - probe);
+    const got = await readAt(handle, from, end - from);
+    const nl = got.lastIndexOf(0x0a);
+    if (nl >= 0) return from + nl + 1;
+    if (from === 0) return 0;
+    end = from;
+  }
+  // …else the start of the next line (the line under `pos` is longer than a MB: its head is history).
+  for (let at = pos; at < size; at += probe) {
+    const got = await readAt(handle, at, Math.min(probe, size - at));
+    if (got.length === 0) break;
+    const nl = got.indexOf(0x0a);
+    if (nl >= 0) return at + nl + 1;
+  }
+  return size;
+}
+
+export class AppendLineReader {
+  /** Next byte to read. */
+  offset = 0;
+  /** Where reading started after the last reset (0, or a line start near the end of a large file). */
+  startOffset = 0;
+  /** What the last poll found at the path (only a regular file is ever opened). */
+  fileKind: FileKind = 'missing';
+  private ino: number | undefined;
+  private splitter: LineSplitter;
+  private tailPrint: Buffer = Buffer.alloc(0);
+  private readonly tailBytes: number;
+  private readonly whole: number;
+  private readonly fragment: number;
+  private readonly budget: number;
+
+  constructor(readonly path: string, options: LineReaderOptions = {}) {
+    this.tailBytes = options.tailBytes ?? DEFAULT_TAIL_BYTES;
+    this.whole = options.wholeLineBytes ?? DEFAULT_WHOLE_LINE_BYTES;
+    this.fragment = options.fragmentBytes ?? DEFAULT_FRAGMENT_BYTES;
+    this.budget = options.maxBytesPerPoll ?? DEFAULT_MAX_BYTES_PER_POLL;
+    this.splitter = new LineSplitter(0, this.whole, this.fragment);
+  }
+
+  /** Bytes held for an unterminated last line (bounded by the caps). */
+  get pendingBytes(): number {
+    return this.splitter.pending;
+  }
+
+  private reset(ino: number | undefined, at: number): void {
+    this.ino = ino;
+    this.offset = at;
+    this.startOffset = at;
+    this.tailPrint = Buffer.alloc(0);
+    this.splitter = new LineSplitter(at, this.whole, this.fragment);
+  }
+
+  /** Reads what was appended since the last poll (at most the per-poll budget). */
+  async poll(): Promise<LinePoll> {
+    const o = await openRegular(this.path);
+    if (o.kind !== 'ok') {
+      const had = this.ino !== undefined;
+      this.reset(undefined, 0);
+      this.fileKind = o.kind === 'missing' ? 'missing' : o.fileKind;
+      return { lines: [], reset: had, bytesRead: 0, more: false };
+    }
+    this.fileKind = 'regular';
+    const handle = o.handle;
+    try {
+      const st = o.stats;
+      let reset = false;
+      const rewritten = async () => {
+        if (this.offset === 0 || this.tailPrint.length === 0) return false;
+        const at = await readAt(handle, this.offset - this.tailPrint.length, this.tailPrint.length);
+        return !at.equals(this.tailPrint);
+      };
+      if (this.ino === undefined || st.ino !== this.ino || st.size < this.offset || (await rewritten())) {
+        reset = true;
+        const at = st.size > this.tailBytes ? await lineStartNear(handle, st.size - this.tailBytes, st.size) : 0;
+        this.reset(st.ino, at);
+      }
+      const lines: TranscriptLine[] = [];
+      const end = Math.min(st.size, this.offset + this.budget);
+      let bytesRead = 0;
+      const buf = Buffer.alloc(Math.min(CHUNK, Math.max(1, end - this.offset)));
+      while (this.offset < end) {
+        const r = await handle.read(buf, 0, Math.min(buf.length, end - this.offset), this.offset);
+        if (r.bytesRead === 0) break;
+        const got = buf.subarray(0, r.bytesRead);
+        this.splitter.push(got, (l) => lines.push(l));
+        this.offset += r.bytesRead;
+        bytesRead += r.bytesRead;
+        this.tailPrint = got.length >= PRINT_BYTES ? Buffer.from(got.subarray(got.length - PRINT_BYTES))
+          : Buffer.concat([this.tailPrint, got]).subarray(-PRINT_BYTES);
+      }
+      if (this.tailPrint.length < Math.min(PRINT_BYTES, this.offset)) {
+        this.tailPrint = await readAt(handle, Math.max(0, this.offset - PRINT_BYTES), Math.min(PRINT_BYTES, this.offset));
+      }
+      return { lines, reset, bytesRead, more: this.offset < st.size, size: st.size, mtimeMs: st.mtimeMs };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * Reads the history (the bytes before `startOffset`) once, in chunks, handing each line to `onLine` (with
+   * `needles`, only the lines that contain one of them: a byte search, no decoding of the rest). Yields to the event loop between
+   * chunks. Stops (returning false) when the file is replaced meanwhile or `cancelled()` says so.
+   */
+  async scanHistory(onLine: (line: TranscriptLine) => void, cancelled: () => boolean = () => false,
+    needles?: readonly string[]): Promise<boolean> {
+    const end = this.startOffset;
+    if (end === 0) return true;
+    const o = await openRegular(this.path);
+    if (o.kind !== 'ok') return false;
+    try {
+      if (o.stats.ino !== this.ino) return false;
+      const splitter = new LineSplitter(0, this.whole, this.fragment, needles?.map((n) => Buffer.from(n)));
+      const buf = Buffer.alloc(1 << 20);
+      for (let pos = 0; pos < end;) {
+        if (cancelled()) return false;
+        const r = await o.handle.read(buf, 0, Math.min(buf.length, end - pos), pos);
+        if (r.bytesRead === 0) break;
+        splitter.push(buf.subarray(0, r.bytesRead), onLine);
+        pos += r.bytesRead;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      return true;
+    } finally {
+      await o.handle.close();
+    }
+  }
+}

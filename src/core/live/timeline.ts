@@ -1,0 +1,62 @@
+// The live run's part of the Run Timeline, as display-ready plain data (the webview draws it with textContent only):
+// tokens and the estimated cost per window as a small bar chart, the size each window's transcript reached, and a
+// Live section (what the agent is doing now). Every string may come from a transcript: untrusted text.
+import type { LiveView } from './run';
+import { totalTokens } from './records';
+import { formatCount, formatUsd } from './format';
+import { gaugeText } from './meters';
+import { formatSize } from '../files';
+import { formatAge } from '../owner';
+import { msg, type Locale } from '../messages';
+
+export interface TimelineWindowCost {
+  n: number;
+  /** Main + subagent tokens of the window (all four kinds). */
+  tokens: number;
+  usd: number;
+  /** The size its transcript reached (the running window: now). */
+  bytes?: number;
+  /** No transcript was found for it: its bar is not drawn (unknown, not zero). */
+  found: boolean;
+  counting: boolean;
+  /** `12.3k tokens · ≈ $0.42 · 4.9 MB`. */
+  label: string;
+}
+
+export interface TimelineLive {
+  /** `Tokens and estimated cost per window`. */
+  chartTitle: string;
+  /** The estimate's caveat (never a limit). */
+  chartNote: string;
+  windows: TimelineWindowCost[];
+  /** `Live` and its lines (only while a run is active and its transcript is known). */
+  section?: { title: string; lines: string[] };
+}
+
+export function timelineLive(view: LiveView | undefined, now: number, locale: Locale = 'en'): TimelineLive | undefined {
+  if (!view) return undefined;
+  const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
+  const windows = view.windows.map((w): TimelineWindowCost => {
+    const tokens = totalTokens(w.main.tokens) + totalTokens(w.subagents.tokens);
+    const usd = w.main.usd + w.subagents.usd;
+    const found = w.transcripts.length > 0;
+    const label = found
+      ? m('live.timeline.window', { tokens: formatCount(tokens, locale), usd: formatUsd(usd, locale), size: w.bytes !== undefined ? formatSize(w.bytes, locale) : '?' })
+        + (w.counting ? m('live.tokens.counting') : '')
+      : m('live.timeline.window.missing');
+    return { n: w.window, tokens, usd, bytes: w.bytes, found, counting: w.counting, label };
+  });
+  let section: TimelineLive['section'];
+  if (view.transcript) {
+    const a = view.activity;
+    const lines: string[] = [];
+    if (view.gauge.bytes !== undefined) lines.push(m('live.timeline.context', { gauge: gaugeText(view.gauge, locale === 'pt-br'), pct: Math.round(view.gauge.pct ?? 0) }));
+    if (a?.tool) lines.push(m('live.timeline.tool', { tool: `${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}` }));
+    if (a?.text) lines.push(m('live.timeline.text', { text: a.text.line }));
+    if (view.lastWriteMs !== undefined) lines.push(m('live.timeline.idle', { age: formatAge(Math.max(0, Math.floor((now - view.lastWriteMs) / 1000)), locale) }));
+    if (view.turns !== undefined) lines.push(m('live.timeline.turns', { n: view.turns, harness: view.transcript.harness ?? '?' }));
+    lines.push(m('live.timeline.run', { tokens: formatCount(totalTokens(view.run.total.tokens), locale), usd: formatUsd(view.run.total.usd, locale) }));
+    section = { title: m('live.live'), lines };
+  }
+  return { chartTitle: m('live.timeline.chart'), chartNote: m('live.timeline.chartNote'), windows, section };
+}

@@ -1,0 +1,314 @@
+// The live run of one project (owned by its LeopoldProject, beside its SharedProjectModel): while the run is active
+// it follows the running window's transcript (one direct watch on that file plus a 1 s stat, each update reading
+// only the appended bytes, at most 8 MB per update), counts the run's earlier windows and subagents once, and
+// announces a fresh LiveView. While no run is active nothing is opened, watched or polled. The "Follow run" output
+// and "open the transcript" live here too. Every string from a transcript is untrusted: plain text only.
+import * as vscode from 'vscode';
+import { watch as fsWatch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
+import { LiveRun, type LiveView } from '../core/live/run';
+import type { FeedEntry } from '../core/live/follower';
+import { loadPrices } from '../core/live/prices';
+import { awaitingHuman, countDecisions, type DecisionCounts, type GaugeBand } from '../core/live/meters';
+import { readText, statPath } from '../core/files';
+import { parseUtc } from '../core/time';
+import type { SharedProjectModel, ModelUpdate } from './projectModel';
+import type { Log } from './log';
+import type { LeopoldContext } from './context';
+import type { LeopoldProject } from './projects';
+import { pickProject } from './projectPicker';
+import { inert } from './untrusted';
+
+const TICK_MS = 1000;
+/** Without a change, the view is re-announced this often (the idle time ages). */
+const AGE_TICK_MS = 5000;
+
+/** Fires whenever any project's live view changes (the status bar listens). */
+const anyChange = new vscode.EventEmitter<LiveRunModel>();
+export const onDidChangeAnyLive = anyChange.event;
+
+export interface LiveStats {
+  active: boolean;
+  polls: number;
+  bytesRead: number;
+  /** Transcript paths followed now. */
+  paths: string[];
+  /** Work of the last update (ms) and the median of the recent ones. */
+  lastUpdateMs: number;
+}
+
+export class LiveRunModel implements vscode.Disposable {
+  readonly run = new LiveRun();
+  private readonly changed = new vscode.EventEmitter<LiveView | undefined>();
+  readonly onDidChange = this.changed.event;
+  private readonly feedEmitter = new vscode.EventEmitter<FeedEntry>();
+  /** New tool calls and assistant lines of the running transcript, as they are read. */
+  readonly onFeed = this.feedEmitter.event;
+  /** The live view; undefined while no run is active. */
+  view: LiveView | undefined;
+  guardrailsText: string | undefined;
+  readonly decisions: DecisionCounts = { asked: 0, failed: 0, timeout: 0, elapsed: [] };
+  private lastEventOffset = -1;
+  private active = false;
+  private timer: NodeJS.Timeout | undefined;
+  private watcher: FSWatcher | undefined;
+  private watched: string | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private queued = false;
+  private counting: Promise<void> | undefined;
+  private lastAnnounce = 0;
+  private disposed = false;
+  private readonly sub: vscode.Disposable;
+  readonly stats: LiveStats = { active: false, polls: 0, bytesRead: 0, paths: [], lastUpdateMs: 0 };
+
+  constructor(private readonly model: SharedProjectModel, private readonly leoDir: string, private readonly log?: Log) {
+    this.sub = model.onDidUpdate((u) => this.onModel(u));
+  }
+
+  private onModel(u: ModelUpdate): void {
+    if (this.disposed || !this.model.loaded) return;
+    const snap = this.model.snapshot;
+    // Decision events, counted from the recent events the model read since the last update (newest first).
+    for (const e of [...snap.recent].reverse()) {
+      if (e.offset <= this.lastEventOffset) continue;
+      countDecisions(this.decisions, e);
+      this.lastEventOffset = e.offset;
+    }
+    if (snap.recent.length === 0) this.lastEventOffset = -1;
+    const guardrails = !u.files || u.files.has('GUARDRAILS.md') || this.guardrailsText === undefined;
+    const prices = !u.files || u.files.has('prices.json');
+    const active = snap.status.kind === 'active';
+    if (!active) {
+      if (this.active) this.stop();
+      if (guardrails) void readText(join(this.leoDir, 'GUARDRAILS.md')).then((t) => (this.guardrailsText = t));
+      return;
+    }
+    void this.enqueue(async () => {
+      if (guardrails) this.guardrailsText = await readText(join(this.leoDir, 'GUARDRAILS.md'));
+      if (prices || !this.active) this.run.prices = await loadPrices({ envPath: process.env.LEOPOLD_PRICES, projectPath: join(this.leoDir, 'prices.json') });
+      const first = !this.active;
+      this.active = true;
+      this.stats.active = true;
+      await this.run.setInput({ state: snap.stateObject, runEvents: snap.runEvents, windows: snap.windows });
+      if (first || (u.files && (u.files.has('state.json') || u.files.has('events.jsonl')))) await this.run.pollOthers();
+      await this.pollOnce();
+      this.follow();
+      this.announce();
+    });
+  }
+
+  /** Serializes every read of this project's transcripts (updates never overlap). */
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(async () => {
+      if (this.disposed) return;
+      try {
+        await work();
+      } catch (err) {
+        this.log?.error(`live run: ${this.leoDir}: ${(err as Error).stack ?? String(err)}`);
+      }
+    });
+    return this.queue;
+  }
+
+  private async pollOnce(): Promise<boolean> {
+    const t0 = performance.now();
+    const r = await this.run.pollCurrent((e) => this.feedEmitter.fire(e));
+    this.stats.polls++;
+    this.stats.bytesRead += r.bytesRead;
+    this.stats.lastUpdateMs = performance.now() - t0;
+    if (r.more && !this.queued) void this.tick(); // the rest of a large append, next (bounded per update)
+    if (this.run.historyPending && !this.counting) {
+      this.counting = this.run.countHistories().then((changed) => {
+        this.counting = undefined;
+        if (changed && this.active) this.announce();
+      }, () => (this.counting = undefined));
+    }
+    return r.changed;
+  }
+
+  /** One update: read what the running transcript appended. */
+  tick(): Promise<void> {
+    if (!this.active || this.queued) return this.queue;
+    this.queued = true;
+    return this.enqueue(async () => {
+      this.queued = false;
+      if (!this.active) return;
+      const changed = await this.pollOnce();
+      this.follow();
+      if (changed || Date.now() - this.lastAnnounce >= AGE_TICK_MS) this.announce();
+    });
+  }
+
+  /** Watches the running transcript (a direct watch on the file, plus the 1 s tick for when the watch is silent). */
+  private follow(): void {
+    this.timer ??= setInterval(() => void this.tick(), TICK_MS);
+    const path = this.run.follower?.exists ? this.run.follower.path : undefined;
+    if (path === this.watched) return;
+    this.watcher?.close();
+    this.watcher = undefined;
+    this.watched = path;
+    if (!path) return;
+    try {
+      this.watcher = fsWatch(path, { persistent: false }, () => void this.tick());
+      this.watcher.on('error', () => {
+        this.watcher?.close();
+        this.watcher = undefined;
+      });
+    } catch {
+      this.watcher = undefined; // the tick remains
+    }
+  }
+
+  private announce(): void {
+    if (!this.active) return;
+    const state = this.model.loaded ? this.model.snapshot.stateObject : undefined;
+    this.view = this.run.view(Date.now(), parseUtc(state?.last_verify_at));
+    this.stats.paths = this.run.paths;
+    this.lastAnnounce = Date.now();
+    this.changed.fire(this.view);
+    anyChange.fire(this);
+  }
+
+  /** The run is no longer active: stop reading, drop what was followed. */
+  private stop(): void {
+    this.active = false;
+    this.stats.active = false;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.watcher?.close();
+    this.watcher = undefined;
+    this.watched = undefined;
+    this.run.close();
+    this.stats.paths = [];
+    this.view = undefined;
+    this.changed.fire(undefined);
+    anyChange.fire(this);
+  }
+
+  /** Waits for the queued reads (tests). */
+  async idle(): Promise<void> {
+    await this.queue;
+    await this.counting;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.sub.dispose();
+    if (this.active) this.stop();
+    this.changed.dispose();
+    this.feedEmitter.dispose();
+  }
+}
+
+/** What the status item's live part last showed (tests). */
+let statusShown: { band?: GaugeBand; color?: string; needsYou?: boolean } = {};
+
+/**
+ * The status item's live part, for the project it shows: `… · 62%` while a run is active, its colour at the
+ * checkpoint band (not before) and at the roll, and `Leopold needs you: …` at an awaiting_human stop.
+ */
+export function decorateStatus(item: vscode.StatusBarItem, project: LeopoldProject): void {
+  item.color = undefined;
+  statusShown = {};
+  const snap = project.model.loaded ? project.model.snapshot : undefined;
+  const wait = snap && awaitingHuman(snap.stateObject, snap.recent, snap.plan);
+  if (wait && !wait.ticked) {
+    item.text = `$(report) ${vscode.l10n.t('Leopold needs you: {0}', inert(wait.text || `#${wait.index ?? '?'}`, 80))}`;
+    statusShown = { needsYou: true };
+    return;
+  }
+  const g = project.live.view?.gauge;
+  if (g?.pct === undefined) return;
+  item.text += ` · ${Math.round(g.pct)}%`;
+  const color = g.band === 'roll' ? 'errorForeground' : g.band === 'checkpoint' ? 'editorWarning.foreground' : undefined;
+  if (color) item.color = new vscode.ThemeColor(color);
+  statusShown = { band: g.band, color };
+}
+
+/** `HH:MM:SS  tool  Bash · npm test` (UTC, as Leopold's journal writes times). */
+export function feedLine(e: FeedEntry): string {
+  const t = e.tsMs !== undefined ? new Date(e.tsMs).toISOString().slice(11, 19) : '--:--:--';
+  return `${t}  ${e.kind === 'tool' ? 'tool' : 'text'}  ${inert(e.text, 400)}`;
+}
+
+/** Opens a transcript read-only with the cursor at its end (a large one through VS Code's own large-file path). */
+export async function openTranscript(path: string): Promise<void> {
+  const uri = vscode.Uri.file(path);
+  const st = await statPath(path).catch(() => undefined);
+  if (!st?.isFile()) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('The transcript {0} is not a readable file.', inert(path, 200)));
+    return;
+  }
+  if (st.size < 40 * 1024 * 1024) {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const end = doc.lineAt(Math.max(0, doc.lineCount - 1)).range.end;
+    const editor = await vscode.window.showTextDocument(doc, { preview: true, selection: new vscode.Range(end, end) });
+    editor.revealRange(new vscode.Range(end, end), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  } else {
+    await vscode.commands.executeCommand('vscode.open', uri, { preview: true });
+    await vscode.commands.executeCommand('cursorBottom');
+  }
+  await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession');
+}
+
+export function registerLive(ctx: LeopoldContext): void {
+  const follow = vscode.window.createOutputChannel(vscode.l10n.t('Leopold: Follow run'));
+  const written: string[] = [];
+  let followed: { project: LeopoldProject; sub: vscode.Disposable } | undefined;
+  const write = (line: string) => {
+    follow.appendLine(line);
+    written.push(line);
+    if (written.length > 2000) written.splice(0, 1000);
+  };
+  const followRun = async (arg?: unknown) => {
+    const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Which project\'s run to follow?'));
+    if (!project) return;
+    followed?.sub.dispose();
+    follow.clear();
+    written.length = 0;
+    write(vscode.l10n.t('Following the run of {0} (one line per tool call and assistant message; text from the transcript, shown as is).', inert(project.name, 80)));
+    const live = project.live;
+    if (!live.view) write(vscode.l10n.t('No run is active: nothing is followed until one is.'));
+    for (const e of live.run.follower?.recentFeed(20) ?? []) write(feedLine(e));
+    followed = { project, sub: live.onFeed((e) => write(feedLine(e))) };
+    follow.show(true);
+  };
+  ctx.extension.subscriptions.push(
+    follow,
+    anyChange,
+    { dispose: () => followed?.sub.dispose() },
+    vscode.commands.registerCommand('leopold.followRun', followRun),
+    vscode.commands.registerCommand('leopold.openTranscript', async (arg?: unknown) => {
+      let path = typeof arg === 'string' && arg.endsWith('.jsonl') ? arg : undefined;
+      if (!path) {
+        const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Which project\'s transcript to open?'));
+        path = project?.live.run.follower?.path;
+      }
+      if (!path) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('No transcript is known for the running window (state.json names none).'));
+        return;
+      }
+      try {
+        await openTranscript(path);
+      } catch (err) {
+        ctx.log.error(`open transcript ${path}: ${String(err)}`);
+      }
+    }),
+  );
+  ctx.api.live = {
+    view: (root) => ctx.registry.projects.find((p) => p.root === root)?.live.view,
+    stats: (root) => {
+      const s = ctx.registry.projects.find((p) => p.root === root)?.live.stats;
+      return s ? { ...s, paths: [...s.paths] } : undefined;
+    },
+    tick: async (root) => {
+      const live = ctx.registry.projects.find((p) => p.root === root)?.live;
+      await live?.tick();
+      await live?.idle();
+    },
+    idle: async (root) => ctx.registry.projects.find((p) => p.root === root)?.live.idle(),
+    followLines: () => [...written],
+    status: () => ({ ...statusShown }),
+    followRun: (root) => followRun(root),
+  };
+}

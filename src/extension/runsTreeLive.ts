@@ -1,0 +1,175 @@
+// The live run's nodes under "Current run" (plain data, no `vscode`, like runsTreeNodes.ts): the awaiting_human card,
+// the api_error hint, the Context gauge and the Live node (tool call, assistant line, idle time, turns, harness,
+// tokens, cost estimate, meters, verification). Transcript and .leopold text goes into plain labels and tooltips.
+import { join } from 'node:path';
+import type { ProjectSnapshot } from '../core/project';
+import type { LiveView, WindowTokens } from '../core/live/run';
+import type { TokenTotals } from '../core/live/ledger';
+import { addTokens, totalTokens, type Tokens } from '../core/live/records';
+import { apiErrorHint, awaitingHuman, dashboardMeters, gaugeText, subagentsOf, verificationState, type DecisionCounts } from '../core/live/meters';
+import { formatAge } from '../core/owner';
+import { fileKindWords, formatSize } from '../core/files';
+import { decimal, msg, msgN, type Locale, type MessageArgs, type MessageKey } from '../core/messages';
+import type { NodeData } from './runsTreeNodes';
+import { formatCount, formatUsd } from '../core/live/format';
+
+export { formatCount, formatUsd };
+
+export interface LiveTreeInput {
+  /** The live view (undefined while no run is active: no Context nor Live node). */
+  view?: LiveView;
+  guardrailsText?: string;
+  decisions?: DecisionCounts;
+  /** The clock the idle time is measured against. */
+  now?: number;
+}
+
+const trunc = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+function tokenArgs(t: Tokens, locale: Locale): MessageArgs {
+  const f = (n: number) => formatCount(n, locale);
+  return { input: f(t.input), output: f(t.output), cacheWrite: f(t.cacheWrite), cacheRead: f(t.cacheRead) };
+}
+
+function tokensNode(id: string, label: string, main: TokenTotals, sub: TokenTotals, files: number, counting: boolean, locale: Locale,
+  extra?: string): NodeData {
+  const all = addTokens(main.tokens, sub.tokens);
+  const exact = (t: Tokens) => ({ input: t.input, output: t.output, cacheWrite: t.cacheWrite, cacheRead: t.cacheRead });
+  return {
+    id, label, collapsible: 'none', icon: { id: 'symbol-numeric' }, contextValue: 'live.tokens',
+    description: msg(locale, 'live.tokens.desc', tokenArgs(all, locale)) + (counting ? msg(locale, 'live.tokens.counting') : ''),
+    tooltip: msg(locale, 'live.tokens.tooltip', { ...exact(all), main: formatCount(totalTokens(main.tokens), locale), sub: formatCount(totalTokens(sub.tokens), locale), files }) + (extra ? `\n${extra}` : ''),
+  };
+}
+
+function windowLine(w: WindowTokens, locale: Locale): string {
+  const t = totalTokens(w.main.tokens) + totalTokens(w.subagents.tokens);
+  return msg(locale, 'live.tokens.window.line', {
+    n: w.window, tokens: formatCount(t, locale), usd: formatUsd(w.main.usd + w.subagents.usd, locale),
+    missing: w.transcripts.length === 0 ? msg(locale, 'live.tokens.window.missing') : '',
+  });
+}
+
+/** The live nodes for the current run, in the order they are listed. */
+export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTreeInput | undefined, locale: Locale = 'en'): NodeData[] {
+  const m = (key: MessageKey, args?: MessageArgs) => msg(locale, key, args);
+  const state = snap.stateObject;
+  const out: NodeData[] = [];
+  const planPath = join(snap.leoDir, 'PLAN.md');
+
+  const wait = awaitingHuman(state, snap.recent, snap.plan);
+  if (wait) {
+    const text = trunc(wait.text || '?', 160);
+    out.push({
+      id: `${root}::live:awaiting`, label: m('live.awaiting'),
+      description: wait.ticked ? m('live.awaiting.ticked') : m('live.awaiting.desc', { index: wait.index ?? '?', text }),
+      tooltip: m('live.awaiting.tooltip', { text: trunc(wait.text, 2000) }),
+      icon: { id: wait.ticked ? 'pass' : 'report', color: wait.ticked ? 'charts.green' : 'charts.yellow' },
+      collapsible: wait.ticked ? 'expanded' : 'none', contextValue: wait.ticked ? 'awaitingHuman.ticked' : 'awaitingHuman',
+      open: { path: planPath, line: wait.item?.line },
+      children: wait.ticked ? [{
+        id: `${root}::live:resume`, label: m('live.resume'), tooltip: m('live.resume.tooltip'), icon: { id: 'debug-start' },
+        collapsible: 'none', contextValue: 'awaitingHuman.resume', command: { id: 'leopold.resumeRun', args: [root] },
+      }] : undefined,
+    });
+  }
+
+  const api = apiErrorHint(state);
+  if (api) {
+    out.push({
+      id: `${root}::live:apiError`, label: m('live.apiError'),
+      description: m('live.apiError.desc', { type: trunc(api.type ?? '?', 100), retry: api.retryable === undefined ? '' : m(api.retryable ? 'live.apiError.retryable' : 'live.apiError.final') }),
+      tooltip: api.hint ? trunc(api.hint, 2000) : m('live.apiError.noHint'),
+      icon: { id: 'error', color: 'problemsErrorIcon.foreground' }, collapsible: 'none', contextValue: 'apiError',
+    });
+  }
+
+  const view = input?.view;
+  if (!view) return out;
+  const g = view.gauge;
+  const t = view.transcript;
+  const context: NodeData = { id: `${root}::live:context`, label: m('live.context'), collapsible: 'none', contextValue: `live.context.${g.band}`, icon: { id: 'dashboard' } };
+  if (!t) {
+    context.description = m('live.context.unknown');
+    context.tooltip = m('live.context.unknown.tooltip');
+    context.icon = { id: 'question' };
+  } else if (t.notRegular) {
+    context.description = m('live.context.notRegular', { kind: fileKindWords(t.notRegular as Parameters<typeof fileKindWords>[0], locale) });
+    context.tooltip = t.path;
+    context.icon = { id: 'warning', color: 'problemsWarningIcon.foreground' };
+  } else if (!t.exists || g.bytes === undefined) {
+    context.description = m('live.context.missing');
+    context.tooltip = m('live.context.missing.tooltip', { path: t.path, source: t.source });
+    context.icon = { id: 'question' };
+  } else {
+    const gauge = gaugeText(g, locale === 'pt-br');
+    context.description = g.band === 'off' ? m('live.context.off', { size: formatSize(g.bytes, locale) })
+      : m('live.context.desc', { gauge, pct: Math.round(g.pct ?? 0), band: g.band === 'checkpoint' ? m('live.context.band.checkpoint') : g.band === 'roll' ? m('live.context.band.roll') : '' });
+    context.tooltip = m('live.context.tooltip', { bytes: g.bytes, max: g.maxMb, path: t.path, source: t.source });
+    context.icon = g.band === 'roll' ? { id: 'dashboard', color: 'charts.red' } : g.band === 'checkpoint' ? { id: 'dashboard', color: 'charts.yellow' } : { id: 'dashboard' };
+    context.command = { id: 'leopold.openTranscript', args: [t.path] };
+  }
+  out.push(context);
+
+  const a = view.activity;
+  const idle = view.idleMs !== undefined ? formatAge(Math.floor(view.idleMs / 1000), locale) : undefined;
+  const children: NodeData[] = [];
+  const leaf = (key: string, label: string, description: string | undefined, icon: string, tooltip?: string): NodeData =>
+    ({ id: `${root}::live:${key}`, label, description, tooltip: tooltip ?? description, icon: { id: icon }, collapsible: 'none', contextValue: `live.${key}` });
+  if (t?.exists && view.transcript?.unknownFormat) children.push(leaf('harness', m('live.harness'), m('live.harness.unknown'), 'question'));
+  children.push(leaf('tool', m('live.tool'), a?.tool ? trunc(`${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}${a.tool.running ? ` (${m('live.tool.running')})` : ''}`, 160) : m('live.tool.none'),
+    a?.tool?.running ? 'loading~spin' : 'tools'));
+  children.push(leaf('text', m('live.text'), a?.text ? trunc(a.text.line, 160) : m('live.text.none'), 'comment'));
+  if (idle) children.push(leaf('idle', m('live.idle'), idle, 'clock'));
+  if (view.turns !== undefined) children.push(leaf('turns', m('live.turns'), String(view.turns), 'list-ordered', m('live.turns.tooltip')));
+  if (t?.harness) children.push(leaf('harnessName', m('live.harness'), t.harness, 'server-process'));
+  const cur = view.windows.find((w) => w.window === view.window);
+  if (cur) children.push(tokensNode(`${root}::live:tokens.window`, m('live.tokens.window', { n: view.window }), cur.main, cur.subagents, cur.subagentFiles, cur.counting, locale));
+  if (view.windows.length > 0) {
+    const files = view.windows.reduce((n, w) => n + w.subagentFiles, 0);
+    children.push(tokensNode(`${root}::live:tokens.run`, m('live.tokens.run'), view.run.main, view.run.subagents, files, view.counting, locale,
+      m('live.tokens.run.tooltip', { windows: view.windows.map((w) => windowLine(w, locale)).join('\n') })));
+    children.push({
+      id: `${root}::live:cost`, label: m('live.cost'), collapsible: 'none', icon: { id: 'credit-card' }, contextValue: 'live.cost',
+      description: m('live.cost.desc', { usd: formatUsd(cur ? cur.main.usd + cur.subagents.usd : 0, locale), run: formatUsd(view.run.total.usd, locale) }),
+      tooltip: m('live.cost.tooltip'),
+    });
+  }
+  // The dashboard's meters, with the subagents map under its meter.
+  const meters = dashboardMeters(state, snap.guardrails.maxIterations, snap.guardrails.maxFailures, g, input?.decisions);
+  const subs = subagentsOf(state);
+  children.push({
+    id: `${root}::live:meters`, label: m('live.meters'), collapsible: 'collapsed', icon: { id: 'graph' }, contextValue: 'live.meters',
+    description: meters.filter((x) => x.label !== 'context').map((x) => `${x.label} ${x.val}/${x.max}`).join(' · '),
+    children: meters.map((x) => ({
+      id: `${root}::live:meter:${x.label}`, label: x.label, description: `${decimal(locale, String(x.val))}${x.unit} / ${x.max}${x.unit}`,
+      tooltip: m('live.meter.tooltip', { label: x.label, val: x.val, max: x.max, unit: x.unit, pct: x.pct }),
+      icon: { id: x.pct >= 100 ? 'error' : x.pct >= 75 ? 'warning' : 'circle-outline' }, contextValue: 'live.meter',
+      collapsible: x.label === 'subagents' && subs.length ? 'collapsed' as const : 'none' as const,
+      children: x.label === 'subagents' && subs.length ? subs.map((s) => ({
+        id: `${root}::live:subagent:${s.id}`, label: trunc(s.id, 60), collapsible: 'none' as const, icon: { id: 'person' }, contextValue: 'live.subagent',
+        description: m('live.subagent.desc', { type: trunc(s.type ?? '?', 60), when: s.stoppedAt ? m('live.subagent.stopped', { size: s.transcriptBytes !== undefined ? formatSize(s.transcriptBytes, locale) : '?' }) : m('live.subagent.running') }),
+        tooltip: [`agent_id: ${s.id}`, `agent_type: ${s.type ?? '-'}`, `started_at: ${s.startedAt ?? '-'}`, `stopped_at: ${s.stoppedAt ?? '-'}`, `transcript_bytes: ${s.transcriptBytes ?? '-'}`].join('\n'),
+      })) : undefined,
+    })),
+  });
+  const v = verificationState(state, input?.guardrailsText);
+  if (v) {
+    const desc = !v.declared ? m('live.verify.undeclared') : v.stale
+      ? (view.editsSinceVerify ? msgN(locale, 'live.verify.stale', view.editsSinceVerify) : m('live.verify.staleNoCount')) : m('live.verify.fresh');
+    children.push({
+      id: `${root}::live:verify`, label: m('live.verify'), description: desc, collapsible: 'none', contextValue: v.stale ? 'live.verify.stale' : 'live.verify',
+      icon: v.stale ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : { id: 'verified' },
+      tooltip: m('live.verify.tooltip', { receipts: v.receipts, verify: v.lastVerifyAt ?? '-', edit: v.lastEditAt ?? '-' }),
+    });
+  }
+  const now = a?.tool ? `${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}` : a?.text?.line;
+  out.push({
+    id: `${root}::live:live`, label: m('live.live'),
+    description: trunc([now, idle ? m('live.live.desc.idle', { age: idle }) : undefined].filter(Boolean).join(' · '), 120) || undefined,
+    tooltip: m('live.live.tooltip'), icon: { id: 'pulse', color: a?.tool?.running ? 'charts.green' : undefined }, collapsible: 'collapsed', contextValue: 'live',
+    command: t?.exists ? { id: 'leopold.openTranscript', args: [t.path] } : undefined,
+    children,
+  });
+  return out;
+}

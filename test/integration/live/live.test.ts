@@ -1,0 +1,151 @@
+// The live run in the real workbench: a fake agent (a separate node process) appends Claude Code lines to a session
+// transcript the way Claude Code writes them; the Context gauge, the Live node, the status bar and the Follow output
+// move with it; an awaiting_human stop shows the card and stops all reading.
+import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as vscode from 'vscode';
+import { leopold, leoFile, testFolders, waitFor } from '../helpers';
+import { sleep, stamp, writeState } from '../supervisorUtil';
+import { claudeAssistant, claudeToolResult, claudeUser, type ClaudeSession } from '../../fixtures/transcripts';
+
+type Plain = { id: string; label: string; description?: string; icon?: string; contextValue?: string; children?: Plain[] };
+const find = (n: Plain, id: string): Plain | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+
+const SESSION = '5e551011-aaaa-4bbb-8ccc-000000000001';
+const MIB = 1048576;
+
+/** A fake agent: a child process that appends the given chunks to the transcript, one every `gapMs`. */
+function fakeAgent(transcript: string, chunks: string[], gapMs: number): ChildProcess {
+  const plan = path.join(path.dirname(transcript), `agent-${Date.now()}.json`);
+  fs.writeFileSync(plan, JSON.stringify(chunks));
+  const script = `const fs=require('fs');const c=JSON.parse(fs.readFileSync(${JSON.stringify(plan)},'utf8'));let i=0;` +
+    `const t=setInterval(()=>{if(i>=c.length){clearInterval(t);return;}fs.appendFileSync(${JSON.stringify(transcript)},c[i++]);},${gapMs});`;
+  return spawn(process.execPath, ['-e', script], { stdio: 'ignore', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+}
+
+suite('The live run (a fake agent appending to a Claude Code transcript)', () => {
+  let api: Record<string, any>;
+  let folder: string;
+  let transcript: string;
+  let clock = Date.now() - 60_000;
+  const s: ClaudeSession = { sessionId: SESSION, cwd: '/work/p', now: () => new Date((clock += 500)).toISOString() };
+  const agents: ChildProcess[] = [];
+  const tree = () => (api.runsTree.render() as Plain[]).find((x) => x.id === folder);
+  const node = (suffix: string) => {
+    const r = tree();
+    return r && find(r, `${folder}::${suffix}`);
+  };
+
+  suiteSetup(async () => {
+    api = await leopold();
+    [folder] = testFolders();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-live-it-'));
+    transcript = path.join(dir, `${SESSION}.jsonl`);
+    await vscode.commands.executeCommand('workbench.view.extension.leopold');
+    await waitFor('the project root', () => tree());
+    await api.runsTree.idle();
+  });
+
+  suiteTeardown(() => {
+    for (const a of agents) a.kill();
+  });
+
+  test('idle: no run active, so no transcript is opened, watched or polled, and there is no Context or Live node', async () => {
+    // A transcript exists and grows, but nothing names it while the run is inactive.
+    fs.writeFileSync(transcript, claudeUser(s, 'start'));
+    await sleep(2500);
+    const st = api.live.stats(folder);
+    assert.deepStrictEqual([st.active, st.polls, st.bytesRead, st.paths], [false, 0, 0, []]);
+    assert.strictEqual(node('live:context'), undefined);
+    assert.strictEqual(node('live:live'), undefined);
+  });
+
+  test('a running window: the gauge, the Live node, the tokens and the status bar move as the agent writes', async () => {
+    writeState(folder, {
+      active: true, iteration: 2, max_iterations: 50, max_context_mb: 1, windows: 1, started_at: stamp(60), last_turn: stamp(5),
+      session_id: SESSION, owner: { session_id: SESSION, harness: 'claude', engine: 'skill', claimed_at: stamp(60), pid: process.pid, transcript_path: transcript },
+      subagents_spawned: 1, subagents: { a1: { agent_type: 'general-purpose', started_at: stamp(30) } },
+      last_edit_at: stamp(20), last_verify_at: stamp(90),
+    });
+    const chunks = [
+      // One message, three content blocks: three lines with the same id/requestId/usage, counted once.
+      claudeAssistant(s, [
+        { type: 'thinking', thinking: 'plan', signature: 'x' },
+        { type: 'text', text: 'Running the unit tests.' },
+        { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'npm test', description: 'tests' } },
+      ], { input_tokens: 1200, output_tokens: 300, cache_creation_input_tokens: 5000, cache_read_input_tokens: 40000 }),
+      claudeToolResult(s, 'toolu_1', 'ok\n'.repeat(50)),
+      claudeAssistant(s, [{ type: 'tool_use', id: 'toolu_2', name: 'Edit', input: { file_path: '/work/p/src/cache.ts', old_string: 'a', new_string: 'b' } }],
+        { input_tokens: 100, output_tokens: 50, cache_creation_input_tokens: 0, cache_read_input_tokens: 45000 }),
+    ];
+    agents.push(fakeAgent(transcript, chunks, 150));
+    const live = await waitFor('the Live node to show the Edit', () => {
+      const n = node('live:live');
+      return n?.description?.startsWith('Edit · /work/p/src/cache.ts') ? n : undefined;
+    });
+    const kids = Object.fromEntries(live.children!.map((c) => [c.label, c.description]));
+    assert.strictEqual(kids['Tool call'], 'Edit · /work/p/src/cache.ts (running)');
+    assert.strictEqual(kids.Assistant, 'Running the unit tests.');
+    assert.strictEqual(kids['Turns in this window'], '2', 'two messages, four lines');
+    assert.strictEqual(kids.Harness, 'claude');
+    assert.strictEqual(kids['Tokens (window 1)'], 'in 1.30k · out 350 · cache write 5.00k · cache read 85.0k');
+    assert.match(kids['Cost (estimate)']!, /^≈ \$0\.0\d\d window · ≈ \$0\.0\d\d run$/);
+    assert.match(kids.Meters!, /^iterations 2\/50 · subagents 1\/8 · forks 0\/0 · failures 0\/3$/);
+    assert.strictEqual(kids.Verification, '1 edit since the last verification — ticking an item would be denied');
+    const context = node('live:context')!;
+    assert.match(context.description!, /^0\.0 \/ 1 MB · [0-9]%$/);
+    assert.match(api.statusBar.text(), /run active · window 1\/10 · \d%$/);
+    assert.strictEqual(api.live.status().color, undefined, 'no colour below the checkpoint band');
+
+    // The follow output shows one line per tool call and assistant message.
+    await api.live.followRun(folder);
+    assert.ok(api.live.followLines().some((l: string) => /tool {2}Bash · npm test$/.test(l)), api.live.followLines().join('\n'));
+    agents.push(fakeAgent(transcript, [claudeAssistant(s, [{ type: 'text', text: 'Tests pass; moving on.' }], { input_tokens: 1, output_tokens: 1 })], 10));
+    await waitFor('the new assistant line in the Follow output', () => api.live.followLines().some((l: string) => l.endsWith('text  Tests pass; moving on.')));
+
+    // Past 80 % of max_context_mb: the band is named and the colour changes.
+    const pad = claudeToolResult(s, 'toolu_2', 'x'.repeat(Math.ceil(0.85 * MIB)));
+    agents.push(fakeAgent(transcript, [pad], 10));
+    await waitFor('the checkpoint band', () => (node('live:context')?.description?.endsWith('% · checkpoint band') ? true : undefined));
+    assert.match(node('live:context')!.description!, /^0\.\d \/ 1 MB · 8\d% · checkpoint band$/);
+    await waitFor('the status bar at the band', () => (/ · 8\d%$/.test(api.statusBar.text()) ? true : undefined));
+    assert.strictEqual(api.live.status().color, 'editorWarning.foreground');
+    const st = api.live.stats(folder);
+    assert.deepStrictEqual(st.paths, [transcript]);
+    assert.ok(st.bytesRead <= fs.statSync(transcript).size, 'each byte read once');
+  });
+
+  test('a click on Live opens the transcript at its end', async () => {
+    await vscode.commands.executeCommand('leopold.openTranscript', transcript);
+    const editor = await waitFor('the transcript editor', () => (vscode.window.activeTextEditor?.document.uri.fsPath === transcript ? vscode.window.activeTextEditor : undefined));
+    assert.strictEqual(editor.selection.active.line, editor.document.lineCount - 1);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  test('an awaiting_human stop: the card (item and question), "Leopold needs you" in the status bar, reading stops; Resume once ticked', async () => {
+    fs.appendFileSync(leoFile(folder, 'events.jsonl'),
+      `{"ts":"${stamp()}","event":"awaiting_human","item":2,"text":"Pick the database for the cache"}\n{"ts":"${stamp()}","event":"stop","reason":"awaiting_human","session":"5e551011"}\n`);
+    writeState(folder, { active: false, stopped_reason: 'awaiting_human', iteration: 3, windows: 1, owner: { session_id: SESSION, transcript_path: transcript, released_at: stamp() } });
+    const card = await waitFor('the awaiting_human card', () => node('live:awaiting'));
+    assert.strictEqual(card.label, 'Leopold needs you');
+    assert.strictEqual(card.description, 'item 2: Pick the database for the cache');
+    await waitFor('the status bar', () => (api.statusBar.text().includes('Leopold needs you: Pick the database for the cache') ? true : undefined));
+    const st = api.live.stats(folder);
+    assert.deepStrictEqual([st.active, st.paths], [false, []]);
+    assert.strictEqual(node('live:live'), undefined);
+    const polls = st.polls;
+    fs.appendFileSync(transcript, claudeUser(s, 'more'));
+    await sleep(2500);
+    assert.strictEqual(api.live.stats(folder).polls, polls, 'nothing is read once the run stopped');
+
+    const plan = leoFile(folder, 'PLAN.md');
+    fs.writeFileSync(plan, fs.readFileSync(plan, 'utf8').replace('- [ ] @human', '- [x] @human'));
+    const ticked = await waitFor('the ticked card', () => (node('live:awaiting')?.contextValue === 'awaitingHuman.ticked' ? node('live:awaiting') : undefined));
+    assert.strictEqual(ticked.children?.[0].label, 'Resume the run');
+    const item = api.runsTree.provider.getTreeItem(api.runsTree.provider.handle(`${folder}::live:resume`)) as vscode.TreeItem;
+    assert.deepStrictEqual([item.command?.command, item.command?.arguments], ['leopold.resumeRun', [folder]]);
+  });
+});
