@@ -4,6 +4,7 @@
 // webview draws (`TimelineView`), worded here once by the core catalog (the runs tree's words for window facts);
 // the webview (src/extension/timeline/webview/) draws this JSON with DOM APIs only and never words anything. Every
 // string in here may come from `.leopold/` files and is untrusted text, never markup.
+import type { TimelineLive } from './live/timeline';
 import type { JournalEvent } from './journal';
 import { endingWords, windowFacts, type RunStatus, type RunWindow } from './runs';
 import { eventInfo, type Severity } from './events';
@@ -95,6 +96,8 @@ export interface TimelineView {
   empty?: string;
   legend: { cls: MarkKind; label: string }[];
   noMarks: string;
+  /** The live run's part (tokens and estimated cost per window, the size each reached, what the agent does now). */
+  live?: TimelineLive;
 }
 
 const KIND: Record<string, MarkKind> = {
@@ -236,6 +239,7 @@ export function buildTimeline(args: {
   events: readonly JournalEvent[];
   plan?: { done: number; total: number };
   verdict?: TimelineVerdict;
+  live?: TimelineLive;
   now: number;
   locale?: Locale;
 }): TimelineView {
@@ -295,5 +299,6 @@ export function buildTimeline(args: {
       ['relaunch_refused', 'timeline.legend.relaunchRefused'], ['api_error', 'timeline.legend.apiError'], ['api_retry', 'timeline.legend.apiRetry'],
     ] as const).map(([cls, key]) => ({ cls, label: t(key) })),
     noMarks: t('timeline.noMarks'),
+    live: args.live,
   };
 }

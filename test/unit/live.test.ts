@@ -433,12 +433,12 @@ describe('the live run: the whole run (core/live/run)', () => {
     await run.setInput({ state, runEvents, windows: [] });
     await run.pollCurrent();
     const { timelineLive } = await import('../../src/core/live/timeline');
-    const t = timelineLive(run.view(), Date.now())!;
+    const t = timelineLive(run.view())!;
     assert.deepStrictEqual(t.windows.map((w) => [w.n, w.found, w.tokens]), [[1, false, 0], [2, true, 1500]]);
     assert.strictEqual(t.windows[0].label, 'transcript not found');
     assert.match(t.windows[1].label, /^1\.50k tokens · ≈ \$0\.011 · \d+ B$/);
     assert.deepStrictEqual(t.section?.lines.filter((l) => /^tool call|^1 turns/.test(l)), ['tool call: Bash · make', '1 turns in this window · claude']);
-    assert.strictEqual(timelineLive(undefined, 0), undefined);
+    assert.strictEqual(timelineLive(undefined), undefined);
   });
 
   it('says "unknown" when the state names no transcript, instead of guessing', async () => {

@@ -68,7 +68,7 @@ export const LIVE_EN = {
   'live.timeline.context': 'context {gauge} ({pct}%)',
   'live.timeline.tool': 'tool call: {tool}',
   'live.timeline.text': 'assistant: {text}',
-  'live.timeline.idle': 'last write {age}',
+  'live.timeline.idle': 'last transcript write at {time}',
   'live.timeline.turns': '{n} turns in this window · {harness}',
   'live.timeline.run': 'run: {tokens} tokens · ≈ ${usd} (estimate)',
 } as const;
@@ -139,7 +139,7 @@ export const LIVE_PT_BR: Record<keyof typeof LIVE_EN, string> = {
   'live.timeline.context': 'contexto {gauge} ({pct}%)',
   'live.timeline.tool': 'chamada de ferramenta: {tool}',
   'live.timeline.text': 'assistente: {text}',
-  'live.timeline.idle': 'última escrita {age}',
+  'live.timeline.idle': 'última escrita na transcrição às {time}',
   'live.timeline.turns': '{n} turnos nesta janela · {harness}',
   'live.timeline.run': 'run: {tokens} tokens · ≈ ${usd} (estimativa)',
 };

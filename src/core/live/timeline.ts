@@ -6,7 +6,7 @@ import { totalTokens } from './records';
 import { formatCount, formatUsd } from './format';
 import { gaugeText } from './meters';
 import { formatSize } from '../files';
-import { formatAge } from '../owner';
+import { clockTime } from '../timeline';
 import { msg, type Locale } from '../messages';
 
 export interface TimelineWindowCost {
@@ -33,7 +33,7 @@ export interface TimelineLive {
   section?: { title: string; lines: string[] };
 }
 
-export function timelineLive(view: LiveView | undefined, now: number, locale: Locale = 'en'): TimelineLive | undefined {
+export function timelineLive(view: LiveView | undefined, locale: Locale = 'en'): TimelineLive | undefined {
   if (!view) return undefined;
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   const windows = view.windows.map((w): TimelineWindowCost => {
@@ -53,7 +53,8 @@ export function timelineLive(view: LiveView | undefined, now: number, locale: Lo
     if (view.gauge.bytes !== undefined) lines.push(m('live.timeline.context', { gauge: gaugeText(view.gauge, locale === 'pt-br'), pct: Math.round(view.gauge.pct ?? 0) }));
     if (a?.tool) lines.push(m('live.timeline.tool', { tool: `${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}` }));
     if (a?.text) lines.push(m('live.timeline.text', { text: a.text.line }));
-    if (view.lastWriteMs !== undefined) lines.push(m('live.timeline.idle', { age: formatAge(Math.max(0, Math.floor((now - view.lastWriteMs) / 1000)), locale) }));
+    // A clock time, not an age: the view changes only when the transcript does (an idle panel posts nothing).
+    if (view.lastWriteMs !== undefined) lines.push(m('live.timeline.idle', { time: clockTime(view.lastWriteMs) }));
     if (view.turns !== undefined) lines.push(m('live.timeline.turns', { n: view.turns, harness: view.transcript.harness ?? '?' }));
     lines.push(m('live.timeline.run', { tokens: formatCount(totalTokens(view.run.total.tokens), locale), usd: formatUsd(view.run.total.usd, locale) }));
     section = { title: m('live.live'), lines };

@@ -9,6 +9,7 @@
 // with the runs tree) and to the supervisor's verdicts (SupervisorHub); it never polls and never reads a file itself.
 // After a window reload VS Code restores the panel through the serializer registered here (the webview keeps the
 // project's root in its state).
+import { timelineLive } from '../../core/live/timeline';
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import type { LeopoldContext } from '../context';
@@ -86,6 +87,7 @@ class TimelinePanel implements vscode.Disposable {
         if (panel.visible) void this.queue('visible');
       }),
       project.model.onDidUpdate((u) => this.onModelUpdate(u)),
+      project.live.onDidChange(() => void this.queue('live')),
       hub.onDidChange((view) => {
         if (view.project === project && verdictKey(timelineVerdict(view)) !== this.verdictKey) void this.queue(`verdict ${view.decision.verdict}`);
       }),
@@ -122,7 +124,8 @@ class TimelinePanel implements vscode.Disposable {
     this.data = buildTimeline({
       project: this.project.name, root: this.project.root, status: snap.status, maxWindows: snap.maxWindows,
       windows: snap.windows, events: snap.runEvents,
-      plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict, now: Date.now(), locale: uiLocale(),
+      plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict,
+      live: timelineLive(this.project.live.view, uiLocale()), now: Date.now(), locale: uiLocale(),
     });
     this.post(reason);
   }
@@ -130,7 +133,8 @@ class TimelinePanel implements vscode.Disposable {
   private post(reason: string): void {
     if (!this.data || !this.ready) return;
     // A rebuild that changes nothing the webview shows (the tree's liveness re-read, a repeated event) posts nothing.
-    const key = JSON.stringify(this.data);
+    // (When it was assembled — `at`, the subtitle's "as of" — is not a change.)
+    const key = JSON.stringify({ ...this.data, at: 0, subtitle: '' });
     if (key === this.lastPosted) return;
     this.lastPosted = key;
     this.seq++;
@@ -151,7 +155,7 @@ class TimelinePanel implements vscode.Disposable {
     } else if (m.type === 'rendered') {
       this.rendered = {
         seq: Number(m.seq), windows: Number(m.windows), marks: Number(m.marks), links: Number(m.links),
-        foreign: Number(m.foreign), scripts: Number(m.scripts), text: String(m.text ?? ''), saved: String(m.saved ?? ''),
+        foreign: Number(m.foreign), costBars: Number(m.costBars), scripts: Number(m.scripts), text: String(m.text ?? ''), saved: String(m.saved ?? ''),
       };
     } else if (m.type === 'open' && typeof m.index === 'number') {
       const mark = this.data?.marks[m.index];

@@ -14,6 +14,8 @@ export interface Rendered {
   windows: number;
   marks: number;
   links: number;
+  /** Token bars drawn in the live run's chart (windows whose transcript was found). */
+  costBars: number;
   /** Elements that load or run something (img, iframe, object, embed, script, a, foreignObject, style): must stay 0. */
   foreign: number;
   /** Script elements in the webview document (ours and the host's): must not grow with the data. */

@@ -118,6 +118,22 @@ suite('The live run (a fake agent appending to a Claude Code transcript)', () =>
     assert.ok(st.bytesRead <= fs.statSync(transcript).size, 'each byte read once');
   });
 
+  test('the timeline shows tokens and estimated cost per window, the size reached, and a Live section', async () => {
+    assert.strictEqual(await vscode.commands.executeCommand('leopold.showTimeline', folder), folder);
+    const shown = await waitFor('the timeline to draw the live part', () => {
+      const p = api.timeline.panels().find((x: { root: string }) => x.root === folder);
+      return p?.rendered && p.rendered.costBars >= 1 && p.rendered.text.includes('tool call: ') ? p : undefined;
+    });
+    const live = shown.data.live;
+    assert.strictEqual(live.windows[0].n, 1);
+    assert.ok(live.windows[0].tokens > 0, 'window 1 has tokens');
+    assert.match(live.windows[0].label, /^\S+ tokens · ≈ \$\d[\d.,]* · \S+ \S+$/);
+    assert.strictEqual(shown.rendered.costBars, live.windows.filter((w: { found: boolean }) => w.found).length);
+    assert.ok(shown.rendered.text.includes(live.chartTitle), 'the chart title is drawn');
+    assert.ok(live.section.lines.some((l: string) => l.startsWith('tool call: ')), live.section.lines.join('\n'));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   test('a click on Live opens the transcript at its end', async () => {
     await vscode.commands.executeCommand('leopold.openTranscript', transcript);
     const editor = await waitFor('the transcript editor', () => (vscode.window.activeTextEditor?.document.uri.fsPath === transcript ? vscode.window.activeTextEditor : undefined));

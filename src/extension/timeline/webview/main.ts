@@ -105,6 +105,36 @@ function drawLegend(vm: TimelineView): HTMLElement {
   return legend;
 }
 
+/** The live run's part: what the agent does now, then tokens and estimated cost per window as bars. */
+function drawLive(live: NonNullable<TimelineView['live']>): HTMLElement {
+  const box = html('div', 'live');
+  if (live.section) {
+    box.appendChild(html('h2', '', live.section.title));
+    const list = html('ul', 'live-lines');
+    for (const line of live.section.lines) list.appendChild(html('li', '', line));
+    box.appendChild(list);
+  }
+  box.appendChild(html('h2', '', live.chartTitle));
+  const W = 120;
+  const H = 60;
+  const max = Math.max(1, ...live.windows.map((w) => w.tokens));
+  const chart = svg('svg', { class: 'chart', width: Math.max(1, live.windows.length) * W, height: H + 40 });
+  live.windows.forEach((w, i) => {
+    const g = withTitle(svg('g', { class: 'cost' }), w.label);
+    const x = i * W + 10;
+    if (w.found) {
+      const h = Math.max(1, Math.round((w.tokens / max) * H));
+      g.appendChild(svg('rect', { class: `costbar${w.counting ? ' counting' : ''}`, x, y: H - h, width: W - 30, height: h }));
+    }
+    g.appendChild(svg('text', { class: 'dim', x, y: H + 16 }, `#${w.n}`));
+    g.appendChild(svg('text', { class: 'dim', x, y: H + 32 }, clip(w.label, 18)));
+    chart.appendChild(g);
+  });
+  box.appendChild(chart);
+  box.appendChild(html('div', 'sub', live.chartNote));
+  return box;
+}
+
 function draw(vm: TimelineView): void {
   root.replaceChildren();
   root.appendChild(html('h1', '', vm.title));
@@ -120,6 +150,7 @@ function draw(vm: TimelineView): void {
   }
   root.appendChild(drawWindows(vm));
   root.appendChild(drawLegend(vm));
+  if (vm.live) root.appendChild(drawLive(vm.live));
 }
 
 window.addEventListener('message', (event: MessageEvent<ToWebview | undefined>) => {
@@ -133,6 +164,7 @@ window.addEventListener('message', (event: MessageEvent<ToWebview | undefined>) 
     windows: root.querySelectorAll('g.window').length,
     marks: root.querySelectorAll('g.mark').length,
     links: root.querySelectorAll('line.link').length,
+    costBars: root.querySelectorAll('rect.costbar').length,
     foreign: root.querySelectorAll('img, iframe, object, embed, script, a, foreignObject, style').length +
       document.querySelectorAll('img, iframe, object, embed').length,
     scripts: document.scripts.length,
