@@ -8,9 +8,11 @@
 //   Claude Code (or Codex) hands them to every child, and `claude` then refuses to start as a nested session.
 import { promises as fs, constants as fsConstants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { execa } from 'execa';
 import type { SpawnPlan } from './decide';
 import type { SpawnedChild } from './runner';
+import { procInfo } from './proc';
 
 /**
  * The session variables removed from an agent's environment, exactly these (user configuration such as
@@ -110,4 +112,51 @@ export async function spawnDetached(plan: SpawnPlan, env: NodeJS.ProcessEnv = pr
   });
   child.unref();
   return { pid: child.pid, file };
+}
+
+/** How a logged child ended. */
+export interface AgentExit {
+  code: number | null;
+  signal: string | null;
+}
+
+export interface LoggedSpawn extends AgentSpawn {
+  /** /proc start time in clock ticks (Linux), the pid's identity. */
+  startTicks?: number;
+  /** The byte offset in the log where the child's own output starts (after the header written before it). */
+  outputFrom: number;
+  /** Settles when the child exits (while this process lives; a reload loses it, the registry keeps the pid). */
+  exited: Promise<AgentExit>;
+}
+
+/**
+ * The spawner with a log: the same detached start as `spawnDetached` (its own session — closing VS Code does not end
+ * it — no shell, the cleaned environment, the resolved binary), but stdout and stderr go straight to `logPath` (the
+ * child holds the file itself: no pipe through VS Code, so the agent outlives it), after a header line. The exit is
+ * watched without holding the child (unref'd). Node's own spawn: execa cannot hand a file descriptor to the child.
+ */
+export async function spawnLogged(plan: SpawnPlan, logPath: string, env: NodeJS.ProcessEnv = process.env): Promise<LoggedSpawn> {
+  const [argv0, ...args] = plan.argv;
+  const file = await resolveAgentBinary(argv0, plan.harness, env);
+  const fh = await fs.open(logPath, fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | fsConstants.O_NOFOLLOW, 0o600);
+  try {
+    await fh.write(`# ${new Date().toISOString()} ${JSON.stringify([file, ...args])} in ${plan.cwd}\n`);
+    const outputFrom = (await fh.stat()).size;
+    const child = spawn(file, args, {
+      cwd: plan.cwd, env: agentEnvironment(env), detached: true, shell: false, windowsHide: true, stdio: ['ignore', fh.fd, fh.fd],
+    });
+    const exited = new Promise<AgentExit>((resolve) => {
+      child.once('exit', (code, sig) => resolve({ code, signal: sig }));
+      child.once('error', () => resolve({ code: null, signal: null }));
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', reject);
+    });
+    child.unref();
+    const startTicks = child.pid !== undefined ? (await procInfo(child.pid))?.startTicks : undefined;
+    return { pid: child.pid, file, startTicks, outputFrom, exited };
+  } finally {
+    await fh.close(); // the child holds its own copy of the descriptor
+  }
 }
