@@ -8,6 +8,11 @@ import type { SupervisorView } from './supervisor';
 import type { ResumeResult } from './runActions';
 import type { RunsTreeProvider } from './runsTree';
 import type { TimelineData } from '../core/timeline';
+import type { ChildRecord } from '../core/continuity/children';
+import type { ResumeSchedule } from '../core/continuity/schedule';
+import type { ShownNotice } from './notifications';
+import type { StopNowResult } from './runActions';
+import type { ScheduleEvent } from './resumeAt';
 
 export interface SupervisorTestApi {
   /** The latest verdict per project root. */
@@ -101,6 +106,35 @@ export interface CheckpointTestApi {
   restart(): Promise<unknown>;
 }
 
+export interface SeatTestApi {
+  /** The agents this extension started for a project, oldest first (pid, start time, log, exit). */
+  children(root: string): ChildRecord[];
+  /** Stop now without the confirmation. */
+  stopNow(root: string): Promise<StopNowResult>;
+  /** Waits until every child exit seen so far is handled (recorded, logged). */
+  idle(): Promise<void>;
+}
+
+export interface NotificationsTestApi {
+  /** Every notification shown so far, with its kind, event key and actions. */
+  shown(): ShownNotice[];
+  /** The Leopold view's badge: projects that need a person. */
+  badge(): number;
+}
+
+export interface ResumeAtTestApi {
+  /** Schedules a Resume (no pick). */
+  schedule(root: string, atMs: number): Promise<ResumeSchedule | undefined>;
+  get(root: string): ResumeSchedule | undefined;
+  history(): ScheduleEvent[];
+  /** Stores a schedule as a reload would find it in the workspace storage, then loads the storage as activation does. */
+  plant(s: ResumeSchedule): Promise<void>;
+  /** The run's fingerprint now (for planting a schedule for this very stop). */
+  fingerprint(root: string): Promise<string | undefined>;
+  /** Waits for the schedules' judgements in flight. */
+  idle(): Promise<void>;
+}
+
 /** The extension's exports. Every section is filled in during activate(). */
 export interface LeopoldTestApi {
   registry?: ProjectRegistry;
@@ -113,4 +147,7 @@ export interface LeopoldTestApi {
   doctor?: DoctorTestApi;
   decisions?: DecisionsTestApi;
   checkpoint?: CheckpointTestApi;
+  seat?: SeatTestApi;
+  notifications?: NotificationsTestApi;
+  resumeAt?: ResumeAtTestApi;
 }

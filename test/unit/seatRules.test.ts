@@ -115,7 +115,8 @@ describe('seat: Resume at… schedule rules', () => {
   });
 
   it('any change of the run cancels it — a new owner, an activation, a new stop, STOP — before its time is looked at', () => {
-    const change = (over: Record<string, unknown>) => judgeSchedule(sched(NOW - 1), { ...run, fingerprint: runFingerprint({ ...stopped, ...over }) }, NOW);
+    const change = (over: Record<string, unknown>) =>
+      judgeSchedule(sched(NOW - 1), { ...run, fingerprint: runFingerprint({ ...stopped, ...over }) }, NOW);
     assert.deepEqual(change({ owner: { session_id: 's2', claimed_at: at(1) } }), { kind: 'cancel', reason: 'run_changed' });
     assert.deepEqual(change({ stopped_reason: 'user_stop' }), { kind: 'cancel', reason: 'run_changed' });
     assert.deepEqual(change({ api_error: { at: at(1) } }), { kind: 'cancel', reason: 'run_changed' });
@@ -164,7 +165,8 @@ describe('seat: Resume at… schedule rules', () => {
   it('Codex rollouts: the used-up window\'s resets_at; a window not used up is no reset', () => {
     const rec = (primary: unknown, secondary?: unknown) => ({ timestamp: 'x', type: 'event_msg', payload: { type: 'token_count', info: null, rate_limits: { primary, secondary } } });
     const soon = NOW / 1000 + 1800, later = NOW / 1000 + 7200;
-    assert.equal(codexResetFromRecord(rec({ used_percent: 100, window_minutes: 300, resets_at: soon }, { used_percent: 40, resets_at: later }), NOW), soon * 1000);
+    const both = rec({ used_percent: 100, window_minutes: 300, resets_at: soon }, { used_percent: 40, resets_at: later });
+    assert.equal(codexResetFromRecord(both, NOW), soon * 1000);
     assert.equal(codexResetFromRecord(rec({ used_percent: 20, resets_at: soon }), NOW), undefined);
     assert.equal(codexResetFromRecord(rec({ used_percent: 100, resets_at: 'soon' }), NOW), undefined);
     assert.equal(codexResetFromRecord({ type: 'event_msg', payload: { type: 'error', error: { type: 'usage_limit_reached', resets_at: later } } }, NOW), later * 1000);

@@ -93,7 +93,9 @@ export type PidCheck = { ok: true; info: ProcInfo } | { ok: false; reason: strin
  * process started after the claim is another process that got the pid). Without a claim time nothing can prove the
  * pid was not reused, and it is refused.
  */
-export function verifyOwnerProcess(info: ProcInfo | undefined, realRoot: string, claimedMs: number | undefined, realCwd?: string): PidCheck {
+export function verifyOwnerProcess(
+  info: ProcInfo | undefined, realRoot: string, claimedMs: number | undefined, realCwd?: string,
+): PidCheck {
   if (!info || info.state === 'Z' || info.state === 'X') return { ok: false, reason: 'the process is not running' };
   if (!isHarnessArgv(info.argv)) return { ok: false, reason: `the process is not Claude Code or Codex (${info.argv.slice(0, 2).join(' ') || 'no command line'})` };
   const cwd = realCwd ?? info.cwd;

@@ -150,7 +150,8 @@ export function codexResetFromRecord(record: unknown, nowMs: number): number | u
   const p = record.payload;
   const secs = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? plausible(v * 1000, nowMs) : undefined);
   if (JSON.stringify(p).includes('usage_limit_reached')) {
-    const found = [p.resets_at, isObj(p.error) ? p.error.resets_at : undefined, isObj(p.info) ? p.info.resets_at : undefined].map(secs).find((x) => x);
+    const found = [p.resets_at, isObj(p.error) ? p.error.resets_at : undefined, isObj(p.info) ? p.info.resets_at : undefined]
+      .map(secs).find((x) => x);
     if (found) return found;
   }
   if (record.type !== 'event_msg' || p.type !== 'token_count' || !isObj(p.rate_limits)) return undefined;

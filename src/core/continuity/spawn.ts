@@ -1,5 +1,6 @@
-// Starting the agent: the production spawner (execa, detached — its own session, so closing VS Code does not take
-// the agent with it — cwd = the project, stdio ignored, no shell, no handle kept), and the two things every start of
+// Starting the agent: the spawners (detached — its own session, so closing VS Code does not take the agent with it —
+// cwd = the project, no shell; `spawnDetached` throws the output away, `spawnLogged` hands the child a log file and
+// watches its exit without holding it), and the two things every start of
 // an agent (headless relaunch, Resume headless, Resume in a terminal) shares:
 // - the binary: a bare `claude`/`codex` is looked up on the ABSOLUTE entries of PATH only (an empty or relative
 //   entry — `/usr/bin:/bin:` ends with one — would make a `./claude` planted in the workspace the agent that runs),
@@ -123,6 +124,7 @@ export interface AgentExit {
 export interface LoggedSpawn extends AgentSpawn {
   /** /proc start time in clock ticks (Linux), the pid's identity. */
   startTicks?: number;
+  logPath: string;
   /** The byte offset in the log where the child's own output starts (after the header written before it). */
   outputFrom: number;
   /** Settles when the child exits (while this process lives; a reload loses it, the registry keeps the pid). */
@@ -155,7 +157,7 @@ export async function spawnLogged(plan: SpawnPlan, logPath: string, env: NodeJS.
     });
     child.unref();
     const startTicks = child.pid !== undefined ? (await procInfo(child.pid))?.startTicks : undefined;
-    return { pid: child.pid, file, startTicks, outputFrom, exited };
+    return { pid: child.pid, file, startTicks, logPath, outputFrom, exited };
   } finally {
     await fh.close(); // the child holds its own copy of the descriptor
   }
