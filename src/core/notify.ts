@@ -74,8 +74,12 @@ export function noticeFor(state: NoticeState): Notice | undefined {
 /** Does this notice mean a person is needed (the view's badge)? Everything but a finished plan. */
 export const needsPerson = (n: Notice | undefined): boolean => !!n && n.kind !== 'planComplete';
 
-/** Too old to announce when first seen? */
-export const isStale = (n: Notice, nowMs: number): boolean => n.atMs !== undefined && nowMs - n.atMs > NOTICE_FRESH_MS;
+/**
+ * Too old to announce when first seen? Also when the state says nothing about when it happened (an old finished
+ * project opened today is no news) — except an invalid state, which is a problem now.
+ */
+export const isStale = (n: Notice, nowMs: number): boolean =>
+  n.atMs === undefined ? n.kind !== 'stateInvalid' : nowMs - n.atMs > NOTICE_FRESH_MS;
 
 /** How many event keys are remembered (oldest forgotten first). */
 export const NOTICE_MEMORY = 500;

@@ -95,7 +95,8 @@ export class Notifier implements vscode.Disposable {
 
   /** The early-exited child behind a `failed:` record for this window, if this extension started it. */
   private failedChild(root: string, st: Record<string, unknown>): ChildRecord | undefined {
-    return this.seat.registry.forProject(root).reverse().find((c) => c.exit?.early && c.path !== 'api_error' && c.window === relaunchWindow(st));
+    // The seat records the exit before it writes the record, so the exit is there whenever the record is.
+    return this.seat.registry.forProject(root).reverse().find((c) => c.exit && c.path !== 'api_error' && c.window === relaunchWindow(st));
   }
 
   private show(view: SupervisorView, notice: Notice): void {
@@ -119,6 +120,8 @@ export class Notifier implements vscode.Disposable {
         break;
       case 'relaunch': {
         const child = notice.reason?.startsWith('failed:') ? this.failedChild(root, st) : undefined;
+        // The person ended it (Stop now): nothing to tell them.
+        if (child?.exit?.byPerson) return;
         if (child?.exit) {
           const how = child.exit.signal ? vscode.l10n.t('was ended by {0}', child.exit.signal) : vscode.l10n.t('exited with code {0}', String(child.exit.code));
           const last = child.exit.tail.length ? ` ${vscode.l10n.t('Last output: {0}', inert(child.exit.tail[child.exit.tail.length - 1], 200))}` : '';

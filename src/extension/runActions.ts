@@ -14,6 +14,7 @@ import { pill } from '../core/continuity/pill';
 import { detectHarness, harnessEnvFrom, interactiveArgv, relaunchArgv, type Harness } from '../core/continuity/harness';
 import { resolveAgentBinary, sessionVarsUnset } from '../core/continuity/spawn';
 import type { Seat } from './seat';
+import type { ChildRecord } from '../core/continuity/children';
 import type { LeopoldProject } from './projects';
 import { windowsOf } from '../core/fields';
 import { parseUtc } from '../core/time';
@@ -184,11 +185,11 @@ export interface StopNowResult {
 /** The agent process Stop now would end: a child this extension started, else the verified owner pid of state.json. */
 export async function stopNowTarget(
   deps: RunActionDeps, project: LeopoldProject,
-): Promise<{ info: ProcInfo; what: string } | { reason: string }> {
+): Promise<{ info: ProcInfo; what: string; child?: ChildRecord } | { reason: string }> {
   const ours = await deps.seat.verifiedRunning(project.root);
   if (ours.length) {
     const { child, info } = ours[0];
-    return { info, what: vscode.l10n.t('the agent this window started ({0}, pid {1}, started {2})', child.harness, child.pid, new Date(child.startedAt).toLocaleTimeString()) };
+    return { info, child, what: vscode.l10n.t('the agent this window started ({0}, pid {1}, started {2})', child.harness, child.pid, new Date(child.startedAt).toLocaleTimeString()) };
   }
   const read = await readState(project.leoDir);
   const raw = read.kind === 'ok' ? read.raw : undefined;
@@ -231,6 +232,7 @@ export async function stopNow(deps: RunActionDeps, arg?: unknown, confirmed = fa
       { modal: true, detail: vscode.l10n.t('The turn in progress is lost; work the agent has not saved is lost. Stop run (the kill switch alone) lets the turn finish.') }, go);
     if (choice !== go) return { outcome: 'cancelled' };
   }
+  if (target.child) deps.seat.markStopping(target.child.id);
   const r = await endProcessTree(target.info);
   deps.log.info(`${project.name}: Stop now: ended pid ${target.info.pid} and ${r.ended.length - 1} process(es) below it${r.survivors.length ? `; still running: ${r.survivors.join(', ')}` : ''}`);
   await stopRun(deps, project.root);

@@ -31,6 +31,8 @@ export class Seat implements vscode.Disposable {
   /** Fires with the project root whenever one of its children starts or ends. */
   readonly onDidChange = this.changed.event;
   private readonly pendingExits = new Set<Promise<void>>();
+  /** Children a person is ending (Stop now). */
+  private readonly stopping = new Set<string>();
 
   constructor(private readonly ctx: LeopoldContext) {
     this.registry = ChildRegistry.from(ctx.extension.workspaceState.get(STORAGE_KEY));
@@ -76,19 +78,25 @@ export class Seat implements vscode.Disposable {
 
   private async onExit(project: LeopoldProject, rec: ChildRecord, from: number, exit: AgentExit): Promise<void> {
     const tail = await readLogTail(rec.logPath, from);
+    // The exit is known before the record is written, so whoever reads the record finds the exit code and output.
+    const ended: ChildExit = {
+      code: exit.code, signal: exit.signal, atMs: Date.now(), tail, early: false,
+      ...(this.stopping.has(rec.id) ? { byPerson: true } : {}),
+    };
+    this.stopping.delete(rec.id);
+    if (!this.registry.exited(rec.id, ended)) return;
     // Leopold's record for it, at once and under the lock — never in Restricted Mode (nothing is written there).
     const r = this.ctx.isTrusted() ? await recordEarlyExit(project.leoDir, rec, exit, Date.now()).catch((err) => {
       this.ctx.log.error(`${project.name}: could not record the early exit of pid ${rec.pid}: ${(err as Error).message}`);
       return { early: false, written: false };
     }) : { early: false, written: false };
-    const ended: ChildExit = { code: exit.code, signal: exit.signal, atMs: Date.now(), tail, early: r.early };
-    if (!this.registry.exited(rec.id, ended)) return;
+    ended.early = r.early;
     const how = exit.signal ? `was ended by ${exit.signal}` : `exited with code ${exit.code}`;
     await fs.appendFile(rec.logPath, `# ${new Date().toISOString()} ${how}\n`).catch(() => undefined);
     const last = tail.length ? ` — last output: ${tail.slice(-3).join(' | ')}` : ' — no output';
     if (r.early) {
-      this.ctx.log.warn(`${project.name}: the agent (pid ${rec.pid}) ${how} before it reactivated the run${last}`
-        + `${r.written ? ` — recorded ${rec.path === 'api_error' ? '' : `relaunch_result failed:${rec.harness} and window_relaunch_failed`}` : ''}; log: ${rec.logPath}`);
+      const recorded = r.written && rec.path !== 'api_error' ? ` — recorded relaunch_result failed:${rec.harness} and window_relaunch_failed` : '';
+      this.ctx.log.warn(`${project.name}: the agent (pid ${rec.pid}) ${how} before it reactivated the run${last}${recorded}; log: ${rec.logPath}`);
     } else {
       this.ctx.log.info(`${project.name}: the agent (pid ${rec.pid}) ${how}; log: ${rec.logPath}`);
     }
@@ -117,6 +125,11 @@ export class Seat implements vscode.Disposable {
       if (check.ok) out.push({ child, info: check.info });
     }
     return out;
+  }
+
+  /** A person is ending this child (Stop now): its exit is recorded as theirs. */
+  markStopping(id: string): void {
+    this.stopping.add(id);
   }
 
   /** Waits for the exits being handled (tests). */

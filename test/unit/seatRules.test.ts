@@ -77,6 +77,12 @@ describe('seat: notification rules', () => {
     assert.equal(memory.has(noticeFor(ok(old))!.key), true);
   });
 
+  it('an event with no time on record is not announced (an old finished project), an invalid state is', () => {
+    const memory = new NoticeMemory();
+    assert.equal(shouldShow(noticeFor(ok({ active: false, stopped_reason: 'plan_complete', windows: 1 })), memory, all, NOW), false);
+    assert.equal(shouldShow(noticeFor({ kind: 'invalid', problem: 'x' }), memory, all, NOW), true);
+  });
+
   it('the badge counts what needs a person: not a finished plan', () => {
     assert.equal(needsPerson(noticeFor(ok(cases[0][1]))), false);
     for (const [, raw, kind] of cases.slice(1)) assert.equal(needsPerson(noticeFor(ok(raw))), kind !== undefined);

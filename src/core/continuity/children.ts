@@ -25,6 +25,8 @@ export interface ChildExit {
   tail: string[];
   /** It exited before the run was reactivated (and the record was still the one it was fired for). */
   early: boolean;
+  /** A person ended it (Stop now): its failure is no news to them. */
+  byPerson?: boolean;
 }
 
 export interface ChildRecord {
@@ -70,7 +72,11 @@ export function parseChildRecord(v: unknown): ChildRecord | undefined {
   const e = v.exit;
   if (isObj(e) && (e.code === null || Number.isInteger(e.code)) && (e.signal === null || typeof e.signal === 'string')
     && typeof e.atMs === 'number' && Array.isArray(e.tail) && typeof e.early === 'boolean') {
-    rec.exit = { code: e.code as number | null, signal: e.signal as string | null, atMs: e.atMs, tail: e.tail.filter((l): l is string => typeof l === 'string'), early: e.early };
+    rec.exit = {
+      code: e.code as number | null, signal: e.signal as string | null, atMs: e.atMs,
+      tail: e.tail.filter((l): l is string => typeof l === 'string'), early: e.early,
+      ...(e.byPerson === true ? { byPerson: true } : {}),
+    };
   }
   return rec;
 }
