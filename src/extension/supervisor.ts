@@ -291,6 +291,7 @@ export function registerSupervisors(ctx: LeopoldContext, seat: Seat, notifier: N
       if (!live.has(p)) {
         s.dispose();
         supervisors.delete(p);
+        notifier.forget(p.root);
       }
     }
     for (const p of live) {

@@ -9,6 +9,7 @@ import {
 } from '../../src/core/continuity/schedule';
 import { formatUtc } from '../../src/core/time';
 import { rng } from '../fixtures/random';
+import { relaunchNode, withRelaunchNode } from '../../src/extension/runsTreeSeat';
 
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 const at = (agoS: number) => formatUtc(NOW - agoS * 1000);
@@ -181,5 +182,31 @@ describe('seat: Resume at… schedule rules', () => {
     assert.equal(resetFromTranscriptLines([JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: "You've hit your session limit · resets 4:50pm (Europe/Rome)" }] } })], NOW),
       Date.parse('2026-12-01T15:50:00Z'));
     assert.equal(resetFromTranscriptLines(['not json', '{"type":"user"}', ' '.repeat(40_000)], NOW), undefined);
+  });
+});
+
+describe('seat: the Runs tree\'s Relaunch node', () => {
+  const base = {
+    id: 'x', root: '/p', pid: 77, startedAt: Date.parse('2026-12-01T12:00:00Z'), harness: 'claude' as const, path: 'roll' as const, window: 3,
+    logPath: '/logs/agent.log', argv: ['/bin/claude', '-p', '/leopold-run'],
+  };
+  it('running, early exit with its last line, a signal, unknown; always opens the log', () => {
+    assert.equal(relaunchNode('/p', base).description, 'claude · pid 77 · running since 12:00:00');
+    const early = relaunchNode('/p', { ...base, exit: { code: 1, signal: null, atMs: 1, tail: ['a', 'Error: no login'], early: true } });
+    assert.equal(early.description, 'exited with code 1 before it reactivated the run · Error: no login');
+    assert.equal(early.contextValue, 'relaunch.failed');
+    assert.match(early.tooltip!, /Last output:\n {2}a\n {2}Error: no login$/);
+    assert.equal(relaunchNode('/p', { ...base, exit: { code: null, signal: 'SIGTERM', atMs: 1, tail: [], early: false } }).description, 'ended by SIGTERM');
+    assert.equal(relaunchNode('/p', { ...base, exit: { code: null, signal: null, atMs: 1, tail: [], early: false } }).description, 'ended while VS Code was away');
+    assert.equal(relaunchNode('/p', base, 'pt-br').label, 'Relançamento');
+    assert.deepEqual(early.open, { path: '/logs/agent.log' });
+  });
+  it('is placed in the current run after the owner', () => {
+    const project = { id: '/p', label: 'p', collapsible: 'expanded' as const, children: [{ id: '/p::run', label: 'run', collapsible: 'expanded' as const,
+      children: [{ id: '/p::status', label: 's', collapsible: 'none' as const }, { id: '/p::owner', label: 'o', collapsible: 'none' as const },
+        { id: '/p::windows', label: 'w', collapsible: 'none' as const }] }] };
+    const out = withRelaunchNode(project, base);
+    assert.deepEqual(out.children![0].children!.map((n) => n.id), ['/p::status', '/p::owner', '/p::relaunch', '/p::windows']);
+    assert.equal(withRelaunchNode(project, undefined), project);
   });
 });
