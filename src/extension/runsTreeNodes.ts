@@ -203,8 +203,9 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
       const who = [o.short ?? m('tree.owner.unknown'), o.engine, o.harness].filter(Boolean).join(' · ');
       const life = o.ageS === undefined ? m('tree.owner.noLife') : m(o.alive ? 'tree.owner.alive' : 'tree.owner.stale', { age: formatAge(o.ageS, locale) });
       const none = m('tree.owner.none');
-      // The live pid in the description (the seat: which process holds the run); a click opens the transcript.
-      const pid = o.alive && o.pid !== undefined ? ` · ${m('tree.owner.pid', { pid: o.pid })}` : '';
+      // The live pid in the description (the seat: which process holds the run — only when it is alive, which makes
+      // it the newest signal); a click opens the transcript.
+      const pid = o.signal === 'pid' && o.pid !== undefined ? ` · ${m('tree.owner.pid', { pid: o.pid })}` : ''; // the pid answered kill -0
       const transcript = ownerTranscript(state);
       runChildren.push({
         id: `${root}::owner`, label: m('tree.owner'), description: `${who} · ${life}${pid}`, collapsible: 'none', contextValue: o.alive ? 'owner.alive' : 'owner.stale',
