@@ -12,7 +12,15 @@ import { pickProject } from './projectPicker';
 import { binariesFor, type SupervisorHub } from './supervisor';
 import { pill } from '../core/continuity/pill';
 import { detectHarness, harnessEnvFrom, interactiveArgv, relaunchArgv, type Harness } from '../core/continuity/harness';
-import { resolveAgentBinary, sessionVarsUnset, spawnDetached } from '../core/continuity/spawn';
+import { resolveAgentBinary, sessionVarsUnset } from '../core/continuity/spawn';
+import type { Seat } from './seat';
+import type { ChildRecord } from '../core/continuity/children';
+import type { LeopoldProject } from './projects';
+import { windowsOf } from '../core/fields';
+import { parseUtc } from '../core/time';
+import { objectField } from '../core/fields';
+import { ownerPid } from '../core/owner';
+import { descendants as descendantsOf, endProcessTree, procInfo, verifyOwnerProcess, type ProcInfo } from '../core/continuity/proc';
 import { claimResume } from '../core/continuity/runner';
 import { SymlinkRefusedError, touchFlagFile } from '../core/atomic';
 import { CONTINUITY_REACTIVATE_SECS } from '../core/continuity/constants';
@@ -20,6 +28,11 @@ import { readState } from '../core/state';
 import { exists } from '../core/files';
 import { formatAge, gatherOwnerSignals, ownerStatus } from '../core/owner';
 import { uiLocale } from './locale';
+
+/** A gate a caller adds to Resume (the scheduled Resume at… re-checks max_windows): a refusal reason, or undefined. */
+export interface ExtraGates {
+  before?(project: LeopoldProject, state: Record<string, unknown>): Promise<string | undefined>;
+}
 
 export interface ResumeResult {
   outcome: 'terminal' | 'headless' | 'refused' | 'cancelled' | 'failed';
@@ -34,6 +47,8 @@ export interface RunActionDeps {
   isTrusted(): boolean;
   /** The supervisors' verdicts (the quick pick's title shows the project's pill). */
   readonly hub: SupervisorHub;
+  /** The agents this extension started (a headless Resume is one; Stop now ends them). */
+  readonly seat: Seat;
 }
 
 const whichProject = (deps: RunActionDeps, arg: unknown) => pickProject(deps.registry, arg, vscode.l10n.t('Which Leopold project?'));
@@ -48,7 +63,7 @@ function requireTrust(deps: RunActionDeps, what: string): boolean {
  * Leopold: Resume Run. Refused while a live owner holds the run, while `.leopold/STOP` is present (unless the
  * person clears it), and within the grace of a relaunch another monitor fired. `how` skips the mode pick.
  */
-export async function resumeRun(deps: RunActionDeps, arg?: unknown, how?: 'terminal' | 'headless'): Promise<ResumeResult> {
+export async function resumeRun(deps: RunActionDeps, arg?: unknown, how?: 'terminal' | 'headless', gates?: ExtraGates): Promise<ResumeResult> {
   if (!requireTrust(deps, vscode.l10n.t('Resume run'))) return { outcome: 'refused', reason: 'untrusted' };
   const project = await whichProject(deps, arg);
   if (!project) return { outcome: 'cancelled' };
@@ -65,6 +80,10 @@ export async function resumeRun(deps: RunActionDeps, arg?: unknown, how?: 'termi
       deps.log.info(`${project.name}: resume refused: ${reason}`);
       return { outcome: 'refused', reason: 'live_owner' };
     }
+  }
+  if (gates?.before) {
+    const refused = await gates.before(project, raw);
+    if (refused) return { outcome: 'refused', reason: refused };
   }
   if (await exists(project.file('STOP'))) {
     const clearAndResume = vscode.l10n.t('Clear Kill Switch and Resume');
@@ -120,7 +139,11 @@ export async function resumeRun(deps: RunActionDeps, arg?: unknown, how?: 'termi
       deps.log.info(`${project.name}: resumed in a terminal: ${[file, ...argv.slice(1)].join(' ')}`);
       return { outcome: 'terminal', argv };
     }
-    const child = await spawnDetached({ harness, argv, cwd: project.root });
+    const plan = { harness, argv, cwd: project.root };
+    const child = await deps.seat.spawn(project, plan);
+    const path = claim.fields && 'api_error_result' in claim.fields ? 'api_error' as const : 'resume' as const;
+    const window = claim.fields ? (path === 'api_error' ? windowsOf(raw) : Number(claim.fields.relaunch_window)) : undefined;
+    deps.seat.adopt(project, child, plan, { path, window, record: claim.fields });
     deps.log.info(`${project.name}: resumed headless: ${child.file} …`);
     return { outcome: 'headless', argv };
   } catch (err) {
@@ -150,6 +173,72 @@ export async function stopRun(deps: RunActionDeps, arg?: unknown): Promise<boole
   return true;
 }
 
+export interface StopNowResult {
+  outcome: 'stopped' | 'refused' | 'cancelled' | 'none';
+  /** The process ended (the verified one) and how many below it. */
+  pid?: number;
+  ended?: number[];
+  survivors?: number[];
+  reason?: string;
+}
+
+/** The agent process Stop now would end: a child this extension started, else the verified owner pid of state.json. */
+export async function stopNowTarget(
+  deps: RunActionDeps, project: LeopoldProject,
+): Promise<{ info: ProcInfo; what: string; child?: ChildRecord } | { reason: string }> {
+  const ours = await deps.seat.verifiedRunning(project.root);
+  if (ours.length) {
+    const { child, info } = ours[0];
+    return { info, child, what: vscode.l10n.t('the agent this window started ({0}, pid {1}, started {2})', child.harness, child.pid, new Date(child.startedAt).toLocaleTimeString()) };
+  }
+  const read = await readState(project.leoDir);
+  const raw = read.kind === 'ok' ? read.raw : undefined;
+  const pid = raw ? ownerPid(raw) : undefined;
+  if (!raw || pid === undefined) return { reason: vscode.l10n.t('no agent this window started is running, and state.json records no owner pid') };
+  const owner = objectField(raw.owner);
+  const claimed = parseUtc(owner.claimed_at) ?? parseUtc(raw.started_at);
+  const info = await procInfo(pid);
+  const realRoot = await fs.realpath(project.root).catch(() => project.root);
+  const realCwd = info?.cwd !== undefined ? await fs.realpath(info.cwd).catch(() => info.cwd) : undefined;
+  const check = verifyOwnerProcess(info, realRoot, claimed, realCwd);
+  if (!check.ok) {
+    deps.log.info(`${project.name}: Stop now: owner pid ${pid} not verified: ${check.reason}`);
+    return { reason: vscode.l10n.t('the owner pid {0} in state.json is not verifiably this project\'s agent ({1})', pid, check.reason) };
+  }
+  return { info: check.info, what: vscode.l10n.t('the run\'s owner ({0}, pid {1})', inert(check.info.argv.slice(0, 2).join(' '), 80), pid) };
+}
+
+/**
+ * Leopold: Stop Now — ends the owning agent process (and every process below it), then creates the kill switch so
+ * nothing relaunches it. Confirmed once, saying what will be ended; `confirmed` skips the question (tests).
+ */
+export async function stopNow(deps: RunActionDeps, arg?: unknown, confirmed = false): Promise<StopNowResult> {
+  if (!requireTrust(deps, vscode.l10n.t('Stop now'))) return { outcome: 'refused', reason: 'untrusted' };
+  const project = await whichProject(deps, arg);
+  if (!project) return { outcome: 'cancelled' };
+  const target = await stopNowTarget(deps, project);
+  if ('reason' in target) {
+    const stop = vscode.l10n.t('Stop Run');
+    const choice = confirmed ? undefined : await vscode.window.showWarningMessage(
+      vscode.l10n.t('Leopold: nothing to end now — {0}. Create the kill switch instead (the run stops at its next turn)?', target.reason), stop);
+    if (choice === stop) await stopRun(deps, project.root);
+    return { outcome: 'none', reason: target.reason };
+  }
+  const below = (await descendantsOf(target.info.pid)).length;
+  if (!confirmed) {
+    const go = vscode.l10n.t('Stop Now');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('End {0} and its {1} child process(es) now, then create .leopold/STOP so nothing relaunches it?', target.what, below),
+      { modal: true, detail: vscode.l10n.t('The turn in progress is lost; work the agent has not saved is lost. Stop run (the kill switch alone) lets the turn finish.') }, go);
+    if (choice !== go) return { outcome: 'cancelled' };
+  }
+  if (target.child) deps.seat.markStopping(target.child.id);
+  const r = await endProcessTree(target.info);
+  deps.log.info(`${project.name}: Stop now: ended pid ${target.info.pid} and ${r.ended.length - 1} process(es) below it${r.survivors.length ? `; still running: ${r.survivors.join(', ')}` : ''}`);
+  await stopRun(deps, project.root);
+  return { outcome: 'stopped', pid: target.info.pid, ended: r.ended, survivors: r.survivors };
+}
+
 /** Leopold: Clear Kill Switch — removes `.leopold/STOP`. */
 export async function clearKillSwitch(deps: RunActionDeps, arg?: unknown): Promise<boolean> {
   if (!requireTrust(deps, vscode.l10n.t('Clear kill switch'))) return false;
@@ -171,7 +260,9 @@ export async function showRunActions(deps: RunActionDeps, arg?: unknown): Promis
   if (trusted) {
     actions.push({ label: `$(debug-start) ${vscode.l10n.t('Resume run')}`, description: vscode.l10n.t('in a terminal, or headless'), run: () => resumeRun(deps, project.root) });
     if (!stop) actions.push({ label: `$(debug-stop) ${vscode.l10n.t('Stop run')}`, description: vscode.l10n.t('create .leopold/STOP (the kill switch: waits, never burns the relaunch)'), run: () => stopRun(deps, project.root) });
-    else actions.push({ label: `$(debug-restart) ${vscode.l10n.t('Clear kill switch')}`, description: vscode.l10n.t('remove .leopold/STOP'), run: () => clearKillSwitch(deps, project.root) });
+    actions.push({ label: `$(stop-circle) ${vscode.l10n.t('Stop now')}`, description: vscode.l10n.t('end the agent process now, then create .leopold/STOP'), run: () => stopNow(deps, project.root) });
+    actions.push({ label: `$(watch) ${vscode.l10n.t('Resume at…')}`, description: vscode.l10n.t('resume later: at the usage-limit reset, or after a delay'), run: () => vscode.commands.executeCommand('leopold.resumeAt', project.root) });
+    if (stop) actions.push({ label: `$(debug-restart) ${vscode.l10n.t('Clear kill switch')}`, description: vscode.l10n.t('remove .leopold/STOP'), run: () => clearKillSwitch(deps, project.root) });
   }
   actions.push(
     { label: `$(file) ${vscode.l10n.t('Open checkpoint')}`, description: '.leopold/CHECKPOINT.md', run: () => openFile(project.file('CHECKPOINT.md')) },
@@ -199,14 +290,21 @@ async function openFile(path: string, end = false): Promise<void> {
   }
 }
 
-export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub): void {
-  const deps: RunActionDeps = { log: ctx.log, registry: ctx.registry, isTrusted: () => ctx.isTrusted(), hub };
+export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub, seat: Seat): RunActionDeps {
+  const deps: RunActionDeps = { log: ctx.log, registry: ctx.registry, isTrusted: () => ctx.isTrusted(), hub, seat };
   ctx.extension.subscriptions.push(
     vscode.commands.registerCommand('leopold.showRunActions', (arg?: unknown) => showRunActions(deps, arg)),
     vscode.commands.registerCommand('leopold.resumeRun', (arg?: unknown, how?: unknown) =>
       resumeRun(deps, arg, how === 'terminal' || how === 'headless' ? how : undefined)),
     vscode.commands.registerCommand('leopold.stopRun', (arg?: unknown) => stopRun(deps, arg)),
     vscode.commands.registerCommand('leopold.clearKillSwitch', (arg?: unknown) => clearKillSwitch(deps, arg)),
+    vscode.commands.registerCommand('leopold.stopNow', (arg?: unknown) => stopNow(deps, arg)),
   );
   ctx.api.runActions = { resumeRun: (root, how) => resumeRun(deps, root, how) };
+  ctx.api.seat = {
+    children: (root) => seat.registry.forProject(root),
+    stopNow: (root) => stopNow(deps, root, true),
+    idle: () => seat.idle(),
+  };
+  return deps;
 }

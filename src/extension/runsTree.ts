@@ -12,6 +12,8 @@ import type { LeopoldProject } from './projects';
 import type { ModelUpdate } from './projectModel';
 import { archivedRunNodes, buildProjectNode, changedNodes, toPlain, type NodeData, type OpenTarget } from './runsTreeNodes';
 import { uiLocale } from './locale';
+import type { Seat } from './seat';
+import { withRelaunchNode } from './runsTreeSeat';
 
 export const VIEW_ID = 'leopold.runs';
 const OWNER_TICK_MS = 60_000;
@@ -39,8 +41,10 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
   /** Ids refreshed so far (tests: node-scoped refresh). */
   readonly fired: string[] = [];
 
-  constructor(private readonly ctx: LeopoldContext) {
+  constructor(private readonly ctx: LeopoldContext, private readonly seat?: Seat) {
     this.disposables.push(ctx.registry.onDidChangeProjects(() => this.syncProjects()));
+    // A child started or ended: its project's Relaunch node changes.
+    if (seat) this.disposables.push(seat.onDidChange((root) => { const e = this.entries.get(root); if (e?.data) this.render(e); }));
     this.syncProjects();
     // Liveness ages even when no file changes: re-read state.json of live runs once a minute.
     this.timer = setInterval(() => {
@@ -95,8 +99,9 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
   private render(entry: Entry): void {
     const before = entry.data;
     const live = entry.project.live;
-    const after = buildProjectNode({ root: entry.project.root, name: entry.project.name }, entry.project.model.snapshot, uiLocale(),
+    const node = buildProjectNode({ root: entry.project.root, name: entry.project.name }, entry.project.model.snapshot, uiLocale(),
       { view: live.view, guardrailsText: live.guardrailsText, decisions: live.decisions });
+    const after = withRelaunchNode(node, this.seat?.registry.latest(entry.project.root), uiLocale());
     entry.data = after;
     // Index the new rendering; drop nodes of this project that disappeared.
     const seen = new Set<string>();
@@ -275,8 +280,8 @@ export async function openRunFile(target: OpenTarget): Promise<vscode.TextEditor
   return editor;
 }
 
-export function registerRunsTree(ctx: LeopoldContext): RunsTreeProvider {
-  const provider = new RunsTreeProvider(ctx);
+export function registerRunsTree(ctx: LeopoldContext, seat?: Seat): { provider: RunsTreeProvider; view: vscode.TreeView<Handle> } {
+  const provider = new RunsTreeProvider(ctx, seat);
   const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   const expanded = new Set<string>();
   ctx.extension.subscriptions.push(
@@ -308,5 +313,5 @@ export function registerRunsTree(ctx: LeopoldContext): RunsTreeProvider {
     /** Expands a node in the view by id (tests). */
     reveal: (id: string, expand: boolean | number = true) => view.reveal(provider.handle(id), { expand, select: false, focus: false }),
   };
-  return provider;
+  return { provider, view };
 }

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { eventDetail, eventInfo, SEVERITY_COLOR, SEVERITY_ICON } from '../core/events';
 import type { JournalEvent } from '../core/journal';
-import { formatAge } from '../core/owner';
+import { formatAge, ownerTranscript } from '../core/owner';
 import type { PlanItem } from '../core/plan';
 import type { ProjectSnapshot } from '../core/project';
 import { windowFacts, type ArchivedRun, type RunWindow } from '../core/runs';
@@ -201,11 +201,17 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
       const who = [o.short ?? m('tree.owner.unknown'), o.engine, o.harness].filter(Boolean).join(' · ');
       const life = o.ageS === undefined ? m('tree.owner.noLife') : m(o.alive ? 'tree.owner.alive' : 'tree.owner.stale', { age: formatAge(o.ageS, locale) });
       const none = m('tree.owner.none');
+      // The live pid in the description (the seat: which process holds the run — only when it is alive, which makes
+      // it the newest signal); a click opens the transcript.
+      const pid = o.signal === 'pid' && o.pid !== undefined ? ` · ${m('tree.owner.pid', { pid: o.pid })}` : ''; // the pid answered kill -0
+      const transcript = ownerTranscript(state);
       runChildren.push({
-        id: `${root}::owner`, label: m('tree.owner'), description: `${who} · ${life}`, collapsible: 'none', contextValue: o.alive ? 'owner.alive' : 'owner.stale',
+        id: `${root}::owner`, label: m('tree.owner'), description: `${who} · ${life}${pid}`, collapsible: 'none', contextValue: o.alive ? 'owner.alive' : 'owner.stale',
         icon: { id: o.driver ? 'server-process' : 'account', color: o.alive ? 'charts.green' : undefined },
         tooltip: m('tree.owner.tooltip', { session: o.sessionId ?? none, engine: o.engine ?? none, harness: o.harness ?? none }) +
-          `${o.pid !== undefined ? `\npid: ${o.pid}` : ''}\n${life}${o.signal ? m('tree.owner.signal', { signal: o.signal }) : ''}\n${m('tree.owner.aliveMeans')}`,
+          `${o.pid !== undefined ? `\npid: ${o.pid}` : ''}\n${life}${o.signal ? m('tree.owner.signal', { signal: o.signal }) : ''}\n${m('tree.owner.aliveMeans')}` +
+          `${transcript ? `\n${m('tree.owner.openTranscript', { path: transcript })}` : ''}`,
+        open: transcript ? { path: transcript } : undefined,
       });
     }
     runChildren.push({

@@ -14,7 +14,13 @@ import { decorateStatus, onDidChangeAnyLive } from './live';
 
 const WARNING_BG = new vscode.ThemeColor('statusBarItem.warningBackground');
 
-export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void {
+/** A scheduled Resume's countdown (resumeAt.ts), shown after the pill. */
+export interface ScheduledResumes {
+  label(root: string | undefined): string | undefined;
+  readonly onDidChange: vscode.Event<void>;
+}
+
+export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub, scheduled?: ScheduledResumes): void {
   const item = vscode.window.createStatusBarItem('leopold.status', vscode.StatusBarAlignment.Left, 100);
   item.name = 'Leopold';
   let current: { project?: LeopoldProject } = {};
@@ -61,9 +67,12 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     // The click acts on the project the item shows (an explicit argument to the project picker).
     item.command = { command: 'leopold.showRunActions', title: vscode.l10n.t('Run actions'), arguments: project ? [project.root] : [] };
     item.accessibilityInformation = { label: item.text.replace(/\$\([^)]*\)\s*/g, '') };
+    // A scheduled Resume at… counts down after the pill.
+    const later = scheduled?.label(project?.root);
+    if (later) item.text += ` · $(watch) ${later}`;
     item.show();
-    // A live countdown while an api_error attempt is pending (1 s ticks, only then).
-    const waiting = view?.decision.kind === 'api_waiting';
+    // A live countdown while an api_error attempt is pending or a Resume is scheduled (1 s ticks, only then).
+    const waiting = view?.decision.kind === 'api_waiting' || !!later;
     if (waiting && !countdown) countdown = setInterval(render, 1000);
     if (!waiting && countdown) {
       clearInterval(countdown);
@@ -121,6 +130,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub): void
     ctx.registry.onDidChangeProjects(render),
     vscode.window.onDidChangeActiveTextEditor(render),
     vscode.workspace.onDidGrantWorkspaceTrust(render),
+    ...(scheduled ? [scheduled.onDidChange(render)] : []),
   );
   ctx.api.statusBar = {
     text: () => item.text,

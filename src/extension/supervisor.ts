@@ -3,7 +3,8 @@
 // act, the locked runner: record first, then spawn (execa, detached), then log. It never spawns or writes in an
 // untrusted workspace, nor when `leopold.autoRelaunch` is off, nor while a `leopold watch` serves this project (a
 // `leopold-watch.py` process whose --project or cwd is this folder; where processes cannot be listed, any watch
-// answering on 127.0.0.1:$LEOPOLD_WATCH_PORT): then it only observes and says which watch.
+// answering on 127.0.0.1:$LEOPOLD_WATCH_PORT): then it only observes and says which watch. The children it starts are
+// the seat's (seat.ts: logged, tracked, an early exit reported at once); what a person is told, notifications.ts.
 import * as vscode from 'vscode';
 import * as http from 'node:http';
 import * as os from 'node:os';
@@ -12,9 +13,11 @@ import type { LeopoldProject } from './projects';
 import { CONTINUITY_POLL_MS } from '../core/continuity/constants';
 import { needsHuman, type Decision, type ContinuitySnapshot } from '../core/continuity/decide';
 import { harnessEnvFrom, type Harness } from '../core/continuity/harness';
-import { observe, tick, type RunnerOptions, type Spawner } from '../core/continuity/runner';
-import { spawnDetached } from '../core/continuity/spawn';
-import { inert } from './untrusted';
+import { observe, tick, type RunnerOptions, type Spawner, type TickResult } from '../core/continuity/runner';
+import type { LoggedSpawn } from '../core/continuity/spawn';
+import { windowsOf } from '../core/fields';
+import type { Seat } from './seat';
+import type { Notifier } from './notifications';
 import { listWatchProcesses, watchesFor } from './watchProcesses';
 import { describeWatch, type WatchProcess } from '../core/watch';
 import type { LoopMode } from '../core/continuity/pill';
@@ -27,7 +30,7 @@ export interface SupervisorView {
   /** The `leopold watch` this project defers to (mode `deferred`). */
   watch?: OwningWatch;
   /** When the loop last acted (wrote a record), the verdict it acted on. */
-  lastAction?: { verdict: string; at: number };
+  lastAction?: { verdict: string; at: number; detail?: string };
   updatedAt: number;
 }
 
@@ -116,13 +119,19 @@ class ProjectSupervisor implements vscode.Disposable {
   ticks = 0;
   readonly triggers = { event: 0, poll: 0 };
 
+  private readonly spawner: Spawner;
+
   constructor(
     private readonly ctx: LeopoldContext,
     readonly project: LeopoldProject,
-    private readonly spawner: Spawner,
+    private readonly seat: Seat,
+    private readonly notifier: Notifier,
     private readonly onView: (v: SupervisorView) => void,
   ) {
+    this.spawner = (plan) => seat.spawn(project, plan);
     this.subs.push(project.onDidChange(() => (this.triggers.event++, this.schedule())));
+    // A child of this project ended (an early exit writes its record): decide again at once.
+    this.subs.push(seat.onDidChange((root) => root === project.root && void this.schedule()));
     this.timer = setInterval(() => {
       this.triggers.poll++;
       void this.schedule(); // never rejects: once() logs its own errors
@@ -187,7 +196,7 @@ class ProjectSupervisor implements vscode.Disposable {
       if (this.watch) mode = 'deferred';
       if (wouldAct && mode === 'auto') {
         result = await tick(opts);
-        if (result.acted) this.act(result.decision);
+        if (result.acted) this.act(result);
       }
       this.publish(result.snapshot, result.decision, mode);
     } catch (err) {
@@ -197,21 +206,27 @@ class ProjectSupervisor implements vscode.Disposable {
     }
   }
 
-  private act(decision: Decision): void {
-    const lastAction = { verdict: decision.verdict, at: Date.now() };
-    this.lastAction = lastAction;
-    if (needsHuman(decision.kind)) this.notify(decision);
+  private act(result: TickResult): void {
+    const { decision } = result;
+    this.lastAction = { verdict: decision.verdict, at: Date.now(), detail: decision.detail };
+    // A child started for this decision: tracked by the seat (its log, its pid, its exit).
+    if (result.child && decision.spawn) {
+      const st = result.snapshot.state.kind === 'ok' ? result.snapshot.state.raw : {};
+      const window = decision.path === 'roll' ? Number(decision.fields?.relaunch_window) : windowsOf(st);
+      this.seat.adopt(this.project, result.child as LoggedSpawn, decision.spawn, {
+        path: decision.path === 'api_error' ? 'api_error' : 'roll', window: Number.isInteger(window) ? window : undefined, record: decision.fields,
+      });
+    }
   }
 
   private lastAction: SupervisorView['lastAction'];
   /** The `leopold watch` this project defers to, while it does. */
   private watch: OwningWatch | undefined;
-  /** The notifications shown, as passed to VS Code (read back by the integration tests). */
-  readonly notifications: string[] = [];
 
   private publish(snapshot: ContinuitySnapshot, decision: Decision, mode: LoopMode): void {
     this.view = { project: this.project, snapshot, decision, mode, lastAction: this.lastAction, watch: mode === 'deferred' ? this.watch : undefined, updatedAt: Date.now() };
     this.logChange(decision, mode);
+    this.notifier.observe(this.view);
     this.onView(this.view);
   }
 
@@ -226,27 +241,6 @@ class ProjectSupervisor implements vscode.Disposable {
     if (!line) return;
     if (needsHuman(decision.kind) || decision.kind === 'error' || decision.kind === 'state_invalid') this.ctx.log.warn(`${name}: ${line}`);
     else this.ctx.log.info(`${name}: ${line}`);
-  }
-
-  /** A notification only for verdicts a person must act on, once per decision, with an action. */
-  private notify(decision: Decision): void {
-    // Called only when this loop made (and recorded) the decision, so each decision notifies once; a later window
-    // or another VS Code window reads the record as `already_handled` and stays quiet.
-    const what = decision.kind === 'relaunch_failed'
-      ? vscode.l10n.t('the relaunched window never reactivated the run — the seat is empty')
-      : decision.kind === 'api_refused' ? vscode.l10n.t('the API error was not retried ({0})', inert(decision.reason ?? ''))
-      : vscode.l10n.t('the rolled window was not relaunched ({0})', inert(decision.reason ?? ''));
-    // The decision's detail is the continuity core's own English sentence (it is logged verbatim too); it quotes
-    // state.json (the API error class), so it is made inert like every quoted value.
-    const detail = decision.detail ? ` ${inert(decision.detail)}.` : '';
-    const resume = vscode.l10n.t('Resume Run');
-    const showLog = vscode.l10n.t('Show Log');
-    const message = `Leopold (${inert(this.project.name)}): ${what}.${detail}`;
-    this.notifications.push(message);
-    void vscode.window.showWarningMessage(message, resume, showLog).then((choice) => {
-      if (choice === resume) void vscode.commands.executeCommand('leopold.resumeRun', this.project.root);
-      else if (choice === showLog) this.ctx.log.show(true);
-    });
   }
 
   dispose(): void {
@@ -288,7 +282,7 @@ export interface SupervisorHub {
 }
 
 /** One supervisor per project, rebuilt as projects come and go; trust and settings changes re-decide at once. */
-export function registerSupervisors(ctx: LeopoldContext, spawner: Spawner = spawnDetached): SupervisorHub {
+export function registerSupervisors(ctx: LeopoldContext, seat: Seat, notifier: Notifier): SupervisorHub {
   const supervisors = new Map<LeopoldProject, ProjectSupervisor>();
   const changed = new vscode.EventEmitter<SupervisorView>();
   const sync = () => {
@@ -297,9 +291,12 @@ export function registerSupervisors(ctx: LeopoldContext, spawner: Spawner = spaw
       if (!live.has(p)) {
         s.dispose();
         supervisors.delete(p);
+        notifier.forget(p.root);
       }
     }
-    for (const p of live) if (!supervisors.has(p)) supervisors.set(p, new ProjectSupervisor(ctx, p, spawner, (v) => changed.fire(v)));
+    for (const p of live) {
+      if (!supervisors.has(p)) supervisors.set(p, new ProjectSupervisor(ctx, p, seat, notifier, (v) => changed.fire(v)));
+    }
   };
   sync();
   const refresh = async (project?: LeopoldProject) => {
@@ -331,7 +328,7 @@ export function registerSupervisors(ctx: LeopoldContext, spawner: Spawner = spaw
     },
     ticks: () => [...supervisors.values()].reduce((n, s) => n + s.ticks, 0),
     /** Every notification message shown so far, per project root. */
-    notifications: (root: string) => [...supervisors.values()].find((s) => s.project.root === root)?.notifications.slice() ?? [],
+    notifications: (root: string) => notifier.messages(root),
     /** How ticks were triggered: file-system events vs the 2 s safety poll. */
     triggers: () => [...supervisors.values()]
       .reduce((t, s) => ({ event: t.event + s.triggers.event, poll: t.poll + s.triggers.poll }), { event: 0, poll: 0 }),

@@ -11,6 +11,11 @@ import type { TimelineView } from '../core/timeline';
 import type { Rendered } from './timeline/protocol';
 import type { LiveView } from '../core/live/run';
 import type { LiveStats } from './live';
+import type { ChildRecord } from '../core/continuity/children';
+import type { ResumeSchedule } from '../core/continuity/schedule';
+import type { ShownNotice } from './notifications';
+import type { StopNowResult } from './runActions';
+import type { ScheduleEvent } from './resumeAt';
 
 export interface SupervisorTestApi {
   /** The latest verdict per project root. */
@@ -123,6 +128,35 @@ export interface LiveTestApi {
   status(): { band?: string; color?: string; needsYou?: boolean };
 }
 
+export interface SeatTestApi {
+  /** The agents this extension started for a project, oldest first (pid, start time, log, exit). */
+  children(root: string): ChildRecord[];
+  /** Stop now without the confirmation. */
+  stopNow(root: string): Promise<StopNowResult>;
+  /** Waits until every child exit seen so far is handled (recorded, logged). */
+  idle(): Promise<void>;
+}
+
+export interface NotificationsTestApi {
+  /** Every notification shown so far, with its kind, event key and actions. */
+  shown(): ShownNotice[];
+  /** The Leopold view's badge: projects that need a person. */
+  badge(): number;
+}
+
+export interface ResumeAtTestApi {
+  /** Schedules a Resume (no pick). */
+  schedule(root: string, atMs: number): Promise<ResumeSchedule | undefined>;
+  get(root: string): ResumeSchedule | undefined;
+  history(): ScheduleEvent[];
+  /** Stores a schedule as a reload would find it in the workspace storage, then loads the storage as activation does. */
+  plant(s: ResumeSchedule): Promise<void>;
+  /** The run's fingerprint now (for planting a schedule for this very stop). */
+  fingerprint(root: string): Promise<string | undefined>;
+  /** Waits for the schedules' judgements in flight. */
+  idle(): Promise<void>;
+}
+
 /** The extension's exports. Every section is filled in during activate(). */
 export interface LeopoldTestApi {
   registry?: ProjectRegistry;
@@ -136,4 +170,7 @@ export interface LeopoldTestApi {
   decisions?: DecisionsTestApi;
   checkpoint?: CheckpointTestApi;
   live?: LiveTestApi;
+  seat?: SeatTestApi;
+  notifications?: NotificationsTestApi;
+  resumeAt?: ResumeAtTestApi;
 }

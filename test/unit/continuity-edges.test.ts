@@ -178,7 +178,8 @@ describe('Resume races the loop (decided under the loop\'s lock)', () => {
   it('a Resume that goes ahead records the relaunch first, so the loop never fires the same roll', async () => {
     const bytes = p.stateText();
     const c = await claimResume(p.leo, 'claude', p.now);
-    assert.deepEqual(c, { ok: true, claimed: true });
+    // The claim names the record it wrote (a child started for it is tracked by that record: issue 14).
+    assert.deepEqual(c, { ok: true, claimed: true, fields: { relaunch_window: 2, relaunch_result: 'fired:claude', relaunch_at: p.state().relaunch_at } });
     assert.equal(p.state().relaunch_result, 'fired:claude');
     assert.equal(p.state().relaunch_window, 2);
     assert.ok(p.stateText().startsWith(bytes.slice(0, -1)), 'only the record is added');

@@ -21,6 +21,7 @@ import { apiErrorAttempts, apiErrorResult, isActive, recordIsForCurrentWindow, r
 import type { ReadCache } from '../readCache';
 import { decide, type ContinuitySnapshot, type Decision, type SpawnPlan } from './decide';
 import { detectHarness, type Harness, type HarnessEnv } from './harness';
+import { earlyExitRecord, exitedEarly, type ChildExit, type ChildRecord } from './children';
 
 export interface SpawnedChild {
   pid?: number;
@@ -241,7 +242,8 @@ function spawnErrorMessage(err: unknown, plan: SpawnPlan): string {
 }
 
 export type ResumeClaim =
-  | { ok: true; claimed: boolean }
+  /** `fields`: the record written for it when it claimed the stop (a child started for it is tracked by it). */
+  | { ok: true; claimed: boolean; fields?: Record<string, unknown> }
   /** A relaunch fired (by this window, another one, or `leopold watch`) is still inside its reactivation grace. */
   | { ok: false; reason: 'relaunch_in_grace'; secsLeft: number; fired: string; path: 'roll' | 'api_error' };
 
@@ -278,17 +280,16 @@ export async function claimResume(leoDir: string, harness: Harness, nowMs: numbe
       if (isActive(st)) return { value: { ok: true, claimed: false } };
       const now = formatUtc(nowMs);
       if (stoppedReason(st) === 'context_budget' && !recordIsForCurrentWindow(st)) {
-        return { fields: { relaunch_window: windows, relaunch_result: `fired:${harness}`, relaunch_at: now }, value: { ok: true, claimed: true } };
+        const fields = { relaunch_window: windows, relaunch_result: `fired:${harness}`, relaunch_at: now };
+        return { fields, value: { ok: true, claimed: true, fields } };
       }
       if (stoppedReason(st) === 'api_error' && !api.startsWith('refused:')) {
         const attempts = apiErrorAttempts(st) ?? 0;
-        return {
-          fields: {
-            api_error_attempts: attempts + 1, api_error_result: `fired:${harness}`, api_error_relaunch_at: now,
-            api_error_next_at: formatUtc(nowMs + apiErrorDelay(attempts + 2) * 1000),
-          },
-          value: { ok: true, claimed: true },
+        const fields = {
+          api_error_attempts: attempts + 1, api_error_result: `fired:${harness}`, api_error_relaunch_at: now,
+          api_error_next_at: formatUtc(nowMs + apiErrorDelay(attempts + 2) * 1000),
         };
+        return { fields, value: { ok: true, claimed: true, fields } };
       }
       return { value: { ok: true, claimed: false } };
     }, lock);
@@ -296,6 +297,33 @@ export async function claimResume(leoDir: string, harness: Harness, nowMs: numbe
   } catch (err) {
     // No state.json (or one that is not an object): nothing to race with, nothing to claim.
     if (err instanceof UnparseableFileError || (err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, claimed: false };
+    throw err;
+  }
+}
+
+/**
+ * A child that exited: under the hooks' lock, on the state as it is now, writes Leopold's failure record for it
+ * (`failed:<harness>` and `window_relaunch_failed`) when it exited before reactivating the run and the record on disk
+ * is still the one it was fired for. True when this call wrote it: a second call (another window, a repeat) finds
+ * `failed:` and writes nothing, and so does the loop's 120 s check.
+ */
+export async function recordEarlyExit(
+  leoDir: string, child: ChildRecord, exit: Pick<ChildExit, 'code' | 'signal'>, nowMs: number, lock?: LockOptions,
+): Promise<{ early: boolean; written: boolean }> {
+  try {
+    await refuseSymlink(join(leoDir, 'events.jsonl'));
+    let early = false;
+    const r = await mergeStateFields<ReturnType<typeof earlyExitRecord>>(leoDir, (current, text) => {
+      // A state that fails the schema decides nothing and is not written.
+      if (parseState(text).kind !== 'ok') return { value: undefined };
+      early = exitedEarly(child, current);
+      const plan = earlyExitRecord(child, exit, current, nowMs);
+      return plan ? { fields: plan.fields, value: plan } : { value: undefined };
+    }, lock);
+    if (r.written && r.value) await appendEvent(leoDir, r.value.event.event, r.value.event.fields, nowMs);
+    return { early, written: r.written };
+  } catch (err) {
+    if (err instanceof UnparseableFileError || (err as NodeJS.ErrnoException).code === 'ENOENT') return { early: false, written: false };
     throw err;
   }
 }

@@ -1,5 +1,6 @@
-// Starting the agent: the production spawner (execa, detached — its own session, so closing VS Code does not take
-// the agent with it — cwd = the project, stdio ignored, no shell, no handle kept), and the two things every start of
+// Starting the agent: the spawners (detached — its own session, so closing VS Code does not take the agent with it —
+// cwd = the project, no shell; `spawnDetached` throws the output away, `spawnLogged` hands the child a log file and
+// watches its exit without holding it), and the two things every start of
 // an agent (headless relaunch, Resume headless, Resume in a terminal) shares:
 // - the binary: a bare `claude`/`codex` is looked up on the ABSOLUTE entries of PATH only (an empty or relative
 //   entry — `/usr/bin:/bin:` ends with one — would make a `./claude` planted in the workspace the agent that runs),
@@ -8,9 +9,11 @@
 //   Claude Code (or Codex) hands them to every child, and `claude` then refuses to start as a nested session.
 import { promises as fs, constants as fsConstants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { execa } from 'execa';
 import type { SpawnPlan } from './decide';
 import type { SpawnedChild } from './runner';
+import { procInfo } from './proc';
 
 /**
  * The session variables removed from an agent's environment, exactly these (user configuration such as
@@ -110,4 +113,52 @@ export async function spawnDetached(plan: SpawnPlan, env: NodeJS.ProcessEnv = pr
   });
   child.unref();
   return { pid: child.pid, file };
+}
+
+/** How a logged child ended. */
+export interface AgentExit {
+  code: number | null;
+  signal: string | null;
+}
+
+export interface LoggedSpawn extends AgentSpawn {
+  /** /proc start time in clock ticks (Linux), the pid's identity. */
+  startTicks?: number;
+  logPath: string;
+  /** The byte offset in the log where the child's own output starts (after the header written before it). */
+  outputFrom: number;
+  /** Settles when the child exits (while this process lives; a reload loses it, the registry keeps the pid). */
+  exited: Promise<AgentExit>;
+}
+
+/**
+ * The spawner with a log: the same detached start as `spawnDetached` (its own session — closing VS Code does not end
+ * it — no shell, the cleaned environment, the resolved binary), but stdout and stderr go straight to `logPath` (the
+ * child holds the file itself: no pipe through VS Code, so the agent outlives it), after a header line. The exit is
+ * watched without holding the child (unref'd). Node's own spawn: execa cannot hand a file descriptor to the child.
+ */
+export async function spawnLogged(plan: SpawnPlan, logPath: string, env: NodeJS.ProcessEnv = process.env): Promise<LoggedSpawn> {
+  const [argv0, ...args] = plan.argv;
+  const file = await resolveAgentBinary(argv0, plan.harness, env);
+  const fh = await fs.open(logPath, fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | fsConstants.O_NOFOLLOW, 0o600);
+  try {
+    await fh.write(`# ${new Date().toISOString()} ${JSON.stringify([file, ...args])} in ${plan.cwd}\n`);
+    const outputFrom = (await fh.stat()).size;
+    const child = spawn(file, args, {
+      cwd: plan.cwd, env: agentEnvironment(env), detached: true, shell: false, windowsHide: true, stdio: ['ignore', fh.fd, fh.fd],
+    });
+    const exited = new Promise<AgentExit>((resolve) => {
+      child.once('exit', (code, sig) => resolve({ code, signal: sig }));
+      child.once('error', () => resolve({ code: null, signal: null }));
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', reject);
+    });
+    child.unref();
+    const startTicks = child.pid !== undefined ? (await procInfo(child.pid))?.startTicks : undefined;
+    return { pid: child.pid, file, startTicks, logPath, outputFrom, exited };
+  } finally {
+    await fh.close(); // the child holds its own copy of the descriptor
+  }
 }

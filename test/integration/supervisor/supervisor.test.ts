@@ -10,6 +10,16 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
   let folder: string;
   let transcript: string;
   const text = () => api.statusBar.text() as string;
+  /**
+   * The fake agent exits at once, and the seat then records that early exit under the hooks' lock (issue 14). This
+   * test writes state.json the way a hook does but without the lock, so it first lets every agent started so far be
+   * seen to exit and handled: otherwise the seat's locked merge and this unlocked rename race (a real hook locks).
+   */
+  const write = async (state: Record<string, unknown>) => {
+    await waitFor('the agents started so far to have exited', () => (api.seat.children(folder) as { exit?: unknown }[]).every((c) => c.exit), 10_000);
+    await api.seat.idle();
+    writeState(folder, state);
+  };
 
   suiteSetup(async () => {
     api = await leopold();
@@ -26,19 +36,23 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
   });
 
   test('a fresh roll is relaunched once, with the relaunch argv, cwd = the project', async () => {
-    writeState(folder, rolled(transcript));
+    await write(rolled(transcript));
     const calls = await waitFor('the fake claude to be spawned', () => (agentCalls().length > 0 ? agentCalls() : undefined), 10_000);
     assert.strictEqual(calls[0].agent, 'claude');
     assert.deepStrictEqual(calls[0].argv, ['--dangerously-skip-permissions', '-p', '/leopold-run']);
     assert.strictEqual(fs.realpathSync(calls[0].cwd), fs.realpathSync(folder));
     const st = readState(folder);
     assert.strictEqual(st.relaunch_window, 2);
-    assert.strictEqual(st.relaunch_result, 'fired:claude');
+    // This fake agent exits at once without reactivating the run: an early exit, recorded as Leopold's failure at
+    // once (the seat, issue 14) — `fired:claude` until the exit is seen, `failed:claude` from then on.
+    assert.match(st.relaunch_result, /^(fired|failed):claude$/);
     assert.strictEqual(st.windows, 2);
     const ev = await waitFor('the window_relaunch event', () => (events(folder, 'window_relaunch').length === 1 ? events(folder, 'window_relaunch') : undefined));
     assert.deepStrictEqual(Object.keys(ev[0]), ['event', 'window', 'harness', 'binary', 'ts']);
     assert.deepStrictEqual([ev[0].window, ev[0].harness, ev[0].binary], [2, 'claude', 'claude']);
-    await waitFor('the status bar to say relaunching', () => /stopped · context_budget → relaunching/.test(text()) && text());
+    await waitFor('the early exit recorded', () => readState(folder).relaunch_result === 'failed:claude', 5_000);
+    await waitFor('the status bar to say the relaunch failed', () => /stopped · context_budget · relaunch failed/.test(text()) && text());
+    assert.strictEqual(events(folder, 'window_relaunch_failed').filter((e) => e.window === 2).length, 1);
     // Several safety polls and file events later: still exactly one spawn.
     await sleep(4500);
     assert.strictEqual(agentCalls().length, 1);
@@ -47,13 +61,13 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
 
   test('the event path decides well under a second (no wait for the 2 s poll)', async () => {
     const t0 = Date.now();
-    writeState(folder, rolled(transcript, { windows: 3, last_turn: stamp(5) }));
+    await write(rolled(transcript, { windows: 3, last_turn: stamp(5) }));
     await waitFor('the second relaunch', () => agentCalls().length === 2, 10_000);
     console.log(`      roll → spawn: ${Date.now() - t0} ms (tick triggers so far: ${JSON.stringify(api.supervisor.triggers())})`);
   });
 
   test('a stale roll is refused with an event and no spawn, and the status bar asks for a person', async () => {
-    writeState(folder, rolled(transcript, { windows: 4, last_turn: stamp(1200) }));
+    await write(rolled(transcript, { windows: 4, last_turn: stamp(1200) }));
     const ev = await waitFor('the stale_roll refusal', () => events(folder, 'window_relaunch_refused').find((e) => e.window === 4));
     assert.strictEqual(ev.reason, 'stale_roll');
     assert.match(ev.detail, /^rolled 1\d{3}s ago; the fresh bound is 600s$/);
@@ -65,7 +79,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
 
   test('STOP blocks without a record; removing it re-opens the decision', async () => {
     fs.writeFileSync(leoFile(folder, 'STOP'), '');
-    writeState(folder, rolled(transcript, { windows: 5, last_turn: stamp(5) }));
+    await write(rolled(transcript, { windows: 5, last_turn: stamp(5) }));
     await waitFor('the kill_switch pill', () => /Leopold: stopped · kill_switch/.test(text()) && text());
     assert.strictEqual(api.statusBar.warning(), false);
     await sleep(4500);
@@ -74,7 +88,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     assert.strictEqual(events(folder).filter((e) => e.window === 5).length, 0, 'no event');
     fs.rmSync(leoFile(folder, 'STOP'));
     await waitFor('the relaunch after STOP is removed', () => agentCalls().length === 3, 10_000);
-    assert.strictEqual(readState(folder).relaunch_result, 'fired:claude');
+    assert.match(readState(folder).relaunch_result, /^(fired|failed):claude$/, 'fired (failed once the fake agent\'s early exit is seen)');
     assert.strictEqual(readState(folder).relaunch_window, 5);
   });
 
@@ -86,7 +100,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
   });
 
   test('an api_error whose first rung is due is relaunched, then the ladder waits with a live countdown', async () => {
-    writeState(folder, {
+    await write({
       active: false, stopped_reason: 'api_error', iteration: 7, windows: 5, window_zero_streak: 0, transcript_path: transcript,
       api_error: { type: 'rate_limit', at: stamp(40), retryable: true, hint: 'wait, then /leopold-run' },
     });
@@ -106,7 +120,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
 
   test('a child that reactivates makes the loop idle and the pill says run active', async () => {
     fs.writeFileSync(path.join(folder, '.fake-agent-reactivate'), '');
-    writeState(folder, rolled(transcript, { windows: 6, last_turn: stamp(5) }));
+    await write(rolled(transcript, { windows: 6, last_turn: stamp(5) }));
     await waitFor('the relaunch', () => agentCalls().length === 5, 10_000);
     await waitFor('run active', () => /Leopold: run active/.test(text()) && text());
     fs.rmSync(path.join(folder, '.fake-agent-reactivate'));
@@ -115,7 +129,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
   test('Resume run is refused while a live owner holds the run, and runs headless otherwise', async () => {
     const live = await api.runActions.resumeRun(folder, 'headless');
     assert.deepStrictEqual([live.outcome, live.reason], ['refused', 'live_owner']);
-    writeState(folder, { active: false, stopped_reason: 'user_stop', windows: 6, transcript_path: transcript });
+    await write({ active: false, stopped_reason: 'user_stop', windows: 6, transcript_path: transcript });
     const r = await api.runActions.resumeRun(folder, 'headless');
     assert.strictEqual(r.outcome, 'headless');
     await waitFor('the resumed agent', () => agentCalls().length === 6, 10_000);
@@ -126,14 +140,14 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     const planted = { CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CODE_SESSION_ID: 'parent', CLAUDE_PID: '4242', CODEX_THREAD_ID: 'thread', CODEX_SANDBOX: 'seatbelt', CODEX_SANDBOX_NETWORK_DISABLED: '1' };
     Object.assign(process.env, planted); // the extension host's own environment, as a nested VS Code would have it
     try {
-      writeState(folder, { active: false, stopped_reason: 'user_stop', windows: 6, transcript_path: transcript });
+      await write({ active: false, stopped_reason: 'user_stop', windows: 6, transcript_path: transcript });
       const before = agentCalls().length;
       const r = await api.runActions.resumeRun(folder, 'headless');
       assert.strictEqual(r.outcome, 'headless');
       const call = await waitFor('the resumed agent', () => agentCalls()[before], 10_000);
       assert.deepStrictEqual(call.session_env, [], 'no session variable reached the agent');
       // The relaunch loop too.
-      writeState(folder, rolled(transcript, { windows: 7, last_turn: stamp(5) }));
+      await write(rolled(transcript, { windows: 7, last_turn: stamp(5) }));
       const relaunched = await waitFor('the relaunched agent', () => agentCalls()[before + 1], 10_000);
       assert.deepStrictEqual(relaunched.session_env, []);
     } finally {
@@ -143,7 +157,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
 
   test('a notification and the tooltip quote state.json as inert text: no command link, no icon', async () => {
     const evil = '[Resume now](command:leopold.stopRun) $(bug) ![img](https://evil.example/x.png)';
-    writeState(folder, {
+    await write({
       active: false, stopped_reason: 'api_error', iteration: 7, windows: 8, window_zero_streak: 0, transcript_path: transcript,
       api_error: { type: evil, at: stamp(40), retryable: false, hint: 'x' },
     });
@@ -154,7 +168,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     assert.ok(!/\$\([a-z-]+\)/.test(shown), shown);
     assert.ok(shown.replace(/\u200b/g, '').includes(evil), 'the class is quoted as written');
     // The tooltip quotes the run's stopped_reason (the pill): make that the hostile text.
-    writeState(folder, { active: false, stopped_reason: evil, windows: 8 });
+    await write({ active: false, stopped_reason: evil, windows: 8 });
     const tip = await waitFor('the tooltip quoting the stopped_reason', () => { const t: string = api.statusBar.tooltip(); return t.includes('Resume now') ? t : undefined; });
     // Outside our own links at the end, no unescaped [ or ! or $( from the file.
     const quoted = tip.slice(0, tip.lastIndexOf('[$(list-selection)'));
@@ -162,7 +176,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
   });
 
   test('Resume run in a terminal runs the harness itself from an argv (no shell string), without session variables', async () => {
-    writeState(folder, { active: false, stopped_reason: 'user_stop', windows: 6, transcript_path: transcript });
+    await write({ active: false, stopped_reason: 'user_stop', windows: 6, transcript_path: transcript });
     const before = agentCalls().length;
     // Terminals get their environment from the login shell and terminal.integrated.env: plant the session variables there.
     const termConfig = vscode.workspace.getConfiguration('terminal.integrated');
@@ -181,7 +195,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
   });
 
   test('text from state.json is shown as written, never as an icon', async () => {
-    writeState(folder, { active: false, stopped_reason: '$(bug) injected', windows: 6 });
+    await write({ active: false, stopped_reason: '$(bug) injected', windows: 6 });
     const text = await waitFor('the pill with the odd stopped_reason', () => {
       const t: string = api.statusBar.text();
       return t.includes('injected') ? t : undefined;
@@ -191,7 +205,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
 
   test('Resume within the grace of a relaunch another monitor fired is refused with the seconds left; nothing starts', async () => {
     // As `leopold watch` (or another VS Code window) records it: fired 5 s ago, the child still starting up.
-    writeState(folder, rolled(transcript, { windows: 9, last_turn: stamp(20), relaunch_window: 9, relaunch_result: 'fired:claude', relaunch_at: stamp(5) }));
+    await write(rolled(transcript, { windows: 9, last_turn: stamp(20), relaunch_window: 9, relaunch_result: 'fired:claude', relaunch_at: stamp(5) }));
     await waitFor('the loop to stand down', () => api.supervisor.verdicts()[folder] === 'already_handled');
     const before = agentCalls().length;
     for (const how of ['headless', 'terminal'] as const) {
@@ -205,7 +219,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
 
   test('a state.json that fails the schema: the pill says state invalid, nothing is written or spawned', async () => {
     const before = agentCalls().length;
-    writeState(folder, rolled(transcript, { windows: 10, iteration: '7', last_turn: stamp(5) }));
+    await write(rolled(transcript, { windows: 10, iteration: '7', last_turn: stamp(5) }));
     const bytes = fs.readFileSync(leoFile(folder, 'state.json'), 'utf8');
     await waitFor('the state invalid pill', () => /Leopold: state invalid/.test(text()) && api.statusBar.warning());
     assert.match(api.statusBar.tooltip(), /iteration/);

@@ -1,0 +1,187 @@
+// Every notification the run loop shows, in one place. A person is called only when a person must act (or the plan
+// is done): the plan is complete, a relaunch is refused or fails, the livelock gate or max_windows stops the run, an
+// API error is not retried, awaiting_human asks, the state is invalid — each once per event (core/notify.ts keys
+// the event on what identifies it on disk; the keys shown are kept in the workspace storage, so a reload never shows
+// an event again), each with the action that answers it, each kind behind its own `leopold.notify.*` setting. The
+// Leopold view's badge counts the projects that need a person. Text from `.leopold/` is quoted inert.
+import * as vscode from 'vscode';
+import type { LeopoldContext } from './context';
+import type { SupervisorView } from './supervisor';
+import type { Seat } from './seat';
+import { inert } from './untrusted';
+import { NoticeMemory, needsPerson, noticeFor, shouldShow, type Notice, type NoticeKind, type NoticeState } from '../core/notify';
+import type { ChildRecord } from '../core/continuity/children';
+import { apiError, relaunchWindow } from '../core/fields';
+import type { ContinuitySnapshot } from '../core/continuity/decide';
+
+const STORAGE_KEY = 'leopold.notifications.shown';
+
+export interface ShownNotice {
+  root: string;
+  kind: NoticeKind;
+  key: string;
+  message: string;
+  actions: string[];
+}
+
+/** The state as the notifications read it. */
+export function noticeState(state: ContinuitySnapshot['state']): NoticeState {
+  if (state.kind === 'ok') return { kind: 'ok', raw: state.raw };
+  if (state.kind === 'invalid') return { kind: 'invalid', raw: state.raw, problem: state.problem };
+  if (state.kind === 'invalid-json') return { kind: 'invalid', problem: 'state.json is not valid JSON' };
+  return { kind: 'none' };
+}
+
+interface Action {
+  title: string;
+  run: () => unknown;
+}
+
+export class Notifier implements vscode.Disposable {
+  private readonly memory: NoticeMemory;
+  /** Per project root: does it need a person now (the badge)? */
+  private readonly needs = new Map<string, boolean>();
+  private readonly shownList: ShownNotice[] = [];
+  private badgeView: vscode.TreeView<unknown> | undefined;
+
+  constructor(private readonly ctx: LeopoldContext, private readonly seat: Seat) {
+    this.memory = new NoticeMemory(ctx.extension.workspaceState.get(STORAGE_KEY));
+  }
+
+  /** Called with every published view of a project's loop. */
+  observe(view: SupervisorView): void {
+    const root = view.project.root;
+    const notice = noticeFor(noticeState(view.snapshot.state));
+    const need = needsPerson(notice);
+    if (this.needs.get(root) !== need) {
+      this.needs.set(root, need);
+      this.renderBadge();
+    }
+    const folder = view.project.folder.uri;
+    const enabled = (k: NoticeKind) => vscode.workspace.getConfiguration('leopold.notify', folder).get<boolean>(k, true) !== false;
+    const before = this.memory.toJSON().length;
+    const show = shouldShow(notice, this.memory, enabled, Date.now());
+    if (this.memory.toJSON().length !== before) void this.ctx.extension.workspaceState.update(STORAGE_KEY, this.memory.toJSON());
+    if (show && notice) this.show(view, notice);
+  }
+
+  /** The project root stops being watched (folder removed). */
+  forget(root: string): void {
+    if (this.needs.delete(root)) this.renderBadge();
+  }
+
+  attachBadge(view: vscode.TreeView<unknown>): void {
+    this.badgeView = view;
+    this.renderBadge();
+  }
+
+  private renderBadge(): void {
+    if (!this.badgeView) return;
+    const n = [...this.needs.values()].filter(Boolean).length;
+    this.badgeView.badge = n > 0 ? { value: n, tooltip: vscode.l10n.t('{0} Leopold project(s) need you', n) } : undefined;
+  }
+
+  badge(): number {
+    return [...this.needs.values()].filter(Boolean).length;
+  }
+
+  messages(root: string): string[] {
+    return this.shownList.filter((s) => s.root === root).map((s) => s.message);
+  }
+
+  shown(): ShownNotice[] {
+    return this.shownList.map((s) => ({ ...s, actions: [...s.actions] }));
+  }
+
+  /** The early-exited child behind a `failed:` record for this window, if this extension started it. */
+  private failedChild(root: string, st: Record<string, unknown>): ChildRecord | undefined {
+    // The seat records the exit before it writes the record, so the exit is there whenever the record is.
+    return this.seat.registry.forProject(root).reverse().find((c) => c.exit && c.path !== 'api_error' && c.window === relaunchWindow(st));
+  }
+
+  private show(view: SupervisorView, notice: Notice): void {
+    const project = view.project;
+    const root = project.root;
+    const name = inert(project.name);
+    const st = view.snapshot.state.kind === 'ok' || view.snapshot.state.kind === 'invalid' ? view.snapshot.state.raw : {};
+    const cmd = (command: string, ...args: unknown[]) => () => vscode.commands.executeCommand(command, ...args);
+    const open = (file: string) => () => vscode.commands.executeCommand('leopold.openRunFile', { path: project.file(file) });
+    const resume: Action = { title: vscode.l10n.t('Resume Run'), run: cmd('leopold.resumeRun', root) };
+    const showLog: Action = { title: vscode.l10n.t('Show Log'), run: () => this.ctx.log.show(true) };
+    const reason = inert(notice.reason ?? '');
+    let text: string;
+    let actions: Action[];
+    let level: 'info' | 'warning' | 'error' = 'warning';
+    switch (notice.kind) {
+      case 'planComplete':
+        text = vscode.l10n.t('the plan is complete — the run finished.');
+        actions = [{ title: vscode.l10n.t('Show Run Timeline'), run: cmd('leopold.showTimeline', root) }];
+        level = 'info';
+        break;
+      case 'relaunch': {
+        const child = notice.reason?.startsWith('failed:') ? this.failedChild(root, st) : undefined;
+        // The person ended it (Stop now): nothing to tell them.
+        if (child?.exit?.byPerson) return;
+        if (child?.exit) {
+          const how = child.exit.signal ? vscode.l10n.t('was ended by {0}', child.exit.signal) : vscode.l10n.t('exited with code {0}', String(child.exit.code));
+          const last = child.exit.tail.length ? ` ${vscode.l10n.t('Last output: {0}', inert(child.exit.tail[child.exit.tail.length - 1], 200))}` : '';
+          text = `${vscode.l10n.t('the relaunched agent {0} before it reactivated the run — the seat is empty.', how)}${last}`;
+          actions = [{ title: vscode.l10n.t('Show Agent Output'), run: () => vscode.commands.executeCommand('leopold.openRunFile', { path: child.logPath }) }, resume];
+        } else if (notice.reason?.startsWith('failed:')) {
+          text = vscode.l10n.t('the relaunched window never reactivated the run — the seat is empty.');
+          actions = [resume, showLog];
+        } else {
+          text = vscode.l10n.t('the rolled window was not relaunched ({0}).', reason);
+          actions = [resume, showLog];
+        }
+        break;
+      }
+      case 'gate':
+        text = notice.reason === 'max_windows'
+          ? vscode.l10n.t('the run stopped at its window ceiling (max_windows).')
+          : vscode.l10n.t('the run stopped: windows in a row closed no plan item (no_progress_across_windows).');
+        actions = notice.reason === 'max_windows'
+          ? [{ title: vscode.l10n.t('Open GUARDRAILS.md'), run: open('GUARDRAILS.md') }, resume]
+          : [{ title: vscode.l10n.t('Open Checkpoint'), run: open('CHECKPOINT.md') }, resume];
+        break;
+      case 'apiError':
+        text = vscode.l10n.t('the API error was not retried ({0}: {1}).', reason, inert(String(apiError(st).type ?? 'unknown'), 200));
+        actions = [{ title: vscode.l10n.t('Resume at…'), run: cmd('leopold.resumeAt', root) }, resume];
+        break;
+      case 'awaitingHuman': {
+        const item = typeof st.awaiting_text === 'string' && st.awaiting_text ? ` ${inert(st.awaiting_text, 200)}` : '';
+        text = `${vscode.l10n.t('the run is waiting for you: a plan item needs a person. Answer it, tick it in PLAN.md, then resume.')}${item}`;
+        actions = [{ title: vscode.l10n.t('Open Plan'), run: open('PLAN.md') }];
+        break;
+      }
+      case 'stateInvalid':
+        text = vscode.l10n.t('state.json is invalid ({0}) — the loop waits and writes nothing until it is fixed.', inert(notice.reason ?? '', 200));
+        actions = [{ title: vscode.l10n.t('Open state.json'), run: open('state.json') }];
+        level = 'error';
+        break;
+    }
+    // The detail of the refusal in the core's English (it is what the journal holds too), inert.
+    // Only this window's loop knows it (the journal holds it); another observer's notice goes without.
+    const acted = view.lastAction;
+    const detail = acted?.detail && notice.reason && acted.verdict.endsWith(notice.reason.replace(/^refused:/, '')) ? ` ${inert(acted.detail)}.` : '';
+    const message = `Leopold (${name}): ${text}${detail}`;
+    this.shownList.push({ root, kind: notice.kind, key: notice.key, message, actions: actions.map((a) => a.title) });
+    this.ctx.log.info(`${project.name}: notified (${notice.kind}: ${notice.key})`);
+    const showFn = level === 'info' ? vscode.window.showInformationMessage : level === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
+    void showFn(message, ...actions.map((a) => a.title)).then((choice) => actions.find((a) => a.title === choice)?.run());
+  }
+
+  dispose(): void {
+    this.badgeView = undefined;
+  }
+}
+
+export function registerNotifications(ctx: LeopoldContext, seat: Seat): Notifier {
+  const notifier = new Notifier(ctx, seat);
+  ctx.extension.subscriptions.push(notifier);
+  ctx.api.notifications = {
+    shown: () => notifier.shown(),
+    badge: () => notifier.badge(),
+  };
+  return notifier;
+}

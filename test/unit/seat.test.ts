@@ -1,0 +1,239 @@
+// The seat's core (issue 14): the child registry, early-exit detection with real exit codes and Leopold's failure
+// record written once under the lock, pid verification against real processes (a reused pid is refused), and
+// ending a process with its descendants.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  ChildRegistry, CHILDREN_KEPT_PER_PROJECT, earlyExitRecord, exitedEarly, parseChildRecord, readLogTail, tailLines, type ChildRecord,
+} from '../../src/core/continuity/children';
+import { descendants, endProcessTree, isHarnessArgv, parseProcStat, procInfo, verifyOwnChild, verifyOwnerProcess } from '../../src/core/continuity/proc';
+import { recordEarlyExit } from '../../src/core/continuity/runner';
+import { spawnLogged } from '../../src/core/continuity/spawn';
+import { formatUtc } from '../../src/core/time';
+import { rng } from '../fixtures/random';
+
+const linux = process.platform === 'linux';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function tmpProject(state: Record<string, unknown>): { root: string; leo: string } {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'leo-seat-')));
+  const leo = join(root, '.leopold');
+  mkdirSync(leo);
+  writeFileSync(join(leo, 'state.json'), JSON.stringify(state, null, 2) + '\n');
+  writeFileSync(join(leo, 'events.jsonl'), '');
+  return { root, leo };
+}
+
+/** A fake agent: a bash script named `claude` that prints, then does what `mode` says. */
+function fakeAgent(dir: string, body: string): string {
+  const bin = join(dir, 'bin');
+  mkdirSync(bin, { recursive: true });
+  const file = join(bin, 'claude');
+  writeFileSync(file, `#!/usr/bin/env bash\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+const fired = (window: number, at: string) => ({ relaunch_window: window, relaunch_result: 'fired:claude', relaunch_at: at });
+const rolledState = (window: number, at: string) => ({ active: false, stopped_reason: 'context_budget', windows: window, ...fired(window, at) });
+
+function child(over: Partial<ChildRecord> = {}): ChildRecord {
+  return {
+    id: `1-${over.pid ?? 42}`, root: '/p', pid: 42, startedAt: 1, harness: 'claude', path: 'roll', window: 3,
+    record: fired(3, '2026-12-01T12:00:00Z'), logPath: '/tmp/x.log', argv: ['claude'], ...over,
+  };
+}
+
+describe('seat: the child registry', () => {
+  it('keeps the newest children per project, records an exit once, and round-trips through storage', () => {
+    const r = new ChildRegistry();
+    for (let i = 0; i < CHILDREN_KEPT_PER_PROJECT + 5; i++) r.add(child({ id: `a${i}`, pid: 100 + i }));
+    r.add(child({ id: 'b0', root: '/q' }));
+    assert.equal(r.forProject('/p').length, CHILDREN_KEPT_PER_PROJECT);
+    assert.equal(r.forProject('/p')[0].id, 'a5');
+    assert.equal(r.latest('/p')?.id, `a${CHILDREN_KEPT_PER_PROJECT + 4}`);
+    const exit = { code: 1, signal: null, atMs: 5, tail: ['boom'], early: true };
+    assert.equal(r.exited('b0', exit), true);
+    assert.equal(r.exited('b0', { ...exit, code: 2 }), false, 'an exit is recorded once');
+    assert.deepEqual(r.running('/q'), []);
+    const back = ChildRegistry.from(JSON.parse(JSON.stringify(r.toJSON())));
+    assert.deepEqual(back.toJSON(), r.toJSON());
+  });
+
+  it('drops stored garbage instead of crashing (1,000 seeded random values)', () => {
+    const rnd = rng(14);
+    const pick = <T>(a: T[]) => a[Math.floor(rnd() * a.length)];
+    for (let i = 0; i < 1000; i++) {
+      const v: Record<string, unknown> = { ...child() };
+      for (const k of Object.keys(v)) if (rnd() < 0.2) v[k] = pick([null, 'x', 7, -1.5, [], {}, undefined, true]);
+      const parsed = parseChildRecord(v);
+      if (parsed) {
+        assert.equal(typeof parsed.id, 'string');
+        assert.ok(Number.isInteger(parsed.pid));
+        assert.ok(parsed.harness === 'claude' || parsed.harness === 'codex');
+      }
+    }
+    assert.deepEqual(ChildRegistry.from('nonsense').toJSON(), []);
+    assert.deepEqual(ChildRegistry.from([null, 3, { id: 1 }]).toJSON(), []);
+  });
+
+  it('tail lines: the last non-blank lines, escape sequences and control characters out, long lines cut', () => {
+    const text = `a\n\n\x1b[31mred\x1b[0m\r\nb\x07\n${' '.repeat(40_000)}\n${'x'.repeat(1000)}\n`;
+    const t = tailLines(text, 3);
+    assert.deepEqual(t.slice(0, 2), ['red', 'b']);
+    assert.equal(t[2].length, 300);
+    assert.ok(t[2].endsWith('…'));
+  });
+});
+
+describe('seat: early exit', () => {
+  it('is early only while the run is inactive and the record is still the one the child was fired for', () => {
+    const c = child();
+    assert.equal(exitedEarly(c, rolledState(3, '2026-12-01T12:00:00Z')), true);
+    assert.equal(exitedEarly(c, { ...rolledState(3, '2026-12-01T12:00:00Z'), active: true }), false, 'reactivated');
+    assert.equal(exitedEarly(c, { active: true, windows: 3 }), false, 'an activation drops the relaunch fields');
+    assert.equal(exitedEarly(c, rolledState(3, '2026-12-01T12:00:05Z')), false, 'another fire for the same window');
+    assert.equal(exitedEarly(c, rolledState(4, '2026-12-01T12:00:00Z')), false, 'a later window');
+    assert.equal(exitedEarly(c, { ...rolledState(3, '2026-12-01T12:00:00Z'), relaunch_result: 'failed:claude' }), false, 'already failed');
+  });
+
+  it('the record is Leopold\'s failure record, exactly its keys; an api_error attempt writes nothing', () => {
+    const now = Date.parse('2026-12-01T12:00:03Z');
+    const r = earlyExitRecord(child(), { code: 1, signal: null }, rolledState(3, '2026-12-01T12:00:00Z'), now)!;
+    assert.deepEqual(r.fields, { relaunch_window: 3, relaunch_result: 'failed:claude', relaunch_at: '2026-12-01T12:00:03Z' });
+    assert.deepEqual(Object.keys(r.event.fields), ['window', 'detail']);
+    assert.equal(r.event.event, 'window_relaunch_failed');
+    assert.equal(r.event.fields.detail, 'child exited with code 1 before it reactivated the run');
+    assert.equal(earlyExitRecord(child(), { code: null, signal: 'SIGKILL' }, rolledState(3, '2026-12-01T12:00:00Z'), now)!.event.fields.detail,
+      'child was ended by SIGKILL before it reactivated the run');
+    const api = child({ path: 'api_error', record: { api_error_result: 'fired:claude', api_error_relaunch_at: 'T' } });
+    assert.equal(exitedEarly(api, { active: false, stopped_reason: 'api_error', api_error_result: 'fired:claude', api_error_relaunch_at: 'T' }), true);
+    assert.equal(earlyExitRecord(api, { code: 1, signal: null }, { active: false, stopped_reason: 'api_error', api_error_result: 'fired:claude', api_error_relaunch_at: 'T' }, now), undefined);
+  });
+
+  (linux ? it : it.skip)('a real agent that exits 1 at once: exit code and output, the record written once by six racing writers', async () => {
+    const at = formatUtc(Date.now());
+    const { root, leo } = tmpProject(rolledState(3, at));
+    const file = fakeAgent(root, 'echo "starting"\necho "Error: invalid API key · run /login" >&2\nexit 1');
+    const log = join(root, 'relaunch.log');
+    const spawned = await spawnLogged({ harness: 'claude', argv: [file, '-p', '/leopold-run'], cwd: root }, log);
+    const exit = await spawned.exited;
+    assert.deepEqual(exit, { code: 1, signal: null });
+    const tail = await readLogTail(log, spawned.outputFrom);
+    assert.deepEqual(tail, ['starting', 'Error: invalid API key · run /login']);
+    assert.match(readFileSync(log, 'utf8').split('\n')[0], /^# .* in /, 'a header line first');
+    const c = child({ root, pid: spawned.pid!, record: fired(3, at), logPath: log });
+    const results = await Promise.all(Array.from({ length: 6 }, () => recordEarlyExit(leo, c, exit, Date.now())));
+    assert.equal(results.filter((r) => r.written).length, 1, 'written once');
+    const state = JSON.parse(readFileSync(join(leo, 'state.json'), 'utf8'));
+    assert.equal(state.relaunch_result, 'failed:claude');
+    const events = readFileSync(join(leo, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(events.length, 1);
+    assert.deepEqual(Object.keys(events[0]), ['event', 'window', 'detail', 'ts']);
+    assert.equal(events[0].detail, 'child exited with code 1 before it reactivated the run');
+  });
+
+  (linux ? it : it.skip)('exit codes 0, 3 and a signal are told apart; a child that reactivated is not early', async () => {
+    for (const [body, want] of [['exit 0', { code: 0, signal: null }], ['exit 3', { code: 3, signal: null }], ['kill -TERM $$', { code: null, signal: 'SIGTERM' }]] as const) {
+      const at = formatUtc(Date.now());
+      const { root, leo } = tmpProject(rolledState(2, at));
+      const file = fakeAgent(root, body);
+      const s = await spawnLogged({ harness: 'claude', argv: [file], cwd: root }, join(root, 'l.log'));
+      assert.deepEqual(await s.exited, want);
+      assert.equal((await recordEarlyExit(leo, child({ root, window: 2, record: fired(2, at) }), want, Date.now())).written, true);
+    }
+    const at = formatUtc(Date.now());
+    const { root, leo } = tmpProject(rolledState(2, at));
+    const file = fakeAgent(root, 'printf \'{"active":true,"windows":2}\' > .leopold/state.json\nexit 0');
+    const s = await spawnLogged({ harness: 'claude', argv: [file], cwd: root }, join(root, 'l.log'));
+    const exit = await s.exited;
+    const r = await recordEarlyExit(leo, child({ root, window: 2, record: fired(2, at) }), exit, Date.now());
+    assert.deepEqual(r, { early: false, written: false });
+    assert.equal(readFileSync(join(leo, 'events.jsonl'), 'utf8'), '');
+  });
+
+  (linux ? it : it.skip)('the logged child is detached: its own session and process group', async () => {
+    const { root } = tmpProject({});
+    const file = fakeAgent(root, 'sleep 30');
+    const s = await spawnLogged({ harness: 'claude', argv: [file], cwd: root }, join(root, 'l.log'));
+    try {
+      const info = (await procInfo(s.pid!))!;
+      assert.equal(info.pgid, s.pid);
+      assert.equal(info.startTicks, s.startTicks);
+    } finally {
+      process.kill(-s.pid!, 'SIGKILL');
+    }
+  });
+});
+
+describe('seat: pid verification and ending a process tree (real processes)', () => {
+  it('reads /proc stat lines whose command holds spaces and parentheses', () => {
+    assert.deepEqual(parseProcStat('123 (a b) c)) S 1 123 123 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 98765 1 2'),
+      { state: 'S', ppid: 1, pgid: 123, startTicks: 98765 });
+    assert.equal(parseProcStat('garbage'), undefined);
+  });
+
+  it('knows the harnesses by program or script name', () => {
+    assert.equal(isHarnessArgv(['/usr/local/bin/claude', '-p', '/leopold-run']), 'claude');
+    assert.equal(isHarnessArgv(['node', '/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js']), 'claude');
+    assert.equal(isHarnessArgv(['/usr/bin/bash', '/home/u/bin/codex', 'exec']), 'codex');
+    assert.equal(isHarnessArgv(['vim', 'claude']), undefined, 'an editor opening a file named claude is not one');
+    assert.equal(isHarnessArgv(['python3', 'leopold-watch.py']), undefined);
+    assert.equal(isHarnessArgv(['sleep', '30', 'claude']), undefined, 'only the program and its script count');
+  });
+
+  (linux ? it : it.skip)('the owner pid: the harness in this project, started before the claim — a reused pid is refused', async () => {
+    const { root } = tmpProject({});
+    const file = fakeAgent(root, 'sleep 30');
+    const p = spawn(file, [], { cwd: root, stdio: 'ignore' });
+    await sleep(300);
+    try {
+      const info = (await procInfo(p.pid!))!;
+      assert.equal(info.cwd, root);
+      const claimedLater = Date.now() + 1000;
+      assert.equal(verifyOwnerProcess(info, root, claimedLater).ok, true);
+      // The claim is older than the process: whatever runs under that pid now is not the claimant.
+      const reused = verifyOwnerProcess(info, root, Date.now() - 60_000);
+      assert.equal(reused.ok, false);
+      assert.match((reused as { reason: string }).reason, /reused/);
+      assert.equal(verifyOwnerProcess(info, root, undefined).ok, false, 'no claim time: cannot rule out reuse');
+      assert.equal(verifyOwnerProcess(info, '/elsewhere', claimedLater).ok, false, 'another project');
+      const sleeper = spawn('sleep', ['30'], { cwd: root, stdio: 'ignore' });
+      await sleep(200);
+      assert.equal(verifyOwnerProcess(await procInfo(sleeper.pid!), root, claimedLater).ok, false, 'not a harness');
+      sleeper.kill('SIGKILL');
+      // Our own child: the same pid with another start time is another process.
+      assert.equal(verifyOwnChild(info, info.startTicks).ok, true);
+      const other = verifyOwnChild(info, info.startTicks - 1);
+      assert.equal(other.ok, false);
+      assert.match((other as { reason: string }).reason, /another process/);
+    } finally {
+      p.kill('SIGKILL');
+    }
+    await sleep(100);
+    assert.equal(verifyOwnChild(await procInfo(p.pid!), 1).ok, false, 'gone');
+  });
+
+  (linux ? it : it.skip)('ends a hanging agent and every process below it, even one that ignores SIGTERM', async () => {
+    const { root } = tmpProject({});
+    const pids = join(root, 'pids');
+    const file = fakeAgent(root, `sleep 300 &\necho $! >> ${pids}\nbash -c 'trap "" TERM; sleep 300 & echo $! >> ${pids}; wait' &\necho $! >> ${pids}\nwait`);
+    const s = await spawnLogged({ harness: 'claude', argv: [file], cwd: root }, join(root, 'l.log'));
+    await sleep(500);
+    const below = await descendants(s.pid!);
+    assert.ok(below.length >= 3, `descendants: ${below}`);
+    const info = (await procInfo(s.pid!))!;
+    const t0 = Date.now();
+    const r = await endProcessTree(info, 1000);
+    assert.deepEqual(r.survivors, []);
+    assert.ok(Date.now() - t0 < 5000);
+    for (const pid of [s.pid!, ...readFileSync(pids, 'utf8').trim().split('\n').map(Number)]) {
+      const i = await procInfo(pid);
+      assert.ok(!i || i.state === 'Z' || i.state === 'X', `pid ${pid} still runs (${i?.state})`);
+    }
+    assert.deepEqual(await s.exited, { code: null, signal: 'SIGTERM' });
+  });
+});
