@@ -721,9 +721,16 @@ export function msg(locale: Locale | undefined, key: MessageKey, args?: MessageA
 }
 
 type Counted<K> = K extends `${infer B}.one` ? (`${B}.other` extends MessageKey ? B : never) : never;
-/** A counted message: `key.one` when `count` is 1, else `key.other` (English and Portuguese agree: 0 is plural). */
+const PLURALS: Readonly<Record<Locale, Intl.PluralRules>> = { en: new Intl.PluralRules('en'), 'pt-br': new Intl.PluralRules('pt-BR') };
+
+/** `one` or `other` for `count` by the language's own rule (CLDR): English `0 items`, Portuguese `0 item` (0 and 1 are singular). */
+export function pluralCategory(locale: Locale | undefined, count: number): 'one' | 'other' {
+  return PLURALS[locale ?? 'en'].select(count) === 'one' ? 'one' : 'other';
+}
+
+/** A counted message: `key.one` or `key.other`, chosen by `Intl.PluralRules` for the locale (pluralCategory). */
 export function msgN(locale: Locale | undefined, key: Counted<MessageKey>, count: number, args?: MessageArgs): string {
-  return msg(locale, `${key}.${count === 1 ? 'one' : 'other'}` as MessageKey, { count, ...args });
+  return msg(locale, `${key}.${pluralCategory(locale, count)}` as MessageKey, { count, ...args });
 }
 
 /** A decimal for a person: `1.5` in English, `1,5` in Portuguese. */

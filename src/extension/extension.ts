@@ -13,6 +13,9 @@ import { registerRunsTree } from './runsTree';
 import { registerDoctor } from './doctor';
 import { registerDecisions } from './decisions';
 import { registerTimeline } from './timeline';
+import { registerTreeActions } from './treeActions';
+import { registerDecorations } from './decorations';
+import { registerWelcome } from './welcome';
 
 /** What deactivate() waits for; each is bounded, and deactivation never waits more than SHUTDOWN_MS in all. */
 const shutdown: (() => Promise<unknown>)[] = [];
@@ -46,7 +49,10 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi {
   registerStatusBar(ctx, supervisors);
   registerRunActions(ctx, supervisors);
   registerCheckpointClient(ctx);
-  registerRunsTree(ctx);
+  const tree = registerRunsTree(ctx);
+  registerTreeActions(ctx, tree);
+  registerDecorations(ctx);
+  registerWelcome(ctx);
   registerDoctor(ctx);
   registerDecisions(ctx);
   registerTimeline(ctx, supervisors);
