@@ -1,13 +1,15 @@
-// One LeopoldProject per workspace folder that has `.leopold/` (multi-root workspaces and git worktrees each get
-// their own). Each project owns one narrow file watcher on its `.leopold/` folder; bursts of file-system events are
+// One LeopoldProject per project root: a workspace folder that has `.leopold/`, or a folder one or two levels below
+// one that has (a monorepo's `packages/app/.leopold/`; core/discover.ts, bounded). Multi-root workspaces and git
+// worktrees each get their own. Each project owns one narrow file watcher on its `.leopold/` folder; bursts of file-system events are
 // coalesced into a single change event that names the files that changed. Each project owns its one
 // SharedProjectModel too (projectModel.ts): it follows those changes, and every feature reads the run from it.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { statSync, watch as fsWatch } from 'node:fs';
+import { watch as fsWatch } from 'node:fs';
 import type { Log } from './log';
 import { SharedProjectModel } from './projectModel';
 import { ReadCache } from '../core/readCache';
+import { discoverProjects } from '../core/discover';
 
 /** Events within this window become one change (a hook's lock + write + rename is one burst). */
 export const COALESCE_MS = 40;
@@ -30,10 +32,14 @@ export class LeopoldProject implements vscode.Disposable {
   /** The run as the core models it: loaded once, tailed once, shared by the tree and the timeline. */
   readonly model: SharedProjectModel;
 
-  constructor(readonly folder: vscode.WorkspaceFolder, log?: Log) {
-    this.root = folder.uri.fsPath;
+  /**
+   * `folder` is the workspace folder the project is in (its settings scope); `root` the folder that holds
+   * `.leopold/` — the workspace folder itself, or a folder below it.
+   */
+  constructor(readonly folder: vscode.WorkspaceFolder, log?: Log, root: string = folder.uri.fsPath) {
+    this.root = root;
     this.leoDir = path.join(this.root, '.leopold');
-    this.model = new SharedProjectModel(this.leoDir, folder.name, this.cache, log);
+    this.model = new SharedProjectModel(this.leoDir, this.name, this.cache, log);
     this.disposables.push(this.model, this.onDidChange(({ files }) => void this.model.schedule(files)));
     // VS Code's watchers: the top of .leopold/ and one level of archived runs (non-recursive patterns).
     const base = vscode.Uri.file(this.leoDir);
@@ -63,8 +69,10 @@ export class LeopoldProject implements vscode.Disposable {
     }
   }
 
+  /** The workspace folder's name, followed by the path below it for a nested project (`repo/packages/app`). */
   get name(): string {
-    return this.folder.name;
+    const rel = path.relative(this.folder.uri.fsPath, this.root);
+    return rel === '' ? this.folder.name : `${this.folder.name}/${rel.split(path.sep).join('/')}`;
   }
 
   /** Absolute path of a file inside `.leopold/`. */
@@ -97,7 +105,10 @@ export class LeopoldProject implements vscode.Disposable {
 
 /** The Leopold projects of the workspace, kept in step with its folders. */
 export class ProjectRegistry implements vscode.Disposable {
+  /** Project root (absolute path) → its one project. */
   private readonly byFolder = new Map<string, LeopoldProject>();
+  /** The last search's cost, for the log and the tests. */
+  lastDiscovery = { ms: 0, reads: 0, stats: 0, truncated: false };
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeProjects = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
@@ -115,23 +126,42 @@ export class ProjectRegistry implements vscode.Disposable {
     return [...this.byFolder.values()];
   }
 
+  /** The project a file belongs to: the one with the deepest root that contains it (a nested project wins). */
   projectFor(uri: vscode.Uri | undefined): LeopoldProject | undefined {
-    if (!uri) return undefined;
-    const folder = vscode.workspace.getWorkspaceFolder(uri);
-    return folder ? this.byFolder.get(folder.uri.toString()) : undefined;
+    if (!uri || uri.scheme !== 'file') return undefined;
+    const file = uri.fsPath;
+    let best: LeopoldProject | undefined;
+    for (const p of this.byFolder.values()) {
+      const inside = file === p.root || file.startsWith(p.root.endsWith(path.sep) ? p.root : p.root + path.sep);
+      if (inside && (!best || p.root.length > best.root.length)) best = p;
+    }
+    return best;
   }
 
   /**
-   * Synchronous on purpose: one stat per workspace folder costs microseconds, and activate() then has nothing to
-   * await (an awaited stat waits for the extension host's event loop, which at start-up is busy for 100s of ms).
+   * Synchronous on purpose: a bounded search (core/discover.ts) costs about a millisecond, and activate() then has
+   * nothing to await (an awaited stat waits for the extension host's event loop, which at start-up is busy for
+   * 100s of ms).
    */
   refresh(): void {
     const folders = vscode.workspace.workspaceFolders ?? [];
-    const wanted = new Map<string, vscode.WorkspaceFolder>();
+    const wanted = new Map<string, { folder: vscode.WorkspaceFolder; root: string }>();
+    const t0 = performance.now();
+    const cost = { ms: 0, reads: 0, stats: 0, truncated: false };
     for (const f of folders) {
       if (f.uri.scheme !== 'file') continue;
-      if (statSync(path.join(f.uri.fsPath, '.leopold'), { throwIfNoEntry: false })?.isDirectory()) wanted.set(f.uri.toString(), f);
+      const found = discoverProjects(f.uri.fsPath);
+      cost.reads += found.reads;
+      cost.stats += found.stats;
+      if (found.truncated) {
+        cost.truncated = true;
+        this.log.debug(`project search in ${f.uri.fsPath} stopped at its bounds (${found.reads} listings, ${found.stats} stats)`);
+      }
+      // One project per root, even when two workspace folders overlap (the first folder that holds it is its scope).
+      for (const root of found.roots) if (!wanted.has(root)) wanted.set(root, { folder: f, root });
     }
+    cost.ms = performance.now() - t0;
+    this.lastDiscovery = cost;
     let changed = false;
     for (const [key, project] of this.byFolder) {
       if (!wanted.has(key)) {
@@ -141,9 +171,9 @@ export class ProjectRegistry implements vscode.Disposable {
         changed = true;
       }
     }
-    for (const [key, folder] of wanted) {
+    for (const [key, { folder, root }] of wanted) {
       if (!this.byFolder.has(key)) {
-        const project = new LeopoldProject(folder, this.log);
+        const project = new LeopoldProject(folder, this.log, root);
         this.byFolder.set(key, project);
         this.log.info(`project: ${project.leoDir}`);
         changed = true;

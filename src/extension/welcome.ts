@@ -10,17 +10,21 @@
 import * as vscode from 'vscode';
 import type { LeopoldContext } from './context';
 import { binariesFor } from './supervisor';
-import { resolveAgentBinary } from '../core/continuity/spawn';
+import { isExecutableFile, resolveAgentBinary } from '../core/continuity/spawn';
 
 export const SETUP_VIEW_ID = 'leopold.setup';
 export const AGENTS_MISSING_KEY = 'leopold.agentsMissing';
 
-/** Which of `claude`/`codex` resolve for a folder, as the relaunch loop would start them. */
+/**
+ * Which of `claude`/`codex` resolve for a folder, as the relaunch loop would start them — and, for a configured
+ * absolute path, that it is an executable file (the loop would only find out when it spawns).
+ */
 export async function resolveAgents(folder: vscode.WorkspaceFolder | undefined): Promise<{ claude?: string; codex?: string }> {
   const out: { claude?: string; codex?: string } = {};
   const bins = folder ? binariesFor(folder) : { claude: 'claude', codex: 'codex' };
   await Promise.all((['claude', 'codex'] as const).map(async (h) => {
-    out[h] = await resolveAgentBinary(bins[h] ?? h, h).catch(() => undefined);
+    const path = await resolveAgentBinary(bins[h] ?? h, h).catch(() => undefined);
+    out[h] = path !== undefined && (await isExecutableFile(path)) ? path : undefined;
   }));
   return out;
 }

@@ -52,7 +52,7 @@ export class AgentBinaryError extends Error {
   readonly code = 'LEOPOLD_AGENT_BINARY';
 }
 
-async function isExecutableFile(path: string): Promise<boolean> {
+export async function isExecutableFile(path: string): Promise<boolean> {
   try {
     if (!(await fs.stat(path)).isFile()) return false;
     await fs.access(path, fsConstants.X_OK);

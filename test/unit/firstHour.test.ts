@@ -1,0 +1,165 @@
+// Issue 15 ("first hour"): the tree's contextValue tags the menus match, resourceUri paths, the kill switch and the
+// checkpoint's error count in the snapshot, one local-time rule, plurals by Intl.PluralRules, the nested-project
+// search and its bounds, and the manifest's menus against the tags.
+import * as assert from 'node:assert';
+import { promises as fs, mkdirSync, mkdtempSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ProjectModel } from '../../src/core/project';
+import { buildProjectNode, type NodeData } from '../../src/extension/runsTreeNodes';
+import { formatLocal, utcTooltip } from '../../src/core/time';
+import { msgN, pluralCategory } from '../../src/core/messages';
+import { discoverProjects } from '../../src/core/discover';
+import { rng } from '../fixtures/random';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const fixtures = path.join(ROOT, 'test', 'fixtures', 'projects');
+const find = (n: NodeData, id: string): NodeData | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+
+async function copyFixture(name: string): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `leo15-${name}-`));
+  await fs.cp(path.join(fixtures, name), dir, { recursive: true });
+  return dir;
+}
+
+/** The `when` regex of package.json's `view/item/context` entry for `command` in `group` (inline buttons: `inline@n`). */
+function menuRegex(command: string, group: RegExp): RegExp {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const entry = pkg.contributes.menus['view/item/context'].find((m: { command: string; group: string }) => m.command === command && group.test(m.group));
+  assert.ok(entry, `no ${command} menu in ${group}`);
+  const m = /viewItem =~ \/(.*)\/(?:\s|$)/.exec(entry.when);
+  assert.ok(m, entry.when);
+  return new RegExp(m[1]);
+}
+
+describe('issue 15: the runs tree you can act on', () => {
+  it('the run and project nodes carry their state as tags, and the inline Resume/Stop/Clear menus follow them', async () => {
+    const resume = menuRegex('leopold.resumeRun', /^inline/), stop = menuRegex('leopold.stopRun', /^inline/);
+    const clear = menuRegex('leopold.clearKillSwitch', /^inline/), timeline = menuRegex('leopold.showTimeline', /^inline/);
+    const dir = await copyFixture('driver-run'); // active
+    const leo = path.join(dir, '.leopold');
+    const model = new ProjectModel(leo, { ownerSignals: false });
+    let snap = await model.load();
+    let run = find(buildProjectNode({ root: dir, name: 'p' }, snap), `${dir}::run`)!;
+    assert.strictEqual(run.contextValue, 'run active');
+    const menus = (cv: string | undefined) => [resume, stop, clear, timeline].map((re) => re.test(cv ?? ''));
+    assert.deepStrictEqual(menus(run.contextValue), [false, true, false, true]);
+    // The kill switch appears: Stop goes, Clear Kill Switch comes.
+    writeFileSync(path.join(leo, 'STOP'), '');
+    await model.update(['STOP']);
+    snap = model.snapshot;
+    assert.strictEqual(snap.killSwitch, true);
+    run = find(buildProjectNode({ root: dir, name: 'p' }, snap), `${dir}::run`)!;
+    assert.strictEqual(run.contextValue, 'run active killSwitch');
+    assert.deepStrictEqual(menus(run.contextValue), [false, false, true, true]);
+    // The run stops for a person: Resume comes, and the node says a person is needed.
+    const state = JSON.parse(readFileSync(path.join(leo, 'state.json'), 'utf8'));
+    writeFileSync(path.join(leo, 'state.json'), `${JSON.stringify({ ...state, active: false, stopped_reason: 'max_windows' }, null, 2)}\n`);
+    await fs.rm(path.join(leo, 'STOP'));
+    await model.update(['state.json', 'STOP']);
+    const node = buildProjectNode({ root: dir, name: 'p' }, model.snapshot);
+    run = find(node, `${dir}::run`)!;
+    assert.strictEqual(run.contextValue, 'run stopped needsPerson');
+    assert.strictEqual(node.contextValue, 'project stopped needsPerson');
+    assert.deepStrictEqual(menus(run.contextValue), [true, false, false, true]);
+    // Other nodes never match the run menus (a node named like a state is not a run).
+    for (const other of ['windows', 'windowGap', 'owner.alive session', 'file checkpoint', 'event.info', 'status']) {
+      assert.strictEqual(resume.test(other) || stop.test(other) || clear.test(other), false, other);
+    }
+  });
+
+  it('file and archived nodes carry their path as resource; the file menus match files only', async () => {
+    const rolled = await copyFixture('rolled-window-3');
+    const rolledNode = buildProjectNode({ root: rolled, name: 'p' }, await new ProjectModel(path.join(rolled, '.leopold'), { ownerSignals: false }).load());
+    const cp = find(rolledNode, `${rolled}::file:CHECKPOINT.md`)!;
+    assert.strictEqual(cp.resource, path.join(rolled, '.leopold', 'CHECKPOINT.md'));
+    assert.strictEqual(cp.contextValue, 'file checkpoint');
+    const dir = await copyFixture('finished-archived');
+    const node = buildProjectNode({ root: dir, name: 'p' }, await new ProjectModel(path.join(dir, '.leopold'), { ownerSignals: false }).load());
+    const missing = find(node, `${dir}::file:CHECKPOINT.md`)!;
+    assert.deepStrictEqual([missing.contextValue, missing.resource], ['file.missing', undefined]);
+    const archive = find(node, `${dir}::archives`)!.children![0];
+    assert.strictEqual(archive.resource, archive.lazyRun);
+    const copyPath = menuRegex('leopold.tree.copyPath', /^1_file/), open = menuRegex('leopold.tree.open', /^inline/);
+    assert.deepStrictEqual(['file', 'file checkpoint', 'archivedFile', 'archivedRun', 'file.missing', 'files', 'run active'].map((v) => copyPath.test(v)),
+      [true, true, true, true, false, false, false]);
+    assert.deepStrictEqual(['file', 'archivedRun', 'file.missing'].map((v) => open.test(v)), [true, false, false]);
+    const session = menuRegex('leopold.copySessionId', /^inline/), transcript = menuRegex('leopold.openTranscript', /^1_owner/);
+    assert.deepStrictEqual(['owner.alive session transcript', 'owner.stale session', 'owner.stale'].map((v) => [session.test(v), transcript.test(v)]),
+      [[true, true], [true, false], [false, false]]);
+  });
+
+  it('the checkpoint verdict carries its error count (the decoration badge)', async () => {
+    const dir = await copyFixture('rolled-window-3');
+    const leo = path.join(dir, '.leopold');
+    const model = new ProjectModel(leo, { ownerSignals: false });
+    assert.deepStrictEqual([(await model.load()).checkpoint.ok, model.snapshot.checkpoint.errors], [true, 0]);
+    writeFileSync(path.join(leo, 'CHECKPOINT.md'), '# Leopold Checkpoint\n\n## Next Step\ngo\n## Bogus\n');
+    await model.update(['CHECKPOINT.md']);
+    assert.strictEqual(model.snapshot.checkpoint.ok, false);
+    assert.ok(model.snapshot.checkpoint.errors >= 2, String(model.snapshot.checkpoint.errors));
+  });
+});
+
+describe('issue 15: one time rule, counted words by the language', () => {
+  it('formatLocal shows the wall clock of the zone, numeric; the tooltip keeps UTC', () => {
+    const ms = Date.UTC(2026, 11, 1, 13, 5, 9);
+    assert.strictEqual(formatLocal(ms, 'second', 'UTC'), '2026-12-01 13:05:09');
+    assert.strictEqual(formatLocal(ms, 'second', 'America/Sao_Paulo'), '2026-12-01 10:05:09');
+    assert.strictEqual(formatLocal(ms, 'time', 'Asia/Tokyo'), '22:05:09');
+    assert.strictEqual(formatLocal(ms, 'minute', 'Pacific/Kiritimati'), '2026-12-02 03:05');
+    assert.strictEqual(utcTooltip(ms), '2026-12-01T13:05:09Z UTC');
+  });
+
+  it('formatLocal without a zone agrees with the Date getters (the machine zone) over random instants', () => {
+    const rnd = rng(15);
+    for (let i = 0; i < 2000; i++) {
+      const ms = Math.floor(rnd() * 4e12);
+      const d = new Date(ms);
+      const two = (n: number) => String(n).padStart(2, '0');
+      assert.strictEqual(formatLocal(ms), `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`);
+    }
+  });
+
+  it('Portuguese counts 0 and 1 as singular, English only 1 (Intl.PluralRules)', () => {
+    assert.deepStrictEqual([0, 1, 2].map((n) => pluralCategory('pt-br', n)), ['one', 'one', 'other']);
+    assert.deepStrictEqual([0, 1, 2].map((n) => pluralCategory('en', n)), ['other', 'one', 'other']);
+    assert.strictEqual(msgN('pt-br', 'tree.items', 0), msgN('pt-br', 'tree.items', 1).replace('1', '0'));
+    assert.notStrictEqual(msgN('en', 'tree.items', 0), msgN('en', 'tree.items', 1).replace('1', '0'));
+  });
+});
+
+describe('issue 15: nested projects (core/discover)', () => {
+  const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'leo15-discover-'));
+
+  it('finds the folder itself and projects one and two levels down; never deeper, never in skipped trees', () => {
+    const dir = tmp();
+    for (const p of ['.leopold', 'a/.leopold', 'packages/app/.leopold', 'packages/app/deep/.leopold', 'node_modules/x/.leopold', '.hidden/y/.leopold']) {
+      mkdirSync(path.join(dir, p), { recursive: true });
+    }
+    writeFileSync(path.join(dir, 'packages', '.leopold'), 'a file, not a project');
+    const found = discoverProjects(dir);
+    assert.deepStrictEqual(found.roots.map((r) => path.relative(dir, r)).sort(), ['', 'a', 'packages/app']);
+    assert.strictEqual(found.truncated, false);
+  });
+
+  it('does not follow symlinked folders (no cycle, no project outside the folder)', () => {
+    const dir = tmp(), outside = tmp();
+    mkdirSync(path.join(outside, 'proj', '.leopold'), { recursive: true });
+    symlinkSync(outside, path.join(dir, 'link'));
+    symlinkSync(dir, path.join(dir, 'self'));
+    assert.deepStrictEqual(discoverProjects(dir).roots, []);
+  });
+
+  it('stays within its bounds on a wide folder, and says so', () => {
+    const dir = tmp();
+    for (let i = 0; i < 60; i++) for (let j = 0; j < 20; j++) mkdirSync(path.join(dir, `p${i}`, `s${j}`), { recursive: true });
+    mkdirSync(path.join(dir, 'p59', '.leopold'));
+    const found = discoverProjects(dir, { reads: 30, stats: 100 });
+    assert.ok(found.reads <= 30 && found.stats <= 100, JSON.stringify(found));
+    assert.strictEqual(found.truncated, true);
+    const full = discoverProjects(dir);
+    assert.deepStrictEqual(full.roots, [path.join(dir, 'p59')]);
+    assert.strictEqual(full.stats, 1200);
+  });
+});
