@@ -42,7 +42,7 @@ if (pkg.capabilities?.virtualWorkspaces?.supported !== false || !pkg.capabilitie
 }
 // The CHANGELOG's rule ("an even minor is a release, an odd minor a pre-release") applied to the version.
 const changelog = readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8');
-if (!/an even minor is a release, an odd minor a pre-release/.test(changelog)) fail('CHANGELOG.md no longer states the pre-release rule');
+if (!/an even minor is a release,\s+an odd minor a pre-release/.test(changelog)) fail('CHANGELOG.md no longer states the pre-release rule');
 const top = /^## (\d+\.\d+\.\d+)(.*)$/m.exec(changelog);
 if (!top || top[1] !== pkg.version) fail(`CHANGELOG.md's newest section is ${top?.[1]}, package.json says ${pkg.version}`);
 const preRelease = Number(pkg.version.split('.')[1]) % 2 === 1;
