@@ -11,6 +11,8 @@ import { formatLocal, utcTooltip } from '../../src/core/time';
 import { msgN, pluralCategory } from '../../src/core/messages';
 import { discoverProjects } from '../../src/core/discover';
 import { rng } from '../fixtures/random';
+import { agentVersion } from '../../src/core/continuity/spawn';
+import { DOCTOR_EN, doctorStringsFor, firstRunFindings, renderFirstRun } from '../../src/core/doctor';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const fixtures = path.join(ROOT, 'test', 'fixtures', 'projects');
@@ -161,5 +163,56 @@ describe('issue 15: nested projects (core/discover)', () => {
     const full = discoverProjects(dir);
     assert.deepStrictEqual(full.roots, [path.join(dir, 'p59')]);
     assert.strictEqual(full.stats, 1200);
+  });
+});
+
+describe('issue 15: the Doctor\'s first-run block (core/doctor firstRunFindings, spawn agentVersion)', () => {
+  const exe = (body: string) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo15-agent-'));
+    const file = path.join(dir, 'claude');
+    writeFileSync(file, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+    return file;
+  };
+
+  it('reads the first line of --version, argv only (a shell metacharacter in the path is a file name)', async () => {
+    assert.deepStrictEqual(await agentVersion(exe('[ "$1" = "--version" ] && printf "\\n  2.0.14 (Claude Code)\\nmore\\n"')), { version: '2.0.14 (Claude Code)' });
+    const odd = exe('echo "$0 $#"');
+    const weird = path.join(path.dirname(odd), 'a;b $(x)');
+    await fs.rename(odd, weird);
+    assert.deepStrictEqual(await agentVersion(weird), { version: `${weird} 1` });
+  });
+
+  it('a hanging agent is killed at the timeout; a failing one and a flood are reported, bounded', async () => {
+    const t0 = Date.now();
+    const hang = await agentVersion(exe('sleep 30'), 500);
+    assert.match(hang.error ?? '', /no answer within 0\.5 s/);
+    assert.ok(Date.now() - t0 < 5000, `took ${Date.now() - t0} ms`);
+    assert.deepStrictEqual(await agentVersion(exe('exit 3')), { error: 'exit code 3' });
+    const flood = await agentVersion(exe('head -c 5000000 /dev/zero | tr "\\0" x'));
+    assert.ok((flood.version?.length ?? 0) <= 200 || flood.error !== undefined, JSON.stringify(flood).slice(0, 300));
+    assert.ok((await agentVersion('/nonexistent/claude')).error);
+  });
+
+  it('renders the findings marked as the extension\'s, in both languages', () => {
+    const input = {
+      trusted: true,
+      agents: [{ harness: 'claude' as const, path: '/usr/bin/claude', version: '2.0.14' }, { harness: 'codex' as const, problem: 'codex: not found on PATH' }],
+      projects: [{ name: 'app', watches: [{ pid: 4242, port: 4179 }] }, { name: 'lib', watches: [] }, { name: 'mac' }],
+    };
+    const lines = renderFirstRun(firstRunFindings(input), DOCTOR_EN);
+    assert.deepStrictEqual(lines, [
+      '',
+      'what a first run needs (Leopold for VS Code)',
+      '  [ok]   (Leopold for VS Code) claude found: /usr/bin/claude — 2.0.14',
+      '  [warn] (Leopold for VS Code) codex not found: codex: not found on PATH',
+      '  [ok]   (Leopold for VS Code) app: leopold watch (pid 4242, port 4179) serves this project — the extension\'s relaunch loop defers to it',
+      '  [ok]   (Leopold for VS Code) lib: no leopold watch serves this project — the Leopold status bar item runs the relaunch loop while VS Code is open',
+      '  [skip] (Leopold for VS Code) mac: whether a leopold watch serves this project was not checked (processes cannot be listed on this system)',
+    ]);
+    const none = firstRunFindings({ trusted: false, agents: [{ harness: 'claude', problem: 'x' }, { harness: 'codex', problem: 'y' }], projects: [] });
+    assert.deepStrictEqual(none.map((f) => [f.id, f.level, f.extension]), [['agent-missing', 'warn', true], ['agent-missing', 'warn', true], ['agents-missing', 'fail', true]]);
+    const pt = renderFirstRun(firstRunFindings(input, 'pt-br'), doctorStringsFor('pt-br'), 'pt-br');
+    assert.strictEqual(pt[1], 'o que uma primeira run precisa (Leopold para VS Code)');
+    assert.match(pt[2], /^ {2}\[ok\] {3}\(Leopold para VS Code\) claude encontrado: \/usr\/bin\/claude — 2\.0\.14$/);
   });
 });
