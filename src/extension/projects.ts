@@ -9,7 +9,7 @@ import { watch as fsWatch } from 'node:fs';
 import type { Log } from './log';
 import { SharedProjectModel } from './projectModel';
 import { ReadCache } from '../core/readCache';
-import { discoverProjects } from '../core/discover';
+import { discoverNested, hasOwnProject } from '../core/discover';
 
 /** Events within this window become one change (a hook's lock + write + rename is one burst). */
 export const COALESCE_MS = 40;
@@ -139,29 +139,49 @@ export class ProjectRegistry implements vscode.Disposable {
   }
 
   /**
-   * Synchronous on purpose: a bounded search (core/discover.ts) costs about a millisecond, and activate() then has
-   * nothing to await (an awaited stat waits for the extension host's event loop, which at start-up is busy for
-   * 100s of ms).
+   * Synchronous on purpose: one stat per workspace folder costs microseconds, and activate() then has nothing to
+   * await (an awaited stat waits for the extension host's event loop, which at start-up is busy for 100s of ms).
+   * Projects one or two levels below a folder come from the bounded asynchronous search (core/discover.ts), which
+   * this starts and which calls back in when it is done: activation never waits for it.
    */
   refresh(): void {
+    this.apply();
+    void this.searchNested();
+  }
+
+  /** The nested roots per workspace folder (fsPath), from the last search. */
+  private nested = new Map<string, string[]>();
+  private searchSeq = 0;
+
+  private async searchNested(): Promise<void> {
+    const seq = ++this.searchSeq;
+    const t0 = performance.now();
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+    const found = await Promise.all(folders.map((f) => discoverNested(f.uri.fsPath)));
+    if (seq !== this.searchSeq || this.disposed) return; // a newer search is under way
+    const cost = { ms: performance.now() - t0, reads: 0, stats: 0, truncated: false };
+    this.nested = new Map(folders.map((f, i) => [f.uri.fsPath, found[i].roots]));
+    found.forEach((d, i) => {
+      cost.reads += d.reads;
+      cost.stats += d.stats;
+      if (d.truncated) {
+        cost.truncated = true;
+        this.log.debug(`project search in ${folders[i].uri.fsPath} stopped at its bounds (${d.reads} listings, ${d.stats} stats)`);
+      }
+    });
+    this.lastDiscovery = cost;
+    this.apply();
+  }
+
+  private apply(): void {
     const folders = vscode.workspace.workspaceFolders ?? [];
     const wanted = new Map<string, { folder: vscode.WorkspaceFolder; root: string }>();
-    const t0 = performance.now();
-    const cost = { ms: 0, reads: 0, stats: 0, truncated: false };
     for (const f of folders) {
       if (f.uri.scheme !== 'file') continue;
-      const found = discoverProjects(f.uri.fsPath);
-      cost.reads += found.reads;
-      cost.stats += found.stats;
-      if (found.truncated) {
-        cost.truncated = true;
-        this.log.debug(`project search in ${f.uri.fsPath} stopped at its bounds (${found.reads} listings, ${found.stats} stats)`);
-      }
+      const roots = [...(hasOwnProject(f.uri.fsPath) ? [f.uri.fsPath] : []), ...(this.nested.get(f.uri.fsPath) ?? [])];
       // One project per root, even when two workspace folders overlap (the first folder that holds it is its scope).
-      for (const root of found.roots) if (!wanted.has(root)) wanted.set(root, { folder: f, root });
+      for (const root of roots) if (!wanted.has(root)) wanted.set(root, { folder: f, root });
     }
-    cost.ms = performance.now() - t0;
-    this.lastDiscovery = cost;
     let changed = false;
     for (const [key, project] of this.byFolder) {
       if (!wanted.has(key)) {
@@ -184,7 +204,10 @@ export class ProjectRegistry implements vscode.Disposable {
     if (changed) this.changed.fire();
   }
 
+  private disposed = false;
+
   dispose(): void {
+    this.disposed = true;
     for (const p of this.byFolder.values()) p.dispose();
     this.byFolder.clear();
     for (const d of this.disposables) d.dispose();

@@ -9,7 +9,7 @@ import { ProjectModel } from '../../src/core/project';
 import { buildProjectNode, type NodeData } from '../../src/extension/runsTreeNodes';
 import { formatLocal, utcTooltip } from '../../src/core/time';
 import { msgN, pluralCategory } from '../../src/core/messages';
-import { discoverProjects } from '../../src/core/discover';
+import { discoverNested, hasOwnProject } from '../../src/core/discover';
 import { rng } from '../fixtures/random';
 import { agentVersion } from '../../src/core/continuity/spawn';
 import { DOCTOR_EN, doctorStringsFor, firstRunFindings, renderFirstRun } from '../../src/core/doctor';
@@ -134,35 +134,40 @@ describe('issue 15: one time rule, counted words by the language', () => {
 describe('issue 15: nested projects (core/discover)', () => {
   const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'leo15-discover-'));
 
-  it('finds the folder itself and projects one and two levels down; never deeper, never in skipped trees', () => {
+  it('finds the folder itself and projects one and two levels down; never deeper, never in skipped trees', async () => {
     const dir = tmp();
     for (const p of ['.leopold', 'a/.leopold', 'packages/app/.leopold', 'packages/app/deep/.leopold', 'node_modules/x/.leopold', '.hidden/y/.leopold']) {
       mkdirSync(path.join(dir, p), { recursive: true });
     }
     writeFileSync(path.join(dir, 'packages', '.leopold'), 'a file, not a project');
-    const found = discoverProjects(dir);
-    assert.deepStrictEqual(found.roots.map((r) => path.relative(dir, r)).sort(), ['', 'a', 'packages/app']);
+    assert.strictEqual(hasOwnProject(dir), true);
+    assert.strictEqual(hasOwnProject(path.join(dir, 'packages')), false, 'a file named .leopold is not a project');
+    const found = await discoverNested(dir);
+    assert.deepStrictEqual(found.roots.map((r) => path.relative(dir, r)), ['a', 'packages/app']);
     assert.strictEqual(found.truncated, false);
   });
 
-  it('does not follow symlinked folders (no cycle, no project outside the folder)', () => {
+  it('does not follow symlinked folders (no cycle, no project outside the folder)', async () => {
     const dir = tmp(), outside = tmp();
     mkdirSync(path.join(outside, 'proj', '.leopold'), { recursive: true });
     symlinkSync(outside, path.join(dir, 'link'));
     symlinkSync(dir, path.join(dir, 'self'));
-    assert.deepStrictEqual(discoverProjects(dir).roots, []);
+    assert.deepStrictEqual((await discoverNested(dir)).roots, []);
+    // The folder's own .leopold may be a symlink to a directory (as before the nested search).
+    symlinkSync(path.join(outside, 'proj', '.leopold'), path.join(dir, '.leopold'));
+    assert.strictEqual(hasOwnProject(dir), true);
   });
 
-  it('stays within its bounds on a wide folder, and says so', () => {
+  it('stays within its bounds on a wide folder, and says so', async () => {
     const dir = tmp();
-    for (let i = 0; i < 60; i++) for (let j = 0; j < 20; j++) mkdirSync(path.join(dir, `p${i}`, `s${j}`), { recursive: true });
-    mkdirSync(path.join(dir, 'p59', '.leopold'));
-    const found = discoverProjects(dir, { reads: 30, stats: 100 });
+    for (let i = 0; i < 40; i++) for (let j = 0; j < 20; j++) mkdirSync(path.join(dir, `p${i}`, `s${j}`), { recursive: true });
+    mkdirSync(path.join(dir, 'p39', '.leopold'));
+    const found = await discoverNested(dir, { reads: 30, stats: 100 });
     assert.ok(found.reads <= 30 && found.stats <= 100, JSON.stringify(found));
     assert.strictEqual(found.truncated, true);
-    const full = discoverProjects(dir);
-    assert.deepStrictEqual(full.roots, [path.join(dir, 'p59')]);
-    assert.strictEqual(full.stats, 1200);
+    const full = await discoverNested(dir);
+    assert.deepStrictEqual(full.roots, [path.join(dir, 'p39')]);
+    assert.deepStrictEqual([full.stats, full.truncated], [800, false]);
   });
 });
 
