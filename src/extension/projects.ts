@@ -11,6 +11,9 @@ import { SharedProjectModel } from './projectModel';
 import { ReadCache } from '../core/readCache';
 import { discoverNested, hasOwnProject } from '../core/discover';
 
+/** A burst of new folders near the top of the workspace is searched once, this long after its last entry. */
+const SHALLOW_DEBOUNCE_MS = 500;
+
 /** Events within this window become one change (a hook's lock + write + rename is one burst). */
 export const COALESCE_MS = 40;
 
@@ -119,8 +122,18 @@ export class ProjectRegistry implements vscode.Disposable {
     const top = vscode.workspace.createFileSystemWatcher('**/.leopold', false, true, false);
     top.onDidCreate(() => this.refresh());
     top.onDidDelete(() => this.refresh());
-    this.disposables.push(top);
+    // VS Code reports a folder created with its contents in one burst (`git checkout`, `mkdir -p a/b/.leopold`) as
+    // the top folder alone, which `**/.leopold` does not match: a new entry one or two levels down re-runs the
+    // (asynchronous, bounded) search, once per burst.
+    const shallow = vscode.workspace.createFileSystemWatcher('{*,*/*}', false, true, true);
+    shallow.onDidCreate(() => {
+      clearTimeout(this.shallowTimer);
+      this.shallowTimer = setTimeout(() => void this.searchNested(), SHALLOW_DEBOUNCE_MS);
+    });
+    this.disposables.push(top, shallow, { dispose: () => clearTimeout(this.shallowTimer) });
   }
+
+  private shallowTimer: NodeJS.Timeout | undefined;
 
   get projects(): LeopoldProject[] {
     return [...this.byFolder.values()];
