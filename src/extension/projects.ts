@@ -125,15 +125,24 @@ export class ProjectRegistry implements vscode.Disposable {
     // VS Code reports a folder created with its contents in one burst (`git checkout`, `mkdir -p a/b/.leopold`) as
     // the top folder alone, which `**/.leopold` does not match: a new entry one or two levels down re-runs the
     // (asynchronous, bounded) search, once per burst.
-    const shallow = vscode.workspace.createFileSystemWatcher('{*,*/*}', false, true, true);
-    shallow.onDidCreate(() => {
-      clearTimeout(this.shallowTimer);
-      this.shallowTimer = setTimeout(() => void this.searchNested(), SHALLOW_DEBOUNCE_MS);
-    });
-    this.disposables.push(top, shallow, { dispose: () => clearTimeout(this.shallowTimer) });
+    this.disposables.push(top, { dispose: () => this.watchShallow([]) }, { dispose: () => clearTimeout(this.shallowTimer) });
   }
 
   private shallowTimer: NodeJS.Timeout | undefined;
+  private shallow: vscode.Disposable[] = [];
+
+  /** One watcher per workspace folder for new entries one or two levels down (a glob string would match absolute paths). */
+  private watchShallow(folders: readonly vscode.WorkspaceFolder[]): void {
+    for (const w of this.shallow) w.dispose();
+    this.shallow = folders.filter((f) => f.uri.scheme === 'file').map((f) => {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, '{*,*/*}'), false, true, true);
+      w.onDidCreate(() => {
+        clearTimeout(this.shallowTimer);
+        this.shallowTimer = setTimeout(() => void this.searchNested(), SHALLOW_DEBOUNCE_MS);
+      });
+      return w;
+    });
+  }
 
   get projects(): LeopoldProject[] {
     return [...this.byFolder.values()];
@@ -159,8 +168,16 @@ export class ProjectRegistry implements vscode.Disposable {
    */
   refresh(): void {
     this.apply();
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const key = folders.map((f) => f.uri.toString()).join('\n');
+    if (key !== this.shallowKey) {
+      this.shallowKey = key;
+      this.watchShallow(folders);
+    }
     void this.searchNested();
   }
+
+  private shallowKey: string | undefined;
 
   /** The nested roots per workspace folder (fsPath), from the last search. */
   private nested = new Map<string, string[]>();
