@@ -62,8 +62,8 @@ async function transcriptOf(dir: string, name: string, mb: number): Promise<stri
 function snapshotFor(leoDir: string, state: Record<string, unknown>): ProjectSnapshot {
   return {
     leoDir, state: { kind: 'ok', state, raw: state } as ProjectSnapshot['state'], stateObject: state, status: runStatus(state), guardrails: parseGuardrails(''),
-    maxWindows: 10, windows: [], runEvents: [], runJournal: path.join(leoDir, 'events.jsonl'), recent: [], journalSkipped: 0, journalExists: true, runs: [], files: [],
-    checkpoint: { exists: false, capBytes: 32768, ok: false, verdict: 'missing' },
+    killSwitch: false, maxWindows: 10, windows: [], runEvents: [], runJournal: path.join(leoDir, 'events.jsonl'), recent: [], journalSkipped: 0, journalExists: true, runs: [], files: [],
+    checkpoint: { exists: false, capBytes: 32768, ok: false, errors: 0, verdict: 'missing' },
   };
 }
 

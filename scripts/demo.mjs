@@ -1,10 +1,12 @@
 // npm run demo                           -> code-server with the extension on a copy of examples/demo; prints the URL
-// npm run demo -- --screenshot shot.png  -> the same, headless: screenshots of the workbench (shot.png) and of the
-//                                           run timeline (shot-timeline.png), then exit
+// npm run demo -- --screenshot shot.png  -> the same, headless: screenshots of the workbench (shot.png), the run
+//                                           timeline (shot-timeline.png), the walkthrough (shot-walkthrough.png), the
+//                                           tree's inline actions (shot-actions.png) and the welcome view of a folder
+//                                           without .leopold/ (shot-welcome.png), then exit
 // npm run demo -- --folder PATH          -> open another folder (a copy is made; nothing in PATH is modified)
 // The extension is installed from the .vsix the way a user installs it (npm run package).
 import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync, mkdirSync, existsSync } from 'node:fs';
+import { cpSync, rmSync, mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureHost, ROOT } from './host.mjs';
 import { startCodeServer, launchBrowser, installVsix } from './lib/codeServer.mjs';
@@ -16,6 +18,26 @@ const screenshot = arg('--screenshot') ? resolve(process.env.INIT_CWD || process
 const source = resolve(process.env.INIT_CWD || process.cwd(), arg('--folder') ?? join(ROOT, 'examples', 'demo'));
 if (!existsSync(join(source, '.leopold'))) console.warn(`note: ${source} has no .leopold/ folder; the extension will stay inactive`);
 
+/**
+ * The copy's run as of now: every UTC stamp of state.json and events.jsonl moves by one offset, so the newest sign of
+ * life is two minutes ago (an active run with a live owner, not one whose owner went stale days ago). Only the copy
+ * changes (examples/demo stays the fixture the integration scenarios read); the stamps keep the hooks' format, and
+ * nothing else of either file changes. Archived runs keep their own (older) stamps.
+ */
+function restampToNow(leo) {
+  const STAMP = /\b(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?Z\b/g;
+  const files = ['state.json', 'events.jsonl'].map((f) => join(leo, f)).filter((f) => existsSync(f));
+  const texts = files.map((f) => readFileSync(f, 'utf8'));
+  const newest = Math.max(...texts.flatMap((t) => [...t.matchAll(STAMP)].map((m) => Date.parse(m[0]))));
+  if (!Number.isFinite(newest)) return;
+  const shift = Math.floor((Date.now() - 120_000 - newest) / 1000) * 1000;
+  const moved = (m, frac) => {
+    const iso = new Date(Date.parse(m) + shift).toISOString();
+    return frac ? iso : iso.replace(/\.\d{3}Z$/, 'Z'); // seconds precision stays seconds precision
+  };
+  files.forEach((f, i) => writeFileSync(f, texts[i].replace(STAMP, (m, y, mo, d, h, mi, sec, frac) => moved(m, frac))));
+}
+
 const host = ensureHost();
 execFileSync('npm', ['run', '-s', 'package'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 const demoDir = join(ROOT, '.vscode-test', 'demo');
@@ -23,6 +45,7 @@ rmSync(demoDir, { recursive: true, force: true });
 const folder = join(demoDir, 'workspace', 'demo');
 mkdirSync(folder, { recursive: true });
 cpSync(source, folder, { recursive: true });
+restampToNow(join(folder, '.leopold'));
 // The demo's fake agent writes its running window's transcript while the demo runs (the live run).
 if (source === join(ROOT, 'examples', 'demo')) startDemoAgent(join(folder, '.leopold'), join(demoDir, 'claude', 'projects', 'demo'));
 
@@ -82,6 +105,35 @@ try {
   const timelineShot = screenshot.replace(/(\.png)?$/i, '-timeline.png');
   await page.screenshot({ path: timelineShot });
   console.log(`demo: timeline screenshot written to ${timelineShot}`);
+  const shot = (suffix) => screenshot.replace(/(\.png)?$/i, `-${suffix}.png`);
+  // The walkthrough, through the command palette (Leopold: Get Started).
+  await page.keyboard.press('F1');
+  await page.keyboard.type('Leopold: Get Started');
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(500);
+  await page.keyboard.press('Enter');
+  await page.locator('.gettingStartedContainer, .gettingStarted').first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(2500); // the step's markdown renders in a webview
+  await page.screenshot({ path: shot('walkthrough') });
+  console.log(`demo: walkthrough screenshot written to ${shot('walkthrough')}`);
+  // The tree's inline actions: the side bar back, the pointer on the Current run row.
+  await page.keyboard.press('Control+B');
+  await page.waitForTimeout(500);
+  const runRow = page.locator('.pane-body .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^Current run$/ }) }).first();
+  await runRow.hover();
+  await page.waitForTimeout(800);
+  await page.locator('.part.sidebar').first().screenshot({ path: shot('actions') });
+  console.log(`demo: inline actions screenshot written to ${shot('actions')}`);
+  // A welcome view: an empty folder, where the Runs view says what .leopold/ is and how to start one.
+  const empty = join(demoDir, 'workspace', 'empty');
+  mkdirSync(empty, { recursive: true });
+  await page.goto(`${server.base}/?folder=${encodeURIComponent(empty)}`);
+  await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+  await page.locator('.activitybar [aria-label^="Leopold"]').first().click();
+  await page.locator('.welcome-view-content').first().waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(1000);
+  await page.locator('.part.sidebar').first().screenshot({ path: shot('welcome') });
+  console.log(`demo: welcome view screenshot written to ${shot('welcome')}`);
 } finally {
   await browser.close();
   server.stop();

@@ -36,7 +36,10 @@ export type DoctorCheckId =
   | 'checkpoint-ok' | 'checkpoint-absent' | 'checkpoint-malformed'
   | 'continuity-auto' | 'continuity-manual' | 'continuity-unknown'
   | 'windows' | 'windows-ceiling'
-  | 'progress' | 'progress-zero';
+  | 'progress' | 'progress-zero'
+  // The extension's first-run block (firstRunFindings): not checks of `leopold doctor`.
+  | 'agent-found' | 'agent-found-untrusted' | 'agent-version-failed' | 'agent-missing' | 'agents-missing'
+  | 'watch-serving' | 'watch-none' | 'watch-none-untrusted' | 'watch-unknown';
 
 export type DoctorParams = Record<string, string | number | undefined>;
 
@@ -482,4 +485,53 @@ export function renderDoctor(reports: readonly DoctorReport[], strings: DoctorSt
   out.push({ text: strings.summary(ok, warnings, problems) });
   out.push({ text: problems > 0 ? strings.fixFails : strings.healthy });
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What a first run needs (the extension's own block: `leopold doctor` checks neither)
+
+/** One agent as the relaunch loop would start it. */
+export interface AgentProbe {
+  harness: 'claude' | 'codex';
+  /** The absolute path it resolves to; undefined when it does not (`problem` says why). */
+  path?: string;
+  problem?: string;
+  /** The first line `<path> --version` printed (trusted workspaces only). */
+  version?: string;
+  /** Why there is no version: not asked (Restricted Mode), or the run failed (`versionError`). */
+  versionNotAsked?: boolean;
+  versionError?: string;
+}
+
+export interface FirstRunInput {
+  agents: AgentProbe[];
+  /** Per project: the `leopold watch` processes serving it, or undefined when processes cannot be listed. */
+  projects: { name: string; watches?: { pid: number; port: number }[] }[];
+  trusted: boolean;
+}
+
+/** The first-run findings, every one marked as the extension's. */
+export function firstRunFindings(input: FirstRunInput, locale: Locale = 'en'): DoctorFinding[] {
+  const out: DoctorFinding[] = [];
+  const add = (f: Omit<DoctorFinding, 'extension'>) => out.push({ ...f, extension: true });
+  for (const a of input.agents) {
+    if (!a.path) add({ id: 'agent-missing', level: 'warn', params: { harness: a.harness, reason: a.problem ?? '' } });
+    else if (a.versionNotAsked) add({ id: 'agent-found-untrusted', level: 'ok', params: { harness: a.harness, path: a.path } });
+    else if (a.versionError !== undefined) add({ id: 'agent-version-failed', level: 'warn', params: { harness: a.harness, path: a.path, reason: a.versionError } });
+    else add({ id: 'agent-found', level: 'ok', params: { harness: a.harness, path: a.path, version: a.version || msg(locale, 'doctor.noVersion') } });
+  }
+  if (input.agents.length > 0 && input.agents.every((a) => !a.path)) add({ id: 'agents-missing', level: 'fail', params: {} });
+  for (const p of input.projects) {
+    const w = p.watches?.[0];
+    if (p.watches === undefined) add({ id: 'watch-unknown', level: 'skip', params: { project: p.name } });
+    else if (w) add({ id: 'watch-serving', level: 'ok', params: { project: p.name, pid: w.pid, port: w.port } });
+    else add({ id: input.trusted ? 'watch-none' : 'watch-none-untrusted', level: 'ok', params: { project: p.name } });
+  }
+  return out;
+}
+
+/** The block's lines: a blank line, its title, one doctor line per finding. */
+export function renderFirstRun(findings: readonly DoctorFinding[], strings: DoctorStrings, locale: Locale = 'en'): string[] {
+  if (findings.length === 0) return [];
+  return ['', msg(locale, 'doctor.firstRun.title'), ...findings.map((f) => doctorLine(f, strings))];
 }

@@ -402,6 +402,18 @@ const EN = {
   'doctor.windows': 'windows {n}/{m}',
   'doctor.windows-ceiling': 'windows {n}/{m} — the ceiling is reached; the next roll stops the run (raise max_windows in .leopold/GUARDRAILS.md if it genuinely needs more)',
   'doctor.progress': 'last window closed {k} plan item(s)',
+  // The extension's first-run checks (Leopold for VS Code; leopold doctor has no such block).
+  'doctor.firstRun.title': 'what a first run needs (Leopold for VS Code)',
+  'doctor.agent-found': '{harness} found: {path} — {version}',
+  'doctor.agent-found-untrusted': '{harness} found: {path} — its version is not asked in Restricted Mode (that would start it)',
+  'doctor.agent-version-failed': '{harness} found: {path}, but "{harness} --version" failed ({reason}) — a relaunch would start this file',
+  'doctor.agent-missing': '{harness} not found: {reason}',
+  'doctor.agents-missing': 'neither claude nor codex can be started — relaunches and Resume need one: set leopold.claude.path or leopold.codex.path',
+  'doctor.watch-serving': '{project}: leopold watch (pid {pid}, port {port}) serves this project — the extension\'s relaunch loop defers to it',
+  'doctor.watch-none': '{project}: no leopold watch serves this project — the Leopold status bar item runs the relaunch loop while VS Code is open',
+  'doctor.watch-none-untrusted': '{project}: no leopold watch serves this project, and in Restricted Mode nothing relaunches it',
+  'doctor.watch-unknown': '{project}: whether a leopold watch serves this project was not checked (processes cannot be listed on this system)',
+  'doctor.noVersion': 'it printed no version',
   'doctor.progress-zero': 'last window closed ZERO plan items — one more zero-item window ends the run (no_progress_across_windows)',
   'doctor.summary': 'summary: {ok} ok, {warnings} warnings, {problems} problems',
   'doctor.healthy': 'Leopold looks healthy.',
@@ -783,6 +795,17 @@ const PT_BR: Record<MessageKey, string> = {
   'doctor.windows': 'janelas {n}/{m}',
   'doctor.windows-ceiling': 'janelas {n}/{m} — o teto foi alcançado; o próximo roll para a run (aumente max_windows em .leopold/GUARDRAILS.md se ela realmente precisar de mais)',
   'doctor.progress': 'a última janela fechou {k} item(ns) do plano',
+  'doctor.firstRun.title': 'o que uma primeira run precisa (Leopold para VS Code)',
+  'doctor.agent-found': '{harness} encontrado: {path} — {version}',
+  'doctor.agent-found-untrusted': '{harness} encontrado: {path} — a versão não é consultada no Modo Restrito (isso o iniciaria)',
+  'doctor.agent-version-failed': '{harness} encontrado: {path}, mas "{harness} --version" falhou ({reason}) — um relançamento iniciaria este arquivo',
+  'doctor.agent-missing': '{harness} não encontrado: {reason}',
+  'doctor.agents-missing': 'nem claude nem codex podem ser iniciados — relançamentos e Retomar precisam de um: defina leopold.claude.path ou leopold.codex.path',
+  'doctor.watch-serving': '{project}: leopold watch (pid {pid}, porta {port}) atende este projeto — o ciclo de relançamento da extensão cede a ele',
+  'doctor.watch-none': '{project}: nenhum leopold watch atende este projeto — o item Leopold da barra de status roda o ciclo de relançamento enquanto o VS Code está aberto',
+  'doctor.watch-none-untrusted': '{project}: nenhum leopold watch atende este projeto, e no Modo Restrito nada o relança',
+  'doctor.watch-unknown': '{project}: não foi verificado se um leopold watch atende este projeto (os processos não podem ser listados neste sistema)',
+  'doctor.noVersion': 'não imprimiu versão',
   'doctor.progress-zero': 'a última janela fechou ZERO itens do plano — mais uma janela sem itens encerra a run (no_progress_across_windows)',
   'doctor.summary': 'resumo: {ok} ok, {warnings} avisos, {problems} problemas',
   'doctor.healthy': 'O Leopold parece saudável.',
@@ -811,9 +834,16 @@ export function msg(locale: Locale | undefined, key: MessageKey, args?: MessageA
 }
 
 type Counted<K> = K extends `${infer B}.one` ? (`${B}.other` extends MessageKey ? B : never) : never;
-/** A counted message: `key.one` when `count` is 1, else `key.other` (English and Portuguese agree: 0 is plural). */
+const PLURALS: Readonly<Record<Locale, Intl.PluralRules>> = { en: new Intl.PluralRules('en'), 'pt-br': new Intl.PluralRules('pt-BR') };
+
+/** `one` or `other` for `count` by the language's own rule (CLDR): English `0 items`, Portuguese `0 item` (0 and 1 are singular). */
+export function pluralCategory(locale: Locale | undefined, count: number): 'one' | 'other' {
+  return PLURALS[locale ?? 'en'].select(count) === 'one' ? 'one' : 'other';
+}
+
+/** A counted message: `key.one` or `key.other`, chosen by `Intl.PluralRules` for the locale (pluralCategory). */
 export function msgN(locale: Locale | undefined, key: Counted<MessageKey>, count: number, args?: MessageArgs): string {
-  return msg(locale, `${key}.${count === 1 ? 'one' : 'other'}` as MessageKey, { count, ...args });
+  return msg(locale, `${key}.${pluralCategory(locale, count)}` as MessageKey, { count, ...args });
 }
 
 /** A decimal for a person: `1.5` in English, `1,5` in Portuguese. */

@@ -39,6 +39,8 @@ export interface CheckpointVerdict {
   capBytes: number;
   /** No contract error (the language server's validation, cap included): the next window resumes from it. */
   ok: boolean;
+  /** How many contract errors the validation found (the Problems count; 1 for an empty or unreadable file). */
+  errors: number;
   /** `valid · 2.8 KB of 32 KB`, `missing`, `empty`, `2 problems (missing-section) · 1.2 KB of 32 KB`. */
   verdict: string;
 }
@@ -67,6 +69,8 @@ export interface ProjectSnapshot {
   runs: ArchivedRun[];
   files: FileInfo[];
   checkpoint: CheckpointVerdict;
+  /** `.leopold/STOP` (the kill switch) is there, whatever it is. */
+  killSwitch: boolean;
 }
 
 export interface ProjectModelOptions {
@@ -92,7 +96,7 @@ export function sectionsFor(rel: string): Section[] {
   if (rel === 'GUARDRAILS.md') return ['guardrails', 'files', 'checkpoint', 'state'];
   if (rel === 'CHECKPOINT.md') return ['checkpoint', 'files'];
   if (rel === 'runs' || rel.startsWith('runs/')) return ['runs', 'windows'];
-  if ((BRIEF_FILES as readonly string[]).includes(rel)) return ['files'];
+  if ((BRIEF_FILES as readonly string[]).includes(rel) || rel === 'STOP') return ['files'];
   return [];
 }
 
@@ -107,19 +111,19 @@ export function checkpointVerdict(text: string | undefined, cap: CheckpointCap, 
 type CheckpointRead = { kind: 'missing' } | { kind: 'ok'; text: string } | { kind: 'not-regular'; fileKind: Exclude<FileKind, 'regular' | 'missing'> } | { kind: 'too-large'; bytes: number };
 
 function verdictOf(read: CheckpointRead, cap: CheckpointCap, locale: Locale): CheckpointVerdict {
-  if (read.kind === 'not-regular') return { exists: false, capBytes: cap.bytes, ok: false, verdict: msg(locale, 'project.checkpoint.notRegular', { kind: fileKindWords(read.fileKind, locale) }) };
-  if (read.kind === 'too-large') return { exists: true, bytes: read.bytes, capBytes: cap.bytes, ok: false, verdict: msg(locale, 'project.checkpoint.tooLarge', { size: formatSize(read.bytes, locale) }) };
+  if (read.kind === 'not-regular') return { exists: false, capBytes: cap.bytes, ok: false, errors: 1, verdict: msg(locale, 'project.checkpoint.notRegular', { kind: fileKindWords(read.fileKind, locale) }) };
+  if (read.kind === 'too-large') return { exists: true, bytes: read.bytes, capBytes: cap.bytes, ok: false, errors: 1, verdict: msg(locale, 'project.checkpoint.tooLarge', { size: formatSize(read.bytes, locale) }) };
   const text = read.kind === 'ok' ? read.text : undefined;
-  if (text === undefined) return { exists: false, capBytes: cap.bytes, ok: false, verdict: msg(locale, 'project.checkpoint.missing') };
-  if (text.trim() === '') return { exists: true, bytes: utf8Length(text), capBytes: cap.bytes, ok: false, verdict: msg(locale, 'project.checkpoint.empty') };
+  if (text === undefined) return { exists: false, capBytes: cap.bytes, ok: false, errors: 0, verdict: msg(locale, 'project.checkpoint.missing') };
+  if (text.trim() === '') return { exists: true, bytes: utf8Length(text), capBytes: cap.bytes, ok: false, errors: 1, verdict: msg(locale, 'project.checkpoint.empty') };
   const v = validateCheckpoint(text, cap, locale);
   const size = msg(locale, 'project.checkpoint.size', { bytes: formatKb(v.bytes, locale), cap: formatKb(cap.bytes, locale) });
   if (v.errors > 0) {
     const first = v.findings.find((f) => f.severity === 'error')!;
-    return { exists: true, bytes: v.bytes, capBytes: cap.bytes, ok: false, verdict: msgN(locale, 'project.checkpoint.problems', v.errors, { code: first.code, size }) };
+    return { exists: true, bytes: v.bytes, capBytes: cap.bytes, ok: false, errors: v.errors, verdict: msgN(locale, 'project.checkpoint.problems', v.errors, { code: first.code, size }) };
   }
   const warnings = v.warnings ? msgN(locale, 'project.checkpoint.warnings', v.warnings) : '';
-  return { exists: true, bytes: v.bytes, capBytes: cap.bytes, ok: true, verdict: msg(locale, 'project.checkpoint.valid', { size, warnings }) };
+  return { exists: true, bytes: v.bytes, capBytes: cap.bytes, ok: true, errors: 0, verdict: msg(locale, 'project.checkpoint.valid', { size, warnings }) };
 }
 
 export class ProjectModel {
@@ -171,7 +175,7 @@ export class ProjectModel {
     const next: ProjectSnapshot = prev ? { ...prev } : {
       leoDir: this.leoDir, state: { kind: 'missing' }, status: runStatus(undefined, this.locale), guardrails: parseGuardrails(''),
       maxWindows: 10, windows: [], runEvents: [], runJournal: join(this.leoDir, 'events.jsonl'), recent: [], journalSkipped: 0, journalExists: false, runs: [], files: [],
-      checkpoint: { exists: false, capBytes: 32768, ok: false, verdict: msg(this.locale, 'project.checkpoint.missing') },
+      checkpoint: { exists: false, capBytes: 32768, ok: false, errors: 0, verdict: msg(this.locale, 'project.checkpoint.missing') }, killSwitch: false,
     };
     const p = (name: string) => join(this.leoDir, name);
     await Promise.all([
@@ -206,6 +210,7 @@ export class ProjectModel {
           if (f.kind === 'regular') return { name, path: p(name), exists: true, bytes: f.bytes, tooLarge: f.bytes! > TEXT_CAP_BYTES || undefined };
           return { name, path: p(name), exists: false, notRegular: f.kind === 'missing' ? undefined : f.kind };
         }));
+        next.killSwitch = (await describeFile(p('STOP'))).kind !== 'missing';
       })(),
     ]);
     if (sections.has('state') || sections.has('guardrails')) {

@@ -23,3 +23,36 @@ export function parseUtc(value: unknown): number | undefined {
 export function formatUtc(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
+
+const TWO = (n: number) => String(n).padStart(2, '0');
+
+/** The wall-clock parts of `ms` in `timeZone` (the machine's zone when undefined). */
+function localParts(ms: number, timeZone?: string): { y: number; mo: number; d: number; h: number; mi: number; s: number } {
+  if (timeZone === undefined) {
+    const t = new Date(ms);
+    return { y: t.getFullYear(), mo: t.getMonth() + 1, d: t.getDate(), h: t.getHours(), mi: t.getMinutes(), s: t.getSeconds() };
+  }
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+  }).formatToParts(new Date(ms));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return { y: get('year'), mo: get('month'), d: get('day'), h: get('hour'), mi: get('minute'), s: get('second') };
+}
+
+export type LocalTimeStyle = 'time' | 'minute' | 'second';
+
+/**
+ * The one rule for showing a time to a person, everywhere (tree, decision search, timeline): LOCAL wall-clock time,
+ * numeric and the same in both languages — `14:05:09` (`time`), `2026-12-01 14:05` (`minute`), `2026-12-01 14:05:09`
+ * (`second`) — with the file's own UTC stamp in the tooltip (`utcTooltip`). `timeZone` is for tests.
+ */
+export function formatLocal(ms: number, style: LocalTimeStyle = 'second', timeZone?: string): string {
+  const p = localParts(ms, timeZone);
+  const time = style === 'minute' ? `${TWO(p.h)}:${TWO(p.mi)}` : `${TWO(p.h)}:${TWO(p.mi)}:${TWO(p.s)}`;
+  return style === 'time' ? time : `${p.y}-${TWO(p.mo)}-${TWO(p.d)} ${time}`;
+}
+
+/** The tooltip line beside a local time: `2026-12-01T13:05:09Z UTC`. */
+export function utcTooltip(ms: number): string {
+  return `${formatUtc(ms)} UTC`;
+}

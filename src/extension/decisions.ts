@@ -8,6 +8,7 @@ import { noIcons } from './untrusted';
 import type { LeopoldContext } from './context';
 import type { LeopoldProject } from './projects';
 import { loadDecisionSources, searchDecisions, type DecisionSource, type RecallHit } from '../core/decisions';
+import { formatLocal } from '../core/time';
 
 const MAX_ITEMS = 200;
 
@@ -21,7 +22,7 @@ function runLabel(source: DecisionSource): string {
 
 function dateOf(hit: RecallHit): string {
   const at = hit.block.atMs ?? hit.source.stampMs;
-  return at === undefined ? '' : new Date(at).toISOString().slice(0, 16).replace('T', ' ');
+  return at === undefined ? '' : formatLocal(at, 'minute');
 }
 
 export function toItem(hit: RecallHit, multiProject: boolean, project: LeopoldProject): DecisionItem {

@@ -24,10 +24,11 @@ import { execa } from 'execa';
 import type { LeopoldContext } from './context';
 import type { LeopoldProject } from './projects';
 import {
-  DOCTOR_EN, doctorStringsFor, gatherDoctorInput, renderDoctor, runDoctor, type DoctorFile, type DoctorFinding, type DoctorInput,
-  type DoctorReport, type DoctorStrings, type TrackedState,
+  DOCTOR_EN, doctorStringsFor, firstRunFindings, gatherDoctorInput, renderDoctor, renderFirstRun, runDoctor, type DoctorFile,
+  type DoctorFinding, type DoctorInput, type DoctorReport, type DoctorStrings, type TrackedState,
 } from '../core/doctor';
 import { uiLocale } from './locale';
+import { firstRunInput } from './doctorFirstRun';
 
 export const DOCTOR_SCHEME = 'leopold-doctor';
 export const DOCTOR_URI = vscode.Uri.from({ scheme: DOCTOR_SCHEME, path: '/Leopold Doctor.txt' });
@@ -75,6 +76,8 @@ class Doctor implements vscode.Disposable {
   private readonly subs = new Map<LeopoldProject, vscode.Disposable>();
   private readonly disposables: vscode.Disposable[] = [this.diagnostics, this.changed];
   private reportText = '';
+  /** The first-run block of the last Leopold: Doctor run (doctorFirstRun.ts), appended to the report. */
+  private firstRunLines: string[] = [];
   /** Links of the current report text: 0-based line → file location. */
   private links: { line: number; start: number; end: number; target: vscode.Uri }[] = [];
   runs = 0;
@@ -200,6 +203,7 @@ class Doctor implements vscode.Disposable {
       }
     }
     if (this.ctx.registry.projects.length === 0) out.splice(1, 0, '', vscode.l10n.t('No Leopold project in this workspace: no folder has a .leopold/ directory.'));
+    out.push(...this.firstRunLines);
     this.reportText = out.join('\n') + '\n';
     this.links = links;
     this.changed.fire(DOCTOR_URI);
@@ -208,6 +212,12 @@ class Doctor implements vscode.Disposable {
   /** The command: re-check everything (git asked afresh) and show the report beside the editor. */
   async run(): Promise<string> {
     this.runs++;
+    // The first-run block (doctorFirstRun.ts) only when asked: it may start `claude --version`.
+    const firstRun = await firstRunInput(this.ctx).catch((err) => {
+      this.ctx.log.error(`doctor first-run checks: ${String(err)}`);
+      return undefined;
+    });
+    this.firstRunLines = firstRun ? renderFirstRun(firstRunFindings(firstRun, uiLocale()), doctorStrings(), uiLocale()) : [];
     await this.refreshAll(true);
     const doc = await vscode.workspace.openTextDocument(DOCTOR_URI);
     await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Active });

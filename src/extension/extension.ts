@@ -17,6 +17,9 @@ import { registerDoctor } from './doctor';
 import { registerDecisions } from './decisions';
 import { registerTimeline } from './timeline/panel';
 import { registerLive } from './live';
+import { registerTreeActions } from './treeActions';
+import { registerDecorations } from './decorations';
+import { registerWelcome } from './welcome';
 
 /** What deactivate() waits for; each is bounded, and deactivation never waits more than SHUTDOWN_MS in all. */
 const shutdown: (() => Promise<unknown>)[] = [];
@@ -54,8 +57,11 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi {
   const resumeAt = registerResumeAt(ctx, actions, supervisors);
   registerStatusBar(ctx, supervisors, resumeAt);
   registerCheckpointClient(ctx);
-  const runs = registerRunsTree(ctx, seat);
-  notifier.attachBadge(runs.view);
+  const tree = registerRunsTree(ctx, seat);
+  notifier.attachBadge(tree.view);
+  registerTreeActions(ctx, tree.provider);
+  registerDecorations(ctx);
+  registerWelcome(ctx);
   registerDoctor(ctx);
   registerDecisions(ctx);
   registerTimeline(ctx, supervisors);

@@ -1,14 +1,19 @@
-// One LeopoldProject per workspace folder that has `.leopold/` (multi-root workspaces and git worktrees each get
-// their own). Each project owns one narrow file watcher on its `.leopold/` folder; bursts of file-system events are
+// One LeopoldProject per project root: a workspace folder that has `.leopold/`, or a folder one or two levels below
+// one that has (a monorepo's `packages/app/.leopold/`; core/discover.ts, bounded). Multi-root workspaces and git
+// worktrees each get their own. Each project owns one narrow file watcher on its `.leopold/` folder; bursts of file-system events are
 // coalesced into a single change event that names the files that changed. Each project owns its one
 // SharedProjectModel too (projectModel.ts): it follows those changes, and every feature reads the run from it.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { statSync, watch as fsWatch } from 'node:fs';
+import { watch as fsWatch } from 'node:fs';
 import type { Log } from './log';
 import { SharedProjectModel } from './projectModel';
 import { LiveRunModel } from './live';
 import { ReadCache } from '../core/readCache';
+import { discoverNested, hasOwnProject } from '../core/discover';
+
+/** A burst of new folders near the top of the workspace is searched once, this long after its last entry. */
+const SHALLOW_DEBOUNCE_MS = 500;
 
 /** Events within this window become one change (a hook's lock + write + rename is one burst). */
 export const COALESCE_MS = 40;
@@ -33,10 +38,14 @@ export class LeopoldProject implements vscode.Disposable {
   /** The live run (the running window's transcript), read only while a run is active. */
   readonly live: LiveRunModel;
 
-  constructor(readonly folder: vscode.WorkspaceFolder, log?: Log) {
-    this.root = folder.uri.fsPath;
+  /**
+   * `folder` is the workspace folder the project is in (its settings scope); `root` the folder that holds
+   * `.leopold/` — the workspace folder itself, or a folder below it.
+   */
+  constructor(readonly folder: vscode.WorkspaceFolder, log?: Log, root: string = folder.uri.fsPath) {
+    this.root = root;
     this.leoDir = path.join(this.root, '.leopold');
-    this.model = new SharedProjectModel(this.leoDir, folder.name, this.cache, log);
+    this.model = new SharedProjectModel(this.leoDir, this.name, this.cache, log);
     this.live = new LiveRunModel(this.model, this.leoDir, log);
     this.disposables.push(this.model, this.live, this.onDidChange(({ files }) => void this.model.schedule(files)));
     // VS Code's watchers: the top of .leopold/ and one level of archived runs (non-recursive patterns).
@@ -67,8 +76,10 @@ export class LeopoldProject implements vscode.Disposable {
     }
   }
 
+  /** The workspace folder's name, followed by the path below it for a nested project (`repo/packages/app`). */
   get name(): string {
-    return this.folder.name;
+    const rel = path.relative(this.folder.uri.fsPath, this.root);
+    return rel === '' ? this.folder.name : `${this.folder.name}/${rel.split(path.sep).join('/')}`;
   }
 
   /** Absolute path of a file inside `.leopold/`. */
@@ -101,7 +112,10 @@ export class LeopoldProject implements vscode.Disposable {
 
 /** The Leopold projects of the workspace, kept in step with its folders. */
 export class ProjectRegistry implements vscode.Disposable {
+  /** Project root (absolute path) → its one project. */
   private readonly byFolder = new Map<string, LeopoldProject>();
+  /** The last search's cost, for the log and the tests. */
+  lastDiscovery = { ms: 0, reads: 0, stats: 0, truncated: false };
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeProjects = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
@@ -112,29 +126,95 @@ export class ProjectRegistry implements vscode.Disposable {
     const top = vscode.workspace.createFileSystemWatcher('**/.leopold', false, true, false);
     top.onDidCreate(() => this.refresh());
     top.onDidDelete(() => this.refresh());
-    this.disposables.push(top);
+    // VS Code reports a folder created with its contents in one burst (`git checkout`, `mkdir -p a/b/.leopold`) as
+    // the top folder alone, which `**/.leopold` does not match: a new entry one or two levels down re-runs the
+    // (asynchronous, bounded) search, once per burst.
+    this.disposables.push(top, { dispose: () => this.watchShallow([]) }, { dispose: () => clearTimeout(this.shallowTimer) });
+  }
+
+  private shallowTimer: NodeJS.Timeout | undefined;
+  private shallow: vscode.Disposable[] = [];
+
+  /** One watcher per workspace folder for new entries one or two levels down (a glob string would match absolute paths). */
+  private watchShallow(folders: readonly vscode.WorkspaceFolder[]): void {
+    for (const w of this.shallow) w.dispose();
+    this.shallow = folders.filter((f) => f.uri.scheme === 'file').map((f) => {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, '{*,*/*}'), false, true, true);
+      w.onDidCreate(() => {
+        clearTimeout(this.shallowTimer);
+        this.shallowTimer = setTimeout(() => void this.searchNested(), SHALLOW_DEBOUNCE_MS);
+      });
+      return w;
+    });
   }
 
   get projects(): LeopoldProject[] {
     return [...this.byFolder.values()];
   }
 
+  /** The project a file belongs to: the one with the deepest root that contains it (a nested project wins). */
   projectFor(uri: vscode.Uri | undefined): LeopoldProject | undefined {
-    if (!uri) return undefined;
-    const folder = vscode.workspace.getWorkspaceFolder(uri);
-    return folder ? this.byFolder.get(folder.uri.toString()) : undefined;
+    if (!uri || uri.scheme !== 'file') return undefined;
+    const file = uri.fsPath;
+    let best: LeopoldProject | undefined;
+    for (const p of this.byFolder.values()) {
+      const inside = file === p.root || file.startsWith(p.root.endsWith(path.sep) ? p.root : p.root + path.sep);
+      if (inside && (!best || p.root.length > best.root.length)) best = p;
+    }
+    return best;
   }
 
   /**
    * Synchronous on purpose: one stat per workspace folder costs microseconds, and activate() then has nothing to
    * await (an awaited stat waits for the extension host's event loop, which at start-up is busy for 100s of ms).
+   * Projects one or two levels below a folder come from the bounded asynchronous search (core/discover.ts), which
+   * this starts and which calls back in when it is done: activation never waits for it.
    */
   refresh(): void {
+    this.apply();
     const folders = vscode.workspace.workspaceFolders ?? [];
-    const wanted = new Map<string, vscode.WorkspaceFolder>();
+    const key = folders.map((f) => f.uri.toString()).join('\n');
+    if (key !== this.shallowKey) {
+      this.shallowKey = key;
+      this.watchShallow(folders);
+    }
+    void this.searchNested();
+  }
+
+  private shallowKey: string | undefined;
+
+  /** The nested roots per workspace folder (fsPath), from the last search. */
+  private nested = new Map<string, string[]>();
+  private searchSeq = 0;
+
+  private async searchNested(): Promise<void> {
+    const seq = ++this.searchSeq;
+    const t0 = performance.now();
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+    const found = await Promise.all(folders.map((f) => discoverNested(f.uri.fsPath)));
+    if (seq !== this.searchSeq || this.disposed) return; // a newer search is under way
+    const cost = { ms: performance.now() - t0, reads: 0, stats: 0, truncated: false };
+    this.nested = new Map(folders.map((f, i) => [f.uri.fsPath, found[i].roots]));
+    found.forEach((d, i) => {
+      cost.reads += d.reads;
+      cost.stats += d.stats;
+      if (d.truncated) {
+        cost.truncated = true;
+        this.log.debug(`project search in ${folders[i].uri.fsPath} stopped at its bounds (${d.reads} listings, ${d.stats} stats)`);
+      }
+    });
+    this.lastDiscovery = cost;
+    this.apply();
+  }
+
+  private apply(): void {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const wanted = new Map<string, { folder: vscode.WorkspaceFolder; root: string }>();
     for (const f of folders) {
       if (f.uri.scheme !== 'file') continue;
-      if (statSync(path.join(f.uri.fsPath, '.leopold'), { throwIfNoEntry: false })?.isDirectory()) wanted.set(f.uri.toString(), f);
+      const roots = [...(hasOwnProject(f.uri.fsPath) ? [f.uri.fsPath] : []), ...(this.nested.get(f.uri.fsPath) ?? [])];
+      // One project per root, even when two workspace folders overlap (the first folder that holds it is its scope).
+      for (const root of roots) if (!wanted.has(root)) wanted.set(root, { folder: f, root });
     }
     let changed = false;
     for (const [key, project] of this.byFolder) {
@@ -145,9 +225,9 @@ export class ProjectRegistry implements vscode.Disposable {
         changed = true;
       }
     }
-    for (const [key, folder] of wanted) {
+    for (const [key, { folder, root }] of wanted) {
       if (!this.byFolder.has(key)) {
-        const project = new LeopoldProject(folder, this.log);
+        const project = new LeopoldProject(folder, this.log, root);
         this.byFolder.set(key, project);
         this.log.info(`project: ${project.leoDir}`);
         changed = true;
@@ -158,7 +238,10 @@ export class ProjectRegistry implements vscode.Disposable {
     if (changed) this.changed.fire();
   }
 
+  private disposed = false;
+
   dispose(): void {
+    this.disposed = true;
     for (const p of this.byFolder.values()) p.dispose();
     this.byFolder.clear();
     for (const d of this.disposables) d.dispose();

@@ -186,6 +186,11 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     return undefined;
   }
 
+  /** The node data behind a handle (the tree's commands get the handle as their argument). */
+  nodeData(id: string): NodeData | undefined {
+    return this.nodes.get(id) ?? this.lazyNode(id);
+  }
+
   getTreeItem(element: Handle): vscode.TreeItem {
     const n = this.nodes.get(element.id) ?? this.lazyNode(element.id);
     if (!n) return new vscode.TreeItem('…');
@@ -196,11 +201,13 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     item.description = n.description;
     item.tooltip = n.tooltip; // plain text: .leopold content is untrusted
     item.contextValue = n.contextValue;
-    if (n.icon) item.iconPath = new vscode.ThemeIcon(n.icon.id, n.icon.color ? new vscode.ThemeColor(n.icon.color) : undefined);
-    if (n.open) {
-      item.command = { command: 'leopold.openRunFile', title: vscode.l10n.t('Open'), arguments: [n.open] };
-      item.resourceUri = undefined;
-    }
+    // A file or folder node carries its resourceUri: the file icon theme draws a plain file or folder, and file
+    // decorations (decorations.ts: an invalid CHECKPOINT.md in the error colour) show in the tree as in the Explorer.
+    if (n.resource) item.resourceUri = vscode.Uri.file(n.resource);
+    if (n.resource && n.icon?.id === 'file') item.iconPath = vscode.ThemeIcon.File;
+    else if (n.resource && n.icon?.id === 'folder') item.iconPath = vscode.ThemeIcon.Folder;
+    else if (n.icon) item.iconPath = new vscode.ThemeIcon(n.icon.id, n.icon.color ? new vscode.ThemeColor(n.icon.color) : undefined);
+    if (n.open) item.command = { command: 'leopold.openRunFile', title: vscode.l10n.t('Open'), arguments: [n.open] };
     if (n.command) item.command = { command: n.command.id, title: n.label, arguments: n.command.args };
     return item;
   }

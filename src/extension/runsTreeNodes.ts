@@ -10,7 +10,9 @@ import type { PlanItem } from '../core/plan';
 import type { ProjectSnapshot } from '../core/project';
 import { windowFacts, type ArchivedRun, type RunWindow } from '../core/runs';
 import { describeStateRead } from '../core/state';
-import { currentWindow, iterationOf, resolveMaxIterations } from '../core/fields';
+import { currentWindow, iterationOf, objectField, resolveMaxIterations, stoppedReason } from '../core/fields';
+import { personNeededReason } from '../core/continuity/pill';
+import { formatLocal, utcTooltip } from '../core/time';
 import { fileKindWords, formatSize } from '../core/files';
 import { decimal, msg, msgN, type Locale } from '../core/messages';
 import { liveRunNodes, type LiveTreeInput } from './runsTreeLive';
@@ -37,6 +39,8 @@ export interface NodeData {
   lazyRun?: string;
   /** A command the click runs instead of opening `open` (the live nodes: open the transcript, resume). */
   command?: { id: string; args?: unknown[] };
+  /** The file or folder the node stands for (its `resourceUri`: file icons, Explorer decorations, copy/reveal). */
+  resource?: string;
 }
 
 export interface ProjectHead {
@@ -48,14 +52,29 @@ export interface ProjectHead {
 
 const trunc = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
+/** An event's time of day, local (the tooltip keeps its UTC stamp). */
 function hhmmss(e: JournalEvent): string {
   if (e.tsMs === undefined) return e.ts ?? '';
-  return new Date(e.tsMs).toISOString().slice(11, 19);
+  return formatLocal(e.tsMs, 'time');
 }
 
+/** An archived run's stamp as local time (`2026-08-07 02:26:23`); its folder name keeps the UTC stamp. */
 export function runStamp(run: ArchivedRun): string {
   if (run.stampMs === undefined) return run.name;
-  return new Date(run.stampMs).toISOString().replace('T', ' ').replace('.000Z', 'Z');
+  return formatLocal(run.stampMs, 'second');
+}
+
+/**
+ * The run's state as `contextValue` tags, for the menus' `when` clauses (`viewItem =~ /\bkillSwitch\b/`):
+ * `<base> <status>` plus `killSwitch` when `.leopold/STOP` is there and `needsPerson` when the stop reason asks
+ * for one — e.g. `run active`, `run stopped killSwitch`, `project stopped needsPerson`.
+ */
+export function runContext(base: 'project' | 'run', snap: ProjectSnapshot): string {
+  const tags: string[] = [base, snap.status.kind];
+  if (snap.killSwitch) tags.push('killSwitch');
+  const reason = snap.stateObject ? stoppedReason(snap.stateObject) : undefined;
+  if (snap.status.kind !== 'active' && reason !== undefined && personNeededReason(reason)) tags.push('needsPerson');
+  return tags.join(' ');
 }
 
 /** Window nodes, with one node for each run of windows that have no record (a count from a file, never a list). */
@@ -136,7 +155,7 @@ function eventNode(root: string, e: JournalEvent, journalPath: string, locale: L
     label: e.event,
     description: trunc(`${hhmmss(e)} ${detail}`.trim(), 100),
     // The watcher's badge tooltip is the meaning; unregistered events have none and show their fields only.
-    tooltip: [`${e.ts ?? msg(locale, 'tree.event.noTs')}  ${e.event}  [${info.severity}]`, info.meaning || msg(locale, 'tree.event.unregistered'),
+    tooltip: [`${e.tsMs !== undefined ? `${formatLocal(e.tsMs)} · ${utcTooltip(e.tsMs)}` : e.ts ?? msg(locale, 'tree.event.noTs')}  ${e.event}  [${info.severity}]`, info.meaning || msg(locale, 'tree.event.unregistered'),
       detail, trunc(JSON.stringify(e.fields), 2000)].filter(Boolean).join('\n'),
     icon: { id: SEVERITY_ICON[info.severity], color: SEVERITY_COLOR[info.severity] },
     collapsible: 'none',
@@ -206,7 +225,9 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
       const pid = o.signal === 'pid' && o.pid !== undefined ? ` · ${m('tree.owner.pid', { pid: o.pid })}` : ''; // the pid answered kill -0
       const transcript = ownerTranscript(state);
       runChildren.push({
-        id: `${root}::owner`, label: m('tree.owner'), description: `${who} · ${life}${pid}`, collapsible: 'none', contextValue: o.alive ? 'owner.alive' : 'owner.stale',
+        id: `${root}::owner`, label: m('tree.owner'), description: `${who} · ${life}${pid}`, collapsible: 'none',
+        contextValue: [o.alive ? 'owner.alive' : 'owner.stale', o.sessionId ? 'session' : '',
+          typeof objectField(state.owner).transcript_path === 'string' && objectField(state.owner).transcript_path !== '' ? 'transcript' : ''].filter(Boolean).join(' '),
         icon: { id: o.driver ? 'server-process' : 'account', color: o.alive ? 'charts.green' : undefined },
         tooltip: m('tree.owner.tooltip', { session: o.sessionId ?? none, engine: o.engine ?? none, harness: o.harness ?? none }) +
           `${o.pid !== undefined ? `\npid: ${o.pid}` : ''}\n${life}${o.signal ? m('tree.owner.signal', { signal: o.signal }) : ''}\n${m('tree.owner.aliveMeans')}` +
@@ -257,8 +278,9 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
         ? { id: snap.checkpoint.ok ? 'verified' : 'warning', color: snap.checkpoint.ok ? undefined : 'problemsWarningIcon.foreground' }
         : { id: f.exists ? 'file' : 'circle-slash' },
       collapsible: 'none' as const,
-      contextValue: f.exists ? 'file' : 'file.missing',
+      contextValue: f.exists ? (f.name === 'CHECKPOINT.md' ? 'file checkpoint' : 'file') : 'file.missing',
       open: f.exists && !f.tooLarge ? { path: f.path } : undefined,
+      resource: f.exists ? f.path : undefined,
     })),
   });
 
@@ -275,18 +297,19 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
     tooltip: head.root,
     icon: { id: snap.state.kind === 'invalid' || snap.state.kind === 'invalid-json' || snap.state.kind === 'not-regular' || snap.state.kind === 'too-large' ? 'error' : 'rocket' },
     collapsible: 'expanded',
-    contextValue: 'project',
+    contextValue: runContext('project', snap),
     children: [
       {
         id: `${root}::run`, label: m('tree.currentRun'), description: runDesc, collapsible: 'expanded', icon: { id: 'run-all' },
-        contextValue: 'run', tooltip: runDesc, children: runChildren,
+        contextValue: runContext('run', snap), tooltip: runDesc, children: runChildren,
       },
       {
         id: `${root}::archives`, label: m('tree.archives'), description: String(runs.length), collapsible: runs.length ? 'collapsed' : 'none',
         icon: { id: 'archive' }, contextValue: 'archives', tooltip: m('tree.archives.tooltip'),
         children: runs.map((r) => ({
           id: `${root}::archive:${r.name}`, label: runStamp(r), description: r.suffix ?? (r.stamp ? undefined : m('tree.archive.notStamped')),
-          tooltip: r.path, icon: { id: 'folder' }, collapsible: 'collapsed' as const, contextValue: 'archivedRun', lazyRun: r.path,
+          tooltip: r.stampMs !== undefined ? `${r.path}\n${utcTooltip(r.stampMs)}` : r.path, icon: { id: 'folder' }, collapsible: 'collapsed' as const,
+          contextValue: 'archivedRun', lazyRun: r.path, resource: r.path,
         })),
       },
     ],
@@ -314,13 +337,15 @@ export function archivedRunNodes(root: string, runName: string, runPath: string,
 export function archivedRunFileNodes(root: string, runName: string, runPath: string, files: string[]): NodeData[] {
   return files.map((f) => ({
     id: `${root}::archive:${runName}/${f}`, label: f, collapsible: 'none', icon: { id: 'file' }, contextValue: 'archivedFile',
-    tooltip: join(runPath, f), open: { path: join(runPath, f) },
+    tooltip: join(runPath, f), open: { path: join(runPath, f) }, resource: join(runPath, f),
   }));
 }
 
 /** A node's own rendering (children excluded), for change detection. */
 function ownKey(n: NodeData): string {
-  return JSON.stringify([n.label, n.description, n.tooltip, n.icon, n.collapsible, n.contextValue, n.open, n.lazyRun, n.command]);
+  return JSON.stringify([
+    n.label, n.description, n.tooltip, n.icon, n.collapsible, n.contextValue, n.open, n.lazyRun, n.command, n.resource,
+  ]);
 }
 
 /**

@@ -157,6 +157,27 @@ export interface ResumeAtTestApi {
   idle(): Promise<void>;
 }
 
+export interface TreeActionsTestApi {
+  /** What VS Code gets for a runs-tree node: the `contextValue` the menus' `when` clauses match, its resource, its icon. */
+  item(id: string): { contextValue: string | undefined; resourceUri: string | undefined; icon: string | undefined };
+  /** The last text a tree action put on the clipboard. */
+  copied(): string | undefined;
+}
+
+export interface WelcomeTestApi {
+  /** The context keys the welcome views and the setup view are shown by, as last set. */
+  keys(): Record<string, unknown>;
+  /** Re-resolves `claude`/`codex` and sets the keys again. */
+  refresh(): Promise<Record<string, unknown>>;
+}
+
+export interface DecorationsTestApi {
+  /** The decoration the provider gives a file now (undefined: none). */
+  decoration(path: string): { badge: string | undefined; tooltip: string | undefined; color: string | undefined } | undefined;
+  /** The files whose decorations changed so far, in order. */
+  changed(): string[];
+}
+
 /** The extension's exports. Every section is filled in during activate(). */
 export interface LeopoldTestApi {
   registry?: ProjectRegistry;
@@ -173,4 +194,7 @@ export interface LeopoldTestApi {
   seat?: SeatTestApi;
   notifications?: NotificationsTestApi;
   resumeAt?: ResumeAtTestApi;
+  treeActions?: TreeActionsTestApi;
+  welcome?: WelcomeTestApi;
+  decorations?: DecorationsTestApi;
 }

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { appendEvent } from '../../src/core/journal';
 import { checkpointVerdict, ProjectModel, sectionsFor } from '../../src/core/project';
 import { capFrom } from '../../src/core/checkpoint';
+import { formatLocal } from '../../src/core/time';
 import { buildProjectNode, changedNodes, type NodeData } from '../../src/extension/runsTreeNodes';
 
 const fixtures = path.join(__dirname, '..', '..', 'test', 'fixtures', 'projects');
@@ -65,7 +66,8 @@ describe('a project loaded together (core/project) and its tree nodes', () => {
     assert.strictEqual(fin.journalExists, false);
     const node = buildProjectNode({ root: '/x', name: 'x' }, fin);
     assert.deepStrictEqual(find(node, '/x::archives')?.children?.map((c) => [c.label, c.description]), [
-      ['2026-09-01 10:15:01Z', undefined], ['2026-08-07 00:26:23Z', 'plan-graph'], ['2026-08-07 00:26:23Z', undefined], ['old experiments', 'not stamped'],
+      [formatLocal(Date.UTC(2026, 8, 1, 10, 15, 1)), undefined], [formatLocal(Date.UTC(2026, 7, 7, 0, 26, 23)), 'plan-graph'],
+      [formatLocal(Date.UTC(2026, 7, 7, 0, 26, 23)), undefined], ['old experiments', 'not stamped'],
     ]);
     const api = await new ProjectModel(path.join(fixtures, 'api-error-stop', '.leopold'), { ownerSignals: false }).load();
     assert.strictEqual(api.status.label, 'stopped · api_error');

@@ -22,6 +22,11 @@ export interface Pill {
 
 const HUMAN_REASONS = new Set(['no_progress_across_windows', 'max_windows', 'state_invalid', 'repeated_failure', 'no_progress', 'awaiting_human']);
 
+/** A `stopped_reason` that asks for a person (the pill's warning colour; the runs tree's `needsPerson`). */
+export function personNeededReason(reason: string): boolean {
+  return HUMAN_REASONS.has(reason);
+}
+
 export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number, mode: LoopMode = 'auto', locale: Locale = 'en'): Pill {
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   if (snap.state.kind === 'invalid') return { text: m('pill.stateInvalid'), warning: true, explanation: m('pill.stateSchema.why', { problem: snap.state.problem }) };

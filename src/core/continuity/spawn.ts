@@ -7,6 +7,7 @@
 //   and the absolute path found is what is spawned; a configured `leopold.<harness>.path` must be absolute;
 // - the environment: inherited, minus the harnesses' own session variables. A VS Code started from a shell inside
 //   Claude Code (or Codex) hands them to every child, and `claude` then refuses to start as a nested session.
+import * as os from 'node:os';
 import { promises as fs, constants as fsConstants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -55,7 +56,7 @@ export class AgentBinaryError extends Error {
   readonly code = 'LEOPOLD_AGENT_BINARY';
 }
 
-async function isExecutableFile(path: string): Promise<boolean> {
+export async function isExecutableFile(path: string): Promise<boolean> {
   try {
     if (!(await fs.stat(path)).isFile()) return false;
     await fs.access(path, fsConstants.X_OK);
@@ -160,5 +161,42 @@ export async function spawnLogged(plan: SpawnPlan, logPath: string, env: NodeJS.
     return { pid: child.pid, file, startTicks, logPath, outputFrom, exited };
   } finally {
     await fh.close(); // the child holds its own copy of the descriptor
+  }
+}
+
+const VERSION_TIMEOUT_MS = 3000;
+const VERSION_MAX_CHARS = 200;
+
+/**
+ * The first non-empty line `<path> --version` prints (at most 200 characters), or why there is none. argv only, no
+ * shell, no stdin, in the temp directory, without the harnesses' session variables, killed after `timeoutMs`.
+ */
+export async function agentVersion(path: string, timeoutMs = VERSION_TIMEOUT_MS): Promise<{ version?: string; error?: string }> {
+  let timedOut = false;
+  try {
+    // In its own process group, so that a timeout kills whatever it started too (a wrapper script's child would
+    // otherwise keep stdout open, and the answer would never come).
+    const child = execa(path, ['--version'], {
+      cwd: os.tmpdir(), reject: false, stdin: 'ignore', shell: false, detached: true,
+      env: agentEnvironment(process.env), extendEnv: false, maxBuffer: 64 * 1024,
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, timeoutMs);
+    const r = await child.finally(() => clearTimeout(timer));
+    if (timedOut) return { error: `no answer within ${timeoutMs / 1000} s` };
+    if (r.isMaxBuffer) return { error: 'it printed more than 64 KiB' };
+    if (r.failed && r.exitCode === undefined) return { error: (r.shortMessage ?? 'it did not start').split('\n')[0] };
+    if (r.exitCode !== 0) return { error: `exit code ${r.exitCode}` };
+    const line = String(r.stdout).split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+    return { version: line.slice(0, VERSION_MAX_CHARS) };
+  } catch (err) {
+    return { error: timedOut ? `no answer within ${timeoutMs / 1000} s` : (err as Error).message.split('\n')[0] };
   }
 }

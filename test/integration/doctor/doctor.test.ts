@@ -27,7 +27,19 @@ suite('Leopold: Doctor', () => {
     const editor = await waitFor('the report document', () =>
       vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'leopold-doctor'));
     assert.strictEqual(editor.document.getText(), text);
-    const lines = text.split('\n');
+    const all = text.split('\n');
+    // The extension's own first-run block follows leopold doctor's report (issue 15): checked below, apart.
+    const block = all.indexOf('what a first run needs (Leopold for VS Code)');
+    assert.ok(block > 0, text);
+    const lines = [...all.slice(0, block - 1), ''];
+    const firstRun = all.slice(block + 1);
+    assert.strictEqual(firstRun.length, 4, firstRun.join('\n'));
+    // `<path> --version` really ran (the fake agents answer it): the version is what they printed.
+    assert.match(firstRun[0], /^ {2}\[ok\] {3}\(Leopold for VS Code\) claude found: \/\S+\/claude — 0\.0\.0-fake \(claude, Leopold integration tests\)$/);
+    assert.match(firstRun[1], /^ {2}\[ok\] {3}\(Leopold for VS Code\) codex found: \/\S+\/codex — 0\.0\.0-fake \(codex, Leopold integration tests\)$/);
+    assert.strictEqual(firstRun[2], `  [ok]   (Leopold for VS Code) ${vscode.workspace.workspaceFolders![0].name}: no leopold watch serves this project — ` +
+      'the Leopold status bar item runs the relaunch loop while VS Code is open');
+    assert.strictEqual(firstRun[3], '');
     assert.deepStrictEqual(lines.filter((l) => !l.startsWith('         .leopold/')), [
       'leopold doctor',
       '',

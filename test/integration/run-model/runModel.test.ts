@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { leopold, testFolders, waitFor } from '../helpers';
+import { formatLocal } from '../../../src/core/time';
 
 type Plain = {
   id: string; label: string; description?: string; icon?: string; contextValue?: string;
@@ -71,7 +72,7 @@ suite('The run model (two runs in one journal, an archived run, an aborted run)'
 
   test('an archived run expands to its windows, from its own journal, and its files', async () => {
     const archives = node(archived, 'archives')!;
-    assert.deepStrictEqual(archives.children!.map((c) => c.label), ['2026-10-03 12:15:00Z', '2026-09-15 08:00:00Z'], 'newest first');
+    assert.deepStrictEqual(archives.children!.map((c) => c.label), [Date.UTC(2026, 9, 3, 12, 15), Date.UTC(2026, 8, 15, 8)].map((ms) => formatLocal(ms)), 'newest first');
     const runId = `${archived}::archive:20261003T121500Z`;
     const kids = await lazy(runId);
     assert.deepStrictEqual(kids.map((k) => k.label), ['Windows', 'PLAN.md', 'CHECKPOINT.md', 'DECISIONS.md', 'events.jsonl']);

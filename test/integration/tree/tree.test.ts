@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { leoFile, leopold, testFolders, waitFor } from '../helpers';
+import { formatLocal } from '../../../src/core/time';
 
 type Plain = {
   id: string; label: string; description?: string; open?: { path: string; line?: number; offset?: number }; children?: Plain[];
@@ -44,7 +45,7 @@ suite('Leopold Runs tree (multi-root)', () => {
     assert.strictEqual(node(demo, 'plan:4')?.description, 'next · after 3');
     assert.strictEqual(node(demo, 'events')?.children?.[0].label, 'turn_start');
     assert.match(node(demo, 'file:CHECKPOINT.md')?.description ?? '', /^valid · /);
-    assert.strictEqual(node(demo, 'archives')?.children?.[0].label, '2026-11-28 17:45:12Z');
+    assert.strictEqual(node(demo, 'archives')?.children?.[0].label, formatLocal(Date.UTC(2026, 10, 28, 17, 45, 12)), 'local time (the tooltip keeps UTC)');
     assert.match(node(rolled, 'owner')?.description ?? '', /^c4d5e6f7 · skill · claude · stale/);
   });
 

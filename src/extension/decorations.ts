@@ -1,0 +1,92 @@
+// A FileDecorationProvider that marks an invalid `.leopold/CHECKPOINT.md` — in the Explorer, in open editors' tabs
+// and on the runs tree's CHECKPOINT.md row (which carries the file's resourceUri) — with the number of contract
+// errors as its badge, in the error colour, and clears the mark once the file on disk validates. The verdict is the
+// project model's (projectModel.ts): the same validation, cap included, as the language server and the tree, so the
+// badge, the tree's description and the CodeLens never disagree. Nothing is read here.
+import * as vscode from 'vscode';
+import type { LeopoldContext } from './context';
+import type { LeopoldProject } from './projects';
+
+/** The Explorer's own colour for files with errors. */
+const ERROR_COLOR = 'list.errorForeground';
+
+interface Mark {
+  errors: number;
+  verdict: string;
+}
+
+export class CheckpointDecorations implements vscode.FileDecorationProvider, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri[]>();
+  readonly onDidChangeFileDecorations = this.emitter.event;
+  /** fsPath of an invalid checkpoint → its mark. */
+  private readonly marks = new Map<string, Mark>();
+  private readonly subs = new Map<LeopoldProject, vscode.Disposable>();
+  private readonly disposables: vscode.Disposable[] = [this.emitter];
+  readonly changed: string[] = [];
+
+  constructor(private readonly ctx: LeopoldContext) {
+    this.disposables.push(ctx.registry.onDidChangeProjects(() => this.sync()));
+    this.sync();
+  }
+
+  private sync(): void {
+    const live = new Set(this.ctx.registry.projects);
+    for (const [project, sub] of this.subs) {
+      if (live.has(project)) continue;
+      sub.dispose();
+      this.subs.delete(project);
+      this.set(project.file('CHECKPOINT.md'), undefined);
+    }
+    for (const project of live) {
+      if (this.subs.has(project)) continue;
+      this.subs.set(project, project.model.onDidUpdate(() => this.update(project)));
+      if (project.model.loaded) this.update(project);
+      else void project.model.ready().then(() => this.update(project), () => undefined);
+    }
+  }
+
+  private update(project: LeopoldProject): void {
+    if (!project.model.loaded) return;
+    const c = project.model.snapshot.checkpoint;
+    // A missing checkpoint is not an error (the first window writes it); an empty or broken one is.
+    this.set(project.file('CHECKPOINT.md'), c.exists && !c.ok ? { errors: Math.max(1, c.errors), verdict: c.verdict } : undefined);
+  }
+
+  private set(path: string, mark: Mark | undefined): void {
+    const before = this.marks.get(path);
+    if (before?.errors === mark?.errors && before?.verdict === mark?.verdict) return;
+    if (mark) this.marks.set(path, mark);
+    else this.marks.delete(path);
+    this.changed.push(path);
+    this.emitter.fire([vscode.Uri.file(path)]);
+  }
+
+  provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
+    if (uri.scheme !== 'file') return undefined;
+    const mark = this.marks.get(uri.fsPath);
+    if (!mark) return undefined;
+    // A badge holds at most two characters.
+    const badge = mark.errors > 99 ? '99' : String(mark.errors);
+    // The verdict is the core's text (it quotes no file content but the error code); a tooltip is plain text.
+    return new vscode.FileDecoration(badge, vscode.l10n.t('Leopold: this checkpoint will not be resumed from — {0}', mark.verdict),
+      new vscode.ThemeColor(ERROR_COLOR));
+  }
+
+  dispose(): void {
+    for (const sub of this.subs.values()) sub.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+export function registerDecorations(ctx: LeopoldContext): CheckpointDecorations {
+  const provider = new CheckpointDecorations(ctx);
+  ctx.extension.subscriptions.push(provider, vscode.window.registerFileDecorationProvider(provider));
+  ctx.api.decorations = {
+    decoration: (path: string) => {
+      const d = provider.provideFileDecoration(vscode.Uri.file(path));
+      return d ? { badge: d.badge, tooltip: d.tooltip, color: d.color ? ERROR_COLOR : undefined } : undefined;
+    },
+    changed: () => [...provider.changed],
+  };
+  return provider;
+}

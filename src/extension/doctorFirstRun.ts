@@ -1,0 +1,37 @@
+// The Doctor's "what a first run needs" block, the extension's own checks: `claude` and `codex` resolvable as the
+// relaunch loop would start them (and, in a trusted workspace, what `<path> --version` prints: argv only, no shell,
+// a 3 s timeout, in the temp directory, without the harnesses' session variables), and whether a running
+// `leopold watch` serves each project (src/core/watch.ts through watchProcesses.ts). Run only when the person runs
+// Leopold: Doctor — the background checks behind the Problems view never start an agent.
+import type { LeopoldContext } from './context';
+import { binariesFor } from './supervisor';
+import { agentVersion, isExecutableFile, resolveAgentBinary } from '../core/continuity/spawn';
+import { listWatchProcesses, watchesFor } from './watchProcesses';
+import type { AgentProbe, FirstRunInput } from '../core/doctor';
+
+export async function firstRunInput(ctx: LeopoldContext): Promise<FirstRunInput> {
+  const trusted = ctx.isTrusted();
+  const projects = ctx.registry.projects;
+  const bins = projects[0] ? binariesFor(projects[0].folder) : { claude: 'claude', codex: 'codex' };
+  const agents = await Promise.all((['claude', 'codex'] as const).map(async (harness): Promise<AgentProbe> => {
+    let path: string;
+    try {
+      path = await resolveAgentBinary(bins[harness] ?? harness, harness);
+    } catch (err) {
+      return { harness, problem: (err as Error).message };
+    }
+    if (!(await isExecutableFile(path))) return { harness, problem: `${path} is not an executable file` };
+    if (!trusted) return { harness, path, versionNotAsked: true };
+    const v = await agentVersion(path);
+    return { harness, path, version: v.version, versionError: v.error };
+  }));
+  const watches = await listWatchProcesses();
+  return {
+    trusted,
+    agents,
+    projects: await Promise.all(projects.map(async (p) => ({
+      name: p.name,
+      watches: watches === undefined ? undefined : (await watchesFor(p.root, watches)).map((w) => ({ pid: w.pid, port: w.port })),
+    }))),
+  };
+}

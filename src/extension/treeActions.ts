@@ -1,0 +1,119 @@
+// The Runs tree's own actions: what a row's inline buttons and context menu do on the node they were invoked on
+// (the node's handle `{ id }` is the argument), and the owner's session id / transcript and the checkpoint, which
+// the command palette reaches too (the project then comes from pickProject()). Resume, Stop, Clear Kill Switch and
+// the timeline are runActions.ts' and timeline.ts' commands, shown on the rows by package.json's `when` clauses.
+import * as vscode from 'vscode';
+import type { LeopoldContext } from './context';
+import type { LeopoldProject } from './projects';
+import { pickProject } from './projectPicker';
+import { openRunFile, type RunsTreeProvider } from './runsTree';
+import { objectField } from '../core/fields';
+import { describeFile } from '../core/files';
+import { inert } from './untrusted';
+
+export const EXTENSION_ID = 'leopold.leopold-vscode';
+export const WALKTHROUGH_ID = `${EXTENSION_ID}#leopold.firstHour`;
+const STATUS_MS = 4000;
+
+const idOf = (arg: unknown): string | undefined =>
+  typeof arg === 'object' && arg !== null && typeof (arg as { id?: unknown }).id === 'string' ? (arg as { id: string }).id : undefined;
+
+/** The transcript path `state.json` names for the owner, if any (a path from a file: opened only if it is a regular file). */
+function transcriptOf(project: LeopoldProject): string | undefined {
+  const state = project.model.loaded ? project.model.snapshot.stateObject : undefined;
+  const path = state ? objectField(state.owner).transcript_path : undefined;
+  return typeof path === 'string' && path !== '' ? path : undefined;
+}
+
+export function registerTreeActions(ctx: LeopoldContext, provider: RunsTreeProvider): void {
+  const which = (arg: unknown) => pickProject(ctx.registry, arg, vscode.l10n.t('Which Leopold project?'));
+  const resourceOf = (arg: unknown) => {
+    const id = idOf(arg);
+    return id === undefined ? undefined : provider.nodeData(id)?.resource;
+  };
+  let copied: string | undefined;
+  const copy = async (text: string, what: string) => {
+    await vscode.env.clipboard.writeText(text);
+    copied = text;
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Leopold: copied {0}', what), STATUS_MS);
+  };
+  const openPath = async (path: string) => {
+    try {
+      await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(path));
+    } catch (err) {
+      ctx.log.error(`open ${path}: ${String(err)}`);
+    }
+  };
+
+  ctx.extension.subscriptions.push(
+    vscode.commands.registerCommand('leopold.openWalkthrough', () =>
+      vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false)),
+    vscode.commands.registerCommand('leopold.tree.open', async (arg?: unknown) => {
+      const id = idOf(arg);
+      const node = id === undefined ? undefined : provider.nodeData(id);
+      if (node?.open) return openRunFile(node.open).catch((err) => ctx.log.error(`open ${node.open!.path}: ${String(err)}`));
+      if (node?.resource) return openPath(node.resource);
+      return undefined;
+    }),
+    vscode.commands.registerCommand('leopold.tree.openJournalLine', async (arg?: unknown) => {
+      const id = idOf(arg);
+      const open = id === undefined ? undefined : provider.nodeData(id)?.open;
+      if (open) await openRunFile(open).catch((err) => ctx.log.error(`open ${open.path}: ${String(err)}`));
+    }),
+    vscode.commands.registerCommand('leopold.tree.reveal', async (arg?: unknown) => {
+      const path = resourceOf(arg);
+      if (path) await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(path));
+    }),
+    vscode.commands.registerCommand('leopold.tree.copyPath', async (arg?: unknown) => {
+      const path = resourceOf(arg);
+      if (path) await copy(path, vscode.l10n.t('the path'));
+    }),
+    vscode.commands.registerCommand('leopold.copySessionId', async (arg?: unknown) => {
+      const project = await which(arg);
+      const session = project?.model.loaded ? project.model.snapshot.owner?.sessionId : undefined;
+      if (!project) return undefined;
+      if (!session) {
+        vscode.window.setStatusBarMessage(vscode.l10n.t('Leopold: {0} has no owner session id', inert(project.name)), STATUS_MS);
+        return undefined;
+      }
+      await copy(session, vscode.l10n.t('the session id'));
+      return session;
+    }),
+    vscode.commands.registerCommand('leopold.openTranscript', async (arg?: unknown) => {
+      const project = await which(arg);
+      if (!project) return undefined;
+      const path = transcriptOf(project);
+      // Opened in an editor only if it is a regular file (never a FIFO or a device a state.json could name).
+      if (!path || (await describeFile(path)).kind !== 'regular') {
+        vscode.window.setStatusBarMessage(vscode.l10n.t('Leopold: {0} has no readable owner transcript', inert(project.name)), STATUS_MS);
+        ctx.log.info(`${project.name}: no readable owner transcript${path ? ` (${path})` : ''}`);
+        return undefined;
+      }
+      await openPath(path);
+      return path;
+    }),
+    vscode.commands.registerCommand('leopold.openCheckpoint', async (arg?: unknown) => {
+      const project = await which(arg);
+      if (!project) return undefined;
+      const path = project.file('CHECKPOINT.md');
+      if ((await describeFile(path)).kind !== 'regular') {
+        vscode.window.setStatusBarMessage(vscode.l10n.t('Leopold: {0} has no CHECKPOINT.md yet (the first window writes it)', inert(project.name)), STATUS_MS);
+        return undefined;
+      }
+      await openRunFile({ path });
+      return path;
+    }),
+  );
+
+  ctx.api.treeActions = {
+    item: (id: string) => {
+      const item = provider.getTreeItem(provider.handle(id));
+      return {
+        contextValue: item.contextValue,
+        resourceUri: item.resourceUri?.fsPath,
+        icon: item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined,
+      };
+    },
+    copied: () => copied,
+  };
+}

@@ -1,0 +1,71 @@
+// The first minutes: the context keys the welcome views are shown by (package.json `viewsWelcome`), and the
+// "Before a Run" view that holds the blocked states' welcome content. VS Code shows a view's welcome content only
+// while the view is empty, and the Runs view is not empty once a project is found, so the blocked states —
+// Restricted Mode (`isWorkspaceTrusted`, VS Code's own key) and `claude`/`codex` not found (`leopold.agentsMissing`)
+// — get their own always-empty view, shown only while one of them holds. "No Leopold project" is the Runs view's
+// own welcome (`leopold.hasProject`, set by the project registry).
+//
+// Resolving `claude`/`codex` is a few stats on the absolute PATH entries (resolveAgentBinary); nothing is spawned,
+// so it runs in Restricted Mode too (a workspace's own `leopold.*.path` values are ignored there by VS Code).
+import * as vscode from 'vscode';
+import type { LeopoldContext } from './context';
+import { binariesFor } from './supervisor';
+import { isExecutableFile, resolveAgentBinary } from '../core/continuity/spawn';
+
+export const SETUP_VIEW_ID = 'leopold.setup';
+export const AGENTS_MISSING_KEY = 'leopold.agentsMissing';
+
+/**
+ * Which of `claude`/`codex` resolve for a folder, as the relaunch loop would start them — and, for a configured
+ * absolute path, that it is an executable file (the loop would only find out when it spawns).
+ */
+export async function resolveAgents(folder: vscode.WorkspaceFolder | undefined): Promise<{ claude?: string; codex?: string }> {
+  const out: { claude?: string; codex?: string } = {};
+  const bins = folder ? binariesFor(folder) : { claude: 'claude', codex: 'codex' };
+  await Promise.all((['claude', 'codex'] as const).map(async (h) => {
+    const path = await resolveAgentBinary(bins[h] ?? h, h).catch(() => undefined);
+    out[h] = path !== undefined && (await isExecutableFile(path)) ? path : undefined;
+  }));
+  return out;
+}
+
+class EmptyTree implements vscode.TreeDataProvider<never> {
+  getTreeItem(): vscode.TreeItem {
+    return new vscode.TreeItem('');
+  }
+  getChildren(): never[] {
+    return [];
+  }
+}
+
+export function registerWelcome(ctx: LeopoldContext): void {
+  const keys: Record<string, unknown> = {};
+  const setKey = (key: string, value: unknown) => {
+    keys[key] = value;
+    void vscode.commands.executeCommand('setContext', key, value);
+  };
+  let seq = 0;
+  const refresh = async () => {
+    const mine = ++seq;
+    const projects = ctx.registry.projects;
+    // Missing means: no project of the workspace could start either agent (one is enough for a run).
+    const found = await Promise.all((projects.length ? projects.map((p) => p.folder) : [undefined]).map(resolveAgents));
+    if (mine !== seq) return { ...keys };
+    const missing = found.every((f) => !f.claude && !f.codex);
+    if (missing !== keys[AGENTS_MISSING_KEY]) ctx.log.info(missing ? 'neither claude nor codex found (set leopold.claude.path or leopold.codex.path)' : 'agents found');
+    setKey(AGENTS_MISSING_KEY, missing);
+    keys.isWorkspaceTrusted = ctx.isTrusted();
+    keys['leopold.hasProject'] = projects.length > 0;
+    return { ...keys };
+  };
+  ctx.extension.subscriptions.push(
+    vscode.window.createTreeView(SETUP_VIEW_ID, { treeDataProvider: new EmptyTree() }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('leopold.claude.path') || e.affectsConfiguration('leopold.codex.path')) void refresh();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void refresh()),
+    ctx.registry.onDidChangeProjects(() => void refresh()),
+  );
+  void refresh();
+  ctx.api.welcome = { keys: () => ({ ...keys }), refresh };
+}
