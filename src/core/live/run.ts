@@ -59,11 +59,14 @@ export function windowSessions(runEvents: readonly JournalEvent[], windows: read
 
 const MAX_LISTED = 20000;
 
-/** Directory listings, re-read only when the directory's mtime changes (a session directory holds thousands). */
-const listings = new Map<string, { mtimeMs: number; names: string[] }>();
+/**
+ * Directory listings, re-read only when the directory's mtime changes (a session directory holds thousands). Each
+ * LiveRun owns its own (the core keeps no module-level cache keyed by a path); a caller without one lists afresh.
+ */
+export type Listings = Map<string, { mtimeMs: number; names: string[] }>;
 
 /** Names in a directory (bounded; missing → []). */
-async function listDir(dir: string): Promise<string[]> {
+async function listDir(dir: string, listings: Listings = new Map()): Promise<string[]> {
   try {
     const st = await fs.stat(dir);
     const cached = listings.get(dir);
@@ -98,12 +101,12 @@ function codexDayDirs(dir: string, days = 7): string[] {
 
 /** A session's transcript next to the running one: `<session>*.jsonl` (Claude), `rollout-*-<session>*.jsonl` (Codex). */
 export async function findSessionTranscript(currentPath: string, session: string,
-  harness: Harness | undefined): Promise<string | undefined> {
+  harness: Harness | undefined, listings?: Listings): Promise<string | undefined> {
   const dir = dirname(currentPath);
   const own = basename(currentPath);
   const dirs = harness === 'codex' ? codexDayDirs(dir) : [dir];
   for (const d of dirs) {
-    for (const name of await listDir(d)) {
+    for (const name of await listDir(d, listings)) {
       if (!name.endsWith('.jsonl')) continue;
       const id = name.startsWith('rollout-') ? name.replace(/^rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-/, '') : name;
       if (id.startsWith(session)) return join(d, name);
@@ -114,9 +117,9 @@ export async function findSessionTranscript(currentPath: string, session: string
 }
 
 /** A Claude Code session's subagent transcripts: `<dir>/<session>/subagents/agent-*.jsonl`. */
-export async function subagentTranscripts(mainPath: string): Promise<string[]> {
+export async function subagentTranscripts(mainPath: string, listings?: Listings): Promise<string[]> {
   const dir = join(dirname(mainPath), basename(mainPath, '.jsonl'), 'subagents');
-  return (await listDir(dir)).filter((n) => n.startsWith('agent-') && n.endsWith('.jsonl')).sort().map((n) => join(dir, n));
+  return (await listDir(dir, listings)).filter((n) => n.startsWith('agent-') && n.endsWith('.jsonl')).sort().map((n) => join(dir, n));
 }
 
 export interface WindowTokens {
@@ -167,6 +170,8 @@ interface WindowFiles {
 }
 
 export class LiveRun {
+  /** This run's directory listings (see `Listings`). */
+  private readonly listings: Listings = new Map();
   private current: TranscriptFollower | undefined;
   private readonly others = new Map<string, TranscriptFollower>();
   private files: WindowFiles[] = [];
@@ -207,17 +212,17 @@ export class LiveRun {
       if (cur) {
         for (const s of list) {
           const ownFile = window === nowWindow && basename(cur.path).includes(s.slice(0, 8));
-          const p = ownFile ? cur.path : await findSessionTranscript(cur.path, s.slice(0, 8), cur.harness);
+          const p = ownFile ? cur.path : await findSessionTranscript(cur.path, s.slice(0, 8), cur.harness, this.listings);
           if (p && !mains.includes(p)) mains.push(p);
         }
         if (window === nowWindow && !mains.includes(cur.path)) mains.push(cur.path);
       }
       const subagents: string[] = [];
-      if (cur?.harness !== 'codex') for (const m of mains) subagents.push(...(await subagentTranscripts(m)));
+      if (cur?.harness !== 'codex') for (const m of mains) subagents.push(...(await subagentTranscripts(m, this.listings)));
       files.push({ window, sessions: list, mains, subagents });
     }
     if (!files.some((f) => f.window === nowWindow) && cur) {
-      files.push({ window: nowWindow, sessions: [], mains: [cur.path], subagents: cur.harness === 'codex' ? [] : await subagentTranscripts(cur.path) });
+      files.push({ window: nowWindow, sessions: [], mains: [cur.path], subagents: cur.harness === 'codex' ? [] : await subagentTranscripts(cur.path, this.listings) });
     }
     this.files = files;
     const wanted = new Set(files.flatMap((f) => [...f.mains, ...f.subagents]));
