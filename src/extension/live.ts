@@ -12,6 +12,7 @@ import { loadPrices } from '../core/live/prices';
 import { awaitingHuman, countDecisions, type DecisionCounts, type GaugeBand } from '../core/live/meters';
 import { readText, statPath } from '../core/files';
 import { parseUtc } from '../core/time';
+import { objectField } from '../core/fields';
 import type { SharedProjectModel, ModelUpdate } from './projectModel';
 import type { Log } from './log';
 import type { LeopoldContext } from './context';
@@ -278,20 +279,26 @@ export function registerLive(ctx: LeopoldContext): void {
     anyChange,
     { dispose: () => followed?.sub.dispose() },
     vscode.commands.registerCommand('leopold.followRun', followRun),
+    // One command for the Live node (a path), the owner node and the palette (a project): the running window's
+    // transcript, else the one the owner recorded.
     vscode.commands.registerCommand('leopold.openTranscript', async (arg?: unknown) => {
       let path = typeof arg === 'string' && arg.endsWith('.jsonl') ? arg : undefined;
       if (!path) {
         const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Which project\'s transcript to open?'));
-        path = project?.live.run.follower?.path;
+        if (!project) return undefined;
+        const owner = project.model.loaded ? objectField(project.model.snapshot.stateObject?.owner).transcript_path : undefined;
+        path = project.live.run.follower?.path ?? (typeof owner === 'string' && owner !== '' ? owner : undefined);
       }
       if (!path) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('No transcript is known for the running window (state.json names none).'));
-        return;
+        vscode.window.setStatusBarMessage(vscode.l10n.t('No transcript is known for the running window (state.json names none).'), 5000);
+        return undefined;
       }
       try {
         await openTranscript(path);
+        return path;
       } catch (err) {
         ctx.log.error(`open transcript ${path}: ${String(err)}`);
+        return undefined;
       }
     }),
   );

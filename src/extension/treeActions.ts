@@ -4,10 +4,8 @@
 // the timeline are runActions.ts' and timeline.ts' commands, shown on the rows by package.json's `when` clauses.
 import * as vscode from 'vscode';
 import type { LeopoldContext } from './context';
-import type { LeopoldProject } from './projects';
 import { pickProject } from './projectPicker';
 import { openRunFile, type RunsTreeProvider } from './runsTree';
-import { objectField } from '../core/fields';
 import { describeFile } from '../core/files';
 import { inert } from './untrusted';
 
@@ -19,12 +17,6 @@ const idOf = (arg: unknown): string | undefined =>
   typeof arg === 'object' && arg !== null && typeof (arg as { id?: unknown }).id === 'string' ? (arg as { id: string }).id : undefined;
 
 /** The transcript path `state.json` names for the owner, if any (a path from a file: opened only if it is a regular file). */
-function transcriptOf(project: LeopoldProject): string | undefined {
-  const state = project.model.loaded ? project.model.snapshot.stateObject : undefined;
-  const path = state ? objectField(state.owner).transcript_path : undefined;
-  return typeof path === 'string' && path !== '' ? path : undefined;
-}
-
 export function registerTreeActions(ctx: LeopoldContext, provider: RunsTreeProvider): void {
   const which = (arg: unknown) => pickProject(ctx.registry, arg, vscode.l10n.t('Which Leopold project?'));
   const resourceOf = (arg: unknown) => {
@@ -78,19 +70,6 @@ export function registerTreeActions(ctx: LeopoldContext, provider: RunsTreeProvi
       }
       await copy(session, vscode.l10n.t('the session id'));
       return session;
-    }),
-    vscode.commands.registerCommand('leopold.openTranscript', async (arg?: unknown) => {
-      const project = await which(arg);
-      if (!project) return undefined;
-      const path = transcriptOf(project);
-      // Opened in an editor only if it is a regular file (never a FIFO or a device a state.json could name).
-      if (!path || (await describeFile(path)).kind !== 'regular') {
-        vscode.window.setStatusBarMessage(vscode.l10n.t('Leopold: {0} has no readable owner transcript', inert(project.name)), STATUS_MS);
-        ctx.log.info(`${project.name}: no readable owner transcript${path ? ` (${path})` : ''}`);
-        return undefined;
-      }
-      await openPath(path);
-      return path;
     }),
     vscode.commands.registerCommand('leopold.openCheckpoint', async (arg?: unknown) => {
       const project = await which(arg);
