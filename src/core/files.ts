@@ -92,6 +92,33 @@ export async function readAt(handle: fs.FileHandle, position: number, limit: num
   return got === limit ? buf : buf.subarray(0, got);
 }
 
+/** How much a line-start search reads per step. */
+const LINE_PROBE_BYTES = 64 * 1024;
+
+/** The offset just after the last newline before `pos` (0 at the file's start), scanning back at most `limit` bytes. */
+export async function lineStartBefore(handle: fs.FileHandle, pos: number, limit: number): Promise<number | undefined> {
+  let end = pos;
+  while (end > 0 && pos - end < limit) {
+    const from = Math.max(0, end - LINE_PROBE_BYTES);
+    const got = await readAt(handle, from, end - from);
+    const nl = got.lastIndexOf(0x0a);
+    if (nl >= 0) return from + nl + 1;
+    end = from;
+  }
+  return end === 0 ? 0 : undefined;
+}
+
+/** The offset just after the first newline at or after `pos`, or undefined when the file has none past it. */
+export async function lineStartAfter(handle: fs.FileHandle, pos: number, size: number): Promise<number | undefined> {
+  for (let at = pos; at < size; at += LINE_PROBE_BYTES) {
+    const got = await readAt(handle, at, Math.min(LINE_PROBE_BYTES, size - at));
+    if (got.length === 0) break;
+    const nl = got.indexOf(0x0a);
+    if (nl >= 0) return at + nl + 1;
+  }
+  return undefined;
+}
+
 /**
  * Reads from `position` to the end of the file, at most `limit` bytes, into a buffer sized for the `expected` bytes
  * (the fstat size) and grown only when the file grew since: a 2 KB state.json costs 2 KB, not the cap (a cap-sized

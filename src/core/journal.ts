@@ -8,7 +8,7 @@ import { SymlinkRefusedError } from './atomic';
 import { join } from 'node:path';
 import { formatUtc, parseUtc } from './time';
 import { jsonObject, pythonJsonDumps } from './json';
-import { openRegular, readAt, type FileKind } from './files';
+import { lineStartAfter, lineStartBefore, openRegular, readAt, type FileKind } from './files';
 
 export interface JournalEvent {
   event: string;
@@ -111,31 +111,6 @@ const CHUNK = 1 << 20;
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 /** The bytes kept just before the offset (and at the file's head) to notice a journal rewritten under it. */
 const PRINT_BYTES = 64;
-const PROBE = 64 * 1024;
-
-/** The offset just after the last newline before `pos` (0 at the file's start), scanning back at most `limit` bytes. */
-async function lineStartBefore(handle: fs.FileHandle, pos: number, limit: number): Promise<number | undefined> {
-  let end = pos;
-  while (end > 0 && pos - end < limit) {
-    const from = Math.max(0, end - PROBE);
-    const got = await readAt(handle, from, end - from);
-    const nl = got.lastIndexOf(0x0a);
-    if (nl >= 0) return from + nl + 1;
-    end = from;
-  }
-  return end === 0 ? 0 : undefined;
-}
-
-/** The offset just after the first newline at or after `pos`, or undefined when the file has none past it. */
-async function lineStartAfter(handle: fs.FileHandle, pos: number, size: number): Promise<number | undefined> {
-  for (let at = pos; at < size; at += PROBE) {
-    const got = await readAt(handle, at, Math.min(PROBE, size - at));
-    if (got.length === 0) break;
-    const nl = got.indexOf(0x0a);
-    if (nl >= 0) return at + nl + 1;
-  }
-  return undefined;
-}
 
 export class JournalTailer {
   readonly path: string;

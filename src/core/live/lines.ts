@@ -7,7 +7,7 @@
 // content blocks at the head, `usage`, `requestId`, `type` and `timestamp` at the tail). A truncated or replaced
 // file (smaller than the offset, a new inode, other bytes where the reader stopped) is read again from its tail.
 import type { promises as fs } from 'node:fs';
-import { openRegular, readAt, type FileKind } from '../files';
+import { lineStartAfter, lineStartBefore, openRegular, readAt, type FileKind } from '../files';
 
 /** One line of a transcript: whole, or (when longer than the reader's cap) its head and tail only. */
 export interface TranscriptLine {
@@ -152,26 +152,12 @@ export class LineSplitter {
   }
 }
 
-/** The offset just after the last newline before `pos` (0 at the start), or the first line start after it. */
+/**
+ * The offset just after the last newline within 1 MB before `pos` (the usual case: a record is far shorter), else the
+ * start of the next line (the line under `pos` is longer than a MB: its head is history), else the end.
+ */
 async function lineStartNear(handle: fs.FileHandle, pos: number, size: number): Promise<number> {
-  const probe = 64 * 1024;
-  // A line start within 1 MB back (the usual case: a record is far shorter)…
-  for (let end = pos; end > 0 && pos - end < 1024 * 1024;) {
-    const from = Math.max(0, end - probe);
-    const got = await readAt(handle, from, end - from);
-    const nl = got.lastIndexOf(0x0a);
-    if (nl >= 0) return from + nl + 1;
-    if (from === 0) return 0;
-    end = from;
-  }
-  // …else the start of the next line (the line under `pos` is longer than a MB: its head is history).
-  for (let at = pos; at < size; at += probe) {
-    const got = await readAt(handle, at, Math.min(probe, size - at));
-    if (got.length === 0) break;
-    const nl = got.indexOf(0x0a);
-    if (nl >= 0) return at + nl + 1;
-  }
-  return size;
+  return (await lineStartBefore(handle, pos, 1024 * 1024)) ?? (await lineStartAfter(handle, pos, size)) ?? size;
 }
 
 export class AppendLineReader {
