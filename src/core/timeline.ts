@@ -8,7 +8,7 @@ import type { TimelineLive } from './live/timeline';
 import type { JournalEvent } from './journal';
 import { endingWords, windowFacts, type RunStatus, type RunWindow } from './runs';
 import { eventInfo, type Severity } from './events';
-import { msg, type Locale } from './messages';
+import { msg, msgN, type Locale } from './messages';
 
 export type MarkKind =
   | 'roll' | 'compaction' | 'relaunch' | 'relaunch_refused' | 'relaunch_failed' | 'api_error' | 'api_retry'
@@ -181,7 +181,12 @@ function markLabel(m: TimelineMark, locale: Locale): string {
   const s = (k: string) => (f[k] === undefined ? '' : String(f[k]));
   const t = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   switch (m.kind) {
-    case 'roll': return t('timeline.mark.roll', { window: s('window'), items: s('items_closed') || '0' });
+    case 'roll': {
+      // Counted by the language's plural rule; a count that is not a whole number (hostile text) is shown as it is.
+      const items = s('items_closed') || '0';
+      return /^\d+$/.test(items) ? msgN(locale, 'timeline.mark.roll', Number(items), { window: s('window') })
+        : t('timeline.mark.roll.other', { window: s('window'), count: items });
+    }
     case 'compaction': return f.bytes !== undefined
       ? t('timeline.mark.compactionBytes', { trigger: s('trigger') || '?', bytes: s('bytes') })
       : t('timeline.mark.compaction', { trigger: s('trigger') || '?' });

@@ -71,6 +71,20 @@ describe('run timeline view: worded once, by the core catalog (core/timeline, co
     });
   }
 
+  it('a roll mark counts its items by the language\'s plural rule, and shows a count that is not a whole number as written', () => {
+    const state = { active: false, stopped_reason: 'context_budget', windows: 5, window_progress: [0, 1, 2, 1], started_at: '2026-11-30T05:00:00Z' };
+    const rolls = [0, 1, 2, '3<b>'].map((n, i) => JSON.stringify({ ts: `2026-11-30T05:1${i}:00Z`, event: 'window_roll', window: i + 1, items_closed: n }));
+    const events = parseJournal(rolls.join('\n') + '\n');
+    const labels = (locale: 'en' | 'pt-br') => buildTimeline({
+      project: 'p', root: '/p', status: runStatus(state, locale), maxWindows: 10, windows: assembleWindows(state, events, undefined, locale),
+      events, now: 0, locale,
+    }).marks.map((m) => m.label);
+    assert.deepStrictEqual(labels('en'), ['window 1 rolled · 0 items closed', 'window 2 rolled · 1 item closed',
+      'window 3 rolled · 2 items closed', 'window 4 rolled · 3<b> items closed']);
+    assert.deepStrictEqual(labels('pt-br'), ['janela 1 rolou · 0 item fechado', 'janela 2 rolou · 1 item fechado',
+      'janela 3 rolou · 2 itens fechados', 'janela 4 rolou · 3<b> itens fechados']);
+  });
+
   it('a link says how the next window began from the structured ending, in the locale (nothing parsed back out)', () => {
     // Window 1 rolled, window 2 was resumed by hand (no window_relaunch journaled), window 3 waits for its relaunch.
     const state = { active: false, stopped_reason: 'context_budget', windows: 3, window_progress: [1, 1], started_at: '2026-11-30T05:00:00Z' };
