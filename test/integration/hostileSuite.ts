@@ -98,10 +98,15 @@ export function hostileSuite(trusted: boolean): void {
           return c.length > 0 ? c : undefined;
         }, 20_000);
         assert.deepStrictEqual(calls[0].argv, ['--dangerously-skip-permissions', '-p', '/leopold-run']);
-        assert.strictEqual(readState(healthy).relaunch_result, 'fired:claude');
+        // The fake agent exits at once without reactivating the run, so the seat records that early exit (issue 14):
+        // `fired:claude` until the exit is seen, `failed:claude` from then on — which of the two this read sees is a race.
+        assert.match(readState(healthy).relaunch_result, /^(fired|failed):claude$/);
         await waitFor('its window_relaunch event', () => events(healthy, 'window_relaunch').length === 1);
+        await waitFor('the early exit recorded', () => readState(healthy).relaunch_result === 'failed:claude', 10_000);
+        assert.strictEqual(events(healthy, 'window_relaunch_failed').length, 1);
         await new Promise((r) => setTimeout(r, 4500)); // two safety polls later: still one spawn
         assert.strictEqual(agentCalls().filter((x) => path.resolve(x.cwd) === path.resolve(healthy)).length, 1);
+        assert.strictEqual(events(healthy, 'window_relaunch_failed').length, 1, 'the early exit is recorded once');
         assert.deepStrictEqual(agentCalls().filter((x) => path.resolve(x.cwd) !== path.resolve(healthy)), [], 'nothing spawned for a hostile folder');
       });
     } else {
