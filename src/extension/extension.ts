@@ -67,7 +67,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi {
   registerTimeline(ctx, supervisors);
 
   log.info(`Leopold for VS Code ${extension.extension.packageJSON.version} active in ${Date.now() - t0} ms ` +
-    `(projects found in ${tProjects - t0} ms; ${registry.projects.length} project(s), ${vscode.env.appName} ${vscode.version})`);
+    `(projects found in ${tProjects - t0} ms; ${registry.projects.length} project${registry.projects.length === 1 ? '' : 's'}, ${vscode.env.appName} ${vscode.version})`);
   return api;
 }
 

@@ -11,7 +11,7 @@ import type { FeedEntry } from '../core/live/follower';
 import { loadPrices } from '../core/live/prices';
 import { awaitingHuman, countDecisions, type DecisionCounts, type GaugeBand } from '../core/live/meters';
 import { readText, statPath } from '../core/files';
-import { parseUtc } from '../core/time';
+import { formatLocal, parseUtc } from '../core/time';
 import { objectField } from '../core/fields';
 import type { SharedProjectModel, ModelUpdate } from './projectModel';
 import type { Log } from './log';
@@ -226,9 +226,9 @@ export function decorateStatus(item: vscode.StatusBarItem, project: LeopoldProje
   statusShown = { band: g.band, color };
 }
 
-/** `HH:MM:SS  tool  Bash · npm test` (UTC, as Leopold's journal writes times). */
+/** `HH:MM:SS  tool  Bash · npm test`, in local time (the one rule for a time shown to a person, core/time.ts). */
 export function feedLine(e: FeedEntry): string {
-  const t = e.tsMs !== undefined ? new Date(e.tsMs).toISOString().slice(11, 19) : '--:--:--';
+  const t = e.tsMs !== undefined ? formatLocal(e.tsMs, 'time') : '--:--:--';
   return `${t}  ${e.kind === 'tool' ? 'tool' : 'text'}  ${inert(e.text, 400)}`;
 }
 

@@ -9,6 +9,7 @@ import type { LeopoldContext } from './context';
 import type { SupervisorView } from './supervisor';
 import type { Seat } from './seat';
 import { inert } from './untrusted';
+import { counted } from './locale';
 import { NoticeMemory, needsPerson, noticeFor, shouldShow, type Notice, type NoticeKind, type NoticeState } from '../core/notify';
 import type { ChildRecord } from '../core/continuity/children';
 import { apiError, relaunchWindow } from '../core/fields';
@@ -78,7 +79,7 @@ export class Notifier implements vscode.Disposable {
   private renderBadge(): void {
     if (!this.badgeView) return;
     const n = [...this.needs.values()].filter(Boolean).length;
-    this.badgeView.badge = n > 0 ? { value: n, tooltip: vscode.l10n.t('{0} Leopold project(s) need you', n) } : undefined;
+    this.badgeView.badge = n > 0 ? { value: n, tooltip: counted(n, vscode.l10n.t('{0} Leopold project needs you', n), vscode.l10n.t('{0} Leopold projects need you', n)) } : undefined;
   }
 
   badge(): number {

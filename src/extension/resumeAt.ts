@@ -11,6 +11,7 @@ import type { SupervisorHub } from './supervisor';
 import { resumeRun, type RunActionDeps, type ResumeResult } from './runActions';
 import { pickProject } from './projectPicker';
 import { inert } from './untrusted';
+import { counted } from './locale';
 import {
   judgeSchedule, parseSchedule, resetFromTranscriptLines, resumableStop, runFingerprint, RESUME_DELAYS_MIN, countdownText,
   type ResumeSchedule, type ScheduleVerdict,
@@ -214,7 +215,7 @@ export async function pickResumeTime(
     items.push({ label: `$(watch) ${vscode.l10n.t('At the usage-limit reset, {0}', new Date(reset).toLocaleTimeString())}`, description: vscode.l10n.t('from the transcript'), atMs: reset + 60_000, source: 'reset' });
   }
   for (const m of RESUME_DELAYS_MIN) {
-    items.push({ label: m < 60 ? vscode.l10n.t('In {0} minutes', m) : vscode.l10n.t('In {0} hour(s)', m / 60), atMs: Date.now() + m * 60_000, source: 'delay' });
+    items.push({ label: m < 60 ? vscode.l10n.t('In {0} minutes', m) : counted(m / 60, vscode.l10n.t('In {0} hour', m / 60), vscode.l10n.t('In {0} hours', m / 60)), atMs: Date.now() + m * 60_000, source: 'delay' });
   }
   if (scheduler.get(project.root)) items.push({ label: `$(close) ${vscode.l10n.t('Cancel the scheduled Resume')}`, cancel: true });
   const pick = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Resume the Leopold run in {0} at…', inert(project.name)) });

@@ -27,7 +27,7 @@ import { CONTINUITY_REACTIVATE_SECS } from '../core/continuity/constants';
 import { readState } from '../core/state';
 import { exists } from '../core/files';
 import { formatAge, gatherOwnerSignals, ownerStatus } from '../core/owner';
-import { uiLocale } from './locale';
+import { counted, uiLocale } from './locale';
 
 /** A gate a caller adds to Resume (the scheduled Resume at… re-checks max_windows): a refusal reason, or undefined. */
 export interface ExtraGates {
@@ -228,13 +228,16 @@ export async function stopNow(deps: RunActionDeps, arg?: unknown, confirmed = fa
   if (!confirmed) {
     const go = vscode.l10n.t('Stop Now');
     const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('End {0} and its {1} child process(es) now, then create .leopold/STOP so nothing relaunches it?', target.what, below),
+      below === 0
+        ? vscode.l10n.t('End {0} now, then create .leopold/STOP so nothing relaunches it?', target.what)
+        : counted(below, vscode.l10n.t('End {0} and its {1} child process now, then create .leopold/STOP so nothing relaunches it?', target.what, below),
+          vscode.l10n.t('End {0} and its {1} child processes now, then create .leopold/STOP so nothing relaunches it?', target.what, below)),
       { modal: true, detail: vscode.l10n.t('The turn in progress is lost; work the agent has not saved is lost. Stop run (the kill switch alone) lets the turn finish.') }, go);
     if (choice !== go) return { outcome: 'cancelled' };
   }
   if (target.child) deps.seat.markStopping(target.child.id);
   const r = await endProcessTree(target.info);
-  deps.log.info(`${project.name}: Stop now: ended pid ${target.info.pid} and ${r.ended.length - 1} process(es) below it${r.survivors.length ? `; still running: ${r.survivors.join(', ')}` : ''}`);
+  deps.log.info(`${project.name}: Stop now: ended pid ${target.info.pid} and ${r.ended.length - 1} process${r.ended.length === 2 ? '' : 'es'} below it${r.survivors.length ? `; still running: ${r.survivors.join(', ')}` : ''}`);
   await stopRun(deps, project.root);
   return { outcome: 'stopped', pid: target.info.pid, ended: r.ended, survivors: r.survivors };
 }

@@ -9,7 +9,7 @@ import type { LeopoldProject } from './projects';
 import type { SupervisorHub, SupervisorView } from './supervisor';
 import { pill, type Pill } from '../core/continuity/pill';
 import { formatAge, ownerStatus } from '../core/owner';
-import { uiLocale } from './locale';
+import { counted, uiLocale } from './locale';
 import { decorateStatus, onDidChangeAnyLive } from './live';
 
 const WARNING_BG = new vscode.ThemeColor('statusBarItem.warningBackground');
@@ -101,7 +101,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub, sched
         md.appendMarkdown(`${typeof st.iteration === 'number' ? vscode.l10n.t('Window {0} · iteration {1}', st.windows, st.iteration) : vscode.l10n.t('Window {0}', st.windows)}\n\n`);
       }
     }
-    if (view.snapshot.openItems > 0) md.appendMarkdown(`${vscode.l10n.t('Plan: {0} open item(s)', view.snapshot.openItems)}\n\n`);
+    if (view.snapshot.openItems > 0) md.appendMarkdown(`${counted(view.snapshot.openItems, vscode.l10n.t('Plan: {0} open item', view.snapshot.openItems), vscode.l10n.t('Plan: {0} open items', view.snapshot.openItems))}\n\n`);
     md.appendMarkdown(`${vscode.l10n.t('Last verdict: {0}', `\`${view.decision.verdict.replace(/`/g, '')}\``)}${view.decision.detail ? ` — ${mdEscape(view.decision.detail)}` : ''}\n\n`);
     if (view.mode === 'deferred') {
       const w = view.watch?.watch;

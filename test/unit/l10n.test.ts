@@ -80,6 +80,20 @@ describe('l10n: every key in both languages', () => {
     assert.deepEqual(stale, [], 'l10n/bundle.l10n.pt-br.json has strings no source uses');
   });
 
+  it('no counted word is written "item(s)": every count goes through the plural rule (Leopold\'s own doctor and parser wording excepted)', () => {
+    const counted = /\p{L}\((s|es|ns|m|ões|is)\)/u;
+    const bundle = readJson('l10n/bundle.l10n.pt-br.json') as Record<string, string>;
+    const { strings: used } = l10nSourceStrings();
+    const vs = [...used.keys(), ...Object.values(bundle)].filter((s) => counted.test(s));
+    assert.deepEqual(vs, [], 'vscode.l10n.t strings: pick one of two wordings with counted() (src/extension/locale.ts)');
+    // The doctor's lines and the parser's "missing section(s)" are Leopold's own English, byte for byte (the contract).
+    const leopolds = (k: string) => k.startsWith('doctor.') || k === 'checkpoint.missing';
+    const core = LOCALES.flatMap((l) => Object.entries(CATALOG[l]).filter(([k, v]) => !leopolds(k) && counted.test(v)).map(([k]) => `${l}: ${k}`));
+    assert.deepEqual(core, [], 'the core catalog: use key.one / key.other and msgN');
+    const nls = [...Object.values(readJson('package.nls.json')), ...Object.values(readJson('package.nls.pt-br.json'))].filter((v) => counted.test(String(v)));
+    assert.deepEqual(nls, []);
+  });
+
   it('the core catalog has the same keys and placeholders in English and Portuguese', () => {
     const en = CATALOG.en;
     assert.deepEqual(LOCALES, ['en', 'pt-br']);
