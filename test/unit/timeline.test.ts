@@ -2,8 +2,9 @@ import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseJournal } from '../../src/core/journal';
-import { assembleWindows, endingWords, runStatus } from '../../src/core/runs';
-import { buildTimeline } from '../../src/core/timeline';
+import { assembleWindows, endingWords, runStatus, type RunWindow } from '../../src/core/runs';
+import { buildTimeline, windowLocator } from '../../src/core/timeline';
+import type { JournalEvent } from '../../src/core/journal';
 import { ProjectModel } from '../../src/core/project';
 import { msg } from '../../src/core/messages';
 import { buildProjectNode, type NodeData } from '../../src/extension/runsTreeNodes';
@@ -145,5 +146,53 @@ describe('run timeline view: worded once, by the core catalog (core/timeline, co
       }
     }
     assert.ok(rolled > 1000 && pending > 100, `the generator reaches both (${rolled} rolled, ${pending} pending)`);
+  });
+});
+
+describe('timeline: the window a mark lands in (windowLocator)', () => {
+  /** The definition: the plain scans windowLocator replaces on ordinary windows (and keeps for the rest). */
+  function reference(e: JournalEvent, windows: readonly RunWindow[]): number {
+    const w = typeof e.fields.window === 'number' && Number.isFinite(e.fields.window) ? e.fields.window : undefined;
+    const last = windows.length ? windows[windows.length - 1].n : 1;
+    if (w !== undefined && e.event !== 'max_windows') {
+      const c = Math.min(Math.max(1, Math.trunc(w)), last);
+      let best = windows.length ? windows[0].n : 1;
+      for (const win of windows) if (win.n <= c) best = win.n;
+      return best;
+    }
+    if (e.tsMs === undefined) return last;
+    for (const win of windows) {
+      if (win.endedMs !== undefined && e.tsMs <= win.endedMs) return win.n;
+      if (win.endedMs === undefined && (win.startedMs === undefined || e.tsMs > win.startedMs)) return win.n;
+    }
+    return last;
+  }
+
+  it('agrees with the plain scans on 4,000 seeded runs, ordinary and hostile (numbers and ends out of order, gaps, open windows)', () => {
+    let ordinary = 0;
+    for (let seed = 1; seed <= 4000; seed++) {
+      const r = rng(seed);
+      const int = (n: number) => Math.floor(r() * n);
+      const hostile = r() < 0.4;
+      const windows: RunWindow[] = [];
+      let n = 0, t = 1_000_000;
+      for (let i = 0, len = int(40); i < len; i++) {
+        n = hostile && r() < 0.3 ? int(60) : n + 1 + (r() < 0.2 ? int(4) : 0);
+        const startedMs = r() < 0.1 ? undefined : t;
+        t += hostile && r() < 0.3 ? -int(5000) : int(5000);
+        const endedMs = i === len - 1 && r() < 0.7 ? undefined : hostile && r() < 0.2 ? undefined : (r() < 0.1 ? startedMs : t);
+        windows.push({ n, compactions: 0, end: 'rolled', detail: '', startedMs, endedMs } as RunWindow);
+      }
+      if (!hostile) ordinary++;
+      const locate = windowLocator(windows);
+      for (let k = 0; k < 60; k++) {
+        const fields: Record<string, unknown> = {};
+        if (r() < 0.5) fields.window = [int(70) - 5, 1.5 + int(40), Number.NaN, Infinity, '3'][int(5)];
+        const tsMs = r() < 0.1 ? undefined : 1_000_000 - 5000 + int(40 * 5000 + 10_000);
+        const e: JournalEvent = { event: ['window_roll', 'window_relaunch', 'compact_checkpoint', 'max_windows'][int(4)], tsMs, fields, offset: k };
+        assert.strictEqual(locate(e), reference(e, windows), `seed ${seed}, event ${k}: ${JSON.stringify({ e, windows: windows.map((w) => [w.n, w.startedMs, w.endedMs]) })}`);
+      }
+    }
+    assert.ok(ordinary > 2000, `${ordinary} ordinary runs (the binary searches) were tried`);
   });
 });

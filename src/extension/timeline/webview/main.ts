@@ -45,7 +45,10 @@ const open = (index: number) => vscode.postMessage({ type: 'open', index });
 function drawWindows(vm: TimelineView): SVGSVGElement {
   const W = 310, G = 74, X0 = 4, Y0 = 8, HEAD = 22, LINE = 17, MARK = 19;
   const byWindow = new Map<number, TimelineView['marks']>();
-  for (const m of vm.marks) byWindow.set(m.window, [...(byWindow.get(m.window) ?? []), m]);
+  for (const m of vm.marks) {
+    const list = byWindow.get(m.window);
+    if (list) list.push(m); else byWindow.set(m.window, [m]);
+  }
   let maxRows = 0, maxLines = 0;
   for (const w of vm.windows) {
     maxRows = Math.max(maxRows, (byWindow.get(w.n) ?? []).length);
