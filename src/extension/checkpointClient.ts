@@ -8,7 +8,7 @@ import {
 } from 'vscode-languageclient/node';
 import type { InitOptions } from '../server/protocol';
 import type { LeopoldContext } from './context';
-import type { LeopoldProject } from './projects';
+import { disposeItem } from './projects';
 import { noIcons } from './untrusted';
 
 export const CHECKPOINT_LANGUAGE = 'leopold-checkpoint';
@@ -132,37 +132,20 @@ export function registerCheckpointClient(ctx: LeopoldContext): void {
   vscode.workspace.textDocuments.forEach(maybeStart);
 
   // The cap moves with GUARDRAILS.md (max_checkpoint_kb) and state.json (max_context_mb): tell the server.
-  const watching = new Map<LeopoldProject, vscode.Disposable>();
-  const follow = () => {
-    const now = new Set(registry.projects);
-    for (const [p, sub] of watching) {
-      if (!now.has(p)) {
-        sub.dispose();
-        watching.delete(p);
-      }
-    }
-    for (const p of now) {
-      if (watching.has(p)) continue;
-      watching.set(p, p.onDidChange((change) => {
-        const files = [...change.files].filter((f) => CAP_FILES.has(f));
-        if (files.length === 0 || !client?.isRunning()) return;
-        void client.sendNotification(DidChangeWatchedFilesNotification.type, {
-          changes: files.map((f) => ({ uri: vscode.Uri.file(p.file(f)).toString(), type: FileChangeType.Changed as FileChangeType })),
-        });
-      }));
-    }
-  };
-  follow();
+  const watching = registry.follow((p) => p.onDidChange((change) => {
+    const files = [...change.files].filter((f) => CAP_FILES.has(f));
+    if (files.length === 0 || !client?.isRunning()) return;
+    void client.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: files.map((f) => ({ uri: vscode.Uri.file(p.file(f)).toString(), type: FileChangeType.Changed as FileChangeType })),
+    });
+  }), disposeItem);
 
   ctx.extension.subscriptions.push(
     status,
     vscode.workspace.onDidOpenTextDocument(maybeStart),
-    registry.onDidChangeProjects(follow),
+    watching,
     vscode.commands.registerCommand('leopold.restartCheckpointServer', () => restart()),
-    { dispose: () => {
-      for (const sub of watching.values()) sub.dispose();
-      trace?.dispose();
-    } },
+    { dispose: () => trace?.dispose() },
   );
   // Stop the server through LSP shutdown/exit on deactivate (deactivate bounds the wait).
   ctx.onDeactivate(async () => client?.stop(2000).catch(() => undefined));

@@ -5,7 +5,7 @@
 // badge, the tree's description and the CodeLens never disagree. Nothing is read here.
 import * as vscode from 'vscode';
 import type { LeopoldContext } from './context';
-import type { LeopoldProject } from './projects';
+import type { LeopoldProject, PerProject } from './projects';
 
 /** The Explorer's own colour for files with errors. */
 const ERROR_COLOR = 'list.errorForeground';
@@ -20,29 +20,19 @@ export class CheckpointDecorations implements vscode.FileDecorationProvider, vsc
   readonly onDidChangeFileDecorations = this.emitter.event;
   /** fsPath of an invalid checkpoint → its mark. */
   private readonly marks = new Map<string, Mark>();
-  private readonly subs = new Map<LeopoldProject, vscode.Disposable>();
   private readonly disposables: vscode.Disposable[] = [this.emitter];
   readonly changed: string[] = [];
+  private readonly projects: PerProject<vscode.Disposable>;
 
-  constructor(private readonly ctx: LeopoldContext) {
-    this.disposables.push(ctx.registry.onDidChangeProjects(() => this.sync()));
-    this.sync();
-  }
-
-  private sync(): void {
-    const live = new Set(this.ctx.registry.projects);
-    for (const [project, sub] of this.subs) {
-      if (live.has(project)) continue;
-      sub.dispose();
-      this.subs.delete(project);
-      this.set(project.file('CHECKPOINT.md'), undefined);
-    }
-    for (const project of live) {
-      if (this.subs.has(project)) continue;
-      this.subs.set(project, project.model.onDidUpdate(() => this.update(project)));
+  constructor(ctx: LeopoldContext) {
+    this.projects = ctx.registry.follow((project) => {
       if (project.model.loaded) this.update(project);
       else void project.model.ready().then(() => this.update(project), () => undefined);
-    }
+      return project.model.onDidUpdate(() => this.update(project));
+    }, (project, sub, ending) => {
+      sub.dispose();
+      if (!ending) this.set(project.file('CHECKPOINT.md'), undefined);
+    });
   }
 
   private update(project: LeopoldProject): void {
@@ -73,7 +63,7 @@ export class CheckpointDecorations implements vscode.FileDecorationProvider, vsc
   }
 
   dispose(): void {
-    for (const sub of this.subs.values()) sub.dispose();
+    this.projects.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }

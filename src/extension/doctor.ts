@@ -22,7 +22,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { execa } from 'execa';
 import type { LeopoldContext } from './context';
-import type { LeopoldProject } from './projects';
+import type { LeopoldProject, PerProject } from './projects';
 import {
   DOCTOR_EN, doctorStringsFor, firstRunFindings, gatherDoctorInput, renderDoctor, renderFirstRun, runDoctor, type DoctorFile,
   type DoctorFinding, type DoctorInput, type DoctorReport, type DoctorStrings, type TrackedState,
@@ -73,7 +73,7 @@ class Doctor implements vscode.Disposable {
   private readonly results = new Map<string, ProjectResult>();
   private readonly git = new Map<string, { at: number; value: TrackedState }>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly subs = new Map<LeopoldProject, vscode.Disposable>();
+  private readonly projects: PerProject<vscode.Disposable>;
   private readonly disposables: vscode.Disposable[] = [this.diagnostics, this.changed];
   private reportText = '';
   /** The first-run block of the last Leopold: Doctor run (doctorFirstRun.ts), appended to the report. */
@@ -95,30 +95,20 @@ class Doctor implements vscode.Disposable {
           return link;
         }),
       }),
-      ctx.registry.onDidChangeProjects(() => this.syncProjects()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.git.clear();
         void this.refreshAll();
       }),
     );
-    this.syncProjects();
-  }
-
-  private syncProjects(): void {
-    const live = new Set(this.ctx.registry.projects);
-    for (const [p, sub] of this.subs) {
-      if (live.has(p)) continue;
-      sub.dispose();
-      this.subs.delete(p);
-      this.clearProject(p.root);
-    }
-    for (const p of live) {
-      if (this.subs.has(p)) continue;
-      this.subs.set(p, p.onDidChange(({ files }) => {
-        if ([...files].some((f) => WATCHED.has(f))) this.schedule(p);
-      }));
+    this.projects = ctx.registry.follow((p) => {
       this.schedule(p);
-    }
+      return p.onDidChange(({ files }) => {
+        if ([...files].some((f) => WATCHED.has(f))) this.schedule(p);
+      });
+    }, (p, sub, ending) => {
+      sub.dispose();
+      if (!ending) this.clearProject(p.root);
+    });
   }
 
   private schedule(p: LeopoldProject): void {
@@ -235,8 +225,7 @@ class Doctor implements vscode.Disposable {
   dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
-    for (const s of this.subs.values()) s.dispose();
-    this.subs.clear();
+    this.projects.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }

@@ -110,6 +110,63 @@ export class LeopoldProject implements vscode.Disposable {
   }
 }
 
+/**
+ * What a feature keeps per project (a subscription, a supervisor), kept in step with the registry: `attach` runs for
+ * every project there is and for each one that appears later, `detach` when it goes (and for all of them on
+ * dispose, with `ending` set: the extension is going, so only let go of resources), `changed` after a change of
+ * the set that attached or detached something. The one way a feature follows projects coming and going
+ * (`ProjectRegistry.follow`).
+ */
+export class PerProject<T> implements vscode.Disposable {
+  private readonly items = new Map<LeopoldProject, T>();
+  private readonly sub: vscode.Disposable;
+
+  constructor(
+    private readonly registry: ProjectRegistry,
+    private readonly attach: (project: LeopoldProject) => T,
+    private readonly detach: (project: LeopoldProject, item: T, ending: boolean) => void,
+    private readonly changed?: () => void,
+  ) {
+    this.sub = registry.onDidChangeProjects(() => this.sync());
+    this.sync();
+  }
+
+  private sync(): void {
+    const live = new Set(this.registry.projects);
+    let changed = false;
+    // Detach first: a project replaced by a new one with the same root is gone before its successor attaches.
+    for (const [p, item] of this.items) {
+      if (live.has(p)) continue;
+      this.items.delete(p);
+      this.detach(p, item, false);
+      changed = true;
+    }
+    for (const p of live) {
+      if (this.items.has(p)) continue;
+      this.items.set(p, this.attach(p));
+      changed = true;
+    }
+    if (changed) this.changed?.();
+  }
+
+  get(project: LeopoldProject): T | undefined {
+    return this.items.get(project);
+  }
+
+  values(): IterableIterator<T> {
+    return this.items.values();
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    for (const [p, item] of this.items) this.detach(p, item, true);
+    this.items.clear();
+  }
+}
+
+/** `detach` for a feature whose per-project item is a subscription. */
+export const disposeItem = (_: LeopoldProject, item: vscode.Disposable): void => item.dispose();
+
 /** The Leopold projects of the workspace, kept in step with its folders. */
 export class ProjectRegistry implements vscode.Disposable {
   /** Project root (absolute path) → its one project. */
@@ -150,6 +207,15 @@ export class ProjectRegistry implements vscode.Disposable {
 
   get projects(): LeopoldProject[] {
     return [...this.byFolder.values()];
+  }
+
+  /** Keeps one `T` per project in step with this registry (see PerProject). */
+  follow<T>(
+    attach: (project: LeopoldProject) => T,
+    detach: (project: LeopoldProject, item: T, ending: boolean) => void,
+    changed?: () => void,
+  ): PerProject<T> {
+    return new PerProject(this, attach, detach, changed);
   }
 
   /** The project a file belongs to: the one with the deepest root that contains it (a nested project wins). */

@@ -8,7 +8,7 @@ import { openRegular, readText } from '../core/files';
 import { parsePlan } from '../core/plan';
 import { join } from 'node:path';
 import type { LeopoldContext } from './context';
-import type { LeopoldProject } from './projects';
+import type { LeopoldProject, PerProject } from './projects';
 import type { ModelUpdate } from './projectModel';
 import { archivedRunNodes, buildProjectNode, changedNodes, toPlain, type NodeData, type OpenTarget } from './runsTreeNodes';
 import { uiLocale } from './locale';
@@ -32,7 +32,9 @@ interface Entry {
 export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<Handle | Handle[] | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
+  /** Project root → its entry (in the registry's order: the roots' order in the tree). */
   private readonly entries = new Map<string, Entry>();
+  private readonly projects: PerProject<Entry>;
   private readonly handles = new Map<string, Handle>();
   private readonly nodes = new Map<string, NodeData>();
   private readonly lazy = new Map<string, NodeData[]>();
@@ -42,10 +44,17 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
   readonly fired: string[] = [];
 
   constructor(private readonly ctx: LeopoldContext, private readonly seat?: Seat) {
-    this.disposables.push(ctx.registry.onDidChangeProjects(() => this.syncProjects()));
     // A child started or ended: its project's Relaunch node changes.
     if (seat) this.disposables.push(seat.onDidChange((root) => { const e = this.entries.get(root); if (e?.data) this.render(e); }));
-    this.syncProjects();
+    this.projects = ctx.registry.follow((project) => {
+      const entry: Entry = { project, sub: project.model.onDidUpdate((u) => this.onModelUpdate(entry, u)), refreshes: 0 };
+      entry.sub = vscode.Disposable.from(entry.sub, project.live.onDidChange(() => entry.data && this.render(entry)));
+      this.entries.set(project.root, entry);
+      return entry;
+    }, (project, entry) => {
+      entry.sub.dispose();
+      if (this.entries.get(project.root) === entry) this.entries.delete(project.root);
+    }, () => this.emitter.fire(undefined));
     // Liveness ages even when no file changes: re-read state.json of live runs once a minute.
     this.timer = setInterval(() => {
       for (const e of this.entries.values()) {
@@ -62,26 +71,6 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
       this.handles.set(id, h);
     }
     return h;
-  }
-
-  private syncProjects(): void {
-    const wanted = new Map(this.ctx.registry.projects.map((p) => [p.root, p]));
-    let changed = false;
-    for (const [root, e] of this.entries) {
-      if (wanted.get(root) !== e.project) {
-        e.sub.dispose();
-        this.entries.delete(root);
-        changed = true;
-      }
-    }
-    for (const [root, project] of wanted) {
-      if (this.entries.has(root)) continue;
-      const entry: Entry = { project, sub: project.model.onDidUpdate((u) => this.onModelUpdate(entry, u)), refreshes: 0 };
-      entry.sub = vscode.Disposable.from(entry.sub, project.live.onDidChange(() => entry.data && this.render(entry)));
-      this.entries.set(root, entry);
-      changed = true;
-    }
-    if (changed) this.emitter.fire(undefined);
   }
 
   private async ensureLoaded(entry: Entry): Promise<void> {
@@ -251,7 +240,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
 
   dispose(): void {
     clearInterval(this.timer);
-    for (const e of this.entries.values()) e.sub.dispose();
+    this.projects.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }

@@ -283,33 +283,21 @@ export interface SupervisorHub {
 
 /** One supervisor per project, rebuilt as projects come and go; trust and settings changes re-decide at once. */
 export function registerSupervisors(ctx: LeopoldContext, seat: Seat, notifier: Notifier): SupervisorHub {
-  const supervisors = new Map<LeopoldProject, ProjectSupervisor>();
   const changed = new vscode.EventEmitter<SupervisorView>();
-  const sync = () => {
-    const live = new Set(ctx.registry.projects);
-    for (const [p, s] of supervisors) {
-      if (!live.has(p)) {
-        s.dispose();
-        supervisors.delete(p);
-        notifier.forget(p.root);
-      }
-    }
-    for (const p of live) {
-      if (!supervisors.has(p)) supervisors.set(p, new ProjectSupervisor(ctx, p, seat, notifier, (v) => changed.fire(v)));
-    }
-  };
-  sync();
+  const supervisors = ctx.registry.follow((p) => new ProjectSupervisor(ctx, p, seat, notifier, (v) => changed.fire(v)), (p, s, ending) => {
+    s.dispose();
+    if (!ending) notifier.forget(p.root);
+  });
   const refresh = async (project?: LeopoldProject) => {
     await Promise.all([...supervisors.values()].filter((s) => !project || s.project === project).map((s) => s.schedule()));
   };
   ctx.extension.subscriptions.push(
+    supervisors,
     changed,
-    ctx.registry.onDidChangeProjects(sync),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void refresh()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (['leopold.autoRelaunch', 'leopold.claude.path', 'leopold.codex.path'].some((k) => e.affectsConfiguration(k))) void refresh();
     }),
-    { dispose: () => { for (const s of supervisors.values()) s.dispose(); supervisors.clear(); } },
   );
   const hub: SupervisorHub = {
     onDidChange: changed.event,
