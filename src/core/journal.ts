@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { formatUtc, parseUtc } from './time';
 import { jsonObject, pythonJsonDumps } from './json';
 import { lineStartAfter, lineStartBefore, openRegular, readAt, type FileKind } from './files';
+import { LineSplitter, type SplitLine } from './lines';
 
 export interface JournalEvent {
   event: string;
@@ -109,6 +110,10 @@ const CHUNK = 1 << 20;
  * keeping it would let one newline-free file grow the tailer's memory without bound.
  */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+const EVENT_KEY = [Buffer.from('"event"')];
+
+/** The journal's lines from byte `at`: whole up to MAX_LINE_BYTES (a longer line comes as fragments: skipped). */
+const journalSplitter = (at: number, needles?: readonly Buffer[]) => new LineSplitter(at, MAX_LINE_BYTES, 64, needles);
 /** The bytes kept just before the offset (and at the file's head) to notice a journal rewritten under it. */
 const PRINT_BYTES = 64;
 
@@ -131,9 +136,8 @@ export class JournalTailer {
   fileKind: FileKind = 'missing';
   private ino: number | undefined;
   private nextLine: number | undefined = 0;
-  private partial: Buffer = Buffer.alloc(0);
-  /** Inside a line longer than MAX_LINE_BYTES: its bytes are dropped until the next newline. */
-  private skippingLong = false;
+  /** The appended bytes as lines (an unterminated last line is held for the next poll, a too-long one skipped). */
+  private splitter = journalSplitter(0);
   /** The bytes just before `offset` and the file's first bytes, as read: a rewrite under the offset changes them. */
   private tailPrint: Buffer = Buffer.alloc(0);
   private headPrint: Buffer = Buffer.alloc(0);
@@ -158,8 +162,7 @@ export class JournalTailer {
     this.startOffset = 0;
     this.skipped = 0;
     this.nextLine = 0;
-    this.partial = Buffer.alloc(0);
-    this.skippingLong = false;
+    this.splitter = journalSplitter(0);
     this.tailPrint = Buffer.alloc(0);
     this.headPrint = Buffer.alloc(0);
     this.historyScanned = true;
@@ -202,6 +205,7 @@ export class JournalTailer {
           const probeAt = st.size - this.tailBytes;
           const back = await lineStartBefore(handle, probeAt, MAX_LINE_BYTES);
           this.offset = back ?? (await lineStartAfter(handle, probeAt, st.size)) ?? st.size;
+          this.splitter = journalSplitter(this.offset);
           this.startOffset = this.offset;
           this.nextLine = this.offset === 0 ? 0 : undefined;
           this.historyScanned = this.offset === 0;
@@ -216,7 +220,7 @@ export class JournalTailer {
         if (r.bytesRead === 0) break;
         bytesRead += r.bytesRead;
         const got = buf.subarray(0, r.bytesRead);
-        this.consume(got, this.offset, appended);
+        this.splitter.push(got, (l) => (l.text !== undefined ? this.take(l.text, l.offset, appended) : this.skipLine()));
         this.offset += r.bytesRead;
         // The print follows the bytes just read (no extra read on an append).
         this.tailPrint = got.length >= PRINT_BYTES ? Buffer.from(got.subarray(got.length - PRINT_BYTES))
@@ -232,36 +236,6 @@ export class JournalTailer {
       return { appended, reset, bytesRead };
     } finally {
       await handle.close();
-    }
-  }
-
-  private consume(chunk: Buffer, chunkOffset: number, appended: JournalEvent[]): void {
-    let start = 0;
-    if (this.skippingLong) {
-      const nl = chunk.indexOf(0x0a);
-      if (nl < 0) return; // still inside the over-long line
-      this.skippingLong = false;
-      this.skipLine();
-      start = nl + 1;
-    }
-    let data = chunk;
-    let base = chunkOffset;
-    if (this.partial.length > 0 && start === 0) {
-      data = Buffer.concat([this.partial, chunk]);
-      base = chunkOffset - this.partial.length;
-    }
-    this.partial = Buffer.alloc(0);
-    for (;;) {
-      const nl = data.indexOf(0x0a, start);
-      if (nl < 0) break;
-      this.take(data.toString('utf8', start, nl), base + start, appended);
-      start = nl + 1;
-    }
-    // An unterminated last line may still be being written: keep it for the next poll, unless it is already longer
-    // than any line a writer emits (then drop it and skip to its newline: memory stays bounded).
-    if (start < data.length) {
-      if (data.length - start > MAX_LINE_BYTES) this.skippingLong = true;
-      else this.partial = Buffer.from(data.subarray(start));
     }
   }
 
@@ -316,52 +290,19 @@ export class JournalTailer {
     try {
       const st = o.stats;
       if (st.ino !== ino) return 0;
-      let pos = 0;
-      let carry = Buffer.alloc(0);
-      let skipping = false; // inside a line longer than MAX_LINE_BYTES: dropped up to its newline
-      let line = 0;
+      // Only lines that name an event are decoded, and only those naming a continuity event are parsed.
+      const splitter = journalSplitter(0, EVENT_KEY);
+      const take = (l: SplitLine) => {
+        if (l.text === undefined || !CONTINUITY_HINT.test(l.text)) return;
+        const e = parseEventLine(l.text, l.offset, splitter.lineCount - 1);
+        if (e && CONTINUITY_EVENTS.has(e.event)) found.push(e);
+      };
       const buf = Buffer.alloc(4 * CHUNK);
-      while (pos < end) {
-        const len = Math.min(buf.length, end - pos);
-        const r = await handle.read(buf, 0, len, pos);
+      for (let pos = 0; pos < end;) {
+        const r = await handle.read(buf, 0, Math.min(buf.length, end - pos), pos);
         if (r.bytesRead === 0) break;
         bytes += r.bytesRead;
-        let data = buf.subarray(0, r.bytesRead);
-        let base = pos;
-        let start = 0;
-        let nextEvent = -1; // the next '"event"' at or after `start` (found once, reused until passed: linear)
-        if (skipping) {
-          const nl = data.indexOf(0x0a);
-          if (nl >= 0) {
-            skipping = false;
-            line++;
-            start = nl + 1;
-          } else start = data.length;
-        } else if (carry.length) {
-          data = Buffer.concat([carry, data]);
-          base = pos - carry.length;
-        }
-        for (;;) {
-          const nl = data.indexOf(0x0a, start);
-          if (nl < 0) break;
-          // Cheap filter first, inside the line only: only lines naming a continuity event are parsed.
-          if (nextEvent < start && nextEvent !== -2) nextEvent = data.indexOf('"event"', start);
-          if (nextEvent === -1) nextEvent = -2; // none left in this chunk
-          if (nextEvent >= start && nextEvent < nl) {
-            const text = data.toString('utf8', start, nl);
-            if (CONTINUITY_HINT.test(text)) {
-              const e = parseEventLine(text, base + start, line);
-              if (e && CONTINUITY_EVENTS.has(e.event)) found.push(e);
-            }
-          }
-          line++;
-          start = nl + 1;
-        }
-        carry = Buffer.alloc(0);
-        if (start < data.length) {
-          if (data.length - start > MAX_LINE_BYTES) skipping = true;
-          else carry = Buffer.from(data.subarray(start));
-        }
+        splitter.push(buf.subarray(0, r.bytesRead), take);
         pos += r.bytesRead;
       }
       if (this.ino !== ino || this.historyScanned) return bytes;

@@ -18,7 +18,8 @@ import { doctorLine, doctorStringsFor, gatherDoctorInput, runDoctor } from '../.
 import { loadDecisionSources } from '../../src/core/decisions';
 import { observe } from '../../src/core/continuity/runner';
 import { readFirstLine } from '../../src/core/continuity/harness';
-import { JournalTailer, appendEvent, parseJournal } from '../../src/core/journal';
+import { CONTINUITY_EVENTS, JournalTailer, appendEvent, parseJournal } from '../../src/core/journal';
+import { LineSplitter } from '../../src/core/lines';
 
 const MAX_LINE_BYTES = 4 * 1024 * 1024; // core/journal.ts's cap (spelled out: the old code has no such export)
 import { CapStore } from '../../src/server/caps';
@@ -335,6 +336,34 @@ describe('the journal: line boundaries whatever the line length, in bounded memo
     }
   });
 
+  it('property: a journal first seen from its tail, then its history scanned, holds exactly the continuity events (offsets, line numbers) a full parse finds', async () => {
+    const names = ['window_roll', 'compact_checkpoint', 'turn_start', 'window_relaunch', 'stop', 'guard_block', 'stop_failure'];
+    for (let seed = 1; seed <= 200; seed++) {
+      const rand = rng(seed);
+      const { dir, file } = tmpJournal();
+      const lines: string[] = [];
+      for (let i = 0, n = 5 + Math.floor(rand() * 200); i < n; i++) {
+        const r = rand();
+        // Some lines mention "event" only inside a value, some are not JSON, some are blank or CRLF-terminated.
+        lines.push(r > 0.96 ? 'not json "event": "window_roll"\n' : r > 0.93 ? '\n' : r > 0.9 ? evLine(i, 3).replace('\n', '\r\n')
+          : r > 0.87 ? `${JSON.stringify({ ts: '2026-09-04T05:00:00Z', event: 'note', text: '"event":"window_roll"' })}\n`
+          : evLine(i, r < 0.05 ? Math.floor(rand() * 20_000) : Math.floor(rand() * 50), names[Math.floor(rand() * names.length)]));
+      }
+      const text = lines.join('');
+      await fs.writeFile(file, text);
+      const tail = 1 + Math.floor(rand() * Buffer.byteLength(text));
+      const t = new JournalTailer(dir, { window: 5, continuityWindow: 100_000, initialTailBytes: tail });
+      await t.poll();
+      await t.scanHistory();
+      const want = parseJournal(text).filter((e) => CONTINUITY_EVENTS.has(e.event));
+      const got = t.continuityEvents();
+      // The history scan numbers its lines from the file's first; the tail, read from mid-file, cannot (no number).
+      const line = (e: { offset: number; line?: number }) => (t.startOffset === 0 || e.offset < t.startOffset ? e.line : undefined) ?? null;
+      assert.deepEqual(got.map((e) => [e.offset, e.line ?? null, e.event]), want.map((e) => [e.offset, line(e), e.event]), `seed ${seed}`);
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a line longer than MAX_LINE_BYTES is skipped and counted; memory stays bounded; the next line is read', async () => {
     const { dir, file } = tmpJournal();
     await fs.writeFile(file, evLine(1));
@@ -345,7 +374,8 @@ describe('the journal: line boundaries whatever the line length, in bounded memo
     for (let i = 0; i < 9; i++) {
       await fs.appendFile(file, piece);
       await t.poll();
-      assert.ok((t as unknown as { partial: Buffer }).partial.length <= MAX_LINE_BYTES, 'the partial line is bounded');
+      const held = (t as unknown as { splitter: LineSplitter }).splitter.held;
+      assert.ok(held > 0 && held <= MAX_LINE_BYTES, `the partial line is bounded (${held} bytes held)`);
     }
     await fs.appendFile(file, '\n' + evLine(2));
     const r = await t.poll();

@@ -8,19 +8,10 @@
 // file (smaller than the offset, a new inode, other bytes where the reader stopped) is read again from its tail.
 import type { promises as fs } from 'node:fs';
 import { lineStartAfter, lineStartBefore, openRegular, readAt, type FileKind } from '../files';
+import { LineSplitter, type SplitLine } from '../lines';
 
 /** One line of a transcript: whole, or (when longer than the reader's cap) its head and tail only. */
-export interface TranscriptLine {
-  /** The whole line (no trailing newline), when it is at most `wholeLineBytes`. */
-  text?: string;
-  /** The first and last bytes of a longer line (UTF-8, a split character at the cut replaced). */
-  head?: string;
-  tail?: string;
-  /** Byte length of the line. */
-  bytes: number;
-  /** Byte offset of the line in the file. */
-  offset: number;
-}
+export type TranscriptLine = SplitLine;
 
 export interface LineReaderOptions {
   /** On first sight of a file larger than this, start at the line that holds its last `tailBytes`. */
@@ -51,106 +42,6 @@ export const DEFAULT_FRAGMENT_BYTES = 64 * 1024;
 export const DEFAULT_MAX_BYTES_PER_POLL = 8 * 1024 * 1024;
 const CHUNK = 256 * 1024;
 const PRINT_BYTES = 64;
-
-/** Splits a stream of bytes into lines, holding at most `whole + 2·fragment` bytes of the current line. */
-export class LineSplitter {
-  private buf: Buffer[] = [];
-  private bufLen = 0;
-  private head: Buffer | undefined;
-  private tailParts: Buffer[] = [];
-  private tailLen = 0;
-  private lineBytes = 0;
-  private lineStart: number;
-
-  /**
-   * `needles`: when given, a line that contains none of them (as raw bytes) is skipped without being decoded (the
-   * history count reads hundreds of MB and needs only the lines that carry tokens).
-   */
-  constructor(start: number, private readonly whole: number, private readonly fragment: number,
-    private readonly needles?: readonly Buffer[]) {
-    this.lineStart = start;
-  }
-
-  private wanted(parts: readonly Buffer[]): boolean {
-    if (!this.needles) return true;
-    return this.needles.some((n) => parts.some((p) => p.includes(n)));
-  }
-
-  /** Bytes held for the unterminated current line. */
-  get pending(): number {
-    return this.lineBytes;
-  }
-
-  /** Feeds `chunk` (which starts at byte `at` of the file); complete lines are passed to `out`. */
-  push(chunk: Buffer, out: (line: TranscriptLine) => void): void {
-    let start = 0;
-    for (;;) {
-      const nl = chunk.indexOf(0x0a, start);
-      if (nl < 0) break;
-      if (this.lineBytes === 0 && nl - start <= this.whole) {
-        // The common case, a whole line inside the chunk: tested and decoded in place, never copied.
-        const bytes = nl - start;
-        const slice = chunk.subarray(start, nl);
-        if (!this.needles || this.needles.some((n) => slice.includes(n))) out({ text: slice.toString('utf8'), bytes, offset: this.lineStart });
-        this.lineStart += bytes + 1;
-        start = nl + 1;
-        continue;
-      }
-      this.add(chunk.subarray(start, nl));
-      const line = this.finish();
-      if (line) out(line);
-      start = nl + 1;
-    }
-    if (start < chunk.length) this.add(chunk.subarray(start));
-  }
-
-  private add(part: Buffer): void {
-    if (part.length === 0) return;
-    this.lineBytes += part.length;
-    if (!this.head) {
-      if (this.lineBytes <= this.whole) {
-        this.buf.push(Buffer.from(part));
-        this.bufLen += part.length;
-        return;
-      }
-      // The line outgrew the cap: keep its head, and from now on only a rolling tail.
-      const all = Buffer.concat([...this.buf, part]);
-      this.buf = [];
-      this.bufLen = 0;
-      this.head = Buffer.from(all.subarray(0, this.fragment));
-      this.tailParts = [Buffer.from(all.subarray(Math.max(this.fragment, all.length - this.fragment)))];
-      this.tailLen = this.tailParts[0].length;
-      return;
-    }
-    this.tailParts.push(Buffer.from(part.length > this.fragment ? part.subarray(part.length - this.fragment) : part));
-    this.tailLen += Math.min(part.length, this.fragment);
-    while (this.tailParts.length > 1 && this.tailLen - this.tailParts[0].length >= this.fragment) {
-      this.tailLen -= this.tailParts[0].length;
-      this.tailParts.shift();
-    }
-  }
-
-  private finish(): TranscriptLine | undefined {
-    const offset = this.lineStart;
-    const bytes = this.lineBytes;
-    let line: TranscriptLine | undefined;
-    if (!this.wanted(this.head ? [this.head, ...this.tailParts] : this.buf)) line = undefined;
-    else if (this.head) {
-      const tail = Buffer.concat(this.tailParts);
-      line = { head: this.head.toString('utf8'), tail: tail.subarray(Math.max(0, tail.length - this.fragment)).toString('utf8'), bytes, offset };
-    } else {
-      line = { text: Buffer.concat(this.buf, this.bufLen).toString('utf8'), bytes, offset };
-    }
-    this.buf = [];
-    this.bufLen = 0;
-    this.head = undefined;
-    this.tailParts = [];
-    this.tailLen = 0;
-    this.lineBytes = 0;
-    this.lineStart = offset + bytes + 1;
-    return line;
-  }
-}
 
 /**
  * The offset just after the last newline within 1 MB before `pos` (the usual case: a record is far shorter), else the
