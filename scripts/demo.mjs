@@ -1,6 +1,6 @@
 // npm run demo                           -> code-server with the extension on a copy of examples/demo; prints the URL
-// npm run demo -- --screenshot shot.png  -> the same, headless: screenshots of the workbench (shot.png), the run
-//                                           timeline (shot-timeline.png), the walkthrough (shot-walkthrough.png), the
+// npm run demo -- --screenshot shot.png  -> the same, headless: screenshots of the workbench (shot.png), the live
+//                                           run in the side bar (shot-live.png), the run timeline (shot-timeline.png), the walkthrough (shot-walkthrough.png), the
 //                                           tree's inline actions (shot-actions.png) and the welcome view of a folder
 //                                           without .leopold/ (shot-welcome.png), then exit
 // npm run demo -- --folder PATH          -> open another folder (a copy is made; nothing in PATH is modified)
@@ -93,6 +93,10 @@ try {
   await page.waitForTimeout(1500);
   await page.screenshot({ path: screenshot });
   console.log(`demo: screenshot written to ${screenshot}`);
+  const shot = (suffix) => screenshot.replace(/(\.png)?$/i, `-${suffix}.png`);
+  // The live run: the side bar alone, Current run with its Context gauge and the expanded Live node.
+  await page.locator('.part.sidebar').first().screenshot({ path: shot('live') });
+  console.log(`demo: live run screenshot written to ${shot('live')}`);
   // The run timeline, through the command palette, as a person opens it (side bar hidden: the windows need width).
   await page.keyboard.press('Control+B');
   await page.keyboard.press('F1');
@@ -105,7 +109,6 @@ try {
   const timelineShot = screenshot.replace(/(\.png)?$/i, '-timeline.png');
   await page.screenshot({ path: timelineShot });
   console.log(`demo: timeline screenshot written to ${timelineShot}`);
-  const shot = (suffix) => screenshot.replace(/(\.png)?$/i, `-${suffix}.png`);
   // The walkthrough, through the command palette (Leopold: Get Started).
   await page.keyboard.press('F1');
   await page.keyboard.type('Leopold: Get Started');

@@ -16,6 +16,7 @@ import { formatLocal, utcTooltip } from '../core/time';
 import { fileKindWords, formatSize } from '../core/files';
 import { decimal, msg, msgN, type Locale } from '../core/messages';
 import { liveRunNodes, type LiveTreeInput } from './runsTreeLive';
+import { MIB } from '../core/live/meters';
 
 export interface OpenTarget {
   path: string;
@@ -98,6 +99,15 @@ function windowNodes(idBase: string, windows: readonly RunWindow[], maxWindows: 
     prev = w.n;
   }
   return out;
+}
+
+/**
+ * The running window's size as the live gauge measures it now (the Context node's figure), not state.json's
+ * `context_mb`, which is as of the last counted stop: the two rows never disagree.
+ */
+function withLiveSize(windows: readonly RunWindow[], bytes: number | undefined): readonly RunWindow[] {
+  if (bytes === undefined) return windows;
+  return windows.map((w) => (w.end === 'running' ? { ...w, contextMb: bytes / MIB } : w));
 }
 
 function windowNode(root: string, w: RunWindow, maxWindows: number, journalPath: string, locale: Locale): NodeData {
@@ -238,7 +248,7 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
     runChildren.push({
       id: `${root}::windows`, label: m('tree.windows'), description: `${windowsNow} / ${snap.maxWindows}`, collapsible: 'collapsed',
       icon: { id: 'layers' }, contextValue: 'windows', tooltip: m('tree.windows.tooltip', { max: snap.maxWindows }),
-      children: windowNodes(root, snap.windows, snap.maxWindows, snap.runJournal, locale),
+      children: windowNodes(root, withLiveSize(snap.windows, live?.view?.gauge.bytes), snap.maxWindows, snap.runJournal, locale),
     });
     runChildren.push(...liveRunNodes(root, snap, live, locale));
   } else if (snap.state.kind === 'missing') {

@@ -423,6 +423,22 @@ describe('the live run: the whole run (core/live/run)', () => {
     assert.match(pt.description!, /^1,7 \/ 2 MB · 8\d% · faixa de checkpoint$/);
   });
 
+  it('the running window\'s row shows the size the Context gauge measures now, not state.json\'s last counted stop', async () => {
+    const { ProjectModel } = await import('../../src/core/project');
+    const { buildProjectNode } = await import('../../src/extension/runsTreeNodes');
+    const model = new ProjectModel(path.join(__dirname, '..', '..', 'examples', 'demo', '.leopold'), { ownerSignals: false });
+    await model.load();
+    const find = (n: { id: string; description?: string; children?: unknown[] }, id: string): { description?: string } | undefined =>
+      n.id === id ? n : (n.children as typeof n[] | undefined)?.map((c) => find(c, id)).find(Boolean);
+    const row = (view?: unknown) => find(buildProjectNode({ root: '/d', name: 'demo' }, model.snapshot, 'en', view ? { view: view as never } : undefined), '/d::window:3')?.description;
+    assert.match(row() ?? '', /· 1\.8 MB ·/, 'without a live view: state.json\'s context_mb');
+    const run = new LiveRun();
+    await run.setInput({ state: model.snapshot.stateObject!, runEvents: [], windows: [] });
+    const view = { ...run.view(), gauge: contextGauge({}, 3.24 * MIB) };
+    assert.match(row(view) ?? '', /· 3\.2 MB ·/);
+    assert.doesNotMatch(row(view) ?? '', /1\.8 MB/);
+  });
+
   it('the timeline\'s part: tokens and estimated cost per window, unknown (not zero) where no transcript was found, the Live lines', async () => {
     const dir = await tmp();
     const b = 'bbbbbbbb-0000-4000-8000-000000000002';
