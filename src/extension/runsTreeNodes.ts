@@ -8,7 +8,7 @@ import type { JournalEvent } from '../core/journal';
 import { formatAge, ownerTranscript } from '../core/owner';
 import type { PlanItem } from '../core/plan';
 import type { ProjectSnapshot } from '../core/project';
-import { windowFacts, type ArchivedRun, type RunWindow } from '../core/runs';
+import { windowFacts, withLiveSize, type ArchivedRun, type RunWindow } from '../core/runs';
 import { describeStateRead } from '../core/state';
 import { currentWindow, iterationOf, objectField, resolveMaxIterations, stoppedReason } from '../core/fields';
 import { personNeededReason } from '../core/continuity/pill';
@@ -16,7 +16,6 @@ import { formatLocal, utcTooltip } from '../core/time';
 import { fileKindWords, formatSize } from '../core/files';
 import { decimal, msg, msgN, type Locale } from '../core/messages';
 import { liveRunNodes, type LiveTreeInput } from './runsTreeLive';
-import { MIB } from '../core/live/meters';
 
 export interface OpenTarget {
   path: string;
@@ -99,15 +98,6 @@ function windowNodes(idBase: string, windows: readonly RunWindow[], maxWindows: 
     prev = w.n;
   }
   return out;
-}
-
-/**
- * The running window's size as the live gauge measures it now (the Context node's figure), not state.json's
- * `context_mb`, which is as of the last counted stop: the two rows never disagree.
- */
-function withLiveSize(windows: readonly RunWindow[], bytes: number | undefined): readonly RunWindow[] {
-  if (bytes === undefined) return windows;
-  return windows.map((w) => (w.end === 'running' ? { ...w, contextMb: bytes / MIB } : w));
 }
 
 function windowNode(root: string, w: RunWindow, maxWindows: number, journalPath: string, locale: Locale): NodeData {

@@ -18,6 +18,7 @@ import type { ModelUpdate } from '../projectModel';
 import type { SupervisorHub, SupervisorView } from '../supervisor';
 import { pickProject } from '../projectPicker';
 import { buildTimeline, type TimelineMark, type TimelineVerdict, type TimelineView } from '../../core/timeline';
+import { withLiveSize } from '../../core/runs';
 import { uiLocale } from '../locale';
 import { TIMELINE_VIEW_TYPE, type FromWebview, type Rendered, type TimelineState, type ToWebview } from './protocol';
 
@@ -123,7 +124,7 @@ class TimelinePanel implements vscode.Disposable {
     this.verdictKey = verdictKey(verdict);
     this.data = buildTimeline({
       project: this.project.name, root: this.project.root, status: snap.status, maxWindows: snap.maxWindows,
-      windows: snap.windows, events: snap.runEvents,
+      windows: withLiveSize(snap.windows, this.project.live.view?.gauge.bytes), events: snap.runEvents,
       plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict,
       live: timelineLive(this.project.live.view, uiLocale()), now: Date.now(), locale: uiLocale(),
     });
