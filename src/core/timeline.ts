@@ -88,6 +88,8 @@ export interface TimelineView {
   marks: TimelineMarkView[];
   links: TimelineLink[];
   verdict?: TimelineVerdict & { text: string; tone: Tone; tooltip: string };
+  /** An api_error stop's type and Leopold's hint, worded (untrusted text). */
+  apiError?: string;
   /** When this view was assembled (ms). */
   at: number;
   title: string;
@@ -130,13 +132,14 @@ const KEEP: Record<string, readonly string[]> = {
 };
 
 const MAX_TEXT = 300;
+const clip = (v: string, max: number) => (v.length > max ? `${v.slice(0, max - 1)}…` : v);
 
 function keep(e: JournalEvent): TimelineMark['fields'] {
   const out: TimelineMark['fields'] = {};
   for (const k of KEEP[e.event] ?? []) {
     const v = e.fields[k];
     if (typeof v === 'number' || typeof v === 'boolean') out[k] = v;
-    else if (typeof v === 'string') out[k] = v.length > MAX_TEXT ? `${v.slice(0, MAX_TEXT - 1)}…` : v;
+    else if (typeof v === 'string') out[k] = clip(v, MAX_TEXT);
   }
   return out;
 }
@@ -275,6 +278,8 @@ export function buildTimeline(args: {
   events: readonly JournalEvent[];
   plan?: { done: number; total: number };
   verdict?: TimelineVerdict;
+  /** The api_error stop, when the run is stopped on one (`apiErrorHint`). */
+  apiError?: { type?: string; hint?: string };
   live?: TimelineLive;
   now: number;
   locale?: Locale;
@@ -330,6 +335,9 @@ export function buildTimeline(args: {
         mode: v.mode ? ` · ${v.mode}` : '',
       }),
     },
+    apiError: args.apiError && t('timeline.apiError', {
+      type: clip(args.apiError.type ?? '?', 100), hint: args.apiError.hint ? t('timeline.apiError.hint', { hint: clip(args.apiError.hint, MAX_TEXT) }) : '',
+    }),
     title: t('timeline.title', { project: args.project }),
     subtitle: t('timeline.subtitle', {
       status: args.status.label, window: last, max: args.maxWindows,

@@ -13,6 +13,7 @@ import { counted } from './locale';
 import { NoticeMemory, needsPerson, noticeFor, shouldShow, type Notice, type NoticeKind, type NoticeState } from '../core/notify';
 import type { ChildRecord } from '../core/continuity/children';
 import { apiError, relaunchWindow } from '../core/fields';
+import { apiErrorHint } from '../core/live/meters';
 import type { ContinuitySnapshot } from '../core/continuity/decide';
 
 const STORAGE_KEY = 'leopold.notifications.shown';
@@ -147,6 +148,7 @@ export class Notifier implements vscode.Disposable {
         break;
       case 'apiError':
         text = vscode.l10n.t('the API error was not retried ({0}: {1}).', reason, inert(String(apiError(st).type ?? 'unknown'), 200));
+        if (apiErrorHint(st)?.hint) text += ` ${vscode.l10n.t('Hint: {0}', inert(apiErrorHint(st)!.hint!, 200))}`;
         actions = [{ title: vscode.l10n.t('Resume at…'), run: cmd('leopold.resumeAt', root) }, resume];
         break;
       case 'awaitingHuman': {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ProjectSnapshot } from '../core/project';
 import type { LiveView, WindowTokens } from '../core/live/run';
 import type { TokenTotals } from '../core/live/ledger';
-import { addTokens, totalTokens, type Tokens } from '../core/live/records';
+import { addTokens, oneLine, totalTokens, type Tokens } from '../core/live/records';
 import { apiErrorHint, awaitingHuman, dashboardMeters, gaugeText, subagentsOf, verificationState, type DecisionCounts } from '../core/live/meters';
 import { formatAge } from '../core/owner';
 import { fileKindWords, formatSize } from '../core/files';
@@ -78,7 +78,10 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
   if (api) {
     out.push({
       id: `${root}::live:apiError`, label: m('live.apiError'),
-      description: m('live.apiError.desc', { type: trunc(api.type ?? '?', 100), retry: api.retryable === undefined ? '' : m(api.retryable ? 'live.apiError.retryable' : 'live.apiError.final') }),
+      description: m('live.apiError.desc', {
+        type: trunc(api.type ?? '?', 100), retry: api.retryable === undefined ? '' : m(api.retryable ? 'live.apiError.retryable' : 'live.apiError.final'),
+        hint: api.hint ? m('live.apiError.hint', { hint: oneLine(api.hint, 160) }) : '',
+      }),
       tooltip: api.hint ? trunc(api.hint, 2000) : m('live.apiError.noHint'),
       icon: { id: 'error', color: 'problemsErrorIcon.foreground' }, collapsible: 'none', contextValue: 'apiError',
     });

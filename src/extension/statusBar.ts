@@ -11,6 +11,7 @@ import { pill, type Pill } from '../core/continuity/pill';
 import { formatAge, ownerStatus } from '../core/owner';
 import { counted, uiLocale } from './locale';
 import { decorateStatus, onDidChangeAnyLive } from './live';
+import { apiErrorHint } from '../core/live/meters';
 
 const WARNING_BG = new vscode.ThemeColor('statusBarItem.warningBackground');
 
@@ -99,6 +100,10 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub, sched
       }
       if (typeof st.windows === 'number') {
         md.appendMarkdown(`${typeof st.iteration === 'number' ? vscode.l10n.t('Window {0} · iteration {1}', st.windows, st.iteration) : vscode.l10n.t('Window {0}', st.windows)}\n\n`);
+      }
+      const api = apiErrorHint(st);
+      if (api) {
+        md.appendMarkdown(`${vscode.l10n.t('API error: {0}', mdEscape(api.type ?? '?'))}${api.hint ? ` — ${vscode.l10n.t('hint: {0}', mdEscape(inert(api.hint, 300)))}` : ''}\n\n`);
       }
     }
     if (view.snapshot.openItems > 0) md.appendMarkdown(`${counted(view.snapshot.openItems, vscode.l10n.t('Plan: {0} open item', view.snapshot.openItems), vscode.l10n.t('Plan: {0} open items', view.snapshot.openItems))}\n\n`);

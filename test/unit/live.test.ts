@@ -423,6 +423,15 @@ describe('the live run: the whole run (core/live/run)', () => {
     assert.match(pt.description!, /^1,7 \/ 2 MB · 8\d% · faixa de checkpoint$/);
   });
 
+  it('the tree\'s API error node shows Leopold\'s hint on one line, plain text', async () => {
+    const { liveRunNodes } = await import('../../src/extension/runsTreeLive');
+    const { parseGuardrails } = await import('../../src/core/guardrails');
+    const state = { active: false, stopped_reason: 'api_error', api_error: { type: 'rate_limit', retryable: true, hint: 'wait\nthen $(zap) /leopold-run' } };
+    const snap = { leoDir: '/x', stateObject: state, recent: [], guardrails: parseGuardrails(''), plan: undefined } as unknown as Parameters<typeof liveRunNodes>[1];
+    const node = liveRunNodes('/r', snap, undefined).find((n) => n.id === '/r::live:apiError')!;
+    assert.strictEqual(node.description, 'rate_limit · retryable — wait then $(zap) /leopold-run');
+  });
+
   it('the running window\'s row shows the size the Context gauge measures now, not state.json\'s last counted stop', async () => {
     const { ProjectModel } = await import('../../src/core/project');
     const { buildProjectNode } = await import('../../src/extension/runsTreeNodes');

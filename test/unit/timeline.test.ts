@@ -196,3 +196,18 @@ describe('timeline: the window a mark lands in (windowLocator)', () => {
     assert.ok(ordinary > 2000, `${ordinary} ordinary runs (the binary searches) were tried`);
   });
 });
+
+describe('timeline: an api_error stop says its type and Leopold\'s hint', () => {
+  const build = (apiError: { type?: string; hint?: string } | undefined, locale: 'en' | 'pt-br' = 'en') => buildTimeline({
+    project: 'p', root: '/p', status: runStatus({ active: false, stopped_reason: 'api_error' }), maxWindows: 10,
+    windows: assembleWindows(undefined, []), events: [], now: 0, apiError, locale,
+  });
+
+  it('in both languages, the hint bounded; nothing without an api_error', () => {
+    assert.strictEqual(build({ type: 'rate_limit', hint: 'wait, then /leopold-run' }).apiError, 'API error: rate_limit — hint: wait, then /leopold-run');
+    assert.strictEqual(build({ type: 'rate_limit', hint: 'espere' }, 'pt-br').apiError, 'Erro de API: rate_limit — dica: espere');
+    assert.strictEqual(build({ type: 'overloaded' }).apiError, 'API error: overloaded');
+    assert.ok(build({ type: 'x', hint: 'h'.repeat(100_000) }).apiError!.length < 420);
+    assert.strictEqual(build(undefined).apiError, undefined);
+  });
+});

@@ -10,6 +10,7 @@
 // After a window reload VS Code restores the panel through the serializer registered here (the webview keeps the
 // project's root in its state).
 import { timelineLive } from '../../core/live/timeline';
+import { apiErrorHint } from '../../core/live/meters';
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import type { LeopoldContext } from '../context';
@@ -125,7 +126,7 @@ class TimelinePanel implements vscode.Disposable {
     this.data = buildTimeline({
       project: this.project.name, root: this.project.root, status: snap.status, maxWindows: snap.maxWindows,
       windows: withLiveSize(snap.windows, this.project.live.view?.gauge.bytes), events: snap.runEvents,
-      plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict,
+      plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict, apiError: apiErrorHint(snap.stateObject),
       live: timelineLive(this.project.live.view, uiLocale()), now: Date.now(), locale: uiLocale(),
     });
     this.post(reason);

@@ -147,6 +147,7 @@ function draw(vm: TimelineView): void {
     v.title = vm.verdict.tooltip;
     root.appendChild(v);
   }
+  if (vm.apiError) root.appendChild(html('div', 'sub apierror', vm.apiError));
   if (vm.empty) {
     root.appendChild(html('p', 'empty', vm.empty));
     return;
