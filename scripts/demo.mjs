@@ -1,8 +1,9 @@
 // npm run demo                           -> code-server with the extension on a copy of examples/demo; prints the URL
 // npm run demo -- --screenshot shot.png  -> the same, headless: screenshots of the workbench (shot.png), the live
-//                                           run in the side bar (shot-live.png), the run timeline (shot-timeline.png), the walkthrough (shot-walkthrough.png), the
-//                                           tree's inline actions (shot-actions.png) and the welcome view of a folder
-//                                           without .leopold/ (shot-welcome.png), then exit
+//                                           run in the side bar (shot-live.png), the run timeline (shot-timeline.png),
+//                                           the walkthrough (shot-walkthrough.png), the tree's inline actions
+//                                           (shot-actions.png) and the welcome view of a folder without .leopold/
+//                                           (shot-welcome.png), then exit
 // npm run demo -- --folder PATH          -> open another folder (a copy is made; nothing in PATH is modified)
 // The extension is installed from the .vsix the way a user installs it (npm run package).
 import { execFileSync } from 'node:child_process';
