@@ -13,6 +13,9 @@ import { descendants, endProcessTree, isHarnessArgv, parseProcStat, procInfo, ve
 import { recordEarlyExit } from '../../src/core/continuity/runner';
 import { spawnLogged } from '../../src/core/continuity/spawn';
 import { formatUtc } from '../../src/core/time';
+import { formatEventLine, parseJournal } from '../../src/core/journal';
+import { assembleWindows, runStatus } from '../../src/core/runs';
+import { buildTimeline } from '../../src/core/timeline';
 import { rng } from '../fixtures/random';
 
 const linux = process.platform === 'linux';
@@ -112,6 +115,24 @@ describe('seat: early exit', () => {
     const api = child({ path: 'api_error', record: { api_error_result: 'fired:claude', api_error_relaunch_at: 'T' } });
     assert.equal(exitedEarly(api, { active: false, stopped_reason: 'api_error', api_error_result: 'fired:claude', api_error_relaunch_at: 'T' }), true);
     assert.equal(earlyExitRecord(api, { code: 1, signal: null }, { active: false, stopped_reason: 'api_error', api_error_result: 'fired:claude', api_error_relaunch_at: 'T' }, now), undefined);
+  });
+
+  it('the timeline draws an early exit as the failed relaunch of its window, the exit in the mark and on the link', () => {
+    const at = '2026-12-01T12:00:00Z';
+    const state = rolledState(3, at);
+    const r = earlyExitRecord(child(), { code: 1, signal: null }, state, Date.parse('2026-12-01T12:00:03Z'))!;
+    const events = parseJournal([
+      formatEventLine('window_roll', { window: 2, items_closed: 1, context_mb: 5.1, checkpoint_written: true }, Date.parse('2026-12-01T11:59:58Z')),
+      formatEventLine('window_relaunch', { window: 3, harness: 'claude', binary: 'claude' }, Date.parse(at)),
+      formatEventLine(r.event.event, r.event.fields, Date.parse('2026-12-01T12:00:03Z')),
+    ].join(''));
+    const after = { ...state, ...r.fields };
+    const t = buildTimeline({ project: 'p', root: '/p', status: runStatus(after), maxWindows: 10, windows: assembleWindows(after, events), events, now: 0 });
+    const failed = t.marks.filter((m) => m.kind === 'relaunch_failed');
+    assert.deepEqual(failed.map((m) => [m.window, m.fields.detail]), [[3, 'child exited with code 1 before it reactivated the run']]);
+    assert.match(failed[0].tooltip, /child exited with code 1/);
+    const link = t.links.find((l) => l.from === 2)!;
+    assert.equal(link.cls, 'relaunch_failed', 'the link into window 3 is the failed relaunch, not the fire before it');
   });
 
   (linux ? it : it.skip)('a real agent that exits 1 at once: exit code and output, the record written once by six racing writers', async () => {
