@@ -206,15 +206,18 @@ let statusShown: { band?: GaugeBand; color?: string; needsYou?: boolean } = {};
 
 /**
  * The status item's live part, for the project it shows: `… · 62%` while a run is active, its colour at the
- * checkpoint band (not before) and at the roll, and `Leopold needs you: …` at an awaiting_human stop.
+ * checkpoint band (not before) and at the roll, and `Leopold needs you: …` at an awaiting_human stop (`Leopold [name]
+ * needs you: …` in a multi-root workspace, `multi`).
  */
-export function decorateStatus(item: vscode.StatusBarItem, project: LeopoldProject): void {
+export function decorateStatus(item: vscode.StatusBarItem, project: LeopoldProject, multi = ''): void {
   item.color = undefined;
   statusShown = {};
   const snap = project.model.loaded ? project.model.snapshot : undefined;
   const wait = snap && awaitingHuman(snap.stateObject, snap.recent, snap.plan);
   if (wait && !wait.ticked) {
-    item.text = `$(report) ${vscode.l10n.t('Leopold needs you: {0}', inert(wait.text || `#${wait.index ?? '?'}`, 80))}`;
+    // `multi` is the project's ` [name]` in a multi-root workspace, as in every other status text.
+    const what = inert(wait.text || `#${wait.index ?? '?'}`, 80);
+    item.text = `$(report) ${multi ? vscode.l10n.t('Leopold{0} needs you: {1}', multi, what) : vscode.l10n.t('Leopold needs you: {0}', what)}`;
     statusShown = { needsYou: true };
     return;
   }

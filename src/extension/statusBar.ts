@@ -62,7 +62,7 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub, sched
         : p.relaunching ? '$(sync~spin)' : '$(pulse)';
       item.text = `${icon} ${prefix}${multi}: ${inert(p.text, 120)}`; // p.text carries stopped_reason from state.json
       item.backgroundColor = p.warning ? WARNING_BG : undefined;
-      decorateStatus(item, project); // the live part: ` · 62%` and its colour, or "Leopold needs you: …"
+      decorateStatus(item, project, multi); // the live part: ` · 62%` and its colour, or "Leopold needs you: …"
       item.tooltip = tooltip(view, p, trusted, projects.length);
     }
     // The click acts on the project the item shows (an explicit argument to the project picker).
