@@ -15,6 +15,7 @@ import { liveRunNodes } from '../src/extension/runsTreeLive';
 import type { ProjectSnapshot } from '../src/core/project';
 import { parseGuardrails } from '../src/core/guardrails';
 import { runStatus } from '../src/core/runs';
+import { noDecisions } from '../src/core/journal';
 import { claudeAssistant, claudeToolResult, claudeUser, type ClaudeSession } from '../test/fixtures/transcripts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -62,7 +63,8 @@ async function transcriptOf(dir: string, name: string, mb: number): Promise<stri
 function snapshotFor(leoDir: string, state: Record<string, unknown>): ProjectSnapshot {
   return {
     leoDir, state: { kind: 'ok', state, raw: state } as ProjectSnapshot['state'], stateObject: state, status: runStatus(state), guardrails: parseGuardrails(''),
-    killSwitch: false, maxWindows: 10, windows: [], runEvents: [], runJournal: path.join(leoDir, 'events.jsonl'), recent: [], journalSkipped: 0, journalExists: true, runs: [], files: [],
+    killSwitch: false, maxWindows: 10, windows: [], runEvents: [], runJournal: path.join(leoDir, 'events.jsonl'), recent: [],
+    decisions: noDecisions(), journalSkipped: 0, journalExists: true, runs: [], files: [],
     checkpoint: { exists: false, capBytes: 32768, ok: false, errors: 0, verdict: 'missing' },
   };
 }

@@ -86,6 +86,35 @@ export const CONTINUITY_EVENTS = new Set([
 ]);
 const CONTINUITY_HINT = /"event"\s*:\s*"(window_|compact_checkpoint"|api_error_relaunch|stop_failure"|stop"|checkpoint_grace"|max_windows"|no_progress_across_windows")/;
 
+/**
+ * Decision-seam counts over the whole journal, as the dashboard's decisions meters scan it (§4.5): kept by the tailer
+ * from every line it reads, the older bytes of a journal first seen from its tail included (`scanHistory`).
+ */
+export interface DecisionCounts {
+  asked: number;
+  failed: number;
+  timeout: number;
+  /** `elapsed_ms` of `decision_answered` events (bounded, newest last). */
+  elapsed: number[];
+}
+
+export const noDecisions = (): DecisionCounts => ({ asked: 0, failed: 0, timeout: 0, elapsed: [] });
+
+export function countDecisions(into: DecisionCounts, e: JournalEvent): void {
+  if (e.event === 'decision_asked') into.asked++;
+  else if (e.event === 'decision_failed') into.failed++;
+  else if (e.event === 'decision_timeout') into.timeout++;
+  else if (e.event === 'decision_answered') {
+    const ms = e.fields.elapsed_ms;
+    if (typeof ms === 'number' && Number.isFinite(ms)) {
+      into.elapsed.push(ms);
+      if (into.elapsed.length > 2000) into.elapsed.splice(0, into.elapsed.length - 1000);
+    }
+  }
+}
+
+const DECISION_HINT = /"event"\s*:\s*"decision_(asked|answered|failed|timeout)"/;
+
 export interface TailerOptions {
   /** How many recent events stay in memory (the dashboard shows 60, its graph reads 500). */
   window?: number;
@@ -132,6 +161,8 @@ export class JournalTailer {
   startOffset = 0;
   /** Total lines skipped as malformed since the last reset. */
   skipped = 0;
+  /** The decision-seam counts of every line read since the last reset (and of the history, once scanned). */
+  decisions: DecisionCounts = noDecisions();
   /** What the last poll found at the path: only a `regular` journal (or a symlink to one) is ever opened. */
   fileKind: FileKind = 'missing';
   private ino: number | undefined;
@@ -161,6 +192,7 @@ export class JournalTailer {
     this.offset = 0;
     this.startOffset = 0;
     this.skipped = 0;
+    this.decisions = noDecisions();
     this.nextLine = 0;
     this.splitter = journalSplitter(0);
     this.tailPrint = Buffer.alloc(0);
@@ -254,6 +286,7 @@ export class JournalTailer {
       return;
     }
     appended.push(e);
+    countDecisions(this.decisions, e);
     this.events.push(e);
     if (this.events.length > this.max * 2) this.events = this.events.slice(-this.max);
     if (CONTINUITY_EVENTS.has(e.event)) {
@@ -292,10 +325,14 @@ export class JournalTailer {
       if (st.ino !== ino) return 0;
       // Only lines that name an event are decoded, and only those naming a continuity event are parsed.
       const splitter = journalSplitter(0, EVENT_KEY);
+      const decisions = noDecisions();
       const take = (l: SplitLine) => {
-        if (l.text === undefined || !CONTINUITY_HINT.test(l.text)) return;
+        if (l.text === undefined) return;
+        const continuity = CONTINUITY_HINT.test(l.text);
+        if (!continuity && !DECISION_HINT.test(l.text)) return;
         const e = parseEventLine(l.text, l.offset, splitter.lineCount - 1);
-        if (e && CONTINUITY_EVENTS.has(e.event)) found.push(e);
+        if (e && continuity && CONTINUITY_EVENTS.has(e.event)) found.push(e);
+        else if (e) countDecisions(decisions, e);
       };
       const buf = Buffer.alloc(4 * CHUNK);
       for (let pos = 0; pos < end;) {
@@ -307,6 +344,12 @@ export class JournalTailer {
       }
       if (this.ino !== ino || this.historyScanned) return bytes;
       this.continuity = [...found, ...this.continuity].slice(-this.maxContinuity);
+      // The history is older than every line read so far: its answers' times go first.
+      const d = this.decisions;
+      this.decisions = {
+        asked: decisions.asked + d.asked, failed: decisions.failed + d.failed, timeout: decisions.timeout + d.timeout,
+        elapsed: [...decisions.elapsed, ...d.elapsed].slice(-2000),
+      };
       this.historyScanned = true;
       return bytes;
     } finally {

@@ -8,7 +8,7 @@ import { capFrom, formatKb, utf8Length, validateCheckpoint, type CheckpointCap }
 import { activationMs, capContextMb, resolveMaxWindows } from './fields';
 import { parseGuardrails, type Guardrails } from './guardrails';
 import { describeFile, fileKindWords, formatSize, readBounded, readText, TEXT_CAP_BYTES, type FileKind } from './files';
-import { JournalTailer, type JournalEvent } from './journal';
+import { JournalTailer, noDecisions, type DecisionCounts, type JournalEvent } from './journal';
 import { gatherOwnerSignals, ownerStatus, type OwnerStatus } from './owner';
 import { parsePlan, type Plan } from './plan';
 import { assembleWindows, currentRunEvents, listRuns, readJournalContinuity, runStatus, type ArchivedRun, type RunStatus, type RunWindow } from './runs';
@@ -62,6 +62,8 @@ export interface ProjectSnapshot {
   runJournal: string;
   /** Recent events, newest first (bounded). */
   recent: JournalEvent[];
+  /** The decision seam's counts over the whole journal (the dashboard's decisions meters). */
+  decisions: DecisionCounts;
   journalSkipped: number;
   journalExists: boolean;
   /** events.jsonl is there but is not a regular file (never opened). */
@@ -72,6 +74,9 @@ export interface ProjectSnapshot {
   /** `.leopold/STOP` (the kill switch) is there, whatever it is. */
   killSwitch: boolean;
 }
+
+/** A snapshot's own copy (the tailer keeps counting into its object). */
+const copyDecisions = (d: DecisionCounts): DecisionCounts => ({ ...d, elapsed: [...d.elapsed] });
 
 export interface ProjectModelOptions {
   /** Recent events kept for the view. */
@@ -174,7 +179,7 @@ export class ProjectModel {
     const prev = this.snap;
     const next: ProjectSnapshot = prev ? { ...prev } : {
       leoDir: this.leoDir, state: { kind: 'missing' }, status: runStatus(undefined, this.locale), guardrails: parseGuardrails(''),
-      maxWindows: 10, windows: [], runEvents: [], runJournal: join(this.leoDir, 'events.jsonl'), recent: [], journalSkipped: 0, journalExists: false, runs: [], files: [],
+      maxWindows: 10, windows: [], runEvents: [], runJournal: join(this.leoDir, 'events.jsonl'), recent: [], decisions: noDecisions(), journalSkipped: 0, journalExists: false, runs: [], files: [],
       checkpoint: { exists: false, capBytes: 32768, ok: false, errors: 0, verdict: msg(this.locale, 'project.checkpoint.missing') }, killSwitch: false,
     };
     const p = (name: string) => join(this.leoDir, name);
@@ -197,6 +202,7 @@ export class ProjectModel {
       sections.has('journal') && (async () => {
         await this.tailer.poll();
         next.recent = this.tailer.recent(this.recentN);
+        next.decisions = copyDecisions(this.tailer.decisions);
         next.journalSkipped = this.tailer.skipped;
         next.journalExists = this.tailer.fileKind === 'regular';
         next.journalNotRegular = this.tailer.fileKind === 'regular' || this.tailer.fileKind === 'missing' ? undefined : this.tailer.fileKind;
@@ -278,7 +284,7 @@ export class ProjectModel {
     if (!this.tailer.hasUnscannedHistory || !this.snap) return false;
     await this.tailer.scanHistory();
     const before = JSON.stringify(this.snap.windows.map((w) => [w.n, w.detail, w.itemsClosed, w.contextMb, w.compactions]));
-    const next = { ...this.snap };
+    const next = { ...this.snap, decisions: copyDecisions(this.tailer.decisions) };
     await this.assemble(next);
     this.snap = next;
     return before !== JSON.stringify(this.snap.windows.map((w) => [w.n, w.detail, w.itemsClosed, w.contextMb, w.compactions]));

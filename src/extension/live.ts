@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { LiveRun, type LiveView } from '../core/live/run';
 import type { FeedEntry } from '../core/live/follower';
 import { loadPrices } from '../core/live/prices';
-import { awaitingHuman, countDecisions, type DecisionCounts, type GaugeBand } from '../core/live/meters';
+import { awaitingHuman, type GaugeBand } from '../core/live/meters';
 import { readText, statPath } from '../core/files';
 import { formatLocal, parseUtc } from '../core/time';
 import { objectField } from '../core/fields';
@@ -48,8 +48,6 @@ export class LiveRunModel implements vscode.Disposable {
   /** The live view; undefined while no run is active. */
   view: LiveView | undefined;
   guardrailsText: string | undefined;
-  readonly decisions: DecisionCounts = { asked: 0, failed: 0, timeout: 0, elapsed: [] };
-  private lastEventOffset = -1;
   private active = false;
   private timer: NodeJS.Timeout | undefined;
   private watcher: FSWatcher | undefined;
@@ -69,13 +67,6 @@ export class LiveRunModel implements vscode.Disposable {
   private onModel(u: ModelUpdate): void {
     if (this.disposed || !this.model.loaded) return;
     const snap = this.model.snapshot;
-    // Decision events, counted from the recent events the model read since the last update (newest first).
-    for (const e of [...snap.recent].reverse()) {
-      if (e.offset <= this.lastEventOffset) continue;
-      countDecisions(this.decisions, e);
-      this.lastEventOffset = e.offset;
-    }
-    if (snap.recent.length === 0) this.lastEventOffset = -1;
     const guardrails = !u.files || u.files.has('GUARDRAILS.md') || this.guardrailsText === undefined;
     const prices = !u.files || u.files.has('prices.json');
     const active = snap.status.kind === 'active';

@@ -89,7 +89,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     const before = entry.data;
     const live = entry.project.live;
     const node = buildProjectNode({ root: entry.project.root, name: entry.project.name }, entry.project.model.snapshot, uiLocale(),
-      { view: live.view, guardrailsText: live.guardrailsText, decisions: live.decisions });
+      { view: live.view, guardrailsText: live.guardrailsText, decisions: entry.project.model.snapshot.decisions });
     const after = withRelaunchNode(node, this.seat?.registry.latest(entry.project.root), uiLocale());
     entry.data = after;
     // Index the new rendering; drop nodes of this project that disappeared.

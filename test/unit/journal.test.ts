@@ -2,7 +2,7 @@ import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { appendEvent, JournalTailer, parseEventLine, parseJournal } from '../../src/core/journal';
+import { appendEvent, countDecisions, JournalTailer, noDecisions, parseEventLine, parseJournal } from '../../src/core/journal';
 
 const fixture = (name: string) => path.join(__dirname, '..', '..', 'test', 'fixtures', 'projects', name, '.leopold');
 const tmp = () => fs.mkdtemp(path.join(os.tmpdir(), 'leo-journal-'));
@@ -104,5 +104,44 @@ describe('events.jsonl (core/journal)', () => {
     await t.scanHistory();
     assert.strictEqual(t.hasUnscannedHistory, false);
     assert.deepStrictEqual(t.continuityEvents().map((e) => [e.event, e.line]), [['window_roll', 0]]);
+  });
+
+  it('property: the decision meters count the whole journal — the tail, the history once scanned, appends — and start over on a rewrite', async () => {
+    const { rng } = await import('../fixtures/random');
+    const names = ['decision_asked', 'decision_answered', 'decision_failed', 'decision_timeout', 'decision_retry', 'turn_start', 'window_roll'];
+    const full = (text: string) => {
+      const d = noDecisions();
+      for (const e of parseJournal(text)) countDecisions(d, e);
+      return d;
+    };
+    const gen = (rand: () => number, n: number) => Array.from({ length: n }, (_, i) => {
+      const ev = names[Math.floor(rand() * names.length)];
+      const extra = ev === 'decision_answered' && rand() < 0.8 ? `,"elapsed_ms":${Math.floor(rand() * 900)}` : rand() < 0.1 ? ',"text":"\\"event\\": \\"decision_asked\\""' : '';
+      return rand() < 0.05 ? 'not json "event":"decision_asked"\n' : line('2026-12-01T12:00:00Z', ev, `${extra},"i":${i}`);
+    }).join('');
+    for (let seed = 1; seed <= 150; seed++) {
+      const rand = rng(seed);
+      const dir = await tmp();
+      const file = path.join(dir, 'events.jsonl');
+      let text = gen(rand, 20 + Math.floor(rand() * 300));
+      await fs.writeFile(file, text);
+      const t = new JournalTailer(dir, { window: 5, initialTailBytes: 1 + Math.floor(rand() * text.length) });
+      await t.poll();
+      await t.scanHistory();
+      assert.deepStrictEqual(t.decisions, full(text), `seed ${seed}: tail + history`);
+      const more = gen(rand, Math.floor(rand() * 50));
+      await fs.appendFile(file, more);
+      text += more;
+      await t.poll();
+      await t.scanHistory(); // nothing left to scan: counts nothing twice
+      assert.deepStrictEqual(t.decisions, full(text), `seed ${seed}: after appends`);
+      const rewritten = gen(rand, 5 + Math.floor(rand() * 20));
+      await fs.writeFile(`${file}.tmp`, rewritten);
+      await fs.rename(`${file}.tmp`, file);
+      await t.poll();
+      await t.scanHistory();
+      assert.deepStrictEqual(t.decisions, full(rewritten), `seed ${seed}: a replaced journal starts over`);
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });

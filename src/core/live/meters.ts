@@ -2,7 +2,8 @@
 // lacks: the context gauge measured live, the verification state of 0.23 and the awaiting_human card. Pure: from
 // the state object, the recent journal events, the plan and the transcript's size.
 import { hookContextMb, iterationOf, objectField, pyInt, resolveMaxIterations, stoppedReason, type StateObject } from '../fields';
-import type { JournalEvent } from '../journal';
+import type { DecisionCounts, JournalEvent } from '../journal';
+export type { DecisionCounts } from '../journal';
 import type { Plan, PlanItem } from '../plan';
 
 export const MIB = 1048576;
@@ -79,28 +80,6 @@ export function subagentsOf(state: StateObject | undefined, max = 50): SubagentE
   }
   out.sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? ''));
   return out.slice(0, max);
-}
-
-/** Decision-seam counts, kept incrementally from the journal events the model has read. */
-export interface DecisionCounts {
-  asked: number;
-  failed: number;
-  timeout: number;
-  /** `elapsed_ms` of `decision_answered` events (bounded, newest last). */
-  elapsed: number[];
-}
-
-export function countDecisions(into: DecisionCounts, e: JournalEvent): void {
-  if (e.event === 'decision_asked') into.asked++;
-  else if (e.event === 'decision_failed') into.failed++;
-  else if (e.event === 'decision_timeout') into.timeout++;
-  else if (e.event === 'decision_answered') {
-    const ms = e.fields.elapsed_ms;
-    if (typeof ms === 'number' && Number.isFinite(ms)) {
-      into.elapsed.push(ms);
-      if (into.elapsed.length > 2000) into.elapsed.splice(0, into.elapsed.length - 1000);
-    }
-  }
 }
 
 function median(xs: number[]): number {
