@@ -87,8 +87,9 @@ export const CONTINUITY_EVENTS = new Set([
 const CONTINUITY_HINT = /"event"\s*:\s*"(window_|compact_checkpoint"|api_error_relaunch|stop_failure"|stop"|checkpoint_grace"|max_windows"|no_progress_across_windows")/;
 
 /**
- * Decision-seam counts over the whole journal, as the dashboard's decisions meters scan it (§4.5): kept by the tailer
- * from every line it reads, the older bytes of a journal first seen from its tail included (`scanHistory`).
+ * Decision-seam counts over the whole journal, as the dashboard's decisions meters scan it (`leopold watch`'s
+ * snapshot, leopold-live.md §4.5): kept by the tailer from every line it reads, the older bytes of a journal first
+ * seen from its tail included (`scanHistory`).
  */
 export interface DecisionCounts {
   asked: number;
