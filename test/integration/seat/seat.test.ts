@@ -178,11 +178,12 @@ suite('the seat (trusted, a fake claude that fails, hangs or reactivates)', () =
 
   test('a notification once per event: the same stop rewritten and polled again is not shown twice', async () => {
     const stop = apiStop({
-      api_error: { type: 'authentication_failed', at: stamp(30), retryable: false }, api_error_attempts: 0, api_error_result: undefined, api_error_refused_at: undefined,
+      api_error: { type: 'authentication_failed', at: stamp(30), retryable: false, hint: 'run claude /login, then /leopold-run' },
+      api_error_attempts: 0, api_error_result: undefined, api_error_refused_at: undefined,
     });
     writeState(folder, stop);
     const shown = await waitFor('the api error notification', () => (api.notifications.shown() as any[]).find((n) => n.kind === 'apiError'), 10_000);
-    assert.match(shown.message, /not retried \(not_retryable: authentication_failed\)/);
+    assert.match(shown.message, /not retried \(not_retryable: authentication_failed\)\. Hint: run claude \/login, then \/leopold-run/);
     assert.deepStrictEqual(shown.actions, ['Resume at…', 'Resume Run']);
     // The same record rewritten byte for byte, twice, and many polls: no second notification.
     const text = fs.readFileSync(leoFile(folder, 'state.json'), 'utf8');

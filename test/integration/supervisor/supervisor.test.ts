@@ -159,7 +159,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     const evil = '[Resume now](command:leopold.stopRun) $(bug) ![img](https://evil.example/x.png)';
     await write({
       active: false, stopped_reason: 'api_error', iteration: 7, windows: 8, window_zero_streak: 0, transcript_path: transcript,
-      api_error: { type: evil, at: stamp(40), retryable: false, hint: 'x' },
+      api_error: { type: evil, at: stamp(40), retryable: false, hint: evil },
     });
     const shown = await waitFor('the not-retried notification', () => (api.supervisor.notifications(folder) as string[]).find((m) => m.includes('Resume now')), 10_000);
     // How a VS Code notification finds links in its message (vs/base/common/linkedText).
@@ -167,6 +167,12 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     assert.strictEqual(shown.match(link), null, shown);
     assert.ok(!/\$\([a-z-]+\)/.test(shown), shown);
     assert.ok(shown.replace(/\u200b/g, '').includes(evil), 'the class is quoted as written');
+    assert.ok(shown.replace(/\u200b/g, '').includes(`Hint: ${evil}`), 'the hint is quoted too, as written');
+    // The tooltip of an api_error stop names its type and hint (issue 13), escaped: no link, image or icon.
+    const apiTip = await waitFor('the tooltip with the hint', () => { const t: string = api.statusBar.tooltip(); return t.includes('hint:') ? t : undefined; });
+    const apiQuoted = apiTip.slice(0, apiTip.lastIndexOf('[$(list-selection)'));
+    assert.ok(apiQuoted.replace(/\\(.)/g, '$1').replace(/\u200b/g, '').includes(`hint: ${evil}`), apiQuoted);
+    assert.ok(!/(^|[^\\])\[/.test(apiQuoted) && !/(^|[^\\])!/.test(apiQuoted) && !/\$\(bug\)/.test(apiQuoted.replace(/\\(.)/g, '$1')), apiQuoted);
     // The tooltip quotes the run's stopped_reason (the pill): make that the hostile text.
     await write({ active: false, stopped_reason: evil, windows: 8 });
     const tip = await waitFor('the tooltip quoting the stopped_reason', () => { const t: string = api.statusBar.tooltip(); return t.includes('Resume now') ? t : undefined; });
