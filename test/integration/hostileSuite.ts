@@ -109,6 +109,14 @@ export function hostileSuite(trusted: boolean): void {
         assert.strictEqual(events(healthy, 'window_relaunch_failed').length, 1, 'the early exit is recorded once');
         assert.deepStrictEqual(agentCalls().filter((x) => path.resolve(x.cwd) !== path.resolve(healthy)), [], 'nothing spawned for a hostile folder');
       });
+
+      test('a person is needed in the healthy folder: its status text keeps the folder\'s [name] beside the hostile ones', async () => {
+        const healthy = byName('healthy');
+        writeState(healthy, { active: false, stopped_reason: 'awaiting_human', iteration: 4, windows: 3, awaiting_item: 2, awaiting_text: 'Pick the database' });
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(path.join(healthy, 'README.md')));
+        await waitFor('Leopold [healthy] needs you', () => api.statusBar.text().includes('Leopold [healthy] needs you: Pick the database') || undefined, 15_000)
+          .catch((err) => { throw new Error(`${err}: ${api.statusBar.text()}`); });
+      });
     } else {
       test('nothing is spawned and nothing is written in Restricted Mode', async () => {
         await new Promise((r) => setTimeout(r, 3000));
