@@ -146,11 +146,13 @@ export class Notifier implements vscode.Disposable {
           ? [{ title: vscode.l10n.t('Open GUARDRAILS.md'), run: open('GUARDRAILS.md') }, resume]
           : [{ title: vscode.l10n.t('Open Checkpoint'), run: open('CHECKPOINT.md') }, resume];
         break;
-      case 'apiError':
+      case 'apiError': {
         text = vscode.l10n.t('the API error was not retried ({0}: {1}).', reason, inert(String(apiError(st).type ?? 'unknown'), 200));
-        if (apiErrorHint(st)?.hint) text += ` ${vscode.l10n.t('Hint: {0}', inert(apiErrorHint(st)!.hint!, 200))}`;
+        const hint = apiErrorHint(st)?.hint;
+        if (hint) text += ` ${vscode.l10n.t('Hint: {0}', inert(hint, 200))}`;
         actions = [{ title: vscode.l10n.t('Resume at…'), run: cmd('leopold.resumeAt', root) }, resume];
         break;
+      }
       case 'awaitingHuman': {
         const item = typeof st.awaiting_text === 'string' && st.awaiting_text ? ` ${inert(st.awaiting_text, 200)}` : '';
         text = `${vscode.l10n.t('the run is waiting for you: a plan item needs a person. Answer it, tick it in PLAN.md, then resume.')}${item}`;
