@@ -8,6 +8,7 @@
 export type Severity = 'crit' | 'high' | 'med' | 'low' | 'info';
 
 import { msg, type Locale, type MessageKey } from './messages';
+import { clip } from './inert';
 
 export interface EventInfo {
   severity: Severity;
@@ -67,7 +68,6 @@ export const SEVERITY_COLOR: Readonly<Record<Severity, string | undefined>> = {
 };
 
 const MAX_SCALAR = 200;
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** A scalar field's text (strings bounded), or undefined for objects, arrays and nulls (the generic form skips them). */
 function scalar(v: unknown): string | undefined {
@@ -133,5 +133,5 @@ export function eventSummary(fields: Record<string, unknown>, max = 80): string 
     parts.push(`${k}=${value}`);
   }
   const s = parts.join(' ');
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+  return clip(s, max);
 }

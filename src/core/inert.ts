@@ -12,6 +12,11 @@ export function mdCode(text: string): string {
   return `${fence}${pad}${oneLine}${pad}${fence}`;
 }
 
+/** `text` cut to at most `max` characters, the cut marked `…` (a file can hold a megabyte in one field). */
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
 /** `$(name)` renders as an icon in status bars, quick picks and CodeLens titles: a zero-width space breaks it. */
 export function noIcons(text: string): string {
   return text.replace(/\$\(/g, '$\u200b(');

@@ -5,7 +5,7 @@
 
 /** One line: whole, or (when longer than the splitter's cap) its head and tail only. */
 export interface SplitLine {
-  /** The whole line (no trailing newline), when it is at most `wholeLineBytes`. */
+  /** The whole line (no trailing newline), when it is at most the splitter's `whole` bytes. */
   text?: string;
   /** The first and last bytes of a longer line (UTF-8, a split character at the cut replaced). */
   head?: string;

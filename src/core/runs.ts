@@ -446,13 +446,3 @@ export function archivedRunWindows(events: readonly JournalEvent[], planVector?:
   if (events.length === 0) return [];
   return assembleWindows(archivedRunState(events), events, planVector, locale);
 }
-
-/**
- * The running window's size as the live gauge measures it now (the transcript's bytes, in MiB as the Stop hook
- * counts), not state.json's `context_mb`, which is as of the last counted stop: the window's row and the Context
- * gauge never disagree, in the tree or the timeline.
- */
-export function withLiveSize(windows: readonly RunWindow[], bytes: number | undefined): readonly RunWindow[] {
-  if (bytes === undefined) return windows;
-  return windows.map((w) => (w.end === 'running' ? { ...w, contextMb: bytes / (1024 * 1024) } : w));
-}

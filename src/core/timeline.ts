@@ -9,6 +9,7 @@ import type { JournalEvent } from './journal';
 import { endingWords, windowFacts, type RunStatus, type RunWindow } from './runs';
 import { eventInfo, type Severity } from './events';
 import { msg, msgN, type Locale } from './messages';
+import { clip } from './inert';
 
 export type MarkKind =
   | 'roll' | 'compaction' | 'relaunch' | 'relaunch_refused' | 'relaunch_failed' | 'api_error' | 'api_retry'
@@ -132,7 +133,6 @@ const KEEP: Record<string, readonly string[]> = {
 };
 
 const MAX_TEXT = 300;
-const clip = (v: string, max: number) => (v.length > max ? `${v.slice(0, max - 1)}…` : v);
 
 function keep(e: JournalEvent): TimelineMark['fields'] {
   const out: TimelineMark['fields'] = {};

@@ -10,6 +10,7 @@ import { apiErrorHint, awaitingHuman, dashboardMeters, gaugeText, subagentsOf, v
 import { formatAge } from '../core/owner';
 import { fileKindWords, formatSize } from '../core/files';
 import { decimal, msg, msgN, type Locale, type MessageArgs, type MessageKey } from '../core/messages';
+import { clip } from '../core/inert';
 import type { NodeData } from './runsTreeNodes';
 import { formatCount, formatUsd } from '../core/live/format';
 
@@ -24,7 +25,6 @@ export interface LiveTreeInput {
   now?: number;
 }
 
-const trunc = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 function tokenArgs(t: Tokens, locale: Locale): MessageArgs {
   const f = (n: number) => formatCount(n, locale);
@@ -59,11 +59,11 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
 
   const wait = awaitingHuman(state, snap.recent, snap.plan);
   if (wait) {
-    const text = trunc(wait.text || '?', 160);
+    const text = clip(wait.text || '?', 160);
     out.push({
       id: `${root}::live:awaiting`, label: m('live.awaiting'),
       description: wait.ticked ? m('live.awaiting.ticked') : m('live.awaiting.desc', { index: wait.index ?? '?', text }),
-      tooltip: m('live.awaiting.tooltip', { text: trunc(wait.text, 2000) }),
+      tooltip: m('live.awaiting.tooltip', { text: clip(wait.text, 2000) }),
       icon: { id: wait.ticked ? 'pass' : 'report', color: wait.ticked ? 'charts.green' : 'charts.yellow' },
       collapsible: wait.ticked ? 'expanded' : 'none', contextValue: wait.ticked ? 'awaitingHuman.ticked' : 'awaitingHuman',
       open: { path: planPath, line: wait.item?.line },
@@ -79,10 +79,10 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
     out.push({
       id: `${root}::live:apiError`, label: m('live.apiError'),
       description: m('live.apiError.desc', {
-        type: trunc(api.type ?? '?', 100), retry: api.retryable === undefined ? '' : m(api.retryable ? 'live.apiError.retryable' : 'live.apiError.final'),
+        type: clip(api.type ?? '?', 100), retry: api.retryable === undefined ? '' : m(api.retryable ? 'live.apiError.retryable' : 'live.apiError.final'),
         hint: api.hint ? m('live.apiError.hint', { hint: oneLine(api.hint, 160) }) : '',
       }),
-      tooltip: api.hint ? trunc(api.hint, 2000) : m('live.apiError.noHint'),
+      tooltip: api.hint ? clip(api.hint, 2000) : m('live.apiError.noHint'),
       icon: { id: 'error', color: 'problemsErrorIcon.foreground' }, collapsible: 'none', contextValue: 'apiError',
     });
   }
@@ -120,9 +120,9 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
   const leaf = (key: string, label: string, description: string | undefined, icon: string, tooltip?: string): NodeData =>
     ({ id: `${root}::live:${key}`, label, description, tooltip: tooltip ?? description, icon: { id: icon }, collapsible: 'none', contextValue: `live.${key}` });
   if (t?.exists && view.transcript?.unknownFormat) children.push(leaf('harness', m('live.harness'), m('live.harness.unknown'), 'question'));
-  children.push(leaf('tool', m('live.tool'), a?.tool ? trunc(`${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}${a.tool.running ? ` (${m('live.tool.running')})` : ''}`, 160) : m('live.tool.none'),
+  children.push(leaf('tool', m('live.tool'), a?.tool ? clip(`${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}${a.tool.running ? ` (${m('live.tool.running')})` : ''}`, 160) : m('live.tool.none'),
     a?.tool?.running ? 'loading~spin' : 'tools'));
-  children.push(leaf('text', m('live.text'), a?.text ? trunc(a.text.line, 160) : m('live.text.none'), 'comment'));
+  children.push(leaf('text', m('live.text'), a?.text ? clip(a.text.line, 160) : m('live.text.none'), 'comment'));
   if (idle) children.push(leaf('idle', m('live.idle'), idle, 'clock'));
   if (view.turns !== undefined) children.push(leaf('turns', m('live.turns'), String(view.turns), 'list-ordered', m('live.turns.tooltip')));
   if (t?.harness) children.push(leaf('harnessName', m('live.harness'), t.harness, 'server-process'));
@@ -150,8 +150,8 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
       icon: { id: x.pct >= 100 ? 'error' : x.pct >= 75 ? 'warning' : 'circle-outline' }, contextValue: 'live.meter',
       collapsible: x.label === 'subagents' && subs.length ? 'collapsed' as const : 'none' as const,
       children: x.label === 'subagents' && subs.length ? subs.map((s) => ({
-        id: `${root}::live:subagent:${s.id}`, label: trunc(s.id, 60), collapsible: 'none' as const, icon: { id: 'person' }, contextValue: 'live.subagent',
-        description: m('live.subagent.desc', { type: trunc(s.type ?? '?', 60), when: s.stoppedAt ? m('live.subagent.stopped', { size: s.transcriptBytes !== undefined ? formatSize(s.transcriptBytes, locale) : '?' }) : m('live.subagent.running') }),
+        id: `${root}::live:subagent:${s.id}`, label: clip(s.id, 60), collapsible: 'none' as const, icon: { id: 'person' }, contextValue: 'live.subagent',
+        description: m('live.subagent.desc', { type: clip(s.type ?? '?', 60), when: s.stoppedAt ? m('live.subagent.stopped', { size: s.transcriptBytes !== undefined ? formatSize(s.transcriptBytes, locale) : '?' }) : m('live.subagent.running') }),
         tooltip: [`agent_id: ${s.id}`, `agent_type: ${s.type ?? '-'}`, `started_at: ${s.startedAt ?? '-'}`, `stopped_at: ${s.stoppedAt ?? '-'}`, `transcript_bytes: ${s.transcriptBytes ?? '-'}`].join('\n'),
       })) : undefined,
     })),
@@ -169,7 +169,7 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
   const now = a?.tool ? `${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}` : a?.text?.line;
   out.push({
     id: `${root}::live:live`, label: m('live.live'),
-    description: trunc([now, idle ? m('live.live.desc.idle', { age: idle }) : undefined].filter(Boolean).join(' · '), 120) || undefined,
+    description: clip([now, idle ? m('live.live.desc.idle', { age: idle }) : undefined].filter(Boolean).join(' · '), 120) || undefined,
     tooltip: m('live.live.tooltip'), icon: { id: 'pulse', color: a?.tool?.running ? 'charts.green' : undefined }, collapsible: 'collapsed', contextValue: 'live',
     command: t?.exists ? { id: 'leopold.openTranscript', args: [t.path] } : undefined,
     children,

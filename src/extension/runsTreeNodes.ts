@@ -8,13 +8,15 @@ import type { JournalEvent } from '../core/journal';
 import { formatAge, ownerTranscript } from '../core/owner';
 import type { PlanItem } from '../core/plan';
 import type { ProjectSnapshot } from '../core/project';
-import { windowFacts, withLiveSize, type ArchivedRun, type RunWindow } from '../core/runs';
+import { windowFacts, type ArchivedRun, type RunWindow } from '../core/runs';
+import { withLiveSize } from '../core/live/meters';
 import { describeStateRead } from '../core/state';
 import { currentWindow, iterationOf, objectField, resolveMaxIterations, stoppedReason } from '../core/fields';
 import { personNeededReason } from '../core/continuity/pill';
 import { formatLocal, utcTooltip } from '../core/time';
 import { fileKindWords, formatSize } from '../core/files';
 import { decimal, msg, msgN, type Locale } from '../core/messages';
+import { clip } from '../core/inert';
 import { liveRunNodes, type LiveTreeInput } from './runsTreeLive';
 
 export interface OpenTarget {
@@ -50,7 +52,6 @@ export interface ProjectHead {
   name: string;
 }
 
-const trunc = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** An event's time of day, local (the tooltip keeps its UTC stamp). */
 function hhmmss(e: JournalEvent): string {
@@ -135,7 +136,7 @@ function planItemNode(root: string, item: PlanItem, next: boolean, planPath: str
   if (item.deps.length) desc.push(msg(locale, 'tree.plan.after', { deps: item.deps.join(', ') }));
   return {
     id: `${root}::plan:${item.index}`,
-    label: trunc(`${item.index}. ${title}`, 120),
+    label: clip(`${item.index}. ${title}`, 120),
     description: desc.join(' · ') || undefined,
     tooltip: `${item.index}. [${item.done ? 'x' : ' '}] ${item.text}` +
       (item.scenarios.length ? `\n${msg(locale, 'tree.plan.scenarios')}\n${item.scenarios.map((s) => `  ${s}`).join('\n')}` : '') +
@@ -153,10 +154,10 @@ function eventNode(root: string, e: JournalEvent, journalPath: string, locale: L
   return {
     id: `${root}::event:${e.offset}`,
     label: e.event,
-    description: trunc(`${hhmmss(e)} ${detail}`.trim(), 100),
+    description: clip(`${hhmmss(e)} ${detail}`.trim(), 100),
     // The watcher's badge tooltip is the meaning; unregistered events have none and show their fields only.
     tooltip: [`${e.tsMs !== undefined ? `${formatLocal(e.tsMs)} · ${utcTooltip(e.tsMs)}` : e.ts ?? msg(locale, 'tree.event.noTs')}  ${e.event}  [${info.severity}]`, info.meaning || msg(locale, 'tree.event.unregistered'),
-      detail, trunc(JSON.stringify(e.fields), 2000)].filter(Boolean).join('\n'),
+      detail, clip(JSON.stringify(e.fields), 2000)].filter(Boolean).join('\n'),
     icon: { id: SEVERITY_ICON[info.severity], color: SEVERITY_COLOR[info.severity] },
     collapsible: 'none',
     contextValue: `event.${info.severity}`,
@@ -177,7 +178,7 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
     runChildren.push({
       id: `${root}::state-error`,
       label: m(snap.state.kind === 'empty' ? 'tree.state.empty' : snap.state.kind === 'invalid-json' ? 'tree.state.invalidJson' : 'tree.state.invalid'),
-      description: trunc(snap.state.kind === 'invalid' ? snap.state.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')
+      description: clip(snap.state.kind === 'invalid' ? snap.state.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')
         : snap.state.kind === 'invalid-json' ? snap.state.message : '', 160),
       tooltip: `${message}\n\n${m('tree.state.tooltip')}`,
       icon: { id: 'error', color: 'problemsErrorIcon.foreground' },
@@ -238,7 +239,7 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
     runChildren.push({
       id: `${root}::windows`, label: m('tree.windows'), description: `${windowsNow} / ${snap.maxWindows}`, collapsible: 'collapsed',
       icon: { id: 'layers' }, contextValue: 'windows', tooltip: m('tree.windows.tooltip', { max: snap.maxWindows }),
-      children: windowNodes(root, withLiveSize(snap.windows, live?.view?.gauge.bytes), snap.maxWindows, snap.runJournal, locale),
+      children: windowNodes(root, withLiveSize(snap.windows, live?.view?.gauge), snap.maxWindows, snap.runJournal, locale),
     });
     runChildren.push(...liveRunNodes(root, snap, live, locale));
   } else if (snap.state.kind === 'missing') {

@@ -13,6 +13,7 @@ import { formatUtc } from '../time';
 import { isActive, relaunchResult, relaunchWindow, apiErrorResult, stoppedReason } from '../fields';
 import type { Harness } from './harness';
 import type { EventPlan } from './decide';
+import { clip } from '../inert';
 
 export type ChildPath = 'roll' | 'api_error' | 'resume';
 
@@ -135,7 +136,7 @@ export class ChildRegistry {
 function cleanLine(line: string): string {
   // eslint-disable-next-line no-control-regex
   const s = line.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '').trimEnd();
-  return s.length > LINE_CHARS ? `${s.slice(0, LINE_CHARS - 1)}…` : s;
+  return clip(s, LINE_CHARS);
 }
 
 /** The last `n` non-blank lines of some output. */

@@ -5,6 +5,7 @@ import { hookContextMb, iterationOf, objectField, pyInt, resolveMaxIterations, s
 import type { DecisionCounts, JournalEvent } from '../journal';
 export type { DecisionCounts } from '../journal';
 import type { Plan, PlanItem } from '../plan';
+import type { RunWindow } from '../runs';
 
 export const MIB = 1048576;
 /** The Stop hook's checkpoint band (the turn is told to checkpoint) and its roll, in % of `max_context_mb`. */
@@ -21,6 +22,16 @@ export interface ContextGauge {
   /** bytes ÷ (maxMb × 1 MiB) × 100, unrounded; undefined when unknown or maxMb is 0. */
   pct?: number;
   band: GaugeBand;
+}
+
+/**
+ * The running window's size as this gauge measures it now, not state.json's `context_mb`, which is as of the last
+ * counted stop: the window's row (tree and timeline) and the Context gauge never disagree.
+ */
+export function withLiveSize(windows: readonly RunWindow[], gauge: ContextGauge | undefined): readonly RunWindow[] {
+  const bytes = gauge?.bytes;
+  if (bytes === undefined) return windows;
+  return windows.map((w) => (w.end === 'running' ? { ...w, contextMb: bytes / MIB } : w));
 }
 
 /**

@@ -4,6 +4,7 @@
 // and fields are tolerated, never an error. A line longer than the reader's cap arrives as its head and tail only
 // (lines.ts); the same facts are then read from those two ends with anchored patterns, never by parsing the whole.
 import type { TranscriptLine } from './lines';
+import { clip } from '../inert';
 
 export type Harness = 'claude' | 'codex';
 
@@ -65,7 +66,7 @@ const SUMMARY_MAX = 160;
 export function oneLine(s: string, max = SUMMARY_MAX): string {
   // eslint-disable-next-line no-control-regex
   const t = s.replace(/[\u0000-\u001f\u007f\u2028\u2029\s]+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+  return clip(t, max);
 }
 
 /** The last non-empty line of a text block, bounded. */

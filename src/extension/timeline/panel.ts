@@ -10,7 +10,7 @@
 // After a window reload VS Code restores the panel through the serializer registered here (the webview keeps the
 // project's root in its state).
 import { timelineLive } from '../../core/live/timeline';
-import { apiErrorHint } from '../../core/live/meters';
+import { apiErrorHint, withLiveSize } from '../../core/live/meters';
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import type { LeopoldContext } from '../context';
@@ -19,7 +19,6 @@ import type { ModelUpdate } from '../projectModel';
 import type { SupervisorHub, SupervisorView } from '../supervisor';
 import { pickProject } from '../projectPicker';
 import { buildTimeline, type TimelineMark, type TimelineVerdict, type TimelineView } from '../../core/timeline';
-import { withLiveSize } from '../../core/runs';
 import { uiLocale } from '../locale';
 import { TIMELINE_VIEW_TYPE, type FromWebview, type Rendered, type TimelineState, type ToWebview } from './protocol';
 
@@ -125,7 +124,7 @@ class TimelinePanel implements vscode.Disposable {
     this.verdictKey = verdictKey(verdict);
     this.data = buildTimeline({
       project: this.project.name, root: this.project.root, status: snap.status, maxWindows: snap.maxWindows,
-      windows: withLiveSize(snap.windows, this.project.live.view?.gauge.bytes), events: snap.runEvents,
+      windows: withLiveSize(snap.windows, this.project.live.view?.gauge), events: snap.runEvents,
       plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict, apiError: apiErrorHint(snap.stateObject),
       live: timelineLive(this.project.live.view, uiLocale()), now: Date.now(), locale: uiLocale(),
     });
