@@ -13,11 +13,11 @@ import { CONTINUITY_POLL_MS } from '../src/core/continuity/constants';
 import { tick, type RunnerOptions } from '../src/core/continuity/runner';
 import { spawnDetached } from '../src/core/continuity/spawn';
 import { formatUtc } from '../src/core/time';
+import { median } from './stats';
 
 const COALESCE_MS = 40;
 const ROLLS = 25;
 const IDLE_S = 10;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

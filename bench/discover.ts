@@ -9,8 +9,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { discoverNested, hasOwnProject } from '../src/core/discover';
+import { median } from './stats';
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function wide(dir: string, top: number, sub: number): void {
   for (let i = 0; i < top; i++) {

@@ -8,8 +8,8 @@ import { makeHostileSet } from '../test/fixtures/hostile';
 import { ProjectModel } from '../src/core/project';
 import { observe } from '../src/core/continuity/runner';
 import { buildProjectNode } from '../src/extension/runsTreeNodes';
+import { median } from './stats';
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function benchHostile(): Promise<Record<string, string>> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'leo-bench-hostile-'));

@@ -17,8 +17,8 @@ import { parseGuardrails } from '../src/core/guardrails';
 import { runStatus } from '../src/core/runs';
 import { noDecisions } from '../src/core/journal';
 import { claudeAssistant, claudeToolResult, claudeUser, type ClaudeSession } from '../test/fixtures/transcripts';
+import { median } from './stats';
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const gc = async () => {
   for (let i = 0; i < 4; i++) {
     (globalThis as { gc?: () => void }).gc?.();

@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { parseJournal } from '../src/core/journal';
 import { assembleWindows, runStatus } from '../src/core/runs';
 import { buildTimeline } from '../src/core/timeline';
+import { median } from './stats';
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function time(n: number, f: () => unknown): number {
   const xs: number[] = [];

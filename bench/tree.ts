@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { appendEvent } from '../src/core/journal';
 import { ProjectModel } from '../src/core/project';
 import { buildProjectNode, changedNodes } from '../src/extension/runsTreeNodes';
+import { median } from './stats';
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** Full collections until the heap settles (one gc() can leave external buffers and weak callbacks pending). */
 const gc = async () => {
   for (let i = 0; i < 4; i++) {

@@ -37,7 +37,7 @@ export function jsonNumber(v: unknown): number | undefined {
 }
 
 /** A non-empty string, else undefined. */
-function text(v: unknown): string | undefined {
+export function nonEmptyString(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
@@ -53,7 +53,7 @@ export function isActive(state: StateObject): boolean {
 
 /** `stopped_reason`, when it is a non-empty string. */
 export function stoppedReason(state: StateObject): string | undefined {
-  return text(state.stopped_reason);
+  return nonEmptyString(state.stopped_reason);
 }
 
 /**

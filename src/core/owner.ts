@@ -7,7 +7,7 @@
 // `owner.transcript_path: ""` means "no transcript signal", never the top-level `transcript_path`.
 import { promises as fs } from 'node:fs';
 import { parseUtc } from './time';
-import { objectField } from './fields';
+import { nonEmptyString, objectField } from './fields';
 import { msg, type Locale } from './messages';
 
 export const OWNER_STALE_S = 600;
@@ -34,7 +34,7 @@ export interface OwnerStatus {
   pid?: number;
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const str = nonEmptyString;
 const obj = objectField;
 
 /** jq's `a // b`: `a` unless it is absent, null or false (an empty string or 0 is a value). */

@@ -9,7 +9,7 @@ import { itemsClosed } from './plan';
 import { parseUtc } from './time';
 import {
   DEFAULT_WINDOWS, activationMs, apiError, apiErrorAttempts, apiErrorResult, currentWindow, hookContextMb, jsonNumber, relaunchResult,
-  relaunchWindow, windowProgress, windowsOf,
+  nonEmptyString, relaunchWindow, windowProgress, windowsOf,
 } from './fields';
 import { decimal, msg, msgN, type Locale } from './messages';
 
@@ -119,7 +119,7 @@ export interface RunStatus {
 }
 
 const num = jsonNumber;
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const str = nonEmptyString;
 /** A positive integer window number, or undefined. */
 const windowNo = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v >= 1 ? v : undefined);
 

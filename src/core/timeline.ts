@@ -10,6 +10,7 @@ import { endingWords, windowFacts, type RunStatus, type RunWindow } from './runs
 import { eventInfo, type Severity } from './events';
 import { msg, msgN, type Locale } from './messages';
 import { clip } from './inert';
+import { formatLocal } from './time';
 
 export type MarkKind =
   | 'roll' | 'compaction' | 'relaunch' | 'relaunch_refused' | 'relaunch_failed' | 'api_error' | 'api_retry'
@@ -197,17 +198,9 @@ export function windowLocator(windows: readonly RunWindow[]): (e: JournalEvent) 
   };
 }
 
-/** `HH:MM:SS` in local time ('' without a time). */
+/** `HH:MM:SS` in local time ('' without a time): the one time rule (core/time.ts). */
 export function clockTime(ms: number | undefined): string {
-  if (ms === undefined) return '';
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
-
-function dateTime(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')} ${clockTime(ms)}`;
+  return ms === undefined ? '' : formatLocal(ms, 'time');
 }
 
 function markLabel(m: TimelineMark, locale: Locale): string {
@@ -341,7 +334,7 @@ export function buildTimeline(args: {
     title: t('timeline.title', { project: args.project }),
     subtitle: t('timeline.subtitle', {
       status: args.status.label, window: last, max: args.maxWindows,
-      plan: args.plan ? t('timeline.plan', { done: args.plan.done, total: args.plan.total }) : '', at: dateTime(args.now),
+      plan: args.plan ? t('timeline.plan', { done: args.plan.done, total: args.plan.total }) : '', at: formatLocal(args.now, 'second'),
     }),
     empty: windows.length === 0 ? t('timeline.empty') : undefined,
     legend: ([

@@ -5,6 +5,7 @@
 // (lines.ts); the same facts are then read from those two ends with anchored patterns, never by parsing the whole.
 import type { TranscriptLine } from './lines';
 import { clip } from '../inert';
+import { nonEmptyString } from '../fields';
 
 export type Harness = 'claude' | 'codex';
 
@@ -57,7 +58,7 @@ export interface Record_ {
 }
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const str = nonEmptyString;
 const obj = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 const SUMMARY_MAX = 160;
