@@ -315,6 +315,8 @@ export function registerSupervisors(ctx: LeopoldContext, seat: Seat, notifier: N
       await Promise.all([...supervisors.values()].filter((s) => !root || s.project.root === root).map((s) => s.schedule()));
     },
     ticks: () => [...supervisors.values()].reduce((n, s) => n + s.ticks, 0),
+    /** The root of every live supervisor, one entry each (a project supervised twice would show twice). */
+    supervised: () => [...supervisors.values()].map((s) => s.project.root),
     /** Every notification message shown so far, per project root. */
     notifications: (root: string) => notifier.messages(root),
     /** How ticks were triggered: file-system events vs the 2 s safety poll. */

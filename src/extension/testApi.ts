@@ -24,6 +24,8 @@ export interface SupervisorTestApi {
   /** Runs a tick now (or right after the one in flight) and waits for it. */
   tick(root?: string): Promise<void>;
   ticks(): number;
+  /** The root of every live supervisor, one entry each. */
+  supervised(): string[];
   /** Every notification message shown so far, per project root. */
   notifications(root: string): string[];
   /** How ticks were triggered: file-system events vs the 2 s safety poll. */

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { leopold, testFolders, waitFor } from '../helpers';
-import { agentCalls, claudeTranscript, events, rolled, writeState } from '../supervisorUtil';
+import { agentCalls, claudeTranscript, events, rolled, sleep, stamp, writeState } from '../supervisorUtil';
 
 suite('leopold watch detection per project (a real leopold-watch.py process)', () => {
   let api: Record<string, any>;
@@ -48,5 +48,33 @@ suite('leopold watch detection per project (a real leopold-watch.py process)', (
     watch.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 5_500)); // the process list is cached for 5 s
     await waitFor('x relaunched once the watch is gone', () => agentCalls().slice(before).find((c) => fs.realpathSync(c.cwd) === fs.realpathSync(x)), 15_000);
+  });
+
+  test('a project that goes and comes back (.leopold/ moved away and back): one supervisor and one tree root each, and a roll is relaunched once', async () => {
+    const sorted = (xs: string[]) => [...xs].sort();
+    const roots = () => sorted((api.registry.projects as { root: string }[]).map((p) => p.root));
+    const tree = () => sorted((api.runsTree.render() as { id: string }[]).map((r) => r.id));
+    assert.deepStrictEqual(sorted(api.supervisor.supervised()), sorted([x, y]));
+    for (let round = 0; round < 3; round++) {
+      fs.renameSync(path.join(y, '.leopold'), path.join(y, '.leopold-away'));
+      await waitFor('y dropped', () => (roots().length === 1 && api.supervisor.supervised().length === 1 ? true : undefined), 15_000);
+      assert.deepStrictEqual(api.supervisor.supervised(), [x]);
+      await waitFor('the tree without y', () => (tree().length === 1 ? true : undefined));
+      fs.renameSync(path.join(y, '.leopold-away'), path.join(y, '.leopold'));
+      await waitFor('y back', () => (roots().length === 2 && api.supervisor.supervised().length === 2 ? true : undefined), 15_000);
+      assert.deepStrictEqual(sorted(api.supervisor.supervised()), sorted([x, y]), `round ${round}: each project supervised once`);
+      await waitFor('the tree with y', () => (tree().length === 2 ? true : undefined));
+      assert.deepStrictEqual(tree(), sorted([x, y]));
+    }
+    // The agents started so far have exited and been recorded (this write, like a hook's, replaces state.json).
+    await waitFor('the agents so far to have exited', () => (api.seat.children(y) as { exit?: unknown }[]).every((c) => c.exit), 10_000);
+    await api.seat.idle();
+    const before = agentCalls().filter((c) => fs.realpathSync(c.cwd) === fs.realpathSync(y)).length;
+    const relaunches = events(y, 'window_relaunch').length;
+    writeState(y, rolled(claudeTranscript(), { windows: 4, last_turn: stamp(5) }));
+    await waitFor('y relaunched', () => agentCalls().filter((c) => fs.realpathSync(c.cwd) === fs.realpathSync(y)).length > before || undefined, 15_000);
+    await sleep(4500); // two safety polls later
+    assert.strictEqual(agentCalls().filter((c) => fs.realpathSync(c.cwd) === fs.realpathSync(y)).length, before + 1, 'one spawn');
+    assert.strictEqual(events(y, 'window_relaunch').length, relaunches + 1, 'one record');
   });
 });
