@@ -85,14 +85,15 @@ export class Seat implements vscode.Disposable {
     };
     this.stopping.delete(rec.id);
     if (!this.registry.exited(rec.id, ended)) return;
+    // The log's closing line before Leopold's record: whoever sees the record (a person, a test) finds the log whole.
+    const how = exit.signal ? `was ended by ${exit.signal}` : `exited with code ${exit.code}`;
+    await fs.appendFile(rec.logPath, `# ${new Date().toISOString()} ${how}\n`).catch(() => undefined);
     // Leopold's record for it, at once and under the lock — never in Restricted Mode (nothing is written there).
     const r = this.ctx.isTrusted() ? await recordEarlyExit(project.leoDir, rec, exit, Date.now()).catch((err) => {
       this.ctx.log.error(`${project.name}: could not record the early exit of pid ${rec.pid}: ${(err as Error).message}`);
       return { early: false, written: false };
     }) : { early: false, written: false };
     ended.early = r.early;
-    const how = exit.signal ? `was ended by ${exit.signal}` : `exited with code ${exit.code}`;
-    await fs.appendFile(rec.logPath, `# ${new Date().toISOString()} ${how}\n`).catch(() => undefined);
     const last = tail.length ? ` — last output: ${tail.slice(-3).join(' | ')}` : ' — no output';
     if (r.early) {
       const recorded = r.written && rec.path !== 'api_error' ? ` — recorded relaunch_result failed:${rec.harness} and window_relaunch_failed` : '';
