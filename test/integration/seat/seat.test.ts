@@ -174,6 +174,10 @@ suite('the seat (trusted, a fake claude that fails, hangs or reactivates)', () =
     assert.strictEqual(callCount(), before, 'never carried out more than ten minutes late');
     await api.resumeAt.plant({ root: folder, atMs: Date.now() - 2 * 60_000, createdMs: Date.now() - 60 * 60_000, fingerprint, source: 'delay' });
     await waitFor('the late-but-in-time Resume', () => callCount() === before + 1, 10_000);
+    // The agent records its call first and rewrites state.json after: let it finish (and its exit be handled) so its
+    // write cannot land on top of the next test's.
+    await waitFor('the resumed agent to reactivate the run and exit', () => (readState(folder).active === true && latest()?.exit ? true : undefined), 10_000);
+    await api.seat.idle();
   });
 
   test('a notification once per event: the same stop rewritten and polled again is not shown twice', async () => {
