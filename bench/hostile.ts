@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { makeHostileSet } from '../test/fixtures/hostile';
 import { ProjectModel } from '../src/core/project';
 import { observe } from '../src/core/continuity/runner';
-import { buildProjectNode } from '../src/extension/runsTreeNodes';
+import { buildProjectNode } from '../src/extension/runs/runsTreeNodes';
 import { median } from './stats';
 
 

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { LiveRun } from '../src/core/live/run';
-import { liveRunNodes } from '../src/extension/runsTreeLive';
+import { liveRunNodes } from '../src/extension/runs/runsTreeLive';
 import type { ProjectSnapshot } from '../src/core/project';
 import { parseGuardrails } from '../src/core/guardrails';
 import { runStatus } from '../src/core/runs';

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { appendEvent } from '../src/core/journal';
 import { ProjectModel } from '../src/core/project';
-import { buildProjectNode, changedNodes } from '../src/extension/runsTreeNodes';
+import { buildProjectNode, changedNodes } from '../src/extension/runs/runsTreeNodes';
 import { median } from './stats';
 
 /** Full collections until the heap settles (one gc() can leave external buffers and weak callbacks pending). */

@@ -1,6 +1,6 @@
 // Text from a checkpoint (or any .leopold/ file) is data: these keep it inert wherever it is shown through a
 // renderer that would read it as markup or icons. Pure (the language server uses them; the VS Code layer has its
-// own copies in src/extension/untrusted.ts with the same rules).
+// own copies in src/extension/foundation/untrusted.ts with the same rules).
 
 /** A Markdown code span showing `text` literally: no link, image, HTML, emphasis or command can come out of it. */
 export function mdCode(text: string): string {

@@ -234,7 +234,7 @@ const EN = {
   'event.detail.left': '{n} left',
   'event.detail.fails': 'fails {n}',
   'event.detail.staleOwner': 'stale owner',
-  // --- the runs tree's nodes (extension/runsTreeNodes.ts, vscode-free) -------------------------------------------
+  // --- the runs tree's nodes (extension/runs/runsTreeNodes.ts, vscode-free) -------------------------------------------
   'tree.items.one': '{count} item',
   'tree.items.other': '{count} items',
   'tree.compactions.one': '{count} compaction',

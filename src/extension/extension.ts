@@ -1,25 +1,25 @@
 // activate(): wiring only. Each feature lives in its own module and registers itself against one LeopoldContext;
 // what a feature needs from another it gets here, by type (the SupervisorHub), never through the test API.
 import * as vscode from 'vscode';
-import { createLog } from './log';
-import { ProjectRegistry } from './projects';
-import type { LeopoldContext } from './context';
-import type { LeopoldTestApi } from './testApi';
-import { registerStatusBar } from './statusBar';
-import { registerRunActions } from './runActions';
-import { registerSupervisors } from './supervisor';
-import { registerSeat } from './seat';
-import { registerNotifications } from './notifications';
-import { registerResumeAt } from './resumeAt';
-import { registerCheckpointClient } from './checkpointClient';
-import { registerRunsTree } from './runsTree';
-import { registerDoctor } from './doctor';
-import { registerDecisions } from './decisions';
+import { createLog } from './foundation/log';
+import { ProjectRegistry } from './foundation/projects';
+import type { LeopoldContext } from './foundation/context';
+import type { LeopoldTestApi } from './foundation/testApi';
+import { registerStatusBar } from './control/statusBar';
+import { registerRunActions } from './control/runActions';
+import { registerSupervisors } from './control/supervisor';
+import { registerSeat } from './control/seat';
+import { registerNotifications } from './control/notifications';
+import { registerResumeAt } from './control/resumeAt';
+import { registerCheckpointClient } from './checkpoint/checkpointClient';
+import { registerRunsTree } from './runs/runsTree';
+import { registerDoctor } from './doctor/doctor';
+import { registerDecisions } from './decisions/decisions';
 import { registerTimeline } from './timeline/panel';
-import { registerLive } from './live';
-import { registerTreeActions } from './treeActions';
-import { registerDecorations } from './decorations';
-import { registerWelcome } from './welcome';
+import { registerLive } from './live/live';
+import { registerTreeActions } from './runs/treeActions';
+import { registerDecorations } from './checkpoint/decorations';
+import { registerWelcome } from './runs/welcome';
 
 /** What deactivate() waits for; each is bounded, and deactivation never waits more than SHUTDOWN_MS in all. */
 const shutdown: (() => Promise<unknown>)[] = [];

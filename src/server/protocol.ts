@@ -1,6 +1,6 @@
 // What the checkpoint language server and its clients say to each other beyond plain LSP: the server's name, the
 // diagnostics' source, the fix-all kind and the `initializationOptions` a client may pass. Imports nothing (no
-// `vscode`, no LSP library), so the VS Code client (src/extension/checkpointClient.ts) imports it as it is.
+// `vscode`, no LSP library), so the VS Code client (src/extension/checkpoint/checkpointClient.ts) imports it as it is.
 
 export const SERVER_NAME = 'leopold-checkpoint-server';
 /** The `source` of every diagnostic the server publishes. */

@@ -15,7 +15,7 @@ import { pill } from '../../src/core/continuity/pill';
 import { runDoctor } from '../../src/core/doctor';
 import { assembleWindows, runStatus } from '../../src/core/runs';
 import { ProjectModel } from '../../src/core/project';
-import { buildProjectNode } from '../../src/extension/runsTreeNodes';
+import { buildProjectNode } from '../../src/extension/runs/runsTreeNodes';
 import { formatUtc } from '../../src/core/time';
 
 const NOW = Date.UTC(2026, 10, 30, 6, 0, 0);

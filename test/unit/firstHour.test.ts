@@ -6,7 +6,7 @@ import { promises as fs, mkdirSync, mkdtempSync, symlinkSync, writeFileSync, rea
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ProjectModel } from '../../src/core/project';
-import { buildProjectNode, type NodeData } from '../../src/extension/runsTreeNodes';
+import { buildProjectNode, type NodeData } from '../../src/extension/runs/runsTreeNodes';
 import { formatLocal, utcTooltip } from '../../src/core/time';
 import { msgN, pluralCategory } from '../../src/core/messages';
 import { discoverNested, hasOwnProject } from '../../src/core/discover';

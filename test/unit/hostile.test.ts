@@ -13,7 +13,7 @@ import { readState } from '../../src/core/state';
 import { ReadCache } from '../../src/core/readCache';
 import { pill } from '../../src/core/continuity/pill';
 import { ProjectModel } from '../../src/core/project';
-import { buildProjectNode, type NodeData } from '../../src/extension/runsTreeNodes';
+import { buildProjectNode, type NodeData } from '../../src/extension/runs/runsTreeNodes';
 import { doctorLine, doctorStringsFor, gatherDoctorInput, runDoctor } from '../../src/core/doctor';
 import { loadDecisionSources } from '../../src/core/decisions';
 import { observe } from '../../src/core/continuity/runner';

@@ -85,7 +85,7 @@ describe('l10n: every key in both languages', () => {
     const bundle = readJson('l10n/bundle.l10n.pt-br.json') as Record<string, string>;
     const { strings: used } = l10nSourceStrings();
     const vs = [...used.keys(), ...Object.values(bundle)].filter((s) => counted.test(s));
-    assert.deepEqual(vs, [], 'vscode.l10n.t strings: pick one of two wordings with counted() (src/extension/locale.ts)');
+    assert.deepEqual(vs, [], 'vscode.l10n.t strings: pick one of two wordings with counted() (src/extension/foundation/locale.ts)');
     // The doctor's lines and the parser's "missing section(s)" are Leopold's own English, byte for byte (the contract).
     const leopolds = (k: string) => k.startsWith('doctor.') || k === 'checkpoint.missing';
     const core = LOCALES.flatMap((l) => Object.entries(CATALOG[l]).filter(([k, v]) => !leopolds(k) && counted.test(v)).map(([k]) => `${l}: ${k}`));

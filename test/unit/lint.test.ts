@@ -44,11 +44,11 @@ describe('lint: the layer rules', function () {
     { path: 'src/core/probe.ts', code: "export type U = import('vscode').Uri;\n" },
     { path: 'src/core/probe.ts', code: "export const load = () => import('vscode-languageserver/node');\n" },
     { path: 'src/core/probe.ts', code: "// eslint-disable-next-line @typescript-eslint/no-require-imports\nexport const v = require('vscode');\n" },
-    { path: 'src/core/probe.ts', code: "import { createLog } from '../extension/log';\nexport const l = createLog;\n" },
+    { path: 'src/core/probe.ts', code: "import { createLog } from '../extension/foundation/log';\nexport const l = createLog;\n" },
     { path: 'src/core/probe.ts', code: "import { capFor } from '../server/caps';\nexport const c = capFor;\n" },
     { path: 'src/server/probe.ts', code: "import * as vscode from 'vscode';\nexport const v = vscode;\n" },
     { path: 'src/server/probe.ts', code: "import type { LanguageClient } from 'vscode-languageclient/node';\nexport type C = LanguageClient;\n" },
-    { path: 'src/server/probe.ts', code: "import { createLog } from '../extension/log';\nexport const l = createLog;\n" },
+    { path: 'src/server/probe.ts', code: "import { createLog } from '../extension/foundation/log';\nexport const l = createLog;\n" },
     { path: 'src/server/probe.ts', code: "export const load = () => import('vscode');\n" },
   ];
   const allowed: Probe[] = [

@@ -406,7 +406,7 @@ describe('the live run: the whole run (core/live/run)', () => {
     const run = new LiveRun();
     await run.setInput({ state, runEvents: [], windows: [] });
     await run.pollCurrent();
-    const { liveRunNodes } = await import('../../src/extension/runsTreeLive');
+    const { liveRunNodes } = await import('../../src/extension/runs/runsTreeLive');
     const { parseGuardrails } = await import('../../src/core/guardrails');
     const snap = { leoDir: dir, stateObject: state, recent: [], guardrails: parseGuardrails(''), plan: undefined } as unknown as Parameters<typeof liveRunNodes>[1];
     let nodes = liveRunNodes('/r', snap, { view: run.view() });
@@ -424,7 +424,7 @@ describe('the live run: the whole run (core/live/run)', () => {
   });
 
   it('the tree\'s API error node shows Leopold\'s hint on one line, plain text', async () => {
-    const { liveRunNodes } = await import('../../src/extension/runsTreeLive');
+    const { liveRunNodes } = await import('../../src/extension/runs/runsTreeLive');
     const { parseGuardrails } = await import('../../src/core/guardrails');
     const state = { active: false, stopped_reason: 'api_error', api_error: { type: 'rate_limit', retryable: true, hint: 'wait\nthen $(zap) /leopold-run' } };
     const snap = { leoDir: '/x', stateObject: state, recent: [], guardrails: parseGuardrails(''), plan: undefined } as unknown as Parameters<typeof liveRunNodes>[1];
@@ -434,7 +434,7 @@ describe('the live run: the whole run (core/live/run)', () => {
 
   it('the running window\'s row shows the size the Context gauge measures now, not state.json\'s last counted stop', async () => {
     const { ProjectModel } = await import('../../src/core/project');
-    const { buildProjectNode } = await import('../../src/extension/runsTreeNodes');
+    const { buildProjectNode } = await import('../../src/extension/runs/runsTreeNodes');
     const model = new ProjectModel(path.join(__dirname, '..', '..', 'examples', 'demo', '.leopold'), { ownerSignals: false });
     await model.load();
     const find = (n: { id: string; description?: string; children?: unknown[] }, id: string): { description?: string } | undefined =>

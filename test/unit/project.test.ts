@@ -6,7 +6,7 @@ import { appendEvent } from '../../src/core/journal';
 import { checkpointVerdict, ProjectModel, sectionsFor } from '../../src/core/project';
 import { capFrom } from '../../src/core/checkpoint';
 import { formatLocal } from '../../src/core/time';
-import { buildProjectNode, changedNodes, type NodeData } from '../../src/extension/runsTreeNodes';
+import { buildProjectNode, changedNodes, type NodeData } from '../../src/extension/runs/runsTreeNodes';
 
 const fixtures = path.join(__dirname, '..', '..', 'test', 'fixtures', 'projects');
 const NOW = Date.UTC(2026, 8, 4, 8, 25, 0);

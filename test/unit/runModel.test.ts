@@ -8,7 +8,7 @@ import { ProjectModel } from '../../src/core/project';
 import { archivedRunWindows, readJournalContinuity } from '../../src/core/runs';
 import { buildTimeline } from '../../src/core/timeline';
 import { parsePlan } from '../../src/core/plan';
-import { archivedRunNodes, buildProjectNode, type NodeData } from '../../src/extension/runsTreeNodes';
+import { archivedRunNodes, buildProjectNode, type NodeData } from '../../src/extension/runs/runsTreeNodes';
 
 const fixtures = path.join(__dirname, '..', '..', 'test', 'fixtures', 'projects');
 const leo = (name: string) => path.join(fixtures, name, '.leopold');

@@ -9,7 +9,7 @@ import {
 } from '../../src/core/continuity/schedule';
 import { formatUtc } from '../../src/core/time';
 import { rng } from '../fixtures/random';
-import { relaunchNode, withRelaunchNode } from '../../src/extension/runsTreeSeat';
+import { relaunchNode, withRelaunchNode } from '../../src/extension/runs/runsTreeSeat';
 
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 const at = (agoS: number) => formatUtc(NOW - agoS * 1000);

@@ -7,7 +7,7 @@ import { buildTimeline, windowLocator } from '../../src/core/timeline';
 import type { JournalEvent } from '../../src/core/journal';
 import { ProjectModel } from '../../src/core/project';
 import { msg } from '../../src/core/messages';
-import { buildProjectNode, type NodeData } from '../../src/extension/runsTreeNodes';
+import { buildProjectNode, type NodeData } from '../../src/extension/runs/runsTreeNodes';
 import { rng } from '../fixtures/random';
 
 const demo = path.join(__dirname, '..', '..', 'examples', 'demo', '.leopold');

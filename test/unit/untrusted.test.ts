@@ -1,5 +1,5 @@
 import * as assert from 'node:assert';
-import * as U from '../../src/extension/untrusted';
+import * as U from '../../src/extension/foundation/untrusted';
 import { rng } from '../fixtures/random';
 const { inert, mdEscape, noIcons } = U;
 
@@ -8,7 +8,7 @@ const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)
 /** `$(name)` and `$(name~spin)`, as the status bar, quick picks and theme-icon Markdown read them. */
 const ICON = /\$\([a-z0-9-]+(?:~[a-z]+)?\)/i;
 
-describe('untrusted text from .leopold/ (extension/untrusted)', () => {
+describe('untrusted text from .leopold/ (extension/foundation/untrusted)', () => {
   it('noIcons breaks $(icon) syntax but keeps the text readable', () => {
     assert.strictEqual(noIcons('$(bug) stopped · $(x)'), '$\u200b(bug) stopped · $\u200b(x)');
     assert.strictEqual(noIcons('plain $ and (parens)'), 'plain $ and (parens)');

@@ -1,12 +1,12 @@
 // Which project a running `leopold watch` serves (core/watch: argv, cwd, environment) and the process listing
-// (extension/watchProcesses, /proc), against real processes: a tiny `leopold-watch.py` that only sleeps.
+// (extension/control/watchProcesses, /proc), against real processes: a tiny `leopold-watch.py` that only sleeps.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseWatchArgv, watchFromProcess, watchesServing } from '../../src/core/watch';
-import { listWatchProcesses, watchesFor } from '../../src/extension/watchProcesses';
+import { listWatchProcesses, watchesFor } from '../../src/extension/control/watchProcesses';
 
 const facts = (argv: string[], cwd?: string, env?: Record<string, string>) => watchFromProcess({ pid: 7, argv, cwd, env });
 

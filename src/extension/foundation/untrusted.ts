@@ -7,7 +7,7 @@
 const ZWSP = '\u200b';
 
 // `noIcons` (status bar text and quick pick items render `$(name)` as an icon) is the core's, shared with the server.
-import { noIcons } from '../core/inert';
+import { noIcons } from '../../core/inert';
 export { noIcons };
 
 /**

@@ -4,8 +4,8 @@
 // project model's (projectModel.ts): the same validation, cap included, as the language server and the tree, so the
 // badge, the tree's description and the CodeLens never disagree. Nothing is read here.
 import * as vscode from 'vscode';
-import type { LeopoldContext } from './context';
-import type { LeopoldProject, PerProject } from './projects';
+import type { LeopoldContext } from '../foundation/context';
+import type { LeopoldProject, PerProject } from '../foundation/projects';
 
 /** The Explorer's own colour for files with errors. */
 const ERROR_COLOR = 'list.errorForeground';

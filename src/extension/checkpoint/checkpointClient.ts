@@ -6,10 +6,10 @@ import {
   DiagnosticPullMode, DidChangeWatchedFilesNotification, FileChangeType, LanguageClient, RevealOutputChannelOn,
   TransportKind, type LanguageClientOptions, type ServerOptions,
 } from 'vscode-languageclient/node';
-import type { InitOptions } from '../server/protocol';
-import type { LeopoldContext } from './context';
-import { disposeItem } from './projects';
-import { noIcons } from './untrusted';
+import type { InitOptions } from '../../server/protocol';
+import type { LeopoldContext } from '../foundation/context';
+import { disposeItem } from '../foundation/projects';
+import { noIcons } from '../foundation/untrusted';
 
 export const CHECKPOINT_LANGUAGE = 'leopold-checkpoint';
 /** Files in `.leopold/` whose change can move the cap. */

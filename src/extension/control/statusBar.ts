@@ -3,15 +3,15 @@
 // the warning background only when a person is needed. It follows the active editor's folder in a multi-root
 // workspace. Clicking opens the run actions (runActions.ts) of the project it shows.
 import * as vscode from 'vscode';
-import { inert, mdEscape } from './untrusted';
-import type { LeopoldContext } from './context';
-import type { LeopoldProject } from './projects';
+import { inert, mdEscape } from '../foundation/untrusted';
+import type { LeopoldContext } from '../foundation/context';
+import type { LeopoldProject } from '../foundation/projects';
 import type { SupervisorHub, SupervisorView } from './supervisor';
-import { pill, type Pill } from '../core/continuity/pill';
-import { formatAge, ownerStatus } from '../core/owner';
-import { counted, uiLocale } from './locale';
-import { decorateStatus, onDidChangeAnyLive } from './live';
-import { apiErrorHint } from '../core/live/meters';
+import { pill, type Pill } from '../../core/continuity/pill';
+import { formatAge, ownerStatus } from '../../core/owner';
+import { counted, uiLocale } from '../foundation/locale';
+import { decorateStatus, onDidChangeAnyLive } from '../live/live';
+import { apiErrorHint } from '../../core/live/meters';
 
 const WARNING_BG = new vscode.ThemeColor('statusBarItem.warningBackground');
 

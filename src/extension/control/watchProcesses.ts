@@ -3,7 +3,7 @@
 // probing the watch's HTTP port. No `vscode` import, so it is unit-tested against real processes.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { WATCH_SCRIPT, watchesServing, watchFromProcess, type WatchProcess } from '../core/watch';
+import { WATCH_SCRIPT, watchesServing, watchFromProcess, type WatchProcess } from '../../core/watch';
 
 /** Every `leopold-watch.py` process, or undefined when processes cannot be listed on this system. */
 export async function listWatchProcesses(procRoot = '/proc', platform: NodeJS.Platform = process.platform): Promise<WatchProcess[] | undefined> {

@@ -3,11 +3,11 @@
 // the command palette reaches too (the project then comes from pickProject()). Resume, Stop, Clear Kill Switch and
 // the timeline are runActions.ts' and timeline.ts' commands, shown on the rows by package.json's `when` clauses.
 import * as vscode from 'vscode';
-import type { LeopoldContext } from './context';
-import { pickProject } from './projectPicker';
+import type { LeopoldContext } from '../foundation/context';
+import { pickProject } from '../foundation/projectPicker';
 import { openRunFile, type RunsTreeProvider } from './runsTree';
-import { describeFile } from '../core/files';
-import { inert } from './untrusted';
+import { describeFile } from '../../core/files';
+import { inert } from '../foundation/untrusted';
 
 export const EXTENSION_ID = 'leopold.leopold-vscode';
 export const WALKTHROUGH_ID = `${EXTENSION_ID}#leopold.firstHour`;

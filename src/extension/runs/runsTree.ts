@@ -3,16 +3,16 @@
 // the rendered node data (runsTreeNodes.ts) is diffed against the previous rendering and only the changed nodes are
 // refreshed. Every read is async; getChildren never throws.
 import * as vscode from 'vscode';
-import { archivedRunWindows, listRunFiles, readJournalContinuity } from '../core/runs';
-import { openRegular, readText } from '../core/files';
-import { parsePlan } from '../core/plan';
+import { archivedRunWindows, listRunFiles, readJournalContinuity } from '../../core/runs';
+import { openRegular, readText } from '../../core/files';
+import { parsePlan } from '../../core/plan';
 import { join } from 'node:path';
-import type { LeopoldContext } from './context';
-import type { LeopoldProject, PerProject } from './projects';
-import type { ModelUpdate } from './projectModel';
+import type { LeopoldContext } from '../foundation/context';
+import type { LeopoldProject, PerProject } from '../foundation/projects';
+import type { ModelUpdate } from '../foundation/projectModel';
 import { archivedRunNodes, buildProjectNode, changedNodes, toPlain, type NodeData, type OpenTarget } from './runsTreeNodes';
-import { uiLocale } from './locale';
-import type { Seat } from './seat';
+import { uiLocale } from '../foundation/locale';
+import type { Seat } from '../control/seat';
 import { withRelaunchNode } from './runsTreeSeat';
 
 export const VIEW_ID = 'leopold.runs';

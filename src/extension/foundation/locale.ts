@@ -3,7 +3,7 @@
 // `vscode.l10n.t` instead (bundles in l10n/); log lines stay English (they are diagnostics for whoever reads them
 // with the team, and `leopold watch` logs in English too).
 import * as vscode from 'vscode';
-import { pluralCategory, toLocale, type Locale } from '../core/messages';
+import { pluralCategory, toLocale, type Locale } from '../../core/messages';
 
 export function uiLocale(): Locale {
   return toLocale(vscode.env.language);

@@ -4,8 +4,8 @@
 // Reloads are serialized and coalesced: a burst of file changes (already merged by the project) becomes one
 // update, and changes that arrive during an update are folded into one more.
 import * as vscode from 'vscode';
-import { ProjectModel, type ProjectSnapshot, type Section } from '../core/project';
-import type { ReadCache } from '../core/readCache';
+import { ProjectModel, type ProjectSnapshot, type Section } from '../../core/project';
+import type { ReadCache } from '../../core/readCache';
 import type { Log } from './log';
 import { uiLocale } from './locale';
 

@@ -3,20 +3,20 @@
 // building them. Every node has a stable id (the project root + a path), so VS Code keeps expansion and
 // selection across refreshes. Text that comes from `.leopold/` files goes into plain labels and tooltips only.
 import { join } from 'node:path';
-import { eventDetail, eventInfo, SEVERITY_COLOR, SEVERITY_ICON } from '../core/events';
-import type { JournalEvent } from '../core/journal';
-import { formatAge, ownerTranscript } from '../core/owner';
-import type { PlanItem } from '../core/plan';
-import type { ProjectSnapshot } from '../core/project';
-import { windowFacts, type ArchivedRun, type RunWindow } from '../core/runs';
-import { withLiveSize } from '../core/live/meters';
-import { describeStateRead } from '../core/state';
-import { currentWindow, iterationOf, objectField, resolveMaxIterations, stoppedReason } from '../core/fields';
-import { personNeededReason } from '../core/continuity/pill';
-import { formatLocal, utcTooltip } from '../core/time';
-import { fileKindWords, formatSize } from '../core/files';
-import { decimal, msg, msgN, type Locale } from '../core/messages';
-import { clip } from '../core/inert';
+import { eventDetail, eventInfo, SEVERITY_COLOR, SEVERITY_ICON } from '../../core/events';
+import type { JournalEvent } from '../../core/journal';
+import { formatAge, ownerTranscript } from '../../core/owner';
+import type { PlanItem } from '../../core/plan';
+import type { ProjectSnapshot } from '../../core/project';
+import { windowFacts, type ArchivedRun, type RunWindow } from '../../core/runs';
+import { withLiveSize } from '../../core/live/meters';
+import { describeStateRead } from '../../core/state';
+import { currentWindow, iterationOf, objectField, resolveMaxIterations, stoppedReason } from '../../core/fields';
+import { personNeededReason } from '../../core/continuity/pill';
+import { formatLocal, utcTooltip } from '../../core/time';
+import { fileKindWords, formatSize } from '../../core/files';
+import { decimal, msg, msgN, type Locale } from '../../core/messages';
+import { clip } from '../../core/inert';
 import { liveRunNodes, type LiveTreeInput } from './runsTreeLive';
 
 export interface OpenTarget {

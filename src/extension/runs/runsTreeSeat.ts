@@ -2,8 +2,8 @@
 // since when) or how it ended (the exit code, or the signal, and whether that was before it reactivated the run),
 // its last lines of output in the tooltip, and a click that opens its log. Plain data like runsTreeNodes.ts (no
 // `vscode` import); the agent's output is untrusted text and goes into the description and tooltip only.
-import type { ChildRecord } from '../core/continuity/children';
-import { msg, type Locale } from '../core/messages';
+import type { ChildRecord } from '../../core/continuity/children';
+import { msg, type Locale } from '../../core/messages';
 import type { NodeData } from './runsTreeNodes';
 
 const hhmmss = (ms: number) => new Date(ms).toISOString().slice(11, 19);

@@ -8,9 +8,9 @@
 // Resolving `claude`/`codex` is a few stats on the absolute PATH entries (resolveAgentBinary); nothing is spawned,
 // so it runs in Restricted Mode too (a workspace's own `leopold.*.path` values are ignored there by VS Code).
 import * as vscode from 'vscode';
-import type { LeopoldContext } from './context';
-import { binariesFor } from './supervisor';
-import { isExecutableFile, resolveAgentBinary } from '../core/continuity/spawn';
+import type { LeopoldContext } from '../foundation/context';
+import { binariesFor } from '../control/supervisor';
+import { isExecutableFile, resolveAgentBinary } from '../../core/continuity/spawn';
 
 export const SETUP_VIEW_ID = 'leopold.setup';
 export const AGENTS_MISSING_KEY = 'leopold.agentsMissing';

@@ -5,22 +5,22 @@
 // storage (never in `.leopold/`), survives a reload, is cancelled by any change of the run, and is never carried
 // out more than ten minutes late: a VS Code that was closed at the time asks instead. The rules: core/continuity/schedule.ts.
 import * as vscode from 'vscode';
-import type { LeopoldContext } from './context';
-import type { LeopoldProject } from './projects';
+import type { LeopoldContext } from '../foundation/context';
+import type { LeopoldProject } from '../foundation/projects';
 import type { SupervisorHub } from './supervisor';
 import { resumeRun, type RunActionDeps, type ResumeResult } from './runActions';
-import { pickProject } from './projectPicker';
-import { inert } from './untrusted';
-import { counted } from './locale';
+import { pickProject } from '../foundation/projectPicker';
+import { inert } from '../foundation/untrusted';
+import { counted } from '../foundation/locale';
 import {
   judgeSchedule, parseSchedule, resetFromTranscriptLines, resumableStop, runFingerprint, RESUME_DELAYS_MIN, countdownText,
   type ResumeSchedule, type ScheduleVerdict,
-} from '../core/continuity/schedule';
-import { readState } from '../core/state';
-import { exists, openRegular, readText } from '../core/files';
-import { resolveMaxWindows, windowsOf } from '../core/fields';
-import { parseGuardrails } from '../core/guardrails';
-import { ownerTranscript } from '../core/owner';
+} from '../../core/continuity/schedule';
+import { readState } from '../../core/state';
+import { exists, openRegular, readText } from '../../core/files';
+import { resolveMaxWindows, windowsOf } from '../../core/fields';
+import { parseGuardrails } from '../../core/guardrails';
+import { ownerTranscript } from '../../core/owner';
 import { join } from 'node:path';
 
 const STORAGE_KEY = 'leopold.resumeAt';

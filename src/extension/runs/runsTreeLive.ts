@@ -2,17 +2,17 @@
 // the api_error hint, the Context gauge and the Live node (tool call, assistant line, idle time, turns, harness,
 // tokens, cost estimate, meters, verification). Transcript and .leopold text goes into plain labels and tooltips.
 import { join } from 'node:path';
-import type { ProjectSnapshot } from '../core/project';
-import type { LiveView, WindowTokens } from '../core/live/run';
-import type { TokenTotals } from '../core/live/ledger';
-import { addTokens, oneLine, totalTokens, type Tokens } from '../core/live/records';
-import { apiErrorHint, awaitingHuman, dashboardMeters, gaugeText, subagentsOf, verificationState, type DecisionCounts } from '../core/live/meters';
-import { formatAge } from '../core/owner';
-import { fileKindWords, formatSize } from '../core/files';
-import { decimal, msg, msgN, type Locale, type MessageArgs, type MessageKey } from '../core/messages';
-import { clip } from '../core/inert';
+import type { ProjectSnapshot } from '../../core/project';
+import type { LiveView, WindowTokens } from '../../core/live/run';
+import type { TokenTotals } from '../../core/live/ledger';
+import { addTokens, oneLine, totalTokens, type Tokens } from '../../core/live/records';
+import { apiErrorHint, awaitingHuman, dashboardMeters, gaugeText, subagentsOf, verificationState, type DecisionCounts } from '../../core/live/meters';
+import { formatAge } from '../../core/owner';
+import { fileKindWords, formatSize } from '../../core/files';
+import { decimal, msg, msgN, type Locale, type MessageArgs, type MessageKey } from '../../core/messages';
+import { clip } from '../../core/inert';
 import type { NodeData } from './runsTreeNodes';
-import { formatCount, formatUsd } from '../core/live/format';
+import { formatCount, formatUsd } from '../../core/live/format';
 
 export { formatCount, formatUsd };
 

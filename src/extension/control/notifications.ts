@@ -5,16 +5,16 @@
 // an event again), each with the action that answers it, each kind behind its own `leopold.notify.*` setting. The
 // Leopold view's badge counts the projects that need a person. Text from `.leopold/` is quoted inert.
 import * as vscode from 'vscode';
-import type { LeopoldContext } from './context';
+import type { LeopoldContext } from '../foundation/context';
 import type { SupervisorView } from './supervisor';
 import type { Seat } from './seat';
-import { inert } from './untrusted';
-import { counted } from './locale';
-import { NoticeMemory, needsPerson, noticeFor, shouldShow, type Notice, type NoticeKind, type NoticeState } from '../core/notify';
-import type { ChildRecord } from '../core/continuity/children';
-import { apiError, relaunchWindow } from '../core/fields';
-import { apiErrorHint } from '../core/live/meters';
-import type { ContinuitySnapshot } from '../core/continuity/decide';
+import { inert } from '../foundation/untrusted';
+import { counted } from '../foundation/locale';
+import { NoticeMemory, needsPerson, noticeFor, shouldShow, type Notice, type NoticeKind, type NoticeState } from '../../core/notify';
+import type { ChildRecord } from '../../core/continuity/children';
+import { apiError, relaunchWindow } from '../../core/fields';
+import { apiErrorHint } from '../../core/live/meters';
+import type { ContinuitySnapshot } from '../../core/continuity/decide';
 
 const STORAGE_KEY = 'leopold.notifications.shown';
 

@@ -3,11 +3,11 @@
 // a 3 s timeout, in the temp directory, without the harnesses' session variables), and whether a running
 // `leopold watch` serves each project (src/core/watch.ts through watchProcesses.ts). Run only when the person runs
 // Leopold: Doctor — the background checks behind the Problems view never start an agent.
-import type { LeopoldContext } from './context';
-import { binariesFor } from './supervisor';
-import { agentVersion, isExecutableFile, resolveAgentBinary } from '../core/continuity/spawn';
-import { listWatchProcesses, watchesFor } from './watchProcesses';
-import type { AgentProbe, FirstRunInput } from '../core/doctor';
+import type { LeopoldContext } from '../foundation/context';
+import { binariesFor } from '../control/supervisor';
+import { agentVersion, isExecutableFile, resolveAgentBinary } from '../../core/continuity/spawn';
+import { listWatchProcesses, watchesFor } from '../control/watchProcesses';
+import type { AgentProbe, FirstRunInput } from '../../core/doctor';
 
 export async function firstRunInput(ctx: LeopoldContext): Promise<FirstRunInput> {
   const trusted = ctx.isTrusted();

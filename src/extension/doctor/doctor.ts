@@ -21,13 +21,13 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { execa } from 'execa';
-import type { LeopoldContext } from './context';
-import type { LeopoldProject, PerProject } from './projects';
+import type { LeopoldContext } from '../foundation/context';
+import type { LeopoldProject, PerProject } from '../foundation/projects';
 import {
   DOCTOR_EN, doctorStringsFor, firstRunFindings, gatherDoctorInput, renderDoctor, renderFirstRun, runDoctor, type DoctorFile,
   type DoctorFinding, type DoctorInput, type DoctorReport, type DoctorStrings, type TrackedState,
-} from '../core/doctor';
-import { uiLocale } from './locale';
+} from '../../core/doctor';
+import { uiLocale } from '../foundation/locale';
 import { firstRunInput } from './doctorFirstRun';
 
 export const DOCTOR_SCHEME = 'leopold-doctor';

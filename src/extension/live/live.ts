@@ -6,19 +6,19 @@
 import * as vscode from 'vscode';
 import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
-import { LiveRun, type LiveView } from '../core/live/run';
-import type { FeedEntry } from '../core/live/follower';
-import { loadPrices } from '../core/live/prices';
-import { awaitingHuman, type GaugeBand } from '../core/live/meters';
-import { readText, statPath } from '../core/files';
-import { formatLocal, parseUtc } from '../core/time';
-import { objectField } from '../core/fields';
-import type { SharedProjectModel, ModelUpdate } from './projectModel';
-import type { Log } from './log';
-import type { LeopoldContext } from './context';
-import type { LeopoldProject } from './projects';
-import { pickProject } from './projectPicker';
-import { inert } from './untrusted';
+import { LiveRun, type LiveView } from '../../core/live/run';
+import type { FeedEntry } from '../../core/live/follower';
+import { loadPrices } from '../../core/live/prices';
+import { awaitingHuman, type GaugeBand } from '../../core/live/meters';
+import { readText, statPath } from '../../core/files';
+import { formatLocal, parseUtc } from '../../core/time';
+import { objectField } from '../../core/fields';
+import type { SharedProjectModel, ModelUpdate } from '../foundation/projectModel';
+import type { Log } from '../foundation/log';
+import type { LeopoldContext } from '../foundation/context';
+import type { LeopoldProject } from '../foundation/projects';
+import { pickProject } from '../foundation/projectPicker';
+import { inert } from '../foundation/untrusted';
 
 const TICK_MS = 1000;
 /** Without a change, the view is re-announced this often (the idle time ages). */

@@ -8,9 +8,9 @@ import * as path from 'node:path';
 import { watch as fsWatch } from 'node:fs';
 import type { Log } from './log';
 import { SharedProjectModel } from './projectModel';
-import { LiveRunModel } from './live';
-import { ReadCache } from '../core/readCache';
-import { discoverNested, hasOwnProject } from '../core/discover';
+import { LiveRunModel } from '../live/live';
+import { ReadCache } from '../../core/readCache';
+import { discoverNested, hasOwnProject } from '../../core/discover';
 
 /** A burst of new folders near the top of the workspace is searched once, this long after its last entry. */
 const SHALLOW_DEBOUNCE_MS = 500;

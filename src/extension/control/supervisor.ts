@@ -8,19 +8,19 @@
 import * as vscode from 'vscode';
 import * as http from 'node:http';
 import * as os from 'node:os';
-import type { LeopoldContext } from './context';
-import type { LeopoldProject } from './projects';
-import { CONTINUITY_POLL_MS } from '../core/continuity/constants';
-import { needsHuman, type Decision, type ContinuitySnapshot } from '../core/continuity/decide';
-import { harnessEnvFrom, type Harness } from '../core/continuity/harness';
-import { observe, tick, type RunnerOptions, type Spawner, type TickResult } from '../core/continuity/runner';
-import type { LoggedSpawn } from '../core/continuity/spawn';
-import { windowsOf } from '../core/fields';
+import type { LeopoldContext } from '../foundation/context';
+import type { LeopoldProject } from '../foundation/projects';
+import { CONTINUITY_POLL_MS } from '../../core/continuity/constants';
+import { needsHuman, type Decision, type ContinuitySnapshot } from '../../core/continuity/decide';
+import { harnessEnvFrom, type Harness } from '../../core/continuity/harness';
+import { observe, tick, type RunnerOptions, type Spawner, type TickResult } from '../../core/continuity/runner';
+import type { LoggedSpawn } from '../../core/continuity/spawn';
+import { windowsOf } from '../../core/fields';
 import type { Seat } from './seat';
 import type { Notifier } from './notifications';
 import { listWatchProcesses, watchesFor } from './watchProcesses';
-import { describeWatch, type WatchProcess } from '../core/watch';
-import type { LoopMode } from '../core/continuity/pill';
+import { describeWatch, type WatchProcess } from '../../core/watch';
+import type { LoopMode } from '../../core/continuity/pill';
 
 export interface SupervisorView {
   project: LeopoldProject;

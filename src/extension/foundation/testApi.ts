@@ -4,18 +4,18 @@
 import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { ProjectRegistry } from './projects';
-import type { SupervisorView } from './supervisor';
-import type { ResumeResult } from './runActions';
-import type { RunsTreeProvider } from './runsTree';
-import type { TimelineView } from '../core/timeline';
-import type { Rendered } from './timeline/protocol';
-import type { LiveView } from '../core/live/run';
-import type { LiveStats } from './live';
-import type { ChildRecord } from '../core/continuity/children';
-import type { ResumeSchedule } from '../core/continuity/schedule';
-import type { ShownNotice } from './notifications';
-import type { StopNowResult } from './runActions';
-import type { ScheduleEvent } from './resumeAt';
+import type { SupervisorView } from '../control/supervisor';
+import type { ResumeResult } from '../control/runActions';
+import type { RunsTreeProvider } from '../runs/runsTree';
+import type { TimelineView } from '../../core/timeline';
+import type { Rendered } from '../timeline/protocol';
+import type { LiveView } from '../../core/live/run';
+import type { LiveStats } from '../live/live';
+import type { ChildRecord } from '../../core/continuity/children';
+import type { ResumeSchedule } from '../../core/continuity/schedule';
+import type { ShownNotice } from '../control/notifications';
+import type { StopNowResult } from '../control/runActions';
+import type { ScheduleEvent } from '../control/resumeAt';
 
 export interface SupervisorTestApi {
   /** The latest verdict per project root. */

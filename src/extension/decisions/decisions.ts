@@ -4,11 +4,11 @@
 // The ranking is ours: items are `alwaysShow`, so VS Code's own label filter never hides a hit (it may still lift
 // items whose title matches the whole typed text, which are our best hits anyway). Read-only.
 import * as vscode from 'vscode';
-import { noIcons } from './untrusted';
-import type { LeopoldContext } from './context';
-import type { LeopoldProject } from './projects';
-import { loadDecisionSources, searchDecisions, type DecisionSource, type RecallHit } from '../core/decisions';
-import { formatLocal } from '../core/time';
+import { noIcons } from '../foundation/untrusted';
+import type { LeopoldContext } from '../foundation/context';
+import type { LeopoldProject } from '../foundation/projects';
+import { loadDecisionSources, searchDecisions, type DecisionSource, type RecallHit } from '../../core/decisions';
+import { formatLocal } from '../../core/time';
 
 const MAX_ITEMS = 200;
 
