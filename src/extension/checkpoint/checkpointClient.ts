@@ -29,7 +29,15 @@ function setting<T>(name: string, fallback: T, scope?: vscode.Uri): T {
   return vscode.workspace.getConfiguration('leopold', scope).get<T>(name, fallback);
 }
 
-export function registerCheckpointClient(ctx: LeopoldContext): void {
+/** The checkpoint client's test section (test mode only: src/extension/testApi.ts). */
+export interface CheckpointTestApi {
+  /** Starts (or returns) the client. */
+  start(): Promise<LanguageClient | undefined>;
+  client(): LanguageClient | undefined;
+  restart(): Promise<unknown>;
+}
+
+export function registerCheckpointClient(ctx: LeopoldContext): CheckpointTestApi {
   const { log, registry } = ctx;
   let client: LanguageClient | undefined;
   let starting: Promise<LanguageClient> | undefined;
@@ -150,8 +158,7 @@ export function registerCheckpointClient(ctx: LeopoldContext): void {
   // Stop the server through LSP shutdown/exit on deactivate (deactivate bounds the wait).
   ctx.onDeactivate(async () => client?.stop(2000).catch(() => undefined));
 
-  ctx.api.checkpoint = {
-    /** Starts (or returns) the client. */
+  return {
     start,
     client: () => client,
     restart,

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject, PerProject } from '../foundation/projects';
+import type { Recorder } from '../foundation/recorder';
 
 /** The Explorer's own colour for files with errors. */
 const ERROR_COLOR = 'list.errorForeground';
@@ -21,10 +22,12 @@ export class CheckpointDecorations implements vscode.FileDecorationProvider, vsc
   /** fsPath of an invalid checkpoint → its mark. */
   private readonly marks = new Map<string, Mark>();
   private readonly disposables: vscode.Disposable[] = [this.emitter];
-  readonly changed: string[] = [];
+  /** The files whose decorations changed, in order (test mode only, bounded). */
+  readonly changed: Recorder<string>;
   private readonly projects: PerProject<vscode.Disposable>;
 
   constructor(ctx: LeopoldContext) {
+    this.changed = ctx.recorder<string>();
     this.projects = ctx.registry.follow((project) => {
       if (project.model.loaded) this.update(project);
       else void project.model.ready().then(() => this.update(project), () => undefined);
@@ -68,15 +71,22 @@ export class CheckpointDecorations implements vscode.FileDecorationProvider, vsc
   }
 }
 
-export function registerDecorations(ctx: LeopoldContext): CheckpointDecorations {
+/** The checkpoint decorations' test section (test mode only: src/extension/testApi.ts). */
+export interface DecorationsTestApi {
+  /** The decoration the provider gives a file now (undefined: none). */
+  decoration(path: string): { badge: string | undefined; tooltip: string | undefined; color: string | undefined } | undefined;
+  /** The files whose decorations changed so far, in order. */
+  changed(): string[];
+}
+
+export function registerDecorations(ctx: LeopoldContext): DecorationsTestApi {
   const provider = new CheckpointDecorations(ctx);
   ctx.extension.subscriptions.push(provider, vscode.window.registerFileDecorationProvider(provider));
-  ctx.api.decorations = {
+  return {
     decoration: (path: string) => {
       const d = provider.provideFileDecoration(vscode.Uri.file(path));
       return d ? { badge: d.badge, tooltip: d.tooltip, color: d.color ? ERROR_COLOR : undefined } : undefined;
     },
-    changed: () => [...provider.changed],
+    changed: () => provider.changed.list(),
   };
-  return provider;
 }

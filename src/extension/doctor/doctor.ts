@@ -230,13 +230,23 @@ class Doctor implements vscode.Disposable {
   }
 }
 
-export function registerDoctor(ctx: LeopoldContext): void {
+/** The doctor's test section (test mode only: src/extension/testApi.ts). */
+export interface DoctorTestApi {
+  run(): Promise<string>;
+  text(): string;
+  refresh(): Promise<unknown>;
+  diagnostics(file: string): {
+    message: string; line: number; severity: vscode.DiagnosticSeverity; code: unknown; source: string | undefined;
+  }[];
+}
+
+export function registerDoctor(ctx: LeopoldContext): DoctorTestApi {
   const doctor = new Doctor(ctx);
   ctx.extension.subscriptions.push(
     doctor,
     vscode.commands.registerCommand('leopold.doctor', () => doctor.run()),
   );
-  ctx.api.doctor = {
+  return {
     run: () => doctor.run(),
     text: () => doctor.text,
     refresh: () => doctor.refreshAll(true),

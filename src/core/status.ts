@@ -1,0 +1,178 @@
+// The run's status as data: one object with everything a surface shows about a project's run — what the relaunch
+// loop would do now and why, the window and its ceiling, the plan, the gauge, the meters, tokens and cost, whether a
+// person is needed. It is read from the same core code the tree and the status bar read (the project's one
+// ProjectModel, the loop's decide(), the live run's LiveRun), so a script (`leopold-status --json`), an agent (the LM
+// tools, the MCP server) and the editor give one answer. Pure but for `readRunStatus`, which reads (never writes,
+// never spawns).
+import { dirname, join, resolve } from 'node:path';
+import { decide, type ContinuitySnapshot, type Decision } from './continuity/decide';
+import { detectHarness, harnessEnvFrom, type Harness } from './continuity/harness';
+import { pill } from './continuity/pill';
+import { currentWindow, objectField, stoppedReason, type StateObject } from './fields';
+import { contextGauge, dashboardMeters, MIB, awaitingHuman, type Meter } from './live/meters';
+import { LiveRun, type LiveView } from './live/run';
+import { loadPrices } from './live/prices';
+import { addTokens, type Tokens } from './live/records';
+import { noticeFor, noticeState } from './notify';
+import { ProjectModel, type ProjectSnapshot } from './project';
+import { parseDecisions } from './decisions';
+import { readText } from './files';
+import type { Locale } from './messages';
+
+export const RUN_STATUS_SCHEMA = 1;
+
+export type LoopAction = 'relaunch' | 'api_relaunch' | 'refuse' | 'api_refuse' | 'wait' | 'none';
+
+export interface RunStatusData {
+  schema: typeof RUN_STATUS_SCHEMA;
+  /** The project's root (the folder that holds `.leopold/`), absolute. */
+  project: string;
+  harness: Harness | null;
+  stoppedReason: string | null;
+  /** What the relaunch loop would do if it ran now, without acting. */
+  loop: { action: LoopAction; reason?: string; harness?: Harness; seconds?: number };
+  plan: { done: number; total: number };
+  windows: { current: number; max: number | null };
+  meters: { iterations: [number, number]; subagents: [number, number]; forks: [number, number]; failures: [number, number] };
+  /** Decisions in DECISIONS.md. */
+  decisions: number;
+  /** The running window's size (MiB, as the Stop hook measures it; null when no transcript is known) and its cap. */
+  context: { mb: number | null; capMb: number };
+  /** The whole run, deduplicated (main and subagent transcripts); null when no transcript is known. */
+  tokens: Tokens | null;
+  /** The whole run's cost estimate (≈, from the price table); null when no transcript is known. */
+  costUsd: number | null;
+  perWindow: { window: number; tokens: Tokens | null; costUsd: number | null }[];
+  /** A person is needed: what for. */
+  needsYou: null | { kind: string; text: string };
+  /** Figures still being counted (a large transcript read from its tail first). */
+  partial?: string[];
+  /** The status line a person reads (the status bar's words). */
+  text: string;
+}
+
+export interface RunStatusInput {
+  snapshot: ProjectSnapshot;
+  /** The loop's decision on `snapshot.continuity` (with the harness detected, where it was). */
+  decision: Decision;
+  /** The live run's figures; undefined when they were not read (then tokens and cost are unknown). */
+  live?: LiveView;
+  /** The harness the loop detected, when it did. */
+  harness?: Harness | null;
+  /** DECISIONS.md entries, when counted. */
+  decisions?: number;
+  nowMs: number;
+  locale?: Locale;
+}
+
+const pair = (m: Meter | undefined): [number, number] => [m?.val ?? 0, m?.max ?? 0];
+
+/** The loop's decision as an action, a reason in Leopold's own words, and the harness or the wait. */
+export function loopOf(d: Decision, nowMs: number): RunStatusData['loop'] {
+  const harnessOf = () => d.spawn?.harness ?? (d.verdict.split(':')[1] as Harness | undefined);
+  switch (d.kind) {
+    case 'relaunched': return { action: 'relaunch', harness: harnessOf() };
+    case 'api_relaunched': return { action: 'api_relaunch', harness: harnessOf() };
+    case 'refused': return { action: 'refuse', reason: d.reason };
+    case 'relaunch_failed': return { action: 'refuse', reason: 'relaunch_failed' };
+    case 'api_refused': return { action: 'api_refuse', reason: d.reason };
+    case 'api_waiting': {
+      const seconds = d.dueMs !== undefined ? Math.max(0, Math.ceil((d.dueMs - nowMs) / 1000)) : d.secs ?? 0;
+      return { action: 'wait', seconds };
+    }
+    case 'idle':
+      // Every gate before the harness passed: the loop would relaunch once it knows which agent to start.
+      if (d.needsHarness) return { action: d.path === 'api_error' ? 'api_relaunch' : 'relaunch' };
+      return { action: 'none', reason: 'idle' };
+    case 'error': return { action: 'none', reason: d.reason ?? 'error' };
+    default: return { action: 'none', reason: d.kind };
+  }
+}
+
+const tokensOf = (t: Tokens): Tokens => ({ input: t.input, output: t.output, cacheWrite: t.cacheWrite, cacheRead: t.cacheRead });
+
+/** The run status of one project from what was read: the answer every surface shows. */
+export function runStatusData(input: RunStatusInput): RunStatusData {
+  const { snapshot: snap, decision, live, nowMs } = input;
+  const cont = snap.continuity;
+  const st: StateObject | undefined = cont.state.kind === 'ok' ? cont.state.raw : undefined;
+  const ownerHarness = objectField(st?.owner).harness;
+  const harness = input.harness ?? live?.transcript?.harness
+    ?? (ownerHarness === 'claude' || ownerHarness === 'codex' ? ownerHarness : null);
+  const gauge = live?.gauge ?? contextGauge(st, undefined);
+  const meters = dashboardMeters(st, snap.guardrails.maxIterations, snap.guardrails.maxFailures, gauge);
+  const byLabel = (l: Meter['label']) => meters.find((m) => m.label === l);
+  const p = pill(cont, decision, nowMs, 'auto', input.locale ?? 'en');
+  const notice = noticeFor(noticeState(cont.state));
+  const wait = awaitingHuman(st, snap.recent, snap.plan);
+  let needsYou: RunStatusData['needsYou'] = null;
+  if (wait && !wait.ticked) needsYou = { kind: 'awaitingHuman', text: wait.text || `#${wait.index ?? '?'}` };
+  else if (p.warning) needsYou = { kind: notice?.kind ?? decision.kind, text: p.text };
+  const known = live && live.windows.some((w) => w.transcripts.length > 0);
+  const partial = live && (live.counting || live.windows.some((w) => w.counting)) ? ['tokens', 'costUsd', 'perWindow'] : undefined;
+  return {
+    schema: RUN_STATUS_SCHEMA,
+    project: dirname(snap.leoDir),
+    harness,
+    stoppedReason: st ? stoppedReason(st) ?? null : null,
+    loop: loopOf(decision, nowMs),
+    plan: { done: snap.plan?.done ?? 0, total: snap.plan?.total ?? 0 },
+    windows: { current: st ? currentWindow(st) : 1, max: st ? snap.maxWindows : null },
+    meters: { iterations: pair(byLabel('iterations')), subagents: pair(byLabel('subagents')), forks: pair(byLabel('forks')), failures: pair(byLabel('failures')) },
+    decisions: input.decisions ?? 0,
+    context: { mb: gauge.bytes === undefined ? null : gauge.bytes / MIB, capMb: gauge.maxMb },
+    tokens: known ? tokensOf(live.run.total.tokens) : null,
+    costUsd: known ? live.run.total.usd : null,
+    perWindow: (live?.windows ?? []).map((w) => w.transcripts.length === 0
+      ? { window: w.window, tokens: null, costUsd: null }
+      : { window: w.window, tokens: tokensOf(addTokens(w.main.tokens, w.subagents.tokens)), costUsd: w.main.usd + w.subagents.usd }),
+    needsYou,
+    ...(partial ? { partial } : {}),
+    text: p.text,
+  };
+}
+
+export interface ReadRunStatusOptions {
+  /** Evaluate at this instant (ms) instead of the clock. */
+  nowMs?: number;
+  /** Count the bytes before a large transcript's tail too (default true); without it such figures are `partial`. */
+  countHistory?: boolean;
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+  locale?: Locale;
+}
+
+/**
+ * Reads a project (the folder that holds `.leopold/`) once, through the same model the editor keeps, and answers.
+ * Read-only: it never writes and never spawns; every read is bounded (the core's readers).
+ */
+export async function readRunStatus(root: string, opts: ReadRunStatusOptions = {}): Promise<RunStatusData> {
+  const nowMs = opts.nowMs ?? Date.now();
+  root = resolve(root);
+  const leoDir = join(root, '.leopold');
+  const model = new ProjectModel(leoDir, { now: () => nowMs, locale: opts.locale });
+  await model.load();
+  await model.completeHistory();
+  const snap = model.snapshot;
+  const cont: ContinuitySnapshot = { ...snap.continuity };
+  let decision = decide(cont, nowMs);
+  let harness: Harness | null | undefined;
+  if (decision.needsHarness && cont.state.kind === 'ok') {
+    const env = opts.env ?? process.env;
+    cont.harness = harness = (await detectHarness(root, cont.state.raw, harnessEnvFrom(env, opts.home ?? env.HOME ?? ''))).harness ?? null;
+    decision = decide(cont, nowMs);
+  }
+  const live = new LiveRun();
+  try {
+    live.prices = await loadPrices({ envPath: (opts.env ?? process.env).LEOPOLD_PRICES, projectPath: join(leoDir, 'prices.json') });
+    await live.setInput({ state: snap.stateObject, runEvents: snap.runEvents, windows: snap.windows });
+    await live.pollOthers();
+    await live.pollCurrent();
+    if (opts.countHistory !== false) await live.countHistories();
+    const view = live.view(nowMs);
+    const decisions = parseDecisions((await readText(join(leoDir, 'DECISIONS.md'))) ?? '').length;
+    return runStatusData({ snapshot: snap, decision, live: view, harness, decisions, nowMs, locale: opts.locale });
+  } finally {
+    live.close();
+  }
+}
