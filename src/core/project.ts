@@ -5,7 +5,7 @@
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { capFrom, formatKb, utf8Length, validateCheckpoint, type CheckpointCap } from './checkpoint';
-import { activationMs, capContextMb, resolveMaxWindows } from './fields';
+import { activationMs, capContextMb, resolveMaxWindows, windowsOf } from './fields';
 import { parseGuardrails, type Guardrails } from './guardrails';
 import { describeFile, fileKindWords, formatSize, readBounded, readText, TEXT_CAP_BYTES, type FileKind } from './files';
 import { JournalTailer, noDecisions, type DecisionCounts, type JournalEvent } from './journal';
@@ -16,7 +16,6 @@ import { readState, type StateRead } from './state';
 import { ReadCache } from './readCache';
 import { msg, msgN, type Locale } from './messages';
 import { decisionState, type ContinuitySnapshot } from './continuity/decide';
-import { windowsOf } from './fields';
 
 export const BRIEF_FILES = ['MISSION.md', 'CHARTER.md', 'GUARDRAILS.md', 'PLAN.md', 'DECISIONS.md', 'CHECKPOINT.md'] as const;
 
