@@ -23,7 +23,7 @@ export function toLocale(tag: string | undefined | null): Locale {
 
 const EN = {
   ...LIVE_EN,
-  // --- checkpoint findings (core/checkpoint.ts) -----------------------------------------------------------------
+  // --- checkpoint findings (core/checkpoint/rules/*.ts) ---------------------------------------------------------
   'checkpoint.nested': '{count} titles — a nested prior checkpoint; merge, never nest. Delete this second "{title}" line and merge any repeated section into the first one.',
   'checkpoint.nested.fix': 'Drop the nested title line',
   'checkpoint.noTitle': 'no "{title}" title — the compact hook refuses a checkpoint without exactly one title and the Stop hook records checkpoint_written: false. Add "{title}" as the first line.',
@@ -840,6 +840,8 @@ export function msg(locale: Locale | undefined, key: MessageKey, args?: MessageA
 }
 
 type Counted<K> = K extends `${infer B}.one` ? (`${B}.other` extends MessageKey ? B : never) : never;
+/** The base of a counted pair of keys (`key.one` / `key.other`): what `msgN` takes. */
+export type CountedKey = Counted<MessageKey>;
 const PLURALS: Readonly<Record<Locale, Intl.PluralRules>> = { en: new Intl.PluralRules('en'), 'pt-br': new Intl.PluralRules('pt-BR') };
 
 /** `one` or `other` for `count` by the language's own rule (CLDR): English `0 items`, Portuguese `0 item` (0 and 1 are singular). */
@@ -848,7 +850,7 @@ export function pluralCategory(locale: Locale | undefined, count: number): 'one'
 }
 
 /** A counted message: `key.one` or `key.other`, chosen by `Intl.PluralRules` for the locale (pluralCategory). */
-export function msgN(locale: Locale | undefined, key: Counted<MessageKey>, count: number, args?: MessageArgs): string {
+export function msgN(locale: Locale | undefined, key: CountedKey, count: number, args?: MessageArgs): string {
   return msg(locale, `${key}.${pluralCategory(locale, count)}` as MessageKey, { count, ...args });
 }
 
