@@ -78,7 +78,7 @@ suite('checkpoint language server', () => {
       ['brief-section', 'duplicate-section', 'missing-section', 'nested-checkpoint', 'section-order', 'unknown-section']);
     const d = errors(checkpoint).find((x) => codeOf(x) === 'unknown-section')!;
     assert.strictEqual((d.code as { target: vscode.Uri }).target.toString(),
-      'https://github.com/leopold-vscode/leopold-vscode#unknown-section');
+      'https://github.com/leopold-vscode/leopold-vscode/blob/main/docs/checkpoint-rules.md#unknown-section');
     await verdict(checkpoint, /^✗ \d+ problems — the next window will not resume from this$/);
   });
 
