@@ -1,13 +1,15 @@
 // "No fix deletes a line you wrote": a property test over thousands of seeded random documents. Every non-blank
 // line of the input is in the output of each fix alone and of Fix All, up to heading markers (`#`, `> `) and
 // surrounding whitespace — except a nested title line and an exact duplicate heading line (and a misspelled
-// heading renamed to the section it plainly means). Non-preferred fixes may drop lines only as many as they say.
+// heading renamed to the section it plainly means). Merging a duplicate section (its preferred fix, and Fix All)
+// makes identical lines one: there, every distinct line stays. Non-preferred fixes may drop lines only as many as
+// they say.
 // Also: Format Document keeps every character of a body but the whitespace at the end of its section.
 import * as assert from 'node:assert/strict';
 import {
   SECTIONS, TITLE, fixAll, formatCheckpoint, isTitleLine, parseCheckpoint, validateCheckpoint,
 } from '../../src/core/checkpoint';
-import { lostLines } from '../fixtures/checkpoints/lines';
+import { lostDistinctLines, lostLines } from '../fixtures/checkpoints/lines';
 import { randomDoc, rng } from '../fixtures/checkpoints/random';
 
 const show = (text: string) => JSON.stringify(text);
@@ -31,6 +33,10 @@ describe('no fix deletes a line you wrote (property, seeded)', () => {
             assert.ok(!fix.preferred, `a lossy fix is never preferred: ${fix.title}`);
             assert.equal(missing.length, fix.drops, `doc ${d}: "${fix.title}" says it drops ${fix.drops}, lost ${JSON.stringify(missing)}\n${show(text)}`);
             assert.match(fix.title, new RegExp(`drops ${fix.drops} line`));
+          } else if (f.code === 'duplicate-section' && fix.preferred) {
+            // Merging equals: a repeated line may become one, never disappear.
+            const gone = lostDistinctLines(text, out);
+            assert.deepEqual(gone, [], `doc ${d}: "${fix.title}" lost lines\n${show(text)}\n---\n${show(out)}`);
           } else {
             assert.deepEqual(missing, [], `doc ${d}: "${fix.title}" (${f.code}) lost lines\n${show(text)}\n---\n${show(out)}`);
           }
@@ -41,14 +47,14 @@ describe('no fix deletes a line you wrote (property, seeded)', () => {
     assert.ok(lossy > 100, `exercised ${lossy} lossy fixes`);
   });
 
-  it(`Fix All keeps every line, ends valid and LF, and is its own fixed point, over ${DOCS} documents`, () => {
+  it(`Fix All keeps every distinct line, ends valid and LF, and is its own fixed point, over ${DOCS} documents`, () => {
     const r = rng(777);
     let changed = 0;
     for (let d = 0; d < DOCS; d++) {
       const text = randomDoc(r);
       const out = fixAll(text);
       if (out !== text) changed++;
-      assert.deepEqual(lostLines(text, out), [], `doc ${d}\n${show(text)}\n---\n${show(out)}`);
+      assert.deepEqual(lostDistinctLines(text, out), [], `doc ${d}\n${show(text)}\n---\n${show(out)}`);
       const v = validateCheckpoint(out);
       assert.equal(v.errors, 0, `doc ${d}: ${v.findings.map((f) => f.code).join(', ')}\n${show(text)}\n---\n${show(out)}`);
       if (out !== text) assert.ok(!/\r\n/.test(out), `doc ${d}: Fix All leaves LF`);

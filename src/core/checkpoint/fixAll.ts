@@ -2,16 +2,17 @@
 import type { Locale } from '../messages';
 import { DEFAULT_CAP, type CheckpointCap } from './cap';
 import { SECTIONS, TITLE, closestSection, sectionKind, type SectionName } from './contract';
-import { earlierViewMarker, toLf, trimOuterBlank } from './fixes';
+import { earlierViewMarker, newLedgerLines, toLf, trimOuterBlank, viewKey } from './fixes';
 import { isTitleLine } from './parse';
 import { validateCheckpoint } from './validate';
 
 /**
  * Every preferred fix at once, in one linear pass over one parse (the oversize error has no automatic fix): nested
  * titles dropped and the title first; brief and unknown headings quoted, or renamed to the missing section they
- * plainly mean; duplicates merged without losing a line (ledgers appended, snapshots later view first and earlier
- * view below its marker); missing sections inserted; sections in contract order; LF line breaks. Text before the
- * first section stays, after the title. The result has no error left but `oversize`, and Fix All of it is itself.
+ * plainly mean; duplicates merged without losing a line, identical lines and views once (ledgers get the lines
+ * they do not have yet; snapshots the latest view first and each earlier view that differs below its marker);
+ * missing sections inserted; sections in contract order; LF line breaks. Text before the first section stays, after
+ * the title. The result has no error left but `oversize`, and Fix All of it is itself.
  */
 export function fixAll(text: string, cap: CheckpointCap = DEFAULT_CAP, locale: Locale = 'en'): string {
   const v = validateCheckpoint(text, cap, locale);
@@ -72,14 +73,21 @@ export function fixAll(text: string, cap: CheckpointCap = DEFAULT_CAP, locale: L
     out.push(list[0].heading);
     const merged: string[] = [];
     if (sectionKind(s) === 'ledger') {
-      for (const b of list) for (const l of trimOuterBlank(b.body)) merged.push(l);
+      // The first block as written; each later one adds the lines the ledger does not have yet.
+      const first = trimOuterBlank(list[0].body);
+      merged.push(...first);
+      const have = new Set(first.map((l) => l.trim()).filter((t) => t !== ''));
+      for (const b of list.slice(1)) merged.push(...newLedgerLines(have, trimOuterBlank(b.body)));
     } else {
-      // The latest view first, each earlier one below its marker.
+      // The latest view first, each earlier one that differs below its marker.
+      const views = new Set<string>();
       for (let j = list.length - 1; j >= 0; j--) {
         const b = trimOuterBlank(list[j].body);
-        if (b.length === 0) continue;
-        if (merged.length) merged.push('', earlierViewMarker(s, locale));
-        for (const l of b) merged.push(l);
+        const key = viewKey(b);
+        if (b.length === 0 || views.has(key)) continue;
+        if (views.size) merged.push('', earlierViewMarker(s, locale));
+        views.add(key);
+        merged.push(...b);
       }
     }
     for (const l of merged) out.push(l);

@@ -75,6 +75,39 @@ export function contentLines(p: ParsedCheckpoint, h: Heading): number {
   return n;
 }
 
+/**
+ * The lines of `block` a ledger that already has the (trimmed) lines `have` gains: each line once — identical lines
+ * are one, so merging equals loses nothing — and a blank line only between two lines it keeps. Adds them to `have`.
+ */
+export function newLedgerLines(have: Set<string>, block: readonly string[]): string[] {
+  const out: string[] = [];
+  let gap = false;
+  for (const l of block) {
+    const t = l.trim();
+    if (t === '') gap = out.length > 0;
+    else if (!have.has(t)) {
+      if (gap) out.push('');
+      gap = false;
+      have.add(t);
+      out.push(l);
+    }
+  }
+  return out;
+}
+
+/**
+ * What makes two views of a snapshot the same: their non-blank lines, trimmed (a pasted copy is the same view, its
+ * trailing blanks and line breaks aside). Equal keys, equal views.
+ */
+export function viewKey(lines: readonly string[]): string {
+  let key = '';
+  for (const l of lines) {
+    const t = l.trim();
+    if (t !== '') key += `${t}\n`;
+  }
+  return key;
+}
+
 /** Lines of a duplicate ledger body that repeat a line (trimmed) of the first body or an earlier line of its own. */
 export function repeatedLedgerLines(p: ParsedCheckpoint, firstLines: ReadonlySet<string>, dup: Heading): number {
   const own = new Set<string>();
@@ -100,18 +133,20 @@ export function earlierViewMarker(name: string, locale: Locale = 'en'): string {
 
 /**
  * How a duplicate section merges into the first one:
- * - `keep-all` (the preferred fix, both kinds): nothing is lost. A ledger gets the duplicate's lines appended; a
- *   snapshot gets the later view first and the earlier view below it, under a marker line.
- * - `collapse` (ledger): only lines the first body does not already have (trimmed) are appended.
+ * - `merge` (the preferred fix, both kinds): nothing is lost, and what is identical is one. A ledger gets the
+ *   duplicate's lines it does not have yet (trimmed), as Leopold's ledgers collapse exact duplicates; a snapshot gets
+ *   the later view first and the earlier view below it, under a marker line — or just the one view when both are the
+ *   same.
+ * - `keep-repeats` (ledger): every line of the duplicate appended, repeated ones included.
  * - `keep-later` (snapshot): the later view replaces the earlier one (the contract's merge rule; drops lines).
  */
-export type MergeMode = 'keep-all' | 'collapse' | 'keep-later';
+export type MergeMode = 'merge' | 'keep-repeats' | 'keep-later';
 
 /**
  * Merges a duplicate section into the first one and removes its heading. Title lines inside the removed block stay
  * where they are (they are their own finding).
  */
-export function mergeDuplicate(p: ParsedCheckpoint, dup: Heading, mode: MergeMode = 'keep-all', locale: Locale = 'en'): string {
+export function mergeDuplicate(p: ParsedCheckpoint, dup: Heading, mode: MergeMode = 'merge', locale: Locale = 'en'): string {
   const first = p.sections.get(dup.name as SectionName);
   if (!first || first === dup) return p.text;
   const later = trimOuterBlank(bodyLines(p, dup));
@@ -121,21 +156,11 @@ export function mergeDuplicate(p: ParsedCheckpoint, dup: Heading, mode: MergeMod
   const insertAfter = new Map<number, string[]>();
   const lastOfFirst = lastContentLine(p, first);
   if (sectionKind(dup.name as SectionName) === 'ledger') {
-    if (mode === 'collapse') {
-      const have = new Set(ledgerLines(p, first));
-      const add: string[] = [];
-      for (const l of later) {
-        const t = l.trim();
-        if (t === '' || have.has(t)) continue;
-        have.add(t);
-        add.push(l);
-      }
-      insertAfter.set(lastOfFirst, add);
-    } else insertAfter.set(lastOfFirst, later);
+    insertAfter.set(lastOfFirst, mode === 'keep-repeats' ? later : newLedgerLines(new Set(ledgerLines(p, first)), later));
   } else if (mode === 'keep-later') {
     for (let i = first.bodyStart; i <= lastOfFirst; i++) if (!isTitleLine(p.lines[i])) remove.add(i);
     insertAfter.set(first.line, later);
-  } else if (later.length > 0) {
+  } else if (later.length > 0 && viewKey(later) !== viewKey(bodyLines(p, first))) {
     if (lastOfFirst === first.line) insertAfter.set(first.line, later); // no earlier view to keep
     else {
       // The later view first; the earlier view below it, under its marker (its leading blank lines go).

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { EXTENSION_ID, leoFile, leopold, testFolders, waitFor } from '../helpers';
 import { validateCheckpoint } from '../../../src/core/checkpoint';
 import { BROKEN } from '../../fixtures/checkpoints/docs';
-import { lostLines } from '../../fixtures/checkpoints/lines';
+import { lostDistinctLines } from '../../fixtures/checkpoints/lines';
 
 const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? String(d.code.value) : String(d.code));
 const ours = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'leopold');
@@ -141,7 +141,9 @@ suite('checkpoint language server', () => {
     const onDisk = await fs.readFile(d.uri.fsPath, 'utf8');
     assert.ok(!onDisk.includes('\r'), 'LF on disk');
     assert.strictEqual(validateCheckpoint(onDisk).errors, 0);
-    assert.deepStrictEqual(lostLines(before, onDisk), [], 'every line kept');
+    assert.deepStrictEqual(lostDistinctLines(before, onDisk), [], 'every line kept');
+    // BROKEN's two Files and Code blocks both list src/csv.ts: merged, it is there once.
+    assert.strictEqual(onDisk.split('\n').filter((l) => l === '- src/csv.ts').length, 1, 'identical ledger lines once');
     assert.ok(onDisk.includes('\n(earlier view of "## Current Work", kept by the merge — delete what no longer holds)\n'));
     assert.ok(onDisk.includes('\n    indented code stays code\n'));
   }
