@@ -20,6 +20,7 @@ import { registerTimeline } from './timeline/panel';
 import { registerLive } from './live/live';
 import { registerTreeActions } from './runs/treeActions';
 import { registerDecorations } from './checkpoint/decorations';
+import { OpenCheckpoints } from './checkpoint/openCheckpoints';
 import { registerWelcome } from './runs/welcome';
 
 /** What deactivate() waits for; each is bounded, and deactivation never waits more than SHUTDOWN_MS in all. */
@@ -51,12 +52,14 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const resumeAt = registerResumeAt(ctx, actions.deps, supervisors.hub);
   const statusBar = registerStatusBar(ctx, supervisors.hub, live.runs, resumeAt.scheduler);
   const checkpoint = registerCheckpointClient(ctx);
+  const openCheckpoints = new OpenCheckpoints();
+  extension.subscriptions.push(openCheckpoints);
   const tree = registerRunsTree(ctx, live.runs, seat);
   notifications.notifier.attachBadge(tree.view);
   const treeActions = registerTreeActions(ctx, tree.provider);
-  const decorations = registerDecorations(ctx);
+  const decorations = registerDecorations(ctx, openCheckpoints);
   const welcome = registerWelcome(ctx);
-  const doctor = registerDoctor(ctx);
+  const doctor = registerDoctor(ctx, openCheckpoints);
   const decisions = registerDecisions(ctx);
   const timeline = registerTimeline(ctx, supervisors.hub, live.runs);
 

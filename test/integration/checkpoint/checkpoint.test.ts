@@ -294,4 +294,27 @@ suite('checkpoint language server', () => {
     await verdict(checkpoint, /^✓ valid checkpoint .* of 32 KB$/);
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
+  test('one count per problem: a saved broken checkpoint, open, is counted by VS Code from the server only; closed, by Leopold', async () => {
+    await setText(doc, BROKEN);
+    assert.ok(await doc.save());
+    const v = validateCheckpoint(BROKEN);
+    const all = () => vscode.languages.getDiagnostics(checkpoint);
+    await waitFor('the server\'s findings of the saved text', () => (ours(checkpoint).length === v.findings.length ? true : undefined));
+    // Leopold has the broken file too (its mark, the doctor's finding), and still shows no count of its own.
+    await waitFor('the Leopold mark of the broken file', () => api.decorations.marked(checkpoint.fsPath));
+    await waitFor('the doctor\'s finding', () => /checkpoint MALFORMED/.test(api.doctor.text()) || undefined);
+    assert.strictEqual(api.decorations.decoration(checkpoint.fsPath), undefined, 'no Leopold badge beside VS Code\'s own count');
+    assert.deepStrictEqual(all().filter((d) => d.source !== 'leopold').map((d) => d.source), [], 'no second entry (the doctor\'s)');
+    assert.strictEqual(all().filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length, v.errors);
+    // Closed: VS Code has nothing to count; the Leopold badge counts the file's errors, the doctor adds its one entry.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const mark = await waitFor('the Leopold badge of the closed checkpoint', () => api.decorations.decoration(checkpoint.fsPath));
+    assert.strictEqual(mark.badge, String(v.errors));
+    await waitFor('the server\'s findings cleared and the doctor\'s one entry', () =>
+      ours(checkpoint).length === 0 && all().length === 1 && all()[0].source === 'leopold doctor' &&
+      all()[0].severity === vscode.DiagnosticSeverity.Information ? true : undefined);
+    console.log(`  open: ${v.findings.length} server entries (${v.errors} errors); closed: badge ${mark.badge} + 1 doctor entry`);
+    await fs.writeFile(checkpoint.fsPath, demo);
+    await waitFor('the badge and the doctor entry cleared', () => !api.decorations.decoration(checkpoint.fsPath) && all().length === 0 ? true : undefined);
+  });
 });
