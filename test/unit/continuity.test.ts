@@ -605,7 +605,7 @@ describe(`continuity loop [TZ=${ZONE}]`, () => {
       writeFileSync(join(codexDir, 'rollout-other.jsonl'), JSON.stringify({ type: 'session_meta', payload: { cwd: '/elsewhere' } }) + '\n');
       assert.equal((await detectHarness(p.root, {}, env)).harness, undefined);
       writeFileSync(join(codexDir, 'rollout-1.jsonl'), JSON.stringify({ type: 'session_meta', payload: { cwd: p.root } }) + '\n');
-      assert.deepEqual(await detectHarness(p.root, {}, env), { harness: 'codex', transcript: join(codexDir, 'rollout-1.jsonl') });
+      assert.deepEqual(await detectHarness(p.root, {}, env), { harness: 'codex', source: 'first-record', transcript: join(codexDir, 'rollout-1.jsonl') });
       const claudeDir = join(env.claudeConfigDir!, 'projects', claudeProjectSlug(p.root));
       mkdirSync(claudeDir, { recursive: true });
       p.transcriptClaude(join(claudeDir, 'abc.jsonl'));
