@@ -317,6 +317,40 @@ describe('issue 20: every figure true on real files', () => {
     });
   });
 
+  describe('the first roll (issue 23)', () => {
+    it('the shipped demo relaunches on its first roll: owner.harness names the harness where no transcript does; without it the refusal says what is missing', async () => {
+      const dir = await tmp();
+      const root = path.join(dir, 'demo');
+      await fs.cp(path.join(__dirname, '..', '..', 'examples', 'demo'), root, { recursive: true });
+      const leo = path.join(root, '.leopold');
+      const now = Date.now();
+      const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+      // The Stop hook's roll of window 3, as it writes it: state merged by jq, the roll and the stop journaled.
+      const state = JSON.parse(readFileSync(path.join(leo, 'state.json'), 'utf8'));
+      const rolled = { ...state, active: false, stopped_reason: 'context_budget', windows: 4, last_turn: iso(now - 30_000), window_progress: [2, 1, 1],
+        window_zero_streak: 0, checkpoint_written: true, owner: { ...state.owner, released_at: iso(now - 29_000) } };
+      writeFileSync(path.join(leo, 'state.json'), JSON.stringify(rolled));
+      const journal = readFileSync(path.join(leo, 'events.jsonl'), 'utf8');
+      writeFileSync(path.join(leo, 'events.jsonl'), journal + [
+        JSON.stringify({ ts: iso(now - 30_000), event: 'window_roll', window: 3, checkpoint_written: true, plan_vector: 'xxxxooo', context_mb: 5.0, items_closed: 1, zero_streak: 0 }),
+        JSON.stringify({ ts: iso(now - 29_000), event: 'stop', reason: 'context_budget' }),
+      ].join('\n') + '\n');
+      const { tick } = await import('../../src/core/continuity/runner');
+      const spawned: unknown[] = [];
+      const opts = { root, harnessEnv: { home: path.join(dir, 'home') }, spawn: async (plan: unknown) => (spawned.push(plan), { pid: 4242 }), now: () => now };
+      const r = await tick(opts);
+      assert.equal(r.decision.verdict, 'relaunched:claude', r.decision.detail);
+      assert.equal(spawned.length, 1);
+      // The same roll with no owner.harness: refused, and the detail says what is missing, as a sentence.
+      writeFileSync(path.join(leo, 'state.json'), JSON.stringify({ ...rolled, windows: 5, owner: { ...rolled.owner, harness: '' } }));
+      writeFileSync(path.join(leo, 'events.jsonl'), readFileSync(path.join(leo, 'events.jsonl'), 'utf8')
+        + JSON.stringify({ ts: iso(now - 20_000), event: 'window_roll', window: 4, checkpoint_written: true }) + '\n');
+      const refused = await tick(opts);
+      assert.equal(refused.decision.verdict, 'refused:unknown_harness');
+      assert.equal(refused.decision.detail, "No transcript of this run was found (state.json names none, and no Claude Code or Codex session of this project exists), and state.json's owner.harness is empty: nothing says whether to start claude or codex");
+    });
+  });
+
   describe('unknown is not zero (issue 23)', () => {
     it('with no transcript, the figures are unknown (null) and the tree says so, never `in 0 · out 0` or `≈ $0.0000`', async () => {
       const { liveRunNodes } = await import('../../src/extension/runs/runsTreeLive');
