@@ -17,7 +17,10 @@ import { BUNDLED, DEFAULT_PRICES, bundledModel, priceFor, tableName } from '../.
 import { ProjectModel } from '../../src/core/project';
 import { claudeProjectSlug, classifyTranscriptLine, detectHarness } from '../../src/core/continuity/harness';
 import { rng } from '../fixtures/random';
-import { claudeAssistant, claudeToolResult, claudeUser, writeCodexRollout, type ClaudeSession } from '../fixtures/transcripts';
+import {
+  claudeAssistant, claudeToolResult, claudeUser, codexCall, codexMeta, codexOutput, codexTokenCount, codexTurn, writeCodexRollout,
+  type ClaudeSession,
+} from '../fixtures/transcripts';
 
 const tmp = () => fs.mkdtemp(path.join(os.tmpdir(), 'leo-fig-'));
 const MB = 1024 * 1024;
@@ -54,6 +57,39 @@ describe('issue 20: every figure true on real files', () => {
         run.close();
       });
     }
+
+    it('property: a rollout read from its tail and then its history counts what a whole read counts — per model, with resets and model switches (seeded, 60 rollouts)', async () => {
+      const dir = await tmp();
+      for (let seed = 1; seed <= 60; seed++) {
+        const rand = rng(seed * 7919);
+        const ts = (i: number) => new Date(Date.parse('2026-11-30T08:00:00Z') + i * 60_000).toISOString();
+        let text = codexMeta(`0199-${seed}`, '/p', ts(0));
+        let total = { input: 0, cached: 0, output: 0 };
+        const n = 20 + Math.floor(rand() * 120);
+        for (let i = 1; i <= n; i++) {
+          if (i === 1 || rand() < 0.15) text += codexTurn(['gpt-5.1-codex', 'gpt-5.4', 'gpt-5-mini', 'mystery-model'][Math.floor(rand() * 4)], ts(i));
+          text += codexCall('shell', { command: ['bash', '-lc', `step ${i}`] }, `c${i}`, ts(i)) + codexOutput(`c${i}`, 'x'.repeat(Math.floor(rand() * 4000)), ts(i));
+          // A resumed or forked session starts its cumulative over: a negative step charges the snapshot again.
+          if (rand() < 0.05) total = { input: 0, cached: 0, output: 0 };
+          const input = 1000 + Math.floor(rand() * 300000);
+          const cached = Math.floor(input * rand()), output = Math.floor(rand() * 2000);
+          total = { input: total.input + input, cached: total.cached + cached, output: total.output + output };
+          text += codexTokenCount(total, ts(i));
+          if (rand() < 0.1) text += codexTokenCount(total, ts(i));
+        }
+        const p = path.join(dir, `r${seed}.jsonl`);
+        writeFileSync(p, text);
+        const whole = new TranscriptFollower(p, { tailBytes: Infinity });
+        await whole.poll();
+        const tail = new TranscriptFollower(p, { tailBytes: 500 + Math.floor(rand() * text.length) });
+        await tail.poll();
+        if (tail.historyState === 'pending') assert.ok(await tail.countHistory(), `seed ${seed}`);
+        const [a] = whole.ledgers().main, [b] = tail.ledgers().main;
+        assert.deepEqual([...b.byModel].filter(([, t]) => t.input + t.output + t.cacheRead > 0).sort(), [...a.byModel].filter(([, t]) => t.input + t.output + t.cacheRead > 0).sort(), `seed ${seed}`);
+        near(b.cost(DEFAULT_PRICES).usd, a.cost(DEFAULT_PRICES).usd, `seed ${seed} cost`);
+        assert.deepEqual([...b.cost(DEFAULT_PRICES).unpriced.keys()], [...a.cost(DEFAULT_PRICES).unpriced.keys()], `seed ${seed} unpriced`);
+      }
+    });
 
     it('the harness from what is known when no record decides: the file\'s place, owner.harness, the journal; and the shape of any record', async () => {
       const dir = await tmp();
@@ -131,6 +167,7 @@ describe('issue 20: every figure true on real files', () => {
       const s: ClaudeSession = { sessionId: id, cwd, now: () => new Date((t += 2000 + Math.floor(rand() * 20000))).toISOString() };
       let text = claudeUser(s, '/leopold-run');
       const want = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
+      let usd = 0;
       for (let i = 0; i < turns; i++) {
         const u = {
           input_tokens: 3 + Math.floor(rand() * 40), output_tokens: 50 + Math.floor(rand() * 900),
@@ -142,11 +179,16 @@ describe('issue 20: every figure true on real files', () => {
         want.output += u.output_tokens;
         want.cacheWrite += u.cache_creation_input_tokens;
         want.cacheRead += u.cache_read_input_tokens;
+        const prompt = u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
+        usd += calcPrice({
+          input_tokens: prompt, cache_write_tokens: u.cache_creation_input_tokens, cache_read_tokens: u.cache_read_input_tokens,
+          output_tokens: u.output_tokens,
+        }, model, { providerId: 'anthropic', timestamp: new Date(t) })!.total_price;
       }
       const file = path.join(dir, `${id}.jsonl`);
       writeFileSync(file, text);
       utimesSync(file, new Date(t), new Date(t));
-      return { file, want, endMs: t };
+      return { file, want, endMs: t, usd };
     }
     const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
     const plus = (a: Record<string, number>, b: Record<string, number>) =>
@@ -174,7 +216,7 @@ describe('issue 20: every figure true on real files', () => {
       hook(earlier.endMs, 'stop', { reason: 'plan_complete' });
       // This run: window 1 starts in a session that was open before /leopold-run; three rolls; window 4 running.
       let t = now - 4 * 3600_000;
-      const windows: { file: string; want: Record<string, number>; endMs: number }[] = [];
+      const windows: { file: string; want: Record<string, number>; endMs: number; usd: number }[] = [];
       for (let w = 1; w <= 4; w++) {
         const id = `${'bcde'[w - 1].repeat(8)}-0000-4000-8000-00000000000${w}`;
         const s = session(folder, id, t, 10 + w, root, 10 + w);
@@ -185,6 +227,7 @@ describe('issue 20: every figure true on real files', () => {
           mkdirSync(sub, { recursive: true });
           const a = session(sub, 'agent-0a1b2c3d', t + 60_000, 3, root, 99, 'claude-haiku-4-5-20251001');
           windows[1].want = plus(windows[1].want, a.want);
+          windows[1].usd += a.usd;
           const foreign = session(folder, 'ffffffff-0000-4000-8000-00000000000f', t + 120_000, 4, root, 77);
           hook(foreign.endMs, 'foreign_stop', { session: 'ffffffff', owner: id.slice(0, 8), owner_engine: 'skill', owner_harness: 'claude' });
         }
@@ -215,6 +258,8 @@ describe('issue 20: every figure true on real files', () => {
       assert.deepEqual(f.perWindow.map((w) => w.window), [1, 2, 3, 4]);
       assert.deepEqual(f.perWindow.map((w) => w.tokens), windows.map((w) => w.want), 'each window: its own session (window 2 with its subagent)');
       assert.deepEqual(f.tokens, windows.map((w) => w.want).reduce(plus));
+      f.perWindow.forEach((w, i) => near(w.costUsd!, windows[i].usd, `window ${w.window}'s cost, message by message as genai-prices prices it`));
+      near(f.costUsd!, windows.reduce((n, w) => n + w.usd, 0), 'the run\'s cost');
       assert.deepEqual(f.missing, []);
       assert.equal(f.partial, false);
       // The same figures from plain Node (the run-as-data CLI's function).

@@ -163,8 +163,17 @@ export class TokenLedger {
     const h = history.prev, f = tail.first;
     if (tail.harness === 'codex' && h && f && f.cumulative.input >= h.input && f.cumulative.cached >= h.cached
       && f.cumulative.cacheWrite >= h.cacheWrite && f.cumulative.output >= h.output) {
+      // The first snapshot was one request on top of the history's last: it is charged as that request (its own
+      // prompt, so its own tier), not as everything since the rollout began.
       const b = tail.buckets.get(f.bucket)!;
-      out.addTo(rekey(b), { ...b, model: model(b.model), usage: ZERO_USAGE }, codexUsage(h), -1);
+      const m = model(b.model);
+      out.addTo(rekey(b), { ...b, model: m, usage: ZERO_USAGE }, codexUsage(f.cumulative), -1);
+      const c = f.cumulative;
+      const d = {
+        input: c.input - h.input, cached: c.cached - h.cached, cacheWrite: c.cacheWrite - h.cacheWrite, output: c.output - h.output,
+      };
+      const tier = tierOf(d.input + d.cacheWrite);
+      out.addTo(`${m}\u0000${b.dayMs ?? ''}\u0000${tier}`, { model: m, dayMs: b.dayMs, tier, usage: ZERO_USAGE }, codexUsage(d));
     }
     out.turns = tail.turns + history.turns;
     out.usageLines = tail.usageLines + history.usageLines;
