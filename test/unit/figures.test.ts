@@ -264,6 +264,10 @@ describe('issue 20: every figure true on real files', () => {
       assert.equal(f.partial, false);
       // The same figures from plain Node (the run-as-data CLI's function).
       assert.deepEqual(await readRunFigures(root, { env }), f);
+      // And the run status (issue 25's JSON) carries them, not a figure of its own.
+      const { readRunStatus } = await import('../../src/core/status');
+      const status = await readRunStatus(root, { env: { CLAUDE_CONFIG_DIR: env.claudeConfigDir }, home: dir });
+      assert.deepEqual([status.tokens, status.costUsd, status.perWindow, status.partial], [f.tokens, f.costUsd, f.perWindow, undefined]);
       run.close();
     });
   });

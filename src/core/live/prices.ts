@@ -6,7 +6,9 @@
 // path) then `.leopold/prices.json` (the project wins on a shared key), in upstream's format. A model neither names is
 // unpriced — named as such, never priced as another model. Always labelled an estimate, never used as a limit:
 // Leopold's governor is durable progress, not a cost counter.
-import type { Tokens } from './records';
+import type { Usage } from './records';
+
+export type { Usage };
 import { readText } from '../files';
 import { jsonObject } from '../json';
 import DATA from './prices.data.json';
@@ -20,11 +22,6 @@ export interface Price {
   /** 1-hour cache writes. */
   cacheWrite1h: number;
   cacheRead: number;
-}
-
-/** One request's (or one bucket of requests') tokens, cache writes split by lifetime (`cacheWrite1h` ⊆ `cacheWrite`). */
-export interface Usage extends Tokens {
-  cacheWrite1h: number;
 }
 
 type Match = { or: Match[] } | { and: Match[] } | { equals: string } | { starts_with: string } | { ends_with: string }

@@ -7,7 +7,6 @@ import type { TranscriptLine } from './lines';
 import { clip } from '../inert';
 import { nonEmptyString } from '../fields';
 import type { Harness } from '../continuity/harness';
-import type { Usage } from './prices';
 
 export type { Harness };
 
@@ -17,6 +16,11 @@ export interface Tokens {
   output: number;
   cacheWrite: number;
   cacheRead: number;
+}
+
+/** One request's (or one bucket of requests') tokens, cache writes split by lifetime (`cacheWrite1h` ⊆ `cacheWrite`). */
+export interface Usage extends Tokens {
+  cacheWrite1h: number;
 }
 
 export const ZERO_TOKENS: Readonly<Tokens> = Object.freeze({ input: 0, output: 0, cacheWrite: 0, cacheRead: 0 });
