@@ -272,6 +272,43 @@ describe('issue 20: every figure true on real files', () => {
     });
   });
 
+  describe('the whole Codex run', () => {
+    it('a Codex run rolled once: both windows\' rollouts under $CODEX_HOME/sessions (by cwd and time), not another project\'s nor an older one', async () => {
+      const dir = await tmp();
+      const root = path.join(dir, 'proj');
+      const leo = path.join(root, '.leopold');
+      mkdirSync(leo, { recursive: true });
+      const env = { home: dir, codexHome: path.join(dir, 'codex') };
+      const iso = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+      const now = Date.now();
+      const rollout = (startMs: number, id: string, cwd: string, seed: number) => {
+        const d = new Date(startMs);
+        const day = path.join(env.codexHome, 'sessions', String(d.getUTCFullYear()), String(d.getUTCMonth() + 1).padStart(2, '0'), String(d.getUTCDate()).padStart(2, '0'));
+        mkdirSync(day, { recursive: true });
+        const file = path.join(day, `rollout-${iso(startMs).slice(0, 19).replace(/:/g, '-')}-${id}.jsonl`);
+        const totals = writeCodexRollout(file, { id, cwd, model: 'gpt-5.1-codex', bytes: 200_000, startMs, rand: rng(seed) });
+        const end = totals.steps[totals.steps.length - 1].tsMs + 5000;
+        utimesSync(file, new Date(end), new Date(end));
+        return { file, end, want: { input: totals.input - totals.cached, output: totals.output, cacheWrite: 0, cacheRead: totals.cached } };
+      };
+      rollout(now - 30 * 3600_000, '0199aaaa-0000-7000-8000-000000000000', root, 1); // an earlier, unrelated session here
+      const w1 = rollout(now - 3 * 3600_000, '0199bbbb-0000-7000-8000-000000000001', root, 2);
+      rollout(now - 2.5 * 3600_000, '0199cccc-0000-7000-8000-000000000002', path.join(dir, 'other'), 3); // another project
+      const w2 = rollout(w1.end + 5000, '0199dddd-0000-7000-8000-000000000003', root, 4);
+      writeFileSync(path.join(leo, 'events.jsonl'), [
+        JSON.stringify({ ts: iso(w1.end), event: 'window_roll', window: 1, checkpoint_written: true, plan_vector: 'xo', context_mb: 5.2, items_closed: 1, zero_streak: 0 }),
+        JSON.stringify({ ts: iso(w1.end + 1000), event: 'stop', reason: 'context_budget' }),
+        '{"event": "window_relaunch", "window": 2, "harness": "codex", "binary": "/usr/bin/codex", "ts": "' + iso(w1.end + 3000) + '"}',
+      ].join('\n') + '\n');
+      writeFileSync(path.join(leo, 'PLAN.md'), '- [x] a\n- [ ] b\n');
+      writeFileSync(path.join(leo, 'state.json'), JSON.stringify({ active: true, windows: 2, started_at: iso(w1.end + 4000),
+        owner: { session_id: '0199dddd-0000-7000-8000-000000000003', harness: 'codex', engine: 'skill', claimed_at: iso(w1.end + 4000), pid: '', transcript_path: w2.file } }));
+      const f = await readRunFigures(root, { env });
+      assert.deepEqual(f.perWindow.map((w) => [w.window, w.tokens]), [[1, w1.want], [2, w2.want]]);
+      assert.equal(f.partial, false);
+    });
+  });
+
   describe('prices of the models people run now (the bundled table)', () => {
     it(`the table is dated and names its source (${tableName()})`, () => {
       assert.match(BUNDLED.published, /^\d{4}-\d{2}-\d{2}$/);
