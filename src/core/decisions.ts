@@ -1,8 +1,12 @@
 // DECISIONS.md: an append-only file that starts with `# Decisions` and an intro line, then one block
-// per decision in either shape:
+// per decision in any shape Leopold writes:
 //   `## D<n> — <title>   (turn N, <ISO>)` followed by padded `Fork:` / `Persona:` / `Class:` / `Charter:` /
 //   `Decision:` / `Why:` / `Reversal:` lines (the skill's turn loop, the driver's `appendDecisionBlock`);
-//   `## <title>   (<ISO>)` (the in-session skill's bare shape), with free text below.
+//   `## <title>   (<ISO>)` (the in-session skill's bare shape, and the driver's `## Canvas steer — <cmd>   (<ISO>)`);
+//   a block between `---` lines that says `Fork:` or `Decision:` (`**` stripped), with no heading at all — the
+//   dashboard's own reading (it splits the file on `---` and keeps the pieces that say either).
+// A `## ` heading that is none of these (no number, no stamp, no `Fork:`/`Decision:`) is not a decision; HTML
+// comments are not either (the template's example).
 // And `leopold recall` over them: a lexical, ranked search across the current run and every archived run
 // (`runs/<stamp>/DECISIONS.md`), newest first among equals. Pure parsing and ranking; the one reader at the end
 // only lists and reads files.
@@ -23,8 +27,9 @@ export interface DecisionBlock {
   /** The ISO stamp as written. */
   at?: string;
   atMs?: number;
-  shape: 'numbered' | 'bare';
-  /** 0-based line of the `## ` heading. */
+  /** `rule`: a block between `---` lines with no heading (its title is its `Decision:`, else its `Fork:`). */
+  shape: 'numbered' | 'bare' | 'rule';
+  /** 0-based line of the `## ` heading (a `rule` block: of its first line). */
   line: number;
   /** 0-based line of the block's last non-blank line. */
   endLine: number;
@@ -40,7 +45,9 @@ const NUMBERED = /^D(\d+)\s+[—–-]+\s+([\s\S]*)$/;
 // The inside of a trailing `(turn N, <ISO>)` or `(<ISO>)`, matched against the bracket's content only.
 const STAMP_INSIDE = /^\s*(?:turn\s+(\d+)\s*,\s*)?([0-9]{4}-[0-9]{2}-[0-9]{2}T[^)\s]*)\s*$/i;
 // `[\s\S]*` rather than `.*`: a U+2028 inside a line would make `.*$` fail and backtrack over the whole line.
-const FIELD = new RegExp(`^\\s*(${DECISION_FIELDS.join('|')})\\s*:\\s?([\\s\\S]*)$`);
+const FIELD = new RegExp(`^\\s*(?:[-*]\\s+)?(${DECISION_FIELDS.join('|')})\\s*:\\s?([\\s\\S]*)$`);
+/** A thematic break: the dashboard's block separator. */
+const RULE = /^ {0,3}-{3,}\s*$/;
 const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0b || c === 0x0c || c === 0xa0 || c === 0xfeff ||
   c === 0x2028 || c === 0x2029 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f ||
   c === 0x3000 || c === 0x0a || c === 0x0d;
@@ -141,7 +148,11 @@ export function parseDecisions(source: string): DecisionBlock[] {
   const { text, lineOf } = stripComments(source);
   const lines = text.split(/\r\n|\r|\n/);
   const blocks: DecisionBlock[] = [];
-  let cur: DecisionBlock | undefined;
+  const open = (line: number, fields: Partial<DecisionBlock> = {}): DecisionBlock =>
+    ({ title: '', shape: 'rule', line, endLine: line, fields: {}, fieldLines: {}, body: '', ...fields });
+  let cur: DecisionBlock | undefined = open(0);
+  let heading = false;
+  let started = false; // a `rule` block's first non-blank line is its line
   let bodyLines: string[] = [];
   let lastField: DecisionField | undefined;
   const close = () => {
@@ -151,7 +162,10 @@ export function parseDecisions(source: string): DecisionBlock[] {
     let start = 0;
     while (start < end && bodyLines[start].trim() === '') start++;
     cur.body = bodyLines.slice(start, end).join('\n');
-    blocks.push(cur);
+    const says = cur.fields.Fork !== undefined || cur.fields.Decision !== undefined;
+    if (!heading && says) cur.title = clipTitle(cur.fields.Decision || cur.fields.Fork || '');
+    // A decision: a numbered or stamped heading, or any block that says `Fork:` or `Decision:`.
+    if (says || (heading && (cur.shape === 'numbered' || cur.at !== undefined))) blocks.push(cur);
     cur = undefined;
     bodyLines = [];
     lastField = undefined;
@@ -165,32 +179,30 @@ export function parseDecisions(source: string): DecisionBlock[] {
       close();
       const { rest, turn, at } = splitStamp(h);
       const m = NUMBERED.exec(rest);
-      cur = {
-        id: m ? `D${m[1]}` : undefined,
-        n: m ? Number(m[1]) : undefined,
-        title: (m ? m[2] : rest).trim(),
-        turn,
-        at,
-        atMs: parseUtc(at),
+      cur = open(i, {
+        id: m ? `D${m[1]}` : undefined, n: m ? Number(m[1]) : undefined, title: (m ? m[2] : rest).trim(), turn, at, atMs: parseUtc(at),
         shape: m ? 'numbered' : 'bare',
-        line: i,
-        endLine: i,
-        fields: {},
-        fieldLines: {},
-        body: '',
-      };
+      });
+      heading = true;
+      continue;
+    }
+    if (RULE.test(line) || (line.startsWith('#') && line.length > 1 && isSpace(line.charCodeAt(1)))) {
+      // A `---` line (or a new top-level header: a pasted second file, say) ends the block; what follows may be one.
+      close();
+      cur = open(i);
+      heading = false;
+      started = false;
       continue;
     }
     if (!cur) continue;
-    if (line.startsWith('#') && line.length > 1 && isSpace(line.charCodeAt(1))) {
-      // A new top-level header ends the block (a pasted second file, say).
-      close();
-      continue;
-    }
     bodyLines.push(line);
     const blank = trimmedStart === '';
-    if (!blank) cur.endLine = i;
-    const f = blank ? null : FIELD.exec(line);
+    if (!blank) {
+      cur.endLine = i;
+      if (!heading && !started) cur.line = i;
+      started = true;
+    }
+    const f = blank ? null : FIELD.exec(line.includes('**') ? line.replace(/\*\*/g, '') : line);
     if (f) {
       const key = f[1] as DecisionField;
       if (cur.fields[key] === undefined) {
@@ -207,6 +219,17 @@ export function parseDecisions(source: string): DecisionBlock[] {
   }
   close();
   return blocks;
+}
+
+/** A `rule` block's title: its decision (or fork) on one line, bounded. */
+function clipTitle(s: string): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > 120 ? `${t.slice(0, 119)}…` : t;
+}
+
+/** How many decisions DECISIONS.md holds, as the dashboard counts them (`parseDecisions`: HTML comments left out). */
+export function decisionCount(source: string): number {
+  return parseDecisions(source).length;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

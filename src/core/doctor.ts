@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { checkpointCap, parseCheckpoint, SECTIONS, TITLE, utf8Length, validateCheckpoint, type CheckpointCap } from './checkpoint';
 import { parseGuardrails } from './guardrails';
 import { gatherOwnerSignals, ownerStatus, type OwnerSignals, type OwnerStatus } from './owner';
-import { DEFAULT_WINDOWS, isActive, ownerObject, resolveMaxWindows, stateMaxWindows, windowProgress, windowsOf } from './fields';
+import { DEFAULT_WINDOWS, isActive, ownerObject, resolveMaxWindows, stateMaxWindows, stoppedReason, windowProgress, windowsOf, windowZeroStreak } from './fields';
 import { parseState, type StateRead } from './state';
 import { parseUtc } from './time';
 import { msg, type Locale, type MessageArgs, type MessageKey } from './messages';
@@ -35,10 +35,10 @@ export type DoctorCheckId =
   | 'state-tracked' | 'state-tracking-no-git' | 'state-tracking-not-checked'
   | 'checkpoint-ok' | 'checkpoint-absent' | 'checkpoint-malformed'
   | 'continuity-auto' | 'continuity-manual' | 'continuity-unknown'
-  | 'windows' | 'windows-ceiling'
-  | 'progress' | 'progress-zero'
+  | 'windows' | 'windows-ceiling' | 'windows-stopped'
+  | 'progress' | 'progress-zero' | 'progress-stopped'
   // The extension's first-run block (firstRunFindings): not checks of `leopold doctor`.
-  | 'agent-found' | 'agent-found-untrusted' | 'agent-version-failed' | 'agent-missing' | 'agents-missing'
+  | 'agent-found' | 'agent-found-untrusted' | 'agent-version-failed' | 'agent-missing' | 'agent-unused' | 'agents-missing'
   | 'watch-serving' | 'watch-none' | 'watch-none-untrusted' | 'watch-unknown';
 
 export type DoctorParams = Record<string, string | number | undefined>;
@@ -324,13 +324,18 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
   // The fields read as the watcher reads them (`int()`), as `leopold doctor`'s jq does: `"3"` is 3; GUARDRAILS.md the hook's way.
   const n = windowsOf(raw) ?? DEFAULT_WINDOWS;
   const m = resolveMaxWindows(raw, g.hookReading.maxWindows);
-  if (n >= m) {
+  // A run the ceiling already stopped (or whose roll went past it: the relaunch is refused) has no "next roll": the
+  // doctor's line would be false there, so ours says what happened.
+  const reason = isActive(raw) ? undefined : stoppedReason(raw);
+  const ceilingStopped = reason === 'max_windows' || (reason === 'context_budget' && n > m);
+  if (n >= m || reason === 'max_windows') {
     const fromState = stateMaxWindows(raw) !== undefined;
     const mwLine = g.lines.max_windows;
     const blame: Pick<DoctorFinding, 'file' | 'line'> = !fromState && mwLine !== undefined
       ? { file: 'GUARDRAILS.md', line: mwLine }
       : { file: 'state.json', line: jsonKeyLine(stateText ?? '', fromState ? 'max_windows' : 'windows') };
-    add({ id: 'windows-ceiling', level: 'warn', params: { n, m }, ...blame });
+    if (ceilingStopped) add({ id: 'windows-stopped', level: 'warn', params: { n, m, reason: 'max_windows' }, ...blame, extension: true });
+    else add({ id: 'windows-ceiling', level: 'warn', params: { n, m }, ...blame });
   } else {
     add({ id: 'windows', level: 'ok', params: { n, m } });
   }
@@ -339,7 +344,11 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
   const progress = windowProgress(raw);
   if (progress.length > 0) {
     const k = progress[progress.length - 1] ?? 0;
-    if (k === 0) add({ id: 'progress-zero', level: 'warn', params: {}, file: 'state.json', line: jsonKeyLine(stateText ?? '', 'window_progress') });
+    const progressLine = { file: 'state.json' as const, line: jsonKeyLine(stateText ?? '', 'window_progress') };
+    // Stopped by the livelock gate (or rolled into it: the relaunch is refused): no "one more" window comes.
+    const livelocked = reason === 'no_progress_across_windows' || (reason === 'context_budget' && windowZeroStreak(raw) >= 2);
+    if (k === 0 && livelocked) add({ id: 'progress-stopped', level: 'warn', params: { reason: 'no_progress_across_windows' }, ...progressLine, extension: true });
+    else if (k === 0) add({ id: 'progress-zero', level: 'warn', params: {}, ...progressLine });
     else add({ id: 'progress', level: 'ok', params: { k } });
   }
 
@@ -465,8 +474,12 @@ export interface DoctorTextLine {
   finding?: DoctorFinding;
 }
 
-/** The whole report: header, one block per project, the summary over all of them, the verdict. */
-export function renderDoctor(reports: readonly DoctorReport[], strings: DoctorStrings = DOCTOR_EN): DoctorTextLine[] {
+/**
+ * The whole report: header, one block per project, the extension's first-run block when given, then the summary over
+ * everything above it and the verdict (never "looks healthy" above a [FAIL]).
+ */
+export function renderDoctor(reports: readonly DoctorReport[], strings: DoctorStrings = DOCTOR_EN, firstRun: readonly DoctorFinding[] = [],
+  locale: Locale = 'en'): DoctorTextLine[] {
   const out: DoctorTextLine[] = [{ text: strings.header }];
   let ok = 0, warnings = 0, problems = 0;
   for (const r of reports) {
@@ -480,6 +493,12 @@ export function renderDoctor(reports: readonly DoctorReport[], strings: DoctorSt
     ok += r.ok;
     warnings += r.warnings;
     problems += r.problems;
+  }
+  for (const text of renderFirstRun(firstRun, strings, locale)) out.push({ text });
+  for (const f of firstRun) {
+    if (f.level === 'ok') ok++;
+    else if (f.level === 'warn') warnings++;
+    else if (f.level === 'fail') problems++;
   }
   out.push({ text: '' });
   out.push({ text: strings.summary(ok, warnings, problems) });
@@ -505,6 +524,8 @@ export interface AgentProbe {
 
 export interface FirstRunInput {
   agents: AgentProbe[];
+  /** The harnesses the workspace's runs use (`recordedHarness`): a missing agent no run uses is no warning. */
+  harnesses?: readonly ('claude' | 'codex')[];
   /** Per project: the `leopold watch` processes serving it, or undefined when processes cannot be listed. */
   projects: { name: string; watches?: { pid: number; port: number }[] }[];
   trusted: boolean;
@@ -515,7 +536,9 @@ export function firstRunFindings(input: FirstRunInput, locale: Locale = 'en'): D
   const out: DoctorFinding[] = [];
   const add = (f: Omit<DoctorFinding, 'extension'>) => out.push({ ...f, extension: true });
   for (const a of input.agents) {
-    if (!a.path) add({ id: 'agent-missing', level: 'warn', params: { harness: a.harness, reason: a.problem ?? '' } });
+    if (!a.path && !(input.harnesses ?? []).includes(a.harness) && input.agents.some((b) => b.path)) {
+      add({ id: 'agent-unused', level: 'skip', params: { harness: a.harness } });
+    } else if (!a.path) add({ id: 'agent-missing', level: 'warn', params: { harness: a.harness, reason: a.problem ?? '' } });
     else if (a.versionNotAsked) add({ id: 'agent-found-untrusted', level: 'ok', params: { harness: a.harness, path: a.path } });
     else if (a.versionError !== undefined) add({ id: 'agent-version-failed', level: 'warn', params: { harness: a.harness, path: a.path, reason: a.versionError } });
     else add({ id: 'agent-found', level: 'ok', params: { harness: a.harness, path: a.path, version: a.version || msg(locale, 'doctor.noVersion') } });

@@ -11,7 +11,10 @@ import { describeFile, fileKindWords, formatSize, readBounded, readText, TEXT_CA
 import { JournalTailer, noDecisions, type DecisionCounts, type JournalEvent } from './journal';
 import { gatherOwnerSignals, ownerStatus, type OwnerStatus } from './owner';
 import { countOpenItems, parsePlan, type Plan } from './plan';
-import { assembleWindows, currentRunEvents, listRuns, readJournalContinuity, runStatus, type ArchivedRun, type RunStatus, type RunWindow } from './runs';
+import {
+  assembleWindows, currentRunEvents, listRuns, previousRunEndMs, readJournalContinuity, runStatus,
+  type ArchivedRun, type RunStatus, type RunWindow,
+} from './runs';
 import { readState, type StateRead } from './state';
 import { ReadCache } from './readCache';
 import { msg, msgN, type Locale } from './messages';
@@ -63,6 +66,8 @@ export interface ProjectSnapshot {
   runEvents: JournalEvent[];
   /** The journal `runEvents` come from: `events.jsonl`, or the archived journal of a run `on_finish: archive` moved. */
   runJournal: string;
+  /** When the run before the current one ended (its last journal event, else the newest archive before the run). */
+  runFloorMs?: number;
   /** Recent events, newest first (bounded). */
   recent: JournalEvent[];
   /** The decision seam's counts over the whole journal (the dashboard's decisions meters). */
@@ -299,7 +304,8 @@ export class ProjectModel {
   private async assemble(next: ProjectSnapshot): Promise<void> {
     const state = next.stateObject;
     let journal = this.tailer.path;
-    let events = currentRunEvents(state, this.tailer.continuityEvents());
+    const all = this.tailer.continuityEvents();
+    let events = currentRunEvents(state, all);
     if (state && events.length === 0 && next.status.kind === 'finished') {
       const activation = activationMs(state);
       const archive = next.runs.find((r) => r.stampMs !== undefined
@@ -315,6 +321,7 @@ export class ProjectModel {
     }
     next.runEvents = events;
     next.runJournal = journal;
+    next.runFloorMs = state ? previousRunEndMs(state, all, next.runs) : undefined;
     next.windows = assembleWindows(state, events, next.plan?.vector, this.locale);
   }
 

@@ -264,6 +264,21 @@ export function currentRunEvents(state: Record<string, unknown> | undefined, eve
   return sorted.slice(runStartIndex(state, sorted));
 }
 
+/**
+ * When the run before the current one ended: the last journal event before the current run's first (see
+ * `runStartIndex`), else the newest archived run stamped before the current run began. Undefined when neither exists.
+ */
+export function previousRunEndMs(state: Record<string, unknown>, events: readonly JournalEvent[],
+  archives: readonly ArchivedRun[] = []): number | undefined {
+  const sorted = [...events].sort(byTime);
+  const start = runStartIndex(state, sorted);
+  const before = sorted.slice(0, start).reverse().find((e) => e.tsMs !== undefined)?.tsMs;
+  if (before !== undefined) return before;
+  const begun = sorted[start]?.tsMs ?? activationMs(state);
+  const stamps = archives.map((a) => a.stampMs).filter((t): t is number => t !== undefined && (begun === undefined || t < begun));
+  return stamps.length ? Math.max(...stamps) : undefined;
+}
+
 /** At most this many ended windows are listed (the newest); a window count beyond the records is a number only. */
 export const MAX_LISTED_WINDOWS = 1000;
 

@@ -10,12 +10,12 @@ import { detectHarness, harnessEnvFrom, type Harness } from './continuity/harnes
 import { pill } from './continuity/pill';
 import { currentWindow, objectField, stoppedReason, type StateObject } from './fields';
 import { contextGauge, dashboardMeters, MIB, awaitingHuman, type Meter } from './live/meters';
-import { LiveRun, type LiveView } from './live/run';
-import { loadPrices } from './live/prices';
-import { addTokens, type Tokens } from './live/records';
+import type { LiveView } from './live/run';
+import { readLiveView } from './live/readFigures';
+import type { Tokens } from './live/records';
 import { noticeFor, noticeState } from './notify';
 import { ProjectModel, type ProjectSnapshot } from './project';
-import { parseDecisions } from './decisions';
+import { decisionCount } from './decisions';
 import { readText } from './files';
 import type { Locale } from './messages';
 
@@ -89,8 +89,6 @@ export function loopOf(d: Decision, nowMs: number): RunStatusData['loop'] {
   }
 }
 
-const tokensOf = (t: Tokens): Tokens => ({ input: t.input, output: t.output, cacheWrite: t.cacheWrite, cacheRead: t.cacheRead });
-
 /** The run status of one project from what was read: the answer every surface shows. */
 export function runStatusData(input: RunStatusInput): RunStatusData {
   const { snapshot: snap, decision, live, nowMs } = input;
@@ -108,8 +106,9 @@ export function runStatusData(input: RunStatusInput): RunStatusData {
   let needsYou: RunStatusData['needsYou'] = null;
   if (wait && !wait.ticked) needsYou = { kind: 'awaitingHuman', text: wait.text || `#${wait.index ?? '?'}` };
   else if (p.warning) needsYou = { kind: notice?.kind ?? decision.kind, text: p.text };
-  const known = live && live.windows.some((w) => w.transcripts.length > 0);
-  const partial = live && (live.counting || live.windows.some((w) => w.counting)) ? ['tokens', 'costUsd', 'perWindow'] : undefined;
+  // The figures every surface shows (core/live/figures.ts): no second computation here.
+  const fig = live?.figures;
+  const partial = fig?.partial ? ['tokens', 'costUsd', 'perWindow'] : undefined;
   return {
     schema: RUN_STATUS_SCHEMA,
     project: dirname(snap.leoDir),
@@ -121,11 +120,9 @@ export function runStatusData(input: RunStatusInput): RunStatusData {
     meters: { iterations: pair(byLabel('iterations')), subagents: pair(byLabel('subagents')), forks: pair(byLabel('forks')), failures: pair(byLabel('failures')) },
     decisions: input.decisions ?? 0,
     context: { mb: gauge.bytes === undefined ? null : gauge.bytes / MIB, capMb: gauge.maxMb },
-    tokens: known ? tokensOf(live.run.total.tokens) : null,
-    costUsd: known ? live.run.total.usd : null,
-    perWindow: (live?.windows ?? []).map((w) => w.transcripts.length === 0
-      ? { window: w.window, tokens: null, costUsd: null }
-      : { window: w.window, tokens: tokensOf(addTokens(w.main.tokens, w.subagents.tokens)), costUsd: w.main.usd + w.subagents.usd }),
+    tokens: fig?.tokens ?? null,
+    costUsd: fig?.costUsd ?? null,
+    perWindow: fig?.perWindow ?? [],
     needsYou,
     ...(partial ? { partial } : {}),
     text: p.text,
@@ -157,22 +154,17 @@ export async function readRunStatus(root: string, opts: ReadRunStatusOptions = {
   const cont: ContinuitySnapshot = { ...snap.continuity };
   let decision = decide(cont, nowMs);
   let harness: Harness | null | undefined;
+  const env = opts.env ?? process.env;
+  const harnessEnv = harnessEnvFrom(env, opts.home ?? env.HOME ?? '');
   if (decision.needsHarness && cont.state.kind === 'ok') {
-    const env = opts.env ?? process.env;
-    cont.harness = harness = (await detectHarness(root, cont.state.raw, harnessEnvFrom(env, opts.home ?? env.HOME ?? ''))).harness ?? null;
+    const found = await detectHarness(root, cont.state.raw, harnessEnv, snap.runEvents);
+    cont.harness = harness = found.harness ?? null;
+    cont.harnessMissing = found.missing;
     decision = decide(cont, nowMs);
   }
-  const live = new LiveRun();
-  try {
-    live.prices = await loadPrices({ envPath: (opts.env ?? process.env).LEOPOLD_PRICES, projectPath: join(leoDir, 'prices.json') });
-    await live.setInput({ state: snap.stateObject, runEvents: snap.runEvents, windows: snap.windows });
-    await live.pollOthers();
-    await live.pollCurrent();
-    if (opts.countHistory !== false) await live.countHistories();
-    const view = live.view(nowMs);
-    const decisions = parseDecisions((await readText(join(leoDir, 'DECISIONS.md'))) ?? '').length;
-    return runStatusData({ snapshot: snap, decision, live: view, harness, decisions, nowMs, locale: opts.locale });
-  } finally {
-    live.close();
-  }
+  const view = await readLiveView(root, snap, {
+    env: harnessEnv, pricesPath: env.LEOPOLD_PRICES, historyBytes: opts.countHistory === false ? 0 : undefined, nowMs,
+  });
+  const decisions = decisionCount((await readText(join(leoDir, 'DECISIONS.md'))) ?? '');
+  return runStatusData({ snapshot: snap, decision, live: view, harness, decisions, nowMs, locale: opts.locale });
 }

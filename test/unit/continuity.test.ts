@@ -505,7 +505,7 @@ describe(`continuity loop [TZ=${ZONE}]`, () => {
       assert.equal((await tick(p.opts())).decision.verdict, 'api_refused:attempts');
       const ev = p.events('api_error_relaunch_refused');
       assert.deepEqual(Object.keys(ev[0]), ['event', 'reason', 'attempt', 'error_type', 'detail', 'ts']);
-      assert.equal(ev[0].detail, '5 of 5 relaunch attempts spent for rate_limit');
+      assert.equal(ev[0].detail, '5 of 5 relaunch attempts spent for `rate_limit`', 'the newest watcher\'s words, byte for byte');
       assert.equal(p.state().api_error_attempts, 5);
       assert.equal(p.state().api_error_refused_at, formatUtc(p.now));
       assert.equal((await tick(p.opts())).decision.verdict, 'already_handled');
@@ -519,7 +519,7 @@ describe(`continuity loop [TZ=${ZONE}]`, () => {
         const ev = p.events('api_error_relaunch_refused');
         assert.equal(ev.length, 1);
         assert.equal(ev[0].error_type, cls);
-        assert.ok(ev[0].detail.includes(cls));
+        assert.equal(ev[0].detail, `the API error class \`${cls}\` is not retryable — a human decides`, 'the newest watcher\'s words, byte for byte');
         assert.equal(p.state().api_error_attempts, 0);
         assert.equal((await tick(p.opts())).decision.verdict, 'already_handled');
         assert.deepEqual(p.spawned, []);
@@ -605,7 +605,7 @@ describe(`continuity loop [TZ=${ZONE}]`, () => {
       writeFileSync(join(codexDir, 'rollout-other.jsonl'), JSON.stringify({ type: 'session_meta', payload: { cwd: '/elsewhere' } }) + '\n');
       assert.equal((await detectHarness(p.root, {}, env)).harness, undefined);
       writeFileSync(join(codexDir, 'rollout-1.jsonl'), JSON.stringify({ type: 'session_meta', payload: { cwd: p.root } }) + '\n');
-      assert.deepEqual(await detectHarness(p.root, {}, env), { harness: 'codex', transcript: join(codexDir, 'rollout-1.jsonl') });
+      assert.deepEqual(await detectHarness(p.root, {}, env), { harness: 'codex', source: 'first-record', transcript: join(codexDir, 'rollout-1.jsonl') });
       const claudeDir = join(env.claudeConfigDir!, 'projects', claudeProjectSlug(p.root));
       mkdirSync(claudeDir, { recursive: true });
       p.transcriptClaude(join(claudeDir, 'abc.jsonl'));

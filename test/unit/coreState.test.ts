@@ -13,6 +13,7 @@ const ALLOWED: Record<string, string> = {
   'atomic.ts:tmpCounter': 'a process-wide counter for unique temporary names',
   'checkpoint/contract.ts:SECTION_INDEX': 'a constant (the contract\'s section order)',
   'checkpoint/registry.ts:BY_CODE': 'a constant (the rules by code, built once from the registry)',
+  'live/prices.ts:modelCache': 'which bundled model prices a model id, per price table object: keyed by model names, never a path, bounded at 1000',
   'continuity/proc.ts:bootCache': 'the machine\'s boot time (/proc/stat btime), one per /proc root: a machine fact, not a project\'s',
   'messages.ts:TEMPLATES': 'the catalog\'s templates split once: bounded by the catalog, never keyed by a path',
 };

@@ -2,7 +2,8 @@ import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadDecisionSources, parseDecisions, queryTerms, searchDecisions, type DecisionSource } from '../../src/core/decisions';
+import { decisionCount, loadDecisionSources, parseDecisions, queryTerms, searchDecisions, stripComments, type DecisionSource } from '../../src/core/decisions';
+import { rng } from '../fixtures/random';
 
 const root = path.join(__dirname, '..', '..');
 const demo = path.join(root, 'examples', 'demo', '.leopold');
@@ -62,9 +63,9 @@ describe('DECISIONS.md (core/decisions)', () => {
     assert.strictEqual(d2.fields.Decision, '`parse(text, { header: true })`');
   });
 
-  it('parses the bare shape and a heading with no stamp; CRLF lines count the same', () => {
+  it('parses the bare shape; a heading with no stamp, number or Fork:/Decision: is no decision; CRLF lines count the same', () => {
     const blocks = parseDecisions(BARE);
-    assert.strictEqual(blocks.length, 2);
+    assert.strictEqual(blocks.length, 1);
     assert.strictEqual(blocks[0].shape, 'bare');
     assert.strictEqual(blocks[0].id, undefined);
     assert.strictEqual(blocks[0].title, 'Keep the parser streaming');
@@ -72,9 +73,54 @@ describe('DECISIONS.md (core/decisions)', () => {
     assert.strictEqual(blocks[0].at, '2026-11-30T06:00:00Z');
     assert.strictEqual(blocks[0].line, 2);
     assert.match(blocks[0].body, /### not a block/, 'a ### heading is body text');
-    assert.strictEqual(blocks[1].title, 'A heading without a stamp');
-    assert.strictEqual(blocks[1].at, undefined);
-    assert.strictEqual(blocks[1].line, 7);
+    const withField = parseDecisions(BARE.replace('free text', 'Decision: keep it'));
+    assert.strictEqual(withField[1].title, 'A heading without a stamp', 'a heading that says Decision: is one');
+    assert.strictEqual(withField[1].at, undefined);
+    assert.strictEqual(withField[1].line, 7);
+  });
+
+  it('every shape Leopold writes: blocks between --- lines that say Fork:/Decision: (** stripped), Canvas steer, none inside comments', () => {
+    const text = [
+      '# Decisions', 'Append-only record of the forks this run decided, and why.', '',
+      '<!--', '---', '**Fork:** example', '**Decision:** not a decision', '-->',
+      '---', '**Fork:** buffer vs. stream', '**Decision:** stream rows', '**Why:** callers pipe big files', '',
+      '---', 'Fork: sync vs. async API', 'Decision: async', '',
+      '---', 'Just a note, no decision here.', '',
+      '## Canvas steer — redirect   (2026-11-30T06:00:00.123Z)', 'Fork: steered from the canvas (command channel)', 'Class: reversible', 'Decision: use the streaming API',
+      'Reversal: you issued this steer; re-issue the opposite command from the canvas to undo it', '',
+      '## D4 — Keep CRLF   (turn 9, 2026-11-30T07:00:00Z)', 'Decision:  always write CRLF', '',
+    ].join('\n');
+    const blocks = parseDecisions(text);
+    assert.deepStrictEqual(blocks.map((b) => [b.shape, b.title, b.line]), [
+      ['rule', 'stream rows', 9], ['rule', 'async', 14], ['bare', 'Canvas steer — redirect', 20], ['numbered', 'Keep CRLF', 26],
+    ]);
+    assert.strictEqual(blocks[0].fields.Why, 'callers pipe big files');
+    assert.strictEqual(blocks[2].atMs, Date.UTC(2026, 10, 30, 6, 0, 0, 123));
+    assert.strictEqual(decisionCount(text), 4);
+    assert.strictEqual(searchDecisions([{ run: 'current', path: '/x', blocks }], 'stream')[0].block.title, 'stream rows', 'Search Decisions finds a headingless block');
+  });
+
+  it('property: the count equals the dashboard\'s (split on ---, keep the pieces that say Fork: or Decision:), minus comments (seeded, 2,000 files)', () => {
+    /** The dashboard's count, as leopold watch's snapshot computes it, over the text without HTML comments. */
+    const dashboard = (t: string) => t.split(/^ {0,3}-{3,}[ \t]*$/m).filter((piece) => /(^|\n)\s*(Fork|Decision)\s*:/.test(piece.replace(/\*\*/g, ''))).length;
+    const rand = rng(777);
+    const pick = <T,>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+    for (let n = 0; n < 2000; n++) {
+      const pieces: string[] = ['# Decisions\nAppend-only record.\n'];
+      const k = Math.floor(rand() * 8);
+      for (let i = 0; i < k; i++) {
+        const body = pick([
+          () => `**Fork:** a vs b ${i}\n**Decision:** a\n`, () => `Fork: x ${i}\nWhy: y\n`, () => 'just prose\n', () => `Decision: z ${i}\n`,
+          () => `## D${i} — title ${i}   (turn ${i}, 2026-11-30T06:00:00Z)\nFork: p\nDecision: q\n`,
+          () => `## Canvas steer — approve   (2026-11-30T06:0${i % 10}:00Z)\nFork: steered from the canvas\nClass: reversible\nDecision: acknowledged\n`,
+          () => `<!--\nFork: commented ${i}\nDecision: out\n-->\n`,
+        ])();
+        pieces.push(body);
+      }
+      const text = pieces.join(pick(['---\n', '\n---\n', '\n----\n']));
+      const { text: bare } = stripComments(text);
+      assert.strictEqual(decisionCount(text), dashboard(bare), `file ${n}:\n${text}`);
+    }
   });
 
   it('a parenthesis that is not a stamp stays in the title; an empty file has no blocks', () => {
@@ -139,8 +185,8 @@ describe('DECISIONS.md (core/decisions)', () => {
     });
 
     it('blocks without stamps fall back to run order, then later blocks first', () => {
-      const a = src('current', '## first\nx\n## second\nx\n');
-      const b = src('20260101T000000Z', '## third\nx\n');
+      const a = src('current', '## first\nDecision: x\n## second\nDecision: x\n');
+      const b = src('20260101T000000Z', '## third\nDecision: x\n');
       assert.deepStrictEqual(searchDecisions([a, b], 'x').map((h) => h.block.title), ['second', 'first', 'third']);
     });
   });

@@ -255,4 +255,45 @@ describe('leopold doctor quotes GUARDRAILS.md the way the hooks read it', () => 
     const r = runDoctor(base({ guardrailsText: '- continuity:\n- continuity: manual\n' }));
     assert.strictEqual(find(r, 'continuity-manual').line, 1);
   });
+
+  describe('issue 20/23: lines true for a run that already stopped; the summary counts what follows it', () => {
+    const stateOf = (st: Record<string, unknown>) => JSON.stringify(st, null, 2);
+    it('a run stopped by max_windows: the extension\'s own line (no "next roll" is coming); an active run keeps the doctor\'s words', () => {
+      const stopped = runDoctor(base({ stateText: stateOf({ active: false, stopped_reason: 'max_windows', windows: 10, window_progress: [1, 1] }) }));
+      assert.deepStrictEqual(lines(stopped).filter((l) => l.includes('windows 10/10')), [
+        '  [warn] (Leopold for VS Code) windows 10/10 — the ceiling was reached and the run has stopped (max_windows); raise max_windows in .leopold/GUARDRAILS.md and resume with /leopold-run if it genuinely needs more',
+      ]);
+      const rolledPast = runDoctor(base({ stateText: stateOf({ active: false, stopped_reason: 'context_budget', windows: 11, max_windows: 10 }) }));
+      assert.strictEqual(find(rolledPast, 'windows-stopped').params.n, 11, 'rolled past the ceiling: the relaunch is refused');
+      const active = runDoctor(base({ stateText: stateOf({ active: true, windows: 10, owner: { session_id: 'abcd1234-x', engine: 'skill' } }) }));
+      assert.deepStrictEqual(lines(active).filter((l) => l.includes('windows 10/10')), [
+        '  [warn] windows 10/10 — the ceiling is reached; the next roll stops the run (raise max_windows in .leopold/GUARDRAILS.md if it genuinely needs more)',
+      ], 'leopold doctor\'s line, word for word');
+    });
+
+    it('a run stopped by no_progress_across_windows: no "one more zero-item window"; otherwise the doctor\'s words', () => {
+      const stopped = runDoctor(base({ stateText: stateOf({ active: false, stopped_reason: 'no_progress_across_windows', windows: 4, window_progress: [2, 0, 0], window_zero_streak: 2 }) }));
+      assert.deepStrictEqual(lines(stopped).filter((l) => l.includes('ZERO')), [
+        '  [warn] (Leopold for VS Code) last window closed ZERO plan items — the run has stopped (no_progress_across_windows): windows in a row closed nothing; resume with /leopold-run once the plan can move',
+      ]);
+      const going = runDoctor(base({ stateText: stateOf({ active: true, windows: 3, window_progress: [2, 0], owner: { session_id: 'abcd1234-x' } }) }));
+      assert.deepStrictEqual(lines(going).filter((l) => l.includes('ZERO')), [
+        '  [warn] last window closed ZERO plan items — one more zero-item window ends the run (no_progress_across_windows)',
+      ]);
+    });
+
+    it('the summary counts the first-run block printed above it: never "looks healthy" above a [FAIL]', async () => {
+      const { firstRunFindings } = await import('../../src/core/doctor');
+      const healthy = await doctorOf('doctor-healthy');
+      const none = firstRunFindings({ trusted: true, agents: [{ harness: 'claude', problem: 'x' }, { harness: 'codex', problem: 'y' }], projects: [] });
+      const text = renderDoctor([healthy], DOCTOR_EN, none).map((l) => l.text);
+      const fail = text.findIndex((l) => l.includes('[FAIL] (Leopold for VS Code) neither claude nor codex'));
+      assert.ok(fail > 0 && fail < text.indexOf('summary: 5 ok, 3 warnings, 1 problems'), text.join('\n'));
+      assert.strictEqual(text[text.length - 1], 'Fix the [FAIL] items above.');
+      // A Claude-only user: codex missing is no warning unless a run here uses Codex.
+      const claudeOnly = [{ harness: 'claude' as const, path: '/usr/bin/claude', version: '2' }, { harness: 'codex' as const, problem: 'not on PATH' }];
+      assert.deepStrictEqual(firstRunFindings({ trusted: true, agents: claudeOnly, projects: [], harnesses: ['claude'] }).map((f) => [f.id, f.level]), [['agent-found', 'ok'], ['agent-unused', 'skip']]);
+      assert.deepStrictEqual(firstRunFindings({ trusted: true, agents: claudeOnly, projects: [], harnesses: ['codex'] }).map((f) => [f.id, f.level]), [['agent-found', 'ok'], ['agent-missing', 'warn']]);
+    });
+  });
 });

@@ -99,8 +99,8 @@ describe('the harness from the first record of a transcript (core/continuity/har
     const codex = join(tmp, 'codex.jsonl');
     writeFileSync(codex, `${JSON.stringify({ timestamp: 't', type: 'session_meta', payload: { instructions: big, cwd: '/p' } })}\n`);
     // The relaunch gate: no unknown_harness.
-    assert.deepEqual(await H.detectHarness('/p', { transcript_path: claude }, { home: tmp }), { harness: 'claude', transcript: claude });
-    assert.deepEqual(await H.detectHarness('/p', { transcript_path: codex }, { home: tmp }), { harness: 'codex', transcript: codex });
+    assert.deepEqual(await H.detectHarness('/p', { transcript_path: claude }, { home: tmp }), { harness: 'claude', source: 'first-record', transcript: claude });
+    assert.deepEqual(await H.detectHarness('/p', { transcript_path: codex }, { home: tmp }), { harness: 'codex', source: 'first-record', transcript: codex });
     assert.equal(await H.classifyTranscript(claude), 'claude');
     assert.equal(await H.classifyTranscript(codex), 'codex');
     // Type first, the big value after it: decided at the start, so a cut-off tail does not matter.

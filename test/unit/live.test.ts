@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AppendLineReader, type TranscriptLine } from '../../src/core/live/lines';
 import { LineSplitter } from '../../src/core/lines';
-import { detectHarness, parseClaudeLine, parseCodexLine, summarizeInput } from '../../src/core/live/records';
+import { parseClaudeLine, parseCodexLine, summarizeInput } from '../../src/core/live/records';
+import { harnessOfRecord } from '../../src/core/continuity/harness';
 import { TokenLedger } from '../../src/core/live/ledger';
 import { DEFAULT_PRICES, loadPrices, mergePrices, priceFor } from '../../src/core/live/prices';
 import { TranscriptFollower } from '../../src/core/live/follower';
@@ -181,7 +182,7 @@ describe('the live run: records and tokens (core/live/records, ledger)', () => {
     assert.strictEqual(ledger.turns, 2);
     assert.deepStrictEqual(ledger.tokens, { input: 30, output: 3, cacheWrite: 0, cacheRead: 0 });
     // opus 15/75, sonnet 3/15 per million
-    assert.ok(Math.abs(ledger.usd(DEFAULT_PRICES) - (10 * 3 + 1 * 15 + 20 * 15 + 2 * 75) / 1e6) < 1e-12);
+    assert.ok(Math.abs(ledger.cost(DEFAULT_PRICES).usd - (10 * 3 + 1 * 15 + 20 * 15 + 2 * 75) / 1e6) < 1e-12, 'sonnet 4.5 $3/$15, opus 4.1 $15/$75');
   });
 
   it('a long assistant line (a 3 MB Write) is read from its head and tail: tool, file, usage and dedupe key', () => {
@@ -194,7 +195,7 @@ describe('the live run: records and tokens (core/live/records, ledger)', () => {
     const rec = parseClaudeLine(got!)!;
     assert.strictEqual(rec.kind, 'assistant');
     assert.strictEqual(rec.messageKey, 'msg_abc:req_1');
-    assert.deepStrictEqual(rec.usage, { input: 7, output: 9000, cacheWrite: 0, cacheRead: 50 });
+    assert.deepStrictEqual(rec.usage, { input: 7, output: 9000, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 50 });
     assert.deepStrictEqual(rec.tool, { name: 'Write', summary: '/work/p/big.txt', id: 'toolu_9' });
     assert.ok(rec.tsMs !== undefined);
   });
@@ -206,9 +207,10 @@ describe('the live run: records and tokens (core/live/records, ledger)', () => {
     assert.ok(parseClaudeLine({ text: summary, bytes: 1, offset: 0 })!.compaction);
     const res = claudeToolResult(s, 'toolu_1', 'ok').trim();
     assert.deepStrictEqual(parseClaudeLine({ text: res, bytes: 1, offset: 0 })!.toolResult, { id: 'toolu_1' });
-    assert.strictEqual(detectHarness({ text: res, bytes: 1, offset: 0 }), 'claude');
-    assert.strictEqual(detectHarness({ text: codexMeta('abc', '/p', '2026-12-01T12:00:00Z').trim(), bytes: 1, offset: 0 }), 'codex');
-    assert.strictEqual(detectHarness({ text: '{"hello":1}', bytes: 1, offset: 0 }), undefined);
+    assert.strictEqual(harnessOfRecord(res), 'claude');
+    assert.strictEqual(harnessOfRecord(codexMeta('abc', '/p', '2026-12-01T12:00:00Z').trim()), 'codex');
+    assert.strictEqual(harnessOfRecord(codexTokenCount({ input: 1, cached: 0, output: 1 }, '2026-12-01T12:00:00Z').trim()), 'codex', 'any rollout item, not only session_meta');
+    assert.strictEqual(harnessOfRecord('{"hello":1}'), undefined);
     assert.strictEqual(summarizeInput('TodoWrite', { todos: [1, 2, 3] }), '3 todos');
     assert.strictEqual(summarizeInput('shell', { command: ['bash', '-lc', 'make test'] }), 'make test');
     assert.strictEqual(summarizeInput('apply_patch', '*** Begin Patch\n*** Update File: src/a.ts\n@@\n*** Add File: b.ts\n'), 'Update File: src/a.ts (+1)');
@@ -279,27 +281,30 @@ describe('the live run: records and tokens (core/live/records, ledger)', () => {
 });
 
 describe('the live run: prices (core/live/prices)', () => {
-  it('exact key wins, then the first substring in table order, then the fallback', () => {
-    assert.strictEqual(priceFor(DEFAULT_PRICES, 'gpt-5.1-codex').in, 1.25);
-    assert.strictEqual(priceFor(DEFAULT_PRICES, 'gpt-5-mini-2025').in, 0.25);
-    assert.strictEqual(priceFor(DEFAULT_PRICES, 'claude-opus-4-1').out, 75);
-    assert.strictEqual(priceFor(DEFAULT_PRICES, '<synthetic>').in, 3);
+  it('per model id from the bundled table; an unknown model is unpriced, never priced as another', () => {
+    const p = (model: string) => priceFor(DEFAULT_PRICES, model)?.price;
+    assert.deepStrictEqual(p('claude-opus-4-5-20251101'), { in: 5, out: 25, cacheWrite: 6.25, cacheWrite1h: 10, cacheRead: 0.5 }, 'Opus 4.5 is $5/$25, not the old family $15/$75');
+    assert.strictEqual(p('claude-opus-4-1-20250805')?.out, 75);
+    assert.strictEqual(p('gpt-5.1-codex')?.in, 1.25);
+    assert.strictEqual(p('gpt-5-mini-2025-08-07')?.in, 0.25);
+    for (const unknown of ['<synthetic>', 'my-local-llama', '?', '', 'opus']) assert.strictEqual(priceFor(DEFAULT_PRICES, unknown), undefined, unknown);
   });
 
-  it('overrides: keys lowercased, in+out required, cache defaults 1.25×/0.1×, a new key appended, project file over $LEOPOLD_PRICES, bad files ignored', async () => {
+  it('overrides: keys lowercased, in+out required, cache defaults 1.25×/2×/0.1×, exact then substring before the table, project file over $LEOPOLD_PRICES, bad files ignored', async () => {
     const t = mergePrices(DEFAULT_PRICES, { OPUS: { in: 10, out: 50 }, 'my-model': { in: 2, out: 4, cache_read: 0.5 }, broken: { in: 1 }, sonnet: 'x' });
-    assert.deepStrictEqual(priceFor(t, 'claude-opus-4'), { in: 10, out: 50, cacheWrite: 12.5, cacheRead: 1 });
-    assert.deepStrictEqual(priceFor(t, 'my-model'), { in: 2, out: 4, cacheWrite: 2.5, cacheRead: 0.5 });
-    assert.strictEqual(t[t.length - 1][0], 'my-model');
-    assert.strictEqual(priceFor(t, 'broken').in, 3);
+    assert.deepStrictEqual(priceFor(t, 'claude-opus-4-5')?.price, { in: 10, out: 50, cacheWrite: 12.5, cacheWrite1h: 20, cacheRead: 1 });
+    assert.deepStrictEqual(priceFor(t, 'my-model')?.price, { in: 2, out: 4, cacheWrite: 2.5, cacheWrite1h: 4, cacheRead: 0.5 });
+    assert.strictEqual(t.overrides[t.overrides.length - 1][0], 'my-model');
+    assert.strictEqual(priceFor(t, 'broken'), undefined);
+    assert.strictEqual(priceFor(t, 'claude-sonnet-4-5')?.source, 'table', 'an invalid entry overrides nothing');
     const dir = await tmp();
     await fs.writeFile(path.join(dir, 'env.json'), '{"opus":{"in":1,"out":2},"haiku":{"in":9,"out":9}}');
     await fs.writeFile(path.join(dir, 'prices.json'), '{"opus":{"in":5,"out":6}}');
     const loaded = await loadPrices({ envPath: path.join(dir, 'env.json'), projectPath: path.join(dir, 'prices.json') });
-    assert.strictEqual(priceFor(loaded, 'opus').in, 5);
-    assert.strictEqual(priceFor(loaded, 'haiku').in, 9);
+    assert.strictEqual(priceFor(loaded, 'claude-opus-4-6')?.price.in, 5);
+    assert.strictEqual(priceFor(loaded, 'claude-haiku-4-5')?.price.in, 9);
     await fs.writeFile(path.join(dir, 'prices.json'), '{not json');
-    assert.strictEqual(priceFor(await loadPrices({ projectPath: path.join(dir, 'prices.json') }), 'opus').in, 15);
+    assert.strictEqual(priceFor(await loadPrices({ projectPath: path.join(dir, 'prices.json') }), 'claude-opus-4-1')?.price.in, 15);
   });
 });
 

@@ -5,10 +5,13 @@
 //
 // The gates, in order: state → reason → open items → continuity → kill switch → (api_error ladder) → record →
 // freshness → max_windows → livelock → checkpoint → harness → record, then fire.
-// Deliberate differences from upstream (stricter, never looser): a roll's freshness is measured from the roll itself
+// The journal's `detail` texts are the newest watcher's words, byte for byte. Deliberate differences from upstream
+// (stricter, never looser, but for one): a roll's freshness is measured from the roll itself
 // (the `window_roll` event's `ts`, else `last_turn`), so a long final turn no longer reads as `stale_roll`; a file's
 // mtime is never a roll or error time (after a fresh `git clone` every mtime is "now"), so a rolled state with no
-// recorded time is refused; and a recorded time more than a minute in the future is refused, not read as fresh.
+// recorded time is refused; and a recorded time more than a minute in the future is refused, not read as fresh. The
+// looser one: where no transcript record names the harness, `owner.harness` (written by the leopold-run skill when it
+// claimed the run) and the journal do, where the watcher refuses `unknown_harness` (continuity/harness.ts).
 import { formatUtc, parseUtc } from '../time';
 import {
   apiError, apiErrorAttempts, apiErrorResult, isActive, relaunchResult, relaunchWindow, resolveMaxWindows, stoppedReason, windowsOf,
@@ -44,6 +47,8 @@ export interface ContinuitySnapshot {
   rollEventMs?: number;
   /** undefined: not detected yet (the decision asks for it); null: detected, unknown. */
   harness?: Harness | null;
+  /** With `harness: null`: what is missing, in words (`detectHarness`'s `missing`: no transcript, no owner.harness…). */
+  harnessMissing?: string;
   /** argv[0] per harness (a configured path, or the bare name resolved through PATH). */
   binaries?: Partial<Record<Harness, string>>;
 }
@@ -136,6 +141,9 @@ function inTheFuture(times: [string, number | undefined][], nowMs: number): [str
 const ROLL_DETAIL_REASONS = new Set(['stale_roll', 'spawn_failed']);
 const LADDER_DETAIL_REASONS = new Set(['not_retryable', 'attempts', 'stale_error', 'spawn_failed']);
 
+/** `unknown_harness` without `detectHarness`'s words (a snapshot built by hand). */
+const UNKNOWN_HARNESS = 'Nothing names the harness (no transcript record, no owner.harness): nothing says whether to start claude or codex';
+
 const simple = (kind: VerdictKind, extra: Partial<Decision> = {}): Decision => ({ verdict: kind, kind, ...extra });
 
 /** The decision for this snapshot at `nowMs`. Pure: same inputs, same answer. */
@@ -209,7 +217,7 @@ function rollTick(snap: ContinuitySnapshot, state: Record<string, unknown>, nowM
   if (snap.checkpointBytes <= 0) return refuse('checkpoint_missing', 'CHECKPOINT.md is missing or empty');
   // 12. Harness.
   if (snap.harness === undefined) return simple('idle', { needsHarness: true, path: 'roll' });
-  if (snap.harness === null) return refuse('unknown_harness', 'the transcript names neither Claude Code nor Codex');
+  if (snap.harness === null) return refuse('unknown_harness', snap.harnessMissing ?? UNKNOWN_HARNESS);
   // 13. Record, then fire.
   const harness = snap.harness;
   const argv = relaunchArgv(harness, snap.projectRoot, snap.binaries?.[harness]);
@@ -241,9 +249,9 @@ function apiErrorTick(snap: ContinuitySnapshot, state: Record<string, unknown>, 
     event: { event: 'api_error_relaunch_refused', fields: { reason: r, attempt, error_type: errorType, ...(detail !== undefined && LADDER_DETAIL_REASONS.has(r) ? { detail } : {}) } },
   });
   // 2. Class.
-  if (err.retryable !== true) return refuse('not_retryable', `${errorType} is not a retryable error class; resume by hand with /leopold-run`);
+  if (err.retryable !== true) return refuse('not_retryable', `the API error class \`${errorType}\` is not retryable — a human decides`);
   // 3. Ceiling.
-  if (attempts >= API_ERROR_MAX_ATTEMPTS) return refuse('attempts', `${attempts} of ${API_ERROR_MAX_ATTEMPTS} relaunch attempts spent for ${errorType}`);
+  if (attempts >= API_ERROR_MAX_ATTEMPTS) return refuse('attempts', `${attempts} of ${API_ERROR_MAX_ATTEMPTS} relaunch attempts spent for \`${errorType}\``);
   // 4. Due time: recorded once, then re-read, never recomputed forward; held 120 s after the last fire.
   const delay = apiErrorDelay(attempt);
   const lastFire = parseUtc(state.api_error_relaunch_at);
@@ -286,7 +294,7 @@ function apiErrorTick(snap: ContinuitySnapshot, state: Record<string, unknown>, 
   if (window > maxWindows) return refuse('max_windows', `window ${window} is past max_windows ${maxWindows}`);
   // 7. Harness.
   if (snap.harness === undefined) return simple('idle', { needsHarness: true, path: 'api_error' });
-  if (snap.harness === null) return refuse('unknown_harness', 'the transcript names neither Claude Code nor Codex');
+  if (snap.harness === null) return refuse('unknown_harness', snap.harnessMissing ?? UNKNOWN_HARNESS);
   // 8. Record, then fire.
   const harness = snap.harness;
   const argv = relaunchArgv(harness, snap.projectRoot, snap.binaries?.[harness]);

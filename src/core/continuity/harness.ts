@@ -1,11 +1,17 @@
-// Which harness a stopped run belongs to, decided the way `leopold watch` decides it: from the first non-blank JSON
-// line of the run's transcript (`state.transcript_path`, else the newest Claude Code transcript of this project,
-// else the newest matching Codex rollout), never from `owner.harness`. And the relaunch argv for each harness.
+// Which harness a transcript (and so a run) belongs to: the one home of that answer, for the relaunch loop and the
+// live view alike. Where `leopold watch` decides — the first non-blank JSON line of the run's transcript
+// (`state.transcript_path`, else the newest Claude Code transcript of this project, else the newest matching Codex
+// rollout) — its answer is ours. Where it cannot (no transcript at all, or a first record that names neither), we go
+// on with what else is known, in this order: the shape of the transcript's other records (its tail), the file's place
+// (under `$CODEX_HOME/sessions/` or the Claude config's `projects/`), `owner.harness` (written by the leopold-run skill
+// when it claimed the run), and the run's journal (the harness its relaunches started). The watcher refuses
+// `unknown_harness` in those cases; that is the one divergence (README, "Where the extension differs"). And the
+// relaunch argv for each harness.
 import { promises as fs, constants as fsConstants } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { jsonObject } from '../json';
-import { openRegular } from '../files';
+import { openRegular, readAt } from '../files';
 
 export type Harness = 'claude' | 'codex';
 
@@ -289,21 +295,134 @@ export async function discoverCodexTranscript(projectRoot: string, env: HarnessE
   return undefined;
 }
 
-export interface HarnessDetection {
+const CODEX_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The harness any one record's shape names (not only the first line's): a Codex rollout item is
+ * `{timestamp, type: session_meta|turn_context|response_item|event_msg|compacted, payload: {…}}`; a Claude Code record
+ * has a Claude Code `type`, or a `sessionId`/`uuid` key. `text` is a whole line, or (`head`) the first bytes of one too
+ * long to hold: then the keys written first decide.
+ */
+export function harnessOfRecord(text: string, head = false): Harness | undefined {
+  if (!head) {
+    const t = text.trim();
+    if (!t.startsWith('{')) return undefined;
+    const o = jsonObject(t);
+    if (!o) return undefined;
+    if (typeof o.type === 'string' && CODEX_TYPES.has(o.type) && isObject(o.payload)) return 'codex';
+    if ((typeof o.type === 'string' && CLAUDE_TYPES.has(o.type)) || 'sessionId' in o || 'uuid' in o) return 'claude';
+    return undefined;
+  }
+  if (/^\s*\{\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*"type"\s*:\s*"(session_meta|turn_context|response_item|event_msg|compacted)"\s*,\s*"payload"\s*:\s*\{/.test(text)) return 'codex';
+  return /^\s*\{/.test(text) && /"(sessionId|uuid|parentUuid)"\s*:/.test(text.slice(0, 4096)) ? 'claude' : undefined;
+}
+
+/** The harness the records of a transcript's last `bytes` name (the newest record that names one). */
+export async function harnessOfTail(path: string, bytes = 256 * 1024): Promise<Harness | undefined> {
+  const o = await openRegular(path).catch(() => undefined);
+  if (o?.kind !== 'ok') return undefined;
+  try {
+    const size = o.stats.size;
+    const from = Math.max(0, size - bytes);
+    const lines = (await readAt(o.handle, from, size - from)).toString('utf8').split('\n');
+    if (from > 0) lines.shift(); // the first is cut
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const h = harnessOfRecord(lines[i]);
+      if (h) return h;
+    }
+    return undefined;
+  } finally {
+    await o.handle.close();
+  }
+}
+
+/** The harness a transcript's place names: under `<codex home>/sessions/`, or under the Claude config's `projects/`. */
+export function harnessOfLocation(path: string, env: HarnessEnv): Harness | undefined {
+  const p = resolve(path);
+  const under = (dir: string) => p.startsWith(resolve(dir) + sep);
+  if (under(join(env.codexHome || join(env.home, '.codex'), 'sessions'))) return 'codex';
+  if (under(join(env.claudeConfigDir || join(env.home, '.claude'), 'projects'))) return 'claude';
+  return undefined;
+}
+
+const asHarness = (v: unknown): Harness | undefined => (v === 'claude' || v === 'codex' ? v : undefined);
+
+/** A journal event as the harness reading needs it (any parsed journal event fits). */
+export interface HarnessEvent {
+  event: string;
+  fields: Record<string, unknown>;
+}
+
+/**
+ * What the run's records say its harness is, without reading a transcript: `owner.harness` (written by the
+ * leopold-run skill when it claimed the run), else the newest relaunch in the journal (`window_relaunch`,
+ * `api_error_relaunch`: the harness the watcher started) or a `foreign_stop`'s `owner_harness`.
+ */
+export function recordedHarness(state: Record<string, unknown> | undefined, events: readonly HarnessEvent[] = []): { harness: Harness; source: 'owner' | 'journal' } | undefined {
+  const owner = asHarness(isObject(state?.owner) ? state.owner.harness : undefined);
+  if (owner) return { harness: owner, source: 'owner' };
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
+    const h = e.event === 'window_relaunch' || e.event === 'api_error_relaunch' ? asHarness(e.fields.harness)
+      : e.event === 'foreign_stop' ? asHarness(e.fields.owner_harness) : undefined;
+    if (h) return { harness: h, source: 'journal' };
+  }
+  return undefined;
+}
+
+/** Where an answer came from, strongest first (`first-record` is the watcher's own rule). */
+export type HarnessSource = 'first-record' | 'record-shape' | 'location' | 'owner' | 'journal';
+
+export interface HarnessAnswer {
   harness?: Harness;
+  source?: HarnessSource;
+}
+
+/**
+ * One transcript's harness: its first record (the watcher's rule), else the shape of its last records, else its
+ * place, else the run's records. `tail: false` skips the tail read (the live reader classifies its own tail lines).
+ */
+export async function transcriptHarness(path: string | undefined, env: HarnessEnv, state?: Record<string, unknown>,
+  events?: readonly HarnessEvent[], tail = true): Promise<HarnessAnswer> {
+  if (path) {
+    const first = await classifyTranscript(path);
+    if (first) return { harness: first, source: 'first-record' };
+    const shape = tail ? await harnessOfTail(path) : undefined;
+    if (shape) return { harness: shape, source: 'record-shape' };
+    const place = harnessOfLocation(path, env);
+    if (place) return { harness: place, source: 'location' };
+  }
+  const rec = recordedHarness(state, events);
+  return rec ? { harness: rec.harness, source: rec.source } : {};
+}
+
+export interface HarnessDetection extends HarnessAnswer {
   /** The transcript that decided it (or the one that could not). */
   transcript?: string;
+  /** No harness: what is missing, in words (the refusal's detail). */
+  missing?: string;
 }
 
 /**
  * `continuity_tick`'s harness step (scripts/leopold-watch.py): `state.transcript_path`, else Claude discovery, else
- * Codex discovery; its first line decides.
+ * Codex discovery; its first line decides — and where it cannot, what else is known (`transcriptHarness`).
  */
-export async function detectHarness(projectRoot: string, state: Record<string, unknown>, env: HarnessEnv): Promise<HarnessDetection> {
+export async function detectHarness(projectRoot: string, state: Record<string, unknown>, env: HarnessEnv,
+  events?: readonly HarnessEvent[]): Promise<HarnessDetection> {
   const recorded = typeof state.transcript_path === 'string' && state.transcript_path !== '' ? state.transcript_path : undefined;
   const transcript = recorded ?? (await discoverClaudeTranscript(projectRoot, env)) ?? (await discoverCodexTranscript(projectRoot, env));
-  if (!transcript) return {};
-  return { harness: await classifyTranscript(transcript), transcript };
+  const answer = await transcriptHarness(transcript, env, state, events);
+  if (answer.harness) return { ...answer, ...(transcript ? { transcript } : {}) };
+  const readable = transcript !== undefined && (await openRegular(transcript).then(async (o) => {
+    if (o.kind === 'ok') await o.handle.close();
+    return o.kind === 'ok';
+  }, () => false));
+  const what = !transcript
+    ? 'No transcript of this run was found (state.json names none, and no Claude Code or Codex session of this project exists)'
+    : readable ? `The transcript ${transcript} names neither Claude Code nor Codex`
+      : `The transcript state.json names (${transcript}) is not a readable file`;
+  return { ...(transcript ? { transcript } : {}), missing: `${what}, and state.json's owner.harness is empty: nothing says whether to start claude or codex` };
 }
 
 export const CODEX_RESUME_PROMPT = 'Use the leopold-run skill to resume the autonomous Leopold run in this project.';

@@ -140,7 +140,9 @@ export async function loadSnapshot(
 async function decideFully(snap: ContinuitySnapshot, opts: RunnerOptions, nowMs: number): Promise<Decision> {
   let d = decide(snap, nowMs);
   if (d.needsHarness && snap.state.kind === 'ok') {
-    snap.harness = (await detectHarness(opts.root, snap.state.raw, opts.harnessEnv)).harness ?? null;
+    const found = await detectHarness(opts.root, snap.state.raw, opts.harnessEnv);
+    snap.harness = found.harness ?? null;
+    snap.harnessMissing = found.missing;
     d = decide(snap, nowMs);
   }
   return d;

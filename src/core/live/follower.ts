@@ -1,11 +1,13 @@
-// One transcript followed as it grows: its harness (from its first line), what the agent is doing now (the last
+// One transcript followed as it grows: its harness (continuity/harness.ts: its first record, else the shape of the
+// records read, its place, the run's owner and journal — so a rollout read from its tail is known), what the agent is doing now (the last
 // tool call and its one-line input, the last assistant text line, whether a tool is still running), its tokens
 // (main and sidechain apart) and a bounded feed of tool calls and assistant lines for the "Follow run" output.
 // The first poll of a large file reads its tail only (the live facts are there); the tokens and turns of the bytes
 // before are counted by `countHistory`, once, in the background.
 import { AppendLineReader, type LineReaderOptions, type TranscriptLine } from './lines';
 import { TokenLedger } from './ledger';
-import { carriesTokens, detectHarness, parseLine, tokenNeedles, type Harness, type Record_ } from './records';
+import { carriesTokens, parseLine, tokenNeedles, type Harness, type Record_ } from './records';
+import { classifyTranscript, harnessOfLocation, harnessOfRecord, recordedHarness, type HarnessEnv, type HarnessEvent, type HarnessSource } from '../continuity/harness';
 
 export interface Activity {
   tool?: { name: string; summary: string; tsMs?: number; running: boolean };
@@ -25,15 +27,25 @@ const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'apply
 const FEED_MAX = 200;
 const EDITS_MAX = 1000;
 
+/** What else tells a transcript's harness when its own records cannot (read again at each poll while unknown). */
+export interface HarnessKnown {
+  env?: HarnessEnv;
+  state?: Record<string, unknown>;
+  events?: readonly HarnessEvent[];
+}
+
 export interface FollowerOptions extends LineReaderOptions {
   /** Keep a feed and activity (the current window's main transcript); false: tokens only. */
   live?: boolean;
+  known?: () => HarnessKnown;
 }
 
 export class TranscriptFollower {
   readonly reader: AppendLineReader;
   harness: Harness | undefined;
-  /** The first line named neither harness. */
+  /** Where the harness was read from. */
+  harnessSource: HarnessSource | undefined;
+  /** The first record named neither harness, and nothing else says which. */
   unknownFormat = false;
   /** Tokens of the lines read since the last reset (the tail and what was appended). */
   main: TokenLedger | undefined;
@@ -50,12 +62,17 @@ export class TranscriptFollower {
   /** Bumped whenever what the follower shows changed. */
   version = 0;
   private readonly live: boolean;
-  private firstLineSeen = false;
+  private readonly known: () => HarnessKnown;
+  /** The first record was classified (undefined: it named neither). */
+  private firstRecord: { harness?: Harness } | undefined;
+  /** Lines were passed over while the harness was unknown: once it is known, the transcript is read again. */
+  private skipped = false;
   private generation = 0;
 
   constructor(readonly path: string, options: FollowerOptions = {}) {
     this.reader = new AppendLineReader(path, options);
     this.live = options.live ?? true;
+    this.known = options.known ?? (() => ({}));
   }
 
   get exists(): boolean {
@@ -65,7 +82,10 @@ export class TranscriptFollower {
   private resetAll(): void {
     this.generation++;
     this.harness = undefined;
+    this.harnessSource = undefined;
     this.unknownFormat = false;
+    this.firstRecord = undefined;
+    this.skipped = false;
     this.main = undefined;
     this.sidechain = undefined;
     this.history = undefined;
@@ -73,7 +93,6 @@ export class TranscriptFollower {
     this.activity = { compactions: 0 };
     this.feed = [];
     this.edits = [];
-    this.firstLineSeen = false;
     this.resultsBeforeCall = [];
   }
 
@@ -87,31 +106,57 @@ export class TranscriptFollower {
       this.resetAll();
       if (this.reader.startOffset > 0) this.historyState = 'pending';
     }
+    if (!this.harness && this.exists) {
+      const wasUnknown = this.unknownFormat;
+      await this.decideHarness(r.lines);
+      if (this.harness && this.skipped) {
+        // Known now, after lines were passed over: read the transcript again (from its tail) on the next poll.
+        this.reader.forget();
+        return { changed: true, more: true, bytesRead: r.bytesRead };
+      }
+      if (wasUnknown !== this.unknownFormat) changed = true;
+    }
     for (const line of r.lines) if (this.takeLine(line, onFeed)) changed = true;
     if (changed) this.version++;
     return { changed, more: r.more, bytesRead: r.bytesRead };
   }
 
-  private ensureHarness(line: TranscriptLine): Harness | undefined {
-    if (this.harness) return this.harness;
-    const h = detectHarness(line);
-    if (!h) {
-      // The first line read decides (the watcher's rule); from a tail, a line that names neither is skipped.
-      if (!this.firstLineSeen && this.reader.startOffset === 0) this.unknownFormat = true;
-      this.firstLineSeen = true;
-      return undefined;
+  /**
+   * The harness, in continuity/harness.ts's order: the first record (classified once the file has a whole line), the
+   * shape of the records just read, the file's place, the run's owner, its journal.
+   */
+  private async decideHarness(lines: readonly TranscriptLine[]): Promise<void> {
+    if (!this.firstRecord && (lines.length > 0 || this.reader.startOffset > 0)) {
+      this.firstRecord = { harness: await classifyTranscript(this.path) };
     }
-    this.firstLineSeen = true;
-    this.unknownFormat = false;
+    const known = this.known();
+    let h: Harness | undefined = this.firstRecord?.harness;
+    let source: HarnessSource | undefined = h ? 'first-record' : undefined;
+    for (let i = lines.length - 1; !h && i >= 0; i--) {
+      const l = lines[i];
+      h = harnessOfRecord(l.text ?? l.head ?? '', l.text === undefined);
+      if (h) source = 'record-shape';
+    }
+    if (!h && known.env && (h = harnessOfLocation(this.path, known.env))) source = 'location';
+    if (!h) {
+      const rec = recordedHarness(known.state, known.events);
+      if (rec) [h, source] = [rec.harness, rec.source];
+    }
+    if (!h) {
+      // Nothing names it: what is read is passed over (counted once something does).
+      if (lines.length) this.skipped = true;
+      this.unknownFormat = this.firstRecord !== undefined && this.reader.startOffset === 0;
+      return;
+    }
     this.harness = h;
+    this.harnessSource = source;
+    this.unknownFormat = false;
     this.main = new TokenLedger(h);
     this.sidechain = new TokenLedger(h);
-    return h;
   }
 
   private takeLine(line: TranscriptLine, onFeed?: (e: FeedEntry) => void): boolean {
-    if (this.unknownFormat) return false;
-    const h = this.ensureHarness(line);
+    const h = this.harness;
     if (!h) return false;
     const rec = parseLine(h, line);
     if (!rec) return false;
@@ -186,8 +231,7 @@ export class TranscriptFollower {
       if (!carriesTokens(h, line)) return;
       const rec = parseLine(h, line);
       if (!rec) return;
-      // Codex: the tail's first cumulative snapshot already charged everything before it; the history adds turns.
-      if (h === 'codex') rec.cumulative = undefined;
+      // Codex: the snapshots are differenced here too; `TokenLedger.whole` takes the overlap with the tail back out.
       // A message whose lines straddle the tail's first byte was counted from the tail already.
       if (rec.sidechain) side.take(rec, this.sidechain);
       else {
@@ -213,10 +257,10 @@ export class TranscriptFollower {
     return true;
   }
 
-  /** Every ledger of this transcript (history included once counted), main and sidechain apart. */
+  /** This transcript's ledgers (its history included once counted), main and sidechain apart. */
   ledgers(): { main: TokenLedger[]; sidechain: TokenLedger[] } {
-    const main = [this.main, this.history?.main].filter((l): l is TokenLedger => l !== undefined);
-    const sidechain = [this.sidechain, this.history?.sidechain].filter((l): l is TokenLedger => l !== undefined);
-    return { main, sidechain };
+    const whole = (tail: TokenLedger | undefined, history: TokenLedger | undefined) =>
+      (tail && history ? [TokenLedger.whole(tail, history)] : tail ? [tail] : []);
+    return { main: whole(this.main, this.history?.main), sidechain: whole(this.sidechain, this.history?.sidechain) };
   }
 }

@@ -87,6 +87,11 @@ export class AppendLineReader {
     this.splitter = new LineSplitter(at, this.whole, this.fragment);
   }
 
+  /** Forgets what was read: the next poll starts over (from the tail of a large file), as after a replacement. */
+  forget(): void {
+    this.reset(undefined, 0);
+  }
+
   /** Reads what was appended since the last poll (at most the per-poll budget). */
   async poll(): Promise<LinePoll> {
     const o = await openRegular(this.path);

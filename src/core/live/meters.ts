@@ -6,6 +6,7 @@ import type { DecisionCounts, JournalEvent } from '../journal';
 export type { DecisionCounts } from '../journal';
 import type { Plan, PlanItem } from '../plan';
 import type { RunWindow } from '../runs';
+import { decimal, type Locale } from '../messages';
 
 export const MIB = 1048576;
 /** The Stop hook's checkpoint band (the turn is told to checkpoint) and its roll, in % of `max_context_mb`. */
@@ -60,6 +61,17 @@ export interface Meter {
   unit: '' | 'MB' | '%' | 'ms';
   /** The dashboard's bar: min(100, round(val/max·100)); with max 0, 100 when val > 0. */
   pct: number;
+}
+
+/** A meter's value with its unit as the rest of the extension writes sizes and times: `1.8 MB`, `200 ms`, `20%`. */
+export function meterValue(val: number, unit: Meter['unit'], locale: Locale = 'en'): string {
+  const v = decimal(locale, String(val));
+  return unit === '' || unit === '%' ? `${v}${unit}` : `${v} ${unit}`;
+}
+
+/** `1.8 MB / 5 MB`: a meter's value against its maximum. */
+export function meterText(m: Meter, locale: Locale = 'en'): string {
+  return `${meterValue(m.val, m.unit, locale)} / ${meterValue(m.max, m.unit, locale)}`;
 }
 
 function meter(label: Meter['label'], val: number, max: number, unit: Meter['unit'] = ''): Meter {

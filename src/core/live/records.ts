@@ -6,8 +6,9 @@
 import type { TranscriptLine } from './lines';
 import { clip } from '../inert';
 import { nonEmptyString } from '../fields';
+import type { Harness } from '../continuity/harness';
 
-export type Harness = 'claude' | 'codex';
+export type { Harness };
 
 /** Token counts in the dashboard's four columns. */
 export interface Tokens {
@@ -15,6 +16,11 @@ export interface Tokens {
   output: number;
   cacheWrite: number;
   cacheRead: number;
+}
+
+/** One request's (or one bucket of requests') tokens, cache writes split by lifetime (`cacheWrite1h` ⊆ `cacheWrite`). */
+export interface Usage extends Tokens {
+  cacheWrite1h: number;
 }
 
 export const ZERO_TOKENS: Readonly<Tokens> = Object.freeze({ input: 0, output: 0, cacheWrite: 0, cacheRead: 0 });
@@ -39,8 +45,8 @@ export interface Record_ {
   /** Claude: the message's dedupe key (`message.id` + `requestId` when present). */
   messageKey?: string;
   model?: string;
-  /** Claude: the line's `usage` (the same on every line of a message). */
-  usage?: Tokens;
+  /** Claude: the line's `usage` (the same on every line of a message), 1-hour cache writes apart. */
+  usage?: Usage;
   /** Codex: `info.total_token_usage` of a `token_count` event (cumulative) and its cached part. */
   cumulative?: { input: number; cached: number; cacheWrite: number; output: number };
   sidechain?: boolean;
@@ -118,26 +124,15 @@ function parseTs(v: unknown): number | undefined {
   return Number.isFinite(t) ? t : undefined;
 }
 
-function claudeUsage(u: Record<string, unknown>): Tokens {
+function claudeUsage(u: Record<string, unknown>): Usage {
+  // `cache_creation` splits the writes by lifetime (`ephemeral_5m_input_tokens`, `ephemeral_1h_input_tokens`).
+  const split = obj(u.cache_creation);
+  const oneHour = num(split?.ephemeral_1h_input_tokens);
+  const cacheWrite = Math.max(num(u.cache_creation_input_tokens), num(split?.ephemeral_5m_input_tokens) + oneHour);
   return {
     input: num(u.input_tokens), output: num(u.output_tokens),
-    cacheWrite: num(u.cache_creation_input_tokens), cacheRead: num(u.cache_read_input_tokens),
+    cacheWrite, cacheWrite1h: Math.min(oneHour, cacheWrite), cacheRead: num(u.cache_read_input_tokens),
   };
-}
-
-/** The harness a transcript's first line names (the watcher's `detect_harness`), or undefined for neither. */
-export function detectHarness(line: TranscriptLine): Harness | undefined {
-  const head = line.text ?? line.head ?? '';
-  if (/^\s*\{\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*"type"\s*:\s*"session_meta"/.test(head) || /"type"\s*:\s*"session_meta"/.test(head.slice(0, 200))) return 'codex';
-  if (line.text !== undefined) {
-    const o = safeParse(line.text);
-    if (o) {
-      if (o.type === 'session_meta') return 'codex';
-      if (['assistant', 'user', 'system', 'summary', 'file-history-snapshot'].includes(String(o.type)) || 'sessionId' in o || 'uuid' in o) return 'claude';
-      return undefined;
-    }
-  }
-  return /"(sessionId|uuid|parentUuid)"\s*:/.test(head.slice(0, 4096)) ? 'claude' : undefined;
 }
 
 function safeParse(text: string): Record<string, unknown> | undefined {

@@ -1,14 +1,16 @@
 // The live run of one project: which transcripts belong to it and what they say. The running window's transcript
 // is the owner's (`owner.transcript_path`, written at activation), else the one the Stop hook last recorded
-// (`transcript_path`); where neither names a readable file the view says so, never guesses. Earlier windows'
-// transcripts are found from the sessions the journal names (each window ends with the owner's `stop`, which
-// carries the first 8 characters of its session id) in the running transcript's directory (Codex: its day and the
-// days before), and each Claude Code session's subagent transcripts beside it (`<session>/subagents/agent-*.jsonl`).
+// (`transcript_path`); where neither names a readable file the view says so, never guesses. Every window's session
+// is found the ways Leopold leaves them — the sessions the journal names (a `session` field, when its writer adds
+// one), the owner's session, and the harness's own folder for this project (Claude Code's `projects/<slug>/`, the
+// Codex rollouts whose `cwd` is the project) for sessions active within the run's span — and placed in the window
+// its first record falls in; a session last written before the run began (or before the run ahead of it ended) is
+// another run's. Each Claude Code session's subagent transcripts sit beside it (`<session>/subagents/agent-*.jsonl`).
 // Everything is read incrementally by TranscriptFollower; the running transcript is followed live, the others are
 // counted once and then only re-stat'ed when the run's state changes.
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { currentWindow, objectField, type StateObject } from '../fields';
+import { activationMs, currentWindow, objectField, type StateObject } from '../fields';
 import type { JournalEvent } from '../journal';
 import type { RunWindow } from '../runs';
 import { TranscriptFollower, type Activity, type FeedEntry } from './follower';
@@ -16,6 +18,11 @@ import { NO_TOTALS, sumTotals, totalsOf, type TokenTotals } from './ledger';
 import { contextGauge, type ContextGauge } from './meters';
 import { DEFAULT_PRICES, type PriceTable } from './prices';
 import type { Harness } from './records';
+import { claudeProjectSlug, readFirstLine, recordedHarness, type HarnessEnv, type HarnessSource } from '../continuity/harness';
+import { jsonObject } from '../json';
+import { openRegular, readAt } from '../files';
+import { runFigures, type RunFigures } from './figures';
+import type { ProjectSnapshot } from '../project';
 
 export interface TranscriptRef {
   path: string;
@@ -55,6 +62,16 @@ export function windowSessions(runEvents: readonly JournalEvent[], windows: read
   const owner = objectField(state?.owner).session_id;
   if (state && typeof owner === 'string' && owner) add(currentWindow(state), owner);
   return out;
+}
+
+/** The live run's input from a project snapshot: what the tree and `readRunFigures` both read the run with. */
+export function liveInputOf(snap: ProjectSnapshot, projectRoot: string, env?: HarnessEnv): LiveInput {
+  const foreign = snap.recent.filter((e) => e.event === 'foreign_stop').map((e) => e.fields.session)
+    .filter((x): x is string => typeof x === 'string' && /^[\w-]{4,}$/.test(x));
+  return {
+    state: snap.stateObject, runEvents: snap.runEvents, windows: snap.windows, projectRoot, env, floorMs: snap.runFloorMs,
+    foreignSessions: foreign,
+  };
 }
 
 const MAX_LISTED = 20000;
@@ -122,6 +139,59 @@ export async function subagentTranscripts(mainPath: string, listings?: Listings)
   return (await listDir(dir, listings)).filter((n) => n.startsWith('agent-') && n.endsWith('.jsonl')).sort().map((n) => join(dir, n));
 }
 
+/** A session id from a transcript's name: `<uuid>.jsonl` (Claude Code), `rollout-<stamp>-<uuid>.jsonl` (Codex). */
+export function sessionOfFile(name: string): string {
+  return basename(name, '.jsonl').replace(/^rollout-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-/, '');
+}
+
+/** What a session file's first records say (immutable once written): its first time, and Codex's `cwd`. */
+interface SessionHead {
+  firstMs?: number;
+  cwd?: string;
+}
+
+/** Reads a session file's head (its first 64 KiB, at most 50 records) for its first time and its Codex `cwd`. */
+async function readSessionHead(path: string): Promise<SessionHead> {
+  const first = await readFirstLine(path);
+  const out: SessionHead = {};
+  const meta = jsonObject(first ?? '');
+  if (meta?.type === 'session_meta') {
+    const payload = objectField(meta.payload);
+    if (typeof payload.cwd === 'string') out.cwd = payload.cwd;
+  }
+  const o = await openRegular(path).catch(() => undefined);
+  if (o?.kind !== 'ok') return out;
+  try {
+    const text = (await readAt(o.handle, 0, 64 * 1024)).toString('utf8');
+    // A session_meta line too long to parse whole (its instructions): `cwd` is written near its start.
+    const cwd = out.cwd === undefined && /^\s*\{\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*"type"\s*:\s*"session_meta"/.test(text)
+      ? /"cwd"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(text)?.[1] : undefined;
+    if (cwd !== undefined) out.cwd = jsonString(cwd);
+    for (const line of text.split('\n').slice(0, 50)) {
+      const ts = /"timestamp"\s*:\s*"([^"]{10,40})"/.exec(line)?.[1];
+      const t = ts === undefined ? NaN : Date.parse(ts);
+      if (Number.isFinite(t)) return { ...out, firstMs: t };
+    }
+    return out;
+  } finally {
+    await o.handle.close();
+  }
+}
+
+function jsonString(literal: string): string | undefined {
+  try {
+    const v: unknown = JSON.parse(literal);
+    return typeof v === 'string' ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Slack around the run's recorded times: the journal's seconds, the hooks' writes after a stop. */
+const SLACK_MS = 120_000;
+/** At most this many days of Codex's date folders are listed (the run's span, newest first). */
+const CODEX_DAYS = 31;
+
 export interface WindowTokens {
   window: number;
   /** The sessions the journal names for it (8-character prefixes; the owner's in full). */
@@ -139,7 +209,9 @@ export interface WindowTokens {
 
 export interface LiveView {
   /** The running window's transcript, as the state names it. */
-  transcript?: TranscriptRef & { exists: boolean; harness?: Harness; unknownFormat: boolean; notRegular?: string };
+  transcript?: TranscriptRef & {
+    exists: boolean; harness?: Harness; harnessSource?: HarnessSource; unknownFormat: boolean; notRegular?: string;
+  };
   gauge: ContextGauge;
   window: number;
   activity?: Activity;
@@ -154,12 +226,22 @@ export interface LiveView {
   /** Edit tool calls after `last_verify_at` in the running transcript. */
   editsSinceVerify?: number;
   feed: FeedEntry[];
+  /** The run's figures as every surface shows them (the tree, the timeline, the run-as-data CLI). */
+  figures: RunFigures;
 }
 
 export interface LiveInput {
   state?: StateObject;
   runEvents: readonly JournalEvent[];
   windows: readonly RunWindow[];
+  /** The project's root: its Claude Code project folder and Codex rollouts are found by it. */
+  projectRoot?: string;
+  /** Where the harnesses keep their transcripts; without it only the sessions the state and journal name are read. */
+  env?: HarnessEnv;
+  /** When the run before this one ended (its last journal event, or its archive's stamp): nothing earlier is ours. */
+  floorMs?: number;
+  /** Sessions that stopped in this checkout without owning the run (`foreign_stop`): never the run's. */
+  foreignSessions?: readonly string[];
 }
 
 interface WindowFiles {
@@ -172,6 +254,8 @@ interface WindowFiles {
 export class LiveRun {
   /** This run's directory listings (see `Listings`). */
   private readonly listings: Listings = new Map();
+  /** Session files' heads, read once each. */
+  private readonly heads = new Map<string, SessionHead>();
   private current: TranscriptFollower | undefined;
   private readonly others = new Map<string, TranscriptFollower>();
   private files: WindowFiles[] = [];
@@ -189,6 +273,11 @@ export class LiveRun {
     return [...(this.current ? [this.current.path] : []), ...this.others.keys()];
   }
 
+  private follower_(path: string, live: boolean): TranscriptFollower {
+    const known = () => ({ env: this.input.env, state: this.input.state, events: this.input.runEvents });
+    return new TranscriptFollower(path, { live, known });
+  }
+
   /** Points the run at what the state and journal say now; finds the transcripts (directory listings, bounded). */
   async setInput(input: LiveInput): Promise<void> {
     this.closed = false;
@@ -197,38 +286,127 @@ export class LiveRun {
     if (!ref) this.current = undefined;
     else if (this.current?.path !== ref.path) {
       this.others.delete(ref.path);
-      this.current = new TranscriptFollower(ref.path, { live: true });
+      this.current = this.follower_(ref.path, true);
     }
     await this.discover();
   }
 
+  /** The harness the run's transcripts are looked for with (the running transcript's, else the run's records'). */
+  private harness(): Harness | undefined {
+    return this.current?.harness ?? recordedHarness(this.input.state, this.input.runEvents)?.harness;
+  }
+
+  private async head(path: string): Promise<SessionHead> {
+    let h = this.heads.get(path);
+    if (!h) {
+      h = await readSessionHead(path);
+      if (this.heads.size > 20000) this.heads.clear();
+      this.heads.set(path, h);
+    }
+    return h;
+  }
+
+  /**
+   * The sessions in the harness's folder for this project that were written during the run: Claude Code's
+   * `projects/<slug>/*.jsonl` (and the running transcript's folder), Codex's rollouts of the run's days whose `cwd`
+   * is the project. A session last written before the run began, or before the run ahead of it ended, is not ours.
+   */
+  private async folderSessions(runStartMs: number): Promise<{ path: string; firstMs: number; harness: Harness }[]> {
+    const { env, projectRoot: root } = this.input;
+    const cur = this.current;
+    const harness = this.harness();
+    const after = Math.max(runStartMs - SLACK_MS, this.input.floorMs !== undefined ? this.input.floorMs + SLACK_MS : -Infinity);
+    const out: { path: string; firstMs: number; harness: Harness }[] = [];
+    const consider = async (path: string, h: Harness) => {
+      if (this.input.foreignSessions?.some((f) => sessionOfFile(path).startsWith(f))) return;
+      const st = await fs.stat(path).catch(() => undefined);
+      if (!st?.isFile() || st.mtimeMs < after) return;
+      const head = await this.head(path);
+      if (h === 'codex' && head.cwd !== root) return;
+      out.push({ path, firstMs: head.firstMs ?? st.mtimeMs, harness: h });
+    };
+    if (harness !== 'codex') {
+      const dirs = new Set<string>();
+      if (cur && cur.harness === 'claude') dirs.add(dirname(cur.path));
+      if (env && root) dirs.add(join(env.claudeConfigDir || join(env.home, '.claude'), 'projects', claudeProjectSlug(root)));
+      for (const d of dirs) {
+        for (const name of await listDir(d, this.listings)) if (name.endsWith('.jsonl')) await consider(join(d, name), 'claude');
+      }
+    }
+    if (harness !== 'claude' && root) {
+      const bases = new Set<string>();
+      if (env) bases.add(join(env.codexHome || join(env.home, '.codex'), 'sessions'));
+      const m = cur ? /^(.*)[/\\]\d{4}[/\\]\d{2}[/\\]\d{2}$/.exec(dirname(cur.path)) : null;
+      if (m) bases.add(m[1]);
+      const now = Date.now();
+      const days = Math.min(CODEX_DAYS, Math.max(0, Math.ceil((now - runStartMs) / 86400000)) + 1);
+      for (const base of bases) {
+        for (let i = 0; i <= days; i++) {
+          const d = new Date(now - i * 86400000);
+          const dir = join(base, String(d.getUTCFullYear()), String(d.getUTCMonth() + 1).padStart(2, '0'), String(d.getUTCDate()).padStart(2, '0'));
+          for (const name of await listDir(dir, this.listings)) if (name.startsWith('rollout-') && name.endsWith('.jsonl')) await consider(join(dir, name), 'codex');
+        }
+      }
+    }
+    return out;
+  }
+
   private async discover(): Promise<void> {
     const cur = this.current;
-    const sessions = windowSessions(this.input.runEvents, this.input.windows, this.input.state);
-    const nowWindow = this.input.state ? currentWindow(this.input.state) : 1;
-    const files: WindowFiles[] = [];
+    const { state, windows: runWindows } = this.input;
+    const sessions = windowSessions(this.input.runEvents, runWindows, state);
+    const nowWindow = state ? currentWindow(state) : 1;
+    const byWindow = new Map<number, { sessions: string[]; mains: string[] }>();
+    const entry = (w: number) => {
+      let e = byWindow.get(w);
+      if (!e) byWindow.set(w, (e = { sessions: [], mains: [] }));
+      return e;
+    };
+    const placed = new Set<string>();
+    const place = (w: number, path: string) => {
+      if (placed.has(path)) return;
+      placed.add(path);
+      const e = entry(w);
+      e.mains.push(path);
+      const id = sessionOfFile(path);
+      if (!e.sessions.some((s) => id.startsWith(s) || s.startsWith(id))) e.sessions.push(id);
+    };
+    if (cur) place(nowWindow, cur.path);
+    // The sessions the journal and the owner name.
     for (const [window, list] of [...sessions].sort((a, b) => a[0] - b[0])) {
-      const mains: string[] = [];
-      if (cur) {
-        for (const s of list) {
-          const ownFile = window === nowWindow && basename(cur.path).includes(s.slice(0, 8));
-          const p = ownFile ? cur.path : await findSessionTranscript(cur.path, s.slice(0, 8), cur.harness, this.listings);
-          if (p && !mains.includes(p)) mains.push(p);
-        }
-        if (window === nowWindow && !mains.includes(cur.path)) mains.push(cur.path);
+      const e = entry(window);
+      for (const s of list) if (!e.sessions.some((x) => x.startsWith(s) || s.startsWith(x))) e.sessions.push(s);
+      if (!cur) continue;
+      for (const s of list) {
+        const ownFile = window === nowWindow && basename(cur.path).includes(s.slice(0, 8));
+        const p = ownFile ? cur.path : await findSessionTranscript(cur.path, s.slice(0, 8), cur.harness, this.listings);
+        if (p) place(window, p);
       }
-      const subagents: string[] = [];
-      if (cur?.harness !== 'codex') for (const m of mains) subagents.push(...(await subagentTranscripts(m, this.listings)));
-      files.push({ window, sessions: list, mains, subagents });
     }
-    if (!files.some((f) => f.window === nowWindow) && cur) {
-      files.push({ window: nowWindow, sessions: [], mains: [cur.path], subagents: cur.harness === 'codex' ? [] : await subagentTranscripts(cur.path, this.listings) });
+    // The sessions of the harness's folder for this project, written within the run's span, each in the window its
+    // first record falls in (a window starts at the previous window's roll).
+    const listed = [...runWindows].sort((a, b) => a.n - b.n);
+    const starts = [listed[0]?.startedMs, state ? activationMs(state) : undefined].filter((x): x is number => x !== undefined);
+    if (starts.length && (this.input.env || cur)) {
+      const runStartMs = Math.min(...starts);
+      const windowAt = (t: number) => {
+        let w = listed[0]?.n ?? 1;
+        for (const x of listed) if (x.n > (listed[0]?.n ?? 1) && x.startedMs !== undefined && x.startedMs <= t) w = x.n;
+        return Math.min(w, nowWindow);
+      };
+      for (const f of (await this.folderSessions(runStartMs)).sort((a, b) => a.firstMs - b.firstMs)) place(windowAt(f.firstMs), f.path);
+    }
+    const files: WindowFiles[] = [];
+    for (const [window, e] of [...byWindow].sort((a, b) => a[0] - b[0])) {
+      const subagents: string[] = [];
+      if (this.harness() !== 'codex') for (const m of e.mains) subagents.push(...(await subagentTranscripts(m, this.listings)));
+      files.push({ window, sessions: e.sessions, mains: e.mains, subagents });
     }
     this.files = files;
     const wanted = new Set(files.flatMap((f) => [...f.mains, ...f.subagents]));
     if (cur) wanted.delete(cur.path);
     for (const p of [...this.others.keys()]) if (!wanted.has(p)) this.others.delete(p);
-    for (const p of wanted) if (!this.others.has(p)) this.others.set(p, new TranscriptFollower(p, { live: false }));
+    for (const p of wanted) if (!this.others.has(p)) this.others.set(p, this.follower_(p, false));
   }
 
   /** Reads what the running transcript appended (bounded per call). */
@@ -254,12 +432,19 @@ export class LiveRun {
     return changed;
   }
 
-  /** Counts the history (bytes before the tail) of every transcript that has some, one at a time. */
-  async countHistories(): Promise<boolean> {
+  /**
+   * Counts the history (bytes before the tail) of every transcript that has some, one at a time — at most
+   * `budgetBytes` of history in all (the rest stays pending: its figures partial).
+   */
+  async countHistories(budgetBytes = Infinity): Promise<boolean> {
     let changed = false;
+    let left = budgetBytes;
     for (const f of [this.current, ...this.others.values()]) {
       if (this.closed) break;
-      if (f && f.historyState === 'pending' && (await f.countHistory(() => this.closed))) changed = true;
+      if (!f || f.historyState !== 'pending') continue;
+      if (f.reader.startOffset > left) continue;
+      left -= f.reader.startOffset;
+      if (await f.countHistory(() => this.closed)) changed = true;
     }
     return changed;
   }
@@ -311,7 +496,8 @@ export class LiveRun {
     }
     return {
       transcript: ref && {
-        ...ref, exists: cur?.exists ?? false, harness: cur?.harness, unknownFormat: cur?.unknownFormat ?? false,
+        ...ref, exists: cur?.exists ?? false, harness: cur?.harness, harnessSource: cur?.harnessSource,
+        unknownFormat: cur?.unknownFormat ?? false,
         notRegular: cur && cur.reader.fileKind !== 'regular' && cur.reader.fileKind !== 'missing' ? cur.reader.fileKind : undefined,
       },
       gauge,
@@ -325,6 +511,7 @@ export class LiveRun {
       counting,
       editsSinceVerify: cur?.harness ? cur.editsSince(lastVerifyMs) : undefined,
       feed: cur?.recentFeed(20) ?? [],
+      figures: runFigures(windows, this.prices),
     };
   }
 }

@@ -11,7 +11,7 @@ import { msg, type Locale } from '../messages';
 
 export interface TimelineWindowCost {
   n: number;
-  /** Main + subagent tokens of the window (all four kinds). */
+  /** Main + subagent tokens of the window (all four kinds); 0 where `found` is false (its bar is not drawn). */
   tokens: number;
   usd: number;
   /** The size its transcript reached (the running window: now). */
@@ -37,9 +37,10 @@ export function timelineLive(view: LiveView | undefined, locale: Locale = 'en'):
   if (!view) return undefined;
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   const windows = view.windows.map((w): TimelineWindowCost => {
-    const tokens = totalTokens(w.main.tokens) + totalTokens(w.subagents.tokens);
-    const usd = w.main.usd + w.subagents.usd;
-    const found = w.transcripts.length > 0;
+    const f = view.figures.perWindow.find((x) => x.window === w.window);
+    const tokens = f?.tokens ? totalTokens(f.tokens) : 0;
+    const usd = f?.costUsd ?? 0;
+    const found = f?.tokens != null;
     const label = found
       ? m('live.timeline.window', { tokens: formatCount(tokens, locale), usd: formatUsd(usd, locale), size: w.bytes !== undefined ? formatSize(w.bytes, locale) : '?' })
         + (w.counting ? m('live.tokens.counting') : '')
@@ -56,8 +57,9 @@ export function timelineLive(view: LiveView | undefined, locale: Locale = 'en'):
     // A clock time, not an age: the view changes only when the transcript does (an idle panel posts nothing).
     if (view.lastWriteMs !== undefined) lines.push(m('live.timeline.idle', { time: formatLocal(view.lastWriteMs, 'time') }));
     if (view.turns !== undefined) lines.push(m('live.timeline.turns', { n: view.turns, harness: view.transcript.harness ?? '?' }));
-    lines.push(m('live.timeline.run', { tokens: formatCount(totalTokens(view.run.total.tokens), locale), usd: formatUsd(view.run.total.usd, locale) }));
+    const fig = view.figures;
+    if (fig.tokens && fig.costUsd !== null) lines.push(m('live.timeline.run', { tokens: formatCount(totalTokens(fig.tokens), locale), usd: formatUsd(fig.costUsd, locale) }));
     section = { title: m('live.live'), lines };
   }
-  return { chartTitle: m('live.timeline.chart'), chartNote: m('live.timeline.chartNote'), windows, section };
+  return { chartTitle: m('live.timeline.chart'), chartNote: m('live.timeline.chartNote', { table: view.figures.prices }), windows, section };
 }

@@ -26,7 +26,7 @@ import { execa } from 'execa';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject, PerProject } from '../foundation/projects';
 import {
-  DOCTOR_EN, doctorStringsFor, firstRunFindings, gatherDoctorInput, renderDoctor, renderFirstRun, runDoctor, type DoctorFile,
+  DOCTOR_EN, doctorStringsFor, firstRunFindings, gatherDoctorInput, renderDoctor, runDoctor, type DoctorFile,
   type DoctorFinding, type DoctorInput, type DoctorReport, type DoctorStrings, type TrackedState,
 } from '../../core/doctor';
 import { uiLocale } from '../foundation/locale';
@@ -80,7 +80,7 @@ class Doctor implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.diagnostics, this.changed];
   private reportText = '';
   /** The first-run block of the last Leopold: Doctor run (doctorFirstRun.ts), appended to the report. */
-  private firstRunLines: string[] = [];
+  private firstRun: DoctorFinding[] = [];
   /** Links of the current report text: 0-based line → file location. */
   private links: { line: number; start: number; end: number; target: vscode.Uri }[] = [];
   runs = 0;
@@ -185,7 +185,7 @@ class Doctor implements vscode.Disposable {
   private rerender(): void {
     const strings = doctorStrings();
     const results = this.ctx.registry.projects.map((p) => this.results.get(p.root)).filter((r): r is ProjectResult => !!r);
-    const lines = renderDoctor(results.map((r) => r.report), strings);
+    const lines = renderDoctor(results.map((r) => r.report), strings, this.firstRun, uiLocale());
     const out: string[] = [];
     const links: Doctor['links'] = [];
     for (const l of lines) {
@@ -201,7 +201,6 @@ class Doctor implements vscode.Disposable {
       }
     }
     if (this.ctx.registry.projects.length === 0) out.splice(1, 0, '', vscode.l10n.t('No Leopold project in this workspace: no folder has a .leopold/ directory.'));
-    out.push(...this.firstRunLines);
     this.reportText = out.join('\n') + '\n';
     this.links = links;
     this.changed.fire(DOCTOR_URI);
@@ -215,7 +214,7 @@ class Doctor implements vscode.Disposable {
       this.ctx.log.error(`doctor first-run checks: ${String(err)}`);
       return undefined;
     });
-    this.firstRunLines = firstRun ? renderFirstRun(firstRunFindings(firstRun, uiLocale()), doctorStrings(), uiLocale()) : [];
+    this.firstRun = firstRun ? firstRunFindings(firstRun, uiLocale()) : [];
     await this.refreshAll(true);
     const doc = await vscode.workspace.openTextDocument(DOCTOR_URI);
     await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Active });

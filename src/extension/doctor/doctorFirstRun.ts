@@ -8,6 +8,7 @@ import { binariesFor } from '../control/supervisor';
 import { agentVersion, isExecutableFile, resolveAgentBinary } from '../../core/continuity/spawn';
 import { listWatchProcesses, watchesFor } from '../control/watchProcesses';
 import type { AgentProbe, FirstRunInput } from '../../core/doctor';
+import { recordedHarness } from '../../core/continuity/harness';
 
 export async function firstRunInput(ctx: LeopoldContext): Promise<FirstRunInput> {
   const trusted = ctx.isTrusted();
@@ -26,9 +27,15 @@ export async function firstRunInput(ctx: LeopoldContext): Promise<FirstRunInput>
     return { harness, path, version: v.version, versionError: v.error };
   }));
   const watches = await listWatchProcesses();
+  // The harnesses the runs here use: a missing agent none of them needs is no warning.
+  const harnesses = projects.flatMap((p) => {
+    const h = p.model.loaded ? recordedHarness(p.model.snapshot.stateObject, p.model.snapshot.runEvents)?.harness : undefined;
+    return h ? [h] : [];
+  });
   return {
     trusted,
     agents,
+    harnesses,
     projects: await Promise.all(projects.map(async (p) => ({
       name: p.name,
       watches: watches === undefined ? undefined : (await watchesFor(p.root, watches)).map((w) => ({ pid: w.pid, port: w.port })),

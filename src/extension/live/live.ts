@@ -5,8 +5,10 @@
 // and "open the transcript" live here too. Every string from a transcript is untrusted: plain text only.
 import * as vscode from 'vscode';
 import { watch as fsWatch, type FSWatcher } from 'node:fs';
-import { join } from 'node:path';
-import { LiveRun, type LiveView } from '../../core/live/run';
+import { dirname, join } from 'node:path';
+import { homedir } from 'node:os';
+import { LiveRun, liveInputOf, type LiveView } from '../../core/live/run';
+import { harnessEnvFrom } from '../../core/continuity/harness';
 import type { FeedEntry } from '../../core/live/follower';
 import { loadPrices } from '../../core/live/prices';
 import { awaitingHuman, type GaugeBand } from '../../core/live/meters';
@@ -73,7 +75,7 @@ export class LiveRunModel implements vscode.Disposable {
       const first = !this.active;
       this.active = true;
       this.stats.active = true;
-      await this.run.setInput({ state: snap.stateObject, runEvents: snap.runEvents, windows: snap.windows });
+      await this.run.setInput(liveInputOf(snap, dirname(this.leoDir), harnessEnvFrom(process.env, homedir())));
       if (first || (u.files && (u.files.has('state.json') || u.files.has('events.jsonl')))) await this.run.pollOthers();
       await this.pollOnce();
       this.follow();

@@ -3,13 +3,14 @@
 // tokens, cost estimate, meters, verification). Transcript and .leopold text goes into plain labels and tooltips.
 import { join } from 'node:path';
 import type { ProjectSnapshot } from '../../core/project';
-import type { LiveView, WindowTokens } from '../../core/live/run';
+import type { LiveView } from '../../core/live/run';
+import type { WindowFigures } from '../../core/live/figures';
 import type { TokenTotals } from '../../core/live/ledger';
-import { addTokens, oneLine, totalTokens, type Tokens } from '../../core/live/records';
-import { apiErrorHint, awaitingHuman, dashboardMeters, gaugeText, subagentsOf, verificationState, type DecisionCounts } from '../../core/live/meters';
+import { oneLine, totalTokens, type Tokens } from '../../core/live/records';
+import { apiErrorHint, awaitingHuman, dashboardMeters, gaugeText, meterText, subagentsOf, verificationState, type DecisionCounts } from '../../core/live/meters';
 import { formatAge } from '../../core/owner';
 import { fileKindWords, formatSize } from '../../core/files';
-import { decimal, msg, msgN, type Locale, type MessageArgs, type MessageKey } from '../../core/messages';
+import { msg, msgN, type Locale, type MessageArgs, type MessageKey } from '../../core/messages';
 import { clip } from '../../core/inert';
 import type { NodeData } from './nodeData';
 import { formatCount, formatUsd } from '../../core/live/format';
@@ -31,22 +32,29 @@ function tokenArgs(t: Tokens, locale: Locale): MessageArgs {
   return { input: f(t.input), output: f(t.output), cacheWrite: f(t.cacheWrite), cacheRead: f(t.cacheRead) };
 }
 
-function tokensNode(id: string, label: string, main: TokenTotals, sub: TokenTotals, files: number, counting: boolean, locale: Locale,
-  extra?: string): NodeData {
-  const all = addTokens(main.tokens, sub.tokens);
+/** A tokens node: `tokens` are the figures' (core/live/figures.ts), `main` and `sub` the split its tooltip shows. */
+function tokensNode(id: string, label: string, tokens: Tokens, main: TokenTotals, sub: TokenTotals, files: number, counting: boolean,
+  locale: Locale, extra?: string): NodeData {
   const exact = (t: Tokens) => ({ input: t.input, output: t.output, cacheWrite: t.cacheWrite, cacheRead: t.cacheRead });
   return {
     id, label, collapsible: 'none', icon: { id: 'symbol-numeric' }, contextValue: 'live.tokens',
-    description: msg(locale, 'live.tokens.desc', tokenArgs(all, locale)) + (counting ? msg(locale, 'live.tokens.counting') : ''),
-    tooltip: msg(locale, 'live.tokens.tooltip', { ...exact(all), main: formatCount(totalTokens(main.tokens), locale), sub: formatCount(totalTokens(sub.tokens), locale), files }) + (extra ? `\n${extra}` : ''),
+    description: msg(locale, 'live.tokens.desc', tokenArgs(tokens, locale)) + (counting ? msg(locale, 'live.tokens.counting') : ''),
+    tooltip: msg(locale, 'live.tokens.tooltip', { ...exact(tokens), main: formatCount(totalTokens(main.tokens), locale), sub: formatCount(totalTokens(sub.tokens), locale), files }) + (extra ? `\n${extra}` : ''),
   };
 }
 
-function windowLine(w: WindowTokens, locale: Locale): string {
-  const t = totalTokens(w.main.tokens) + totalTokens(w.subagents.tokens);
+/** No transcript found: unknown, never `in 0 · out 0`. */
+function unknownTokensNode(id: string, label: string, locale: Locale, extra?: string): NodeData {
+  return {
+    id, label, collapsible: 'none', icon: { id: 'question' }, contextValue: 'live.tokens.unknown',
+    description: msg(locale, 'live.tokens.unknown'), tooltip: msg(locale, 'live.tokens.unknown.tooltip') + (extra ? `\n${extra}` : ''),
+  };
+}
+
+function windowLine(w: WindowFigures, locale: Locale): string {
   return msg(locale, 'live.tokens.window.line', {
-    n: w.window, tokens: formatCount(t, locale), usd: formatUsd(w.main.usd + w.subagents.usd, locale),
-    missing: w.transcripts.length === 0 ? msg(locale, 'live.tokens.window.missing') : '',
+    n: w.window, tokens: w.tokens ? formatCount(totalTokens(w.tokens), locale) : '?', usd: w.costUsd === null ? '?' : formatUsd(w.costUsd, locale),
+    missing: w.tokens ? '' : msg(locale, 'live.tokens.window.missing'),
   });
 }
 
@@ -127,15 +135,25 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
   if (view.turns !== undefined) children.push(leaf('turns', m('live.turns'), String(view.turns), 'list-ordered', m('live.turns.tooltip')));
   if (t?.harness) children.push(leaf('harnessName', m('live.harness'), t.harness, 'server-process'));
   const cur = view.windows.find((w) => w.window === view.window);
-  if (cur) children.push(tokensNode(`${root}::live:tokens.window`, m('live.tokens.window', { n: view.window }), cur.main, cur.subagents, cur.subagentFiles, cur.counting, locale));
+  const fig = view.figures;
+  const curFig = fig.perWindow.find((w) => w.window === view.window);
+  const windowLabel = m('live.tokens.window', { n: view.window });
+  if (cur) {
+    children.push(curFig?.tokens ? tokensNode(`${root}::live:tokens.window`, windowLabel, curFig.tokens, cur.main, cur.subagents, cur.subagentFiles, cur.counting, locale)
+      : unknownTokensNode(`${root}::live:tokens.window`, windowLabel, locale));
+  }
   if (view.windows.length > 0) {
     const files = view.windows.reduce((n, w) => n + w.subagentFiles, 0);
-    children.push(tokensNode(`${root}::live:tokens.run`, m('live.tokens.run'), view.run.main, view.run.subagents, files, view.counting, locale,
-      m('live.tokens.run.tooltip', { windows: view.windows.map((w) => windowLine(w, locale)).join('\n') })));
+    const lines = m('live.tokens.run.tooltip', { windows: fig.perWindow.map((w) => windowLine(w, locale)).join('\n') });
+    children.push(fig.tokens ? tokensNode(`${root}::live:tokens.run`, m('live.tokens.run'), fig.tokens, view.run.main, view.run.subagents, files, fig.partial, locale, lines)
+      : unknownTokensNode(`${root}::live:tokens.run`, m('live.tokens.run'), locale, lines));
+    const unpriced = fig.unpriced.map((x) => clip(x, 60)).join(', ');
     children.push({
       id: `${root}::live:cost`, label: m('live.cost'), collapsible: 'none', icon: { id: 'credit-card' }, contextValue: 'live.cost',
-      description: m('live.cost.desc', { usd: formatUsd(cur ? cur.main.usd + cur.subagents.usd : 0, locale), run: formatUsd(view.run.total.usd, locale) }),
-      tooltip: m('live.cost.tooltip'),
+      description: fig.costUsd === null ? m('live.cost.unknown')
+        : m('live.cost.desc', { usd: curFig?.costUsd == null ? '?' : formatUsd(curFig.costUsd, locale), run: formatUsd(fig.costUsd, locale) })
+          + (unpriced ? m('live.cost.unpriced', { models: unpriced }) : ''),
+      tooltip: m('live.cost.tooltip', { table: fig.prices }) + (unpriced ? m('live.cost.tooltip.unpriced', { models: unpriced }) : ''),
     });
   }
   // The dashboard's meters, with the subagents map under its meter.
@@ -145,8 +163,8 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
     id: `${root}::live:meters`, label: m('live.meters'), collapsible: 'collapsed', icon: { id: 'graph' }, contextValue: 'live.meters',
     description: meters.filter((x) => x.label !== 'context').map((x) => `${x.label} ${x.val}/${x.max}`).join(' · '),
     children: meters.map((x) => ({
-      id: `${root}::live:meter:${x.label}`, label: x.label, description: `${decimal(locale, String(x.val))}${x.unit} / ${x.max}${x.unit}`,
-      tooltip: m('live.meter.tooltip', { label: x.label, val: x.val, max: x.max, unit: x.unit, pct: x.pct }),
+      id: `${root}::live:meter:${x.label}`, label: x.label, description: meterText(x, locale),
+      tooltip: m('live.meter.tooltip', { label: x.label, value: meterText(x, locale), pct: x.pct }),
       icon: { id: x.pct >= 100 ? 'error' : x.pct >= 75 ? 'warning' : 'circle-outline' }, contextValue: 'live.meter',
       collapsible: x.label === 'subagents' && subs.length ? 'collapsed' as const : 'none' as const,
       children: x.label === 'subagents' && subs.length ? subs.map((s) => ({

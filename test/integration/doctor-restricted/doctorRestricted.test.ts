@@ -11,7 +11,7 @@ suite('Leopold: Doctor in Restricted Mode', () => {
     const lines = text.split('\n');
     assert.ok(lines.includes('  [skip] (Leopold for VS Code) whether .leopold/state.json is tracked by git was not checked (Restricted Mode: git is not run in an untrusted workspace)'), text);
     assert.ok(lines.includes('  [warn] continuity manual — relaunch is OFF; resume a rolled window yourself with /leopold-run'));
-    assert.ok(lines.includes('summary: 0 ok, 4 warnings, 1 problems'), 'the skip line counts nowhere');
+    assert.ok(lines.includes('summary: 3 ok, 4 warnings, 1 problems'), 'the skip line counts nowhere; the first-run block above the summary counts');
     // The first-run block: the agents are found but never started (no --version) in Restricted Mode.
     assert.ok(lines.includes('what a first run needs (Leopold for VS Code)'), text);
     assert.ok(lines.some((l) => /^ {2}\[ok\] {3}\(Leopold for VS Code\) claude found: \/\S+\/claude — its version is not asked in Restricted Mode/.test(l)), text);

@@ -28,18 +28,17 @@ suite('Leopold: Doctor', () => {
       vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'leopold-doctor'));
     assert.strictEqual(editor.document.getText(), text);
     const all = text.split('\n');
-    // The extension's own first-run block follows leopold doctor's report (issue 15): checked below, apart.
+    // The extension's own first-run block follows the project blocks, above the summary, which counts it (issues 15
+    // and 23): checked below, apart.
     const block = all.indexOf('what a first run needs (Leopold for VS Code)');
     assert.ok(block > 0, text);
-    const lines = [...all.slice(0, block - 1), ''];
-    const firstRun = all.slice(block + 1);
-    assert.strictEqual(firstRun.length, 4, firstRun.join('\n'));
+    const firstRun = all.slice(block + 1, block + 4);
+    const lines = [...all.slice(0, block - 1), ...all.slice(block + 4)];
     // `<path> --version` really ran (the fake agents answer it): the version is what they printed.
     assert.match(firstRun[0], /^ {2}\[ok\] {3}\(Leopold for VS Code\) claude found: \/\S+\/claude — 0\.0\.0-fake \(claude, Leopold integration tests\)$/);
     assert.match(firstRun[1], /^ {2}\[ok\] {3}\(Leopold for VS Code\) codex found: \/\S+\/codex — 0\.0\.0-fake \(codex, Leopold integration tests\)$/);
     assert.strictEqual(firstRun[2], `  [ok]   (Leopold for VS Code) ${vscode.workspace.workspaceFolders![0].name}: no leopold watch serves this project — ` +
       'the Leopold status bar item runs the relaunch loop while VS Code is open');
-    assert.strictEqual(firstRun[3], '');
     assert.deepStrictEqual(lines.filter((l) => !l.startsWith('         .leopold/')), [
       'leopold doctor',
       '',
@@ -51,7 +50,7 @@ suite('Leopold: Doctor', () => {
       '  [warn] windows 3/3 — the ceiling is reached; the next roll stops the run (raise max_windows in .leopold/GUARDRAILS.md if it genuinely needs more)',
       '  [warn] last window closed ZERO plan items — one more zero-item window ends the run (no_progress_across_windows)',
       '',
-      'summary: 0 ok, 4 warnings, 2 problems',
+      'summary: 3 ok, 4 warnings, 2 problems',
       'Fix the [FAIL] items above.',
       '',
     ]);
@@ -132,6 +131,6 @@ suite('Leopold: Doctor', () => {
     await waitFor('the open report to show the fixed project', () => doc!.getText() === text && text.includes('Leopold looks healthy.'));
     assert.match(text, /\[ok\] {3}checkpoint OK \(\d+ bytes\)/);
     assert.doesNotMatch(text, /tracked by git/, 'leopold doctor prints no line for an untracked state.json');
-    assert.match(text, /summary: 4 ok, 0 warnings, 0 problems/);
+    assert.match(text, /summary: 7 ok, 0 warnings, 0 problems/, 'the project\'s 4 and the first-run block\'s 3');
   });
 });
