@@ -20,7 +20,7 @@ import { windowsOf } from '../../core/fields';
 import { parseUtc } from '../../core/time';
 import { objectField } from '../../core/fields';
 import { ownerPid } from '../../core/owner';
-import { descendants as descendantsOf, endProcessTree, procInfo, verifyOwnerProcess, type ProcInfo } from '../../core/continuity/proc';
+import { descendants as descendantsOf, endProcessTree, verifyOwnerPid, type ProcInfo } from '../../core/continuity/proc';
 import { claimResume } from '../../core/continuity/runner';
 import { SymlinkRefusedError, touchFlagFile } from '../../core/atomic';
 import { CONTINUITY_REACTIVATE_SECS } from '../../core/continuity/constants';
@@ -197,10 +197,7 @@ export async function stopNowTarget(
   if (!raw || pid === undefined) return { reason: vscode.l10n.t('no agent this window started is running, and state.json records no owner pid') };
   const owner = objectField(raw.owner);
   const claimed = parseUtc(owner.claimed_at) ?? parseUtc(raw.started_at);
-  const info = await procInfo(pid);
-  const realRoot = await fs.realpath(project.root).catch(() => project.root);
-  const realCwd = info?.cwd !== undefined ? await fs.realpath(info.cwd).catch(() => info.cwd) : undefined;
-  const check = verifyOwnerProcess(info, realRoot, claimed, realCwd);
+  const check = await verifyOwnerPid(pid, project.root, claimed, Date.now());
   if (!check.ok) {
     deps.log.info(`${project.name}: Stop now: owner pid ${pid} not verified: ${check.reason}`);
     return { reason: vscode.l10n.t('the owner pid {0} in state.json is not verifiably this project\'s agent ({1})', pid, check.reason) };
