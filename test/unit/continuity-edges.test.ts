@@ -340,3 +340,47 @@ describe('writes never follow a symlink out of .leopold/', () => {
     assert.ok(lstatSync(tmpOpen.path).isSymbolicLink(), 'the planted link is not removed as if it were ours');
   });
 });
+
+describe('a deeply nested state.json (issue 19): refused once, clearly, never a stack overflow', () => {
+  let p: Project;
+  beforeEach(() => (p = new Project()));
+  afterEach(() => p.dispose());
+  /** 10,000 levels, about 20 KB: reads fine, and the JSON editor's walk would overflow the stack on every merge. */
+  const deep = (levels = 10_000) => '['.repeat(levels) + ']'.repeat(levels);
+
+  it('a rolled state with a 10,000-level value: state_invalid on every tick, nothing written, nothing thrown', async () => {
+    const text = JSON.stringify(p.rolled()).replace(/\}$/, `,"note":${deep()}}`);
+    p.write('state.json', text);
+    assert.ok(text.length > 20_000);
+    const read = parseState(text);
+    assert.equal(read.kind, 'invalid');
+    assert.match((read as { issues: { message: string }[] }).issues[0].message, /^nested more than 256 levels deep/);
+    for (let i = 0; i < 5; i++) {
+      const r = await tick(p.opts());
+      assert.equal(r.decision.verdict, 'state_invalid');
+      assert.match(r.decision.detail ?? '', /nested more than 256 levels deep/);
+      assert.equal(r.acted, false);
+    }
+    assert.equal(p.stateText(), text, 'not a byte changed');
+    assert.deepEqual(p.spawned, []);
+    const seen = await observe(p.opts());
+    assert.equal(pill(seen.snapshot, seen.decision, p.now).text, 'state invalid');
+    // Every locked writer refuses it the same way: a clear error, never a RangeError.
+    await assert.rejects(mergeStateFields(p.leo, () => ({ fields: { x: 1 }, value: 0 })), (e: Error) => e.constructor.name === 'UnparseableFileError' && /nested more than 256/.test(e.message));
+    assert.deepEqual(await claimResume(p.leo, 'claude', p.now), { ok: true, claimed: false });
+    assert.equal(p.stateText(), text);
+  });
+
+  it('the limit: 256 levels merge (and keep every other byte), 257 are refused', async () => {
+    const at = (levels: number) => JSON.stringify(p.rolled()).replace(/\}$/, `,"note":${deep(levels - 1)}}`);
+    p.write('state.json', at(256));
+    const r = await mergeStateFields(p.leo, () => ({ fields: { relaunch_result: 'x' }, value: 0 }));
+    assert.equal(r.written, true);
+    assert.ok(p.stateText().includes(deep(255)));
+    p.write('state.json', at(257));
+    await assert.rejects(mergeStateFields(p.leo, () => ({ fields: { relaunch_result: 'x' }, value: 0 })), /nested more than 256 levels deep/);
+    // Brackets inside strings do not count.
+    p.write('state.json', JSON.stringify({ ...p.rolled(), text: '['.repeat(10_000) }));
+    assert.equal(parseState(p.stateText()).kind, 'ok');
+  });
+});

@@ -14,6 +14,7 @@ import { isActive, relaunchResult, relaunchWindow, apiErrorResult, stoppedReason
 import type { Harness } from './harness';
 import type { EventPlan } from './decide';
 import { clip } from '../inert';
+import { openRegular } from '../files';
 
 export type ChildPath = 'roll' | 'api_error' | 'resume';
 
@@ -148,8 +149,10 @@ export function tailLines(text: string, n = TAIL_LINES): string[] {
 export async function readLogTail(path: string, fromByte = 0, n = TAIL_LINES): Promise<string[]> {
   let fh: fs.FileHandle | undefined;
   try {
-    fh = await fs.open(path, 'r');
-    const size = (await fh.stat()).size;
+    const o = await openRegular(path);
+    if (o.kind !== 'ok') return [];
+    fh = o.handle;
+    const size = o.stats.size;
     const start = Math.max(fromByte, size - TAIL_BYTES);
     const buf = Buffer.alloc(Math.max(0, size - start));
     await fh.read(buf, 0, buf.length, start);

@@ -9,7 +9,9 @@
 // under the lock and answers `already_handled` (or `api_waiting`): one spawn per decision.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { mergeStateFields, refuseSymlink, SymlinkRefusedError, UnparseableFileError, LockTimeoutError, type LockOptions } from '../atomic';
+import {
+  mergeStateFields, refuseSymlink, NotRegularFileError, SymlinkRefusedError, UnparseableFileError, LockTimeoutError, type LockOptions,
+} from '../atomic';
 import { parseGuardrails } from '../guardrails';
 import { appendEvent, parseEventLine } from '../journal';
 import { countOpenItems } from '../plan';
@@ -104,7 +106,7 @@ function stateFromRead(read: StateRead): StateIn {
   if (read.kind === 'ok') return { kind: 'ok', raw: read.raw };
   if (read.kind === 'invalid') {
     // A JSON value that is not an object reads as `{}` (idle), as the watcher reads it.
-    if (read.issues.length === 1 && read.issues[0].path === '') return { kind: 'missing' };
+    if (read.issues.length === 1 && read.issues[0].path === '' && Object.keys(read.raw).length === 0) return { kind: 'missing' };
     return { kind: 'invalid', raw: read.raw, problem: describeStateRead(read) };
   }
   return { kind: read.kind === 'not-regular' || read.kind === 'too-large' ? 'unreadable' : read.kind };
@@ -197,7 +199,7 @@ export async function tick(opts: RunnerOptions): Promise<TickResult> {
     decision = merged.value;
     if (!merged.written) return { decision, snapshot, acted: false };
   } catch (err) {
-    if (err instanceof UnparseableFileError || (err as NodeJS.ErrnoException).code === 'ENOENT') {
+    if (err instanceof UnparseableFileError || err instanceof NotRegularFileError || (err as NodeJS.ErrnoException).code === 'ENOENT') {
       // The file went away or broke between the two reads: nothing to do, and nothing is rewritten.
       snapshot = { ...first, state: stateFromRead(await readState(leoDir, undefined, opts.cache)) };
       return { decision: { verdict: 'idle', kind: 'idle' }, snapshot, acted: false };
@@ -323,7 +325,10 @@ export async function recordEarlyExit(
     if (r.written && r.value) await appendEvent(leoDir, r.value.event.event, r.value.event.fields, nowMs);
     return { early, written: r.written };
   } catch (err) {
-    if (err instanceof UnparseableFileError || (err as NodeJS.ErrnoException).code === 'ENOENT') return { early: false, written: false };
+    // No readable state (gone, not JSON, not a regular file): nothing can be known or written about the exit.
+    if (err instanceof UnparseableFileError || err instanceof NotRegularFileError || (err as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { early: false, written: false };
+    }
     throw err;
   }
 }
