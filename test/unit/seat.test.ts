@@ -186,6 +186,54 @@ describe('seat: early exit', () => {
     assert.equal(readFileSync(join(leo, 'events.jsonl'), 'utf8'), '');
   });
 
+  it('a child that got as far as a reactivation is never early: seen active, or an activation stamped since its start', () => {
+    const start = Date.parse('2026-12-01T12:00:00.700Z');
+    const c = child({ startedAt: start });
+    // A writer that merges (the driver's writeState) keeps the relaunch record beside the new activation's stamps.
+    const merged = { ...rolledState(3, '2026-12-01T12:00:00Z'), stopped_reason: 'kill_switch' };
+    assert.equal(exitedEarly(c, merged), true, 'nothing says it reactivated');
+    assert.equal(exitedEarly(c, { ...merged, started_at: '2026-12-01T12:00:00Z' }), false, 'activated in the second it started');
+    assert.equal(exitedEarly(c, { ...merged, owner: { session_id: 's', claimed_at: '2026-12-01T12:00:09Z' } }), false, 'a new owner claim');
+    assert.equal(exitedEarly(c, { ...merged, started_at: '2026-12-01T11:59:59Z' }), true, 'an older activation is the previous one');
+    assert.equal(exitedEarly({ ...c, reactivated: true }, merged), false, 'the extension saw it active');
+    assert.equal(earlyExitRecord({ ...c, reactivated: true }, { code: 0, signal: null }, merged, start + 5000), undefined);
+    // The registry marks the running children when the run is seen active, and keeps the mark through storage.
+    const r = new ChildRegistry();
+    r.add({ ...c, id: 'a', root: '/p' });
+    r.add({ ...c, id: 'b', root: '/p', startedAt: start + 10_000 });
+    assert.equal(r.sawActive('/p', start + 5000), true);
+    assert.deepEqual(r.forProject('/p').map((x) => !!x.reactivated), [true, false], 'only a child started before the sighting');
+    assert.equal(r.sawActive('/p', start + 5000), false, 'no change the second time');
+    assert.equal(ChildRegistry.from(JSON.parse(JSON.stringify(r.toJSON()))).get('a')?.reactivated, true);
+  });
+
+  (linux ? it : it.skip)('a real agent that reactivated (merging), then stopped on a plain Stop run and exited: no failure record', async () => {
+    const at = formatUtc(Date.now());
+    const { root, leo } = tmpProject(rolledState(2, at));
+    // Reactivates the way a merging writer does (the relaunch record stays), waits for STOP, records the kill switch
+    // stop and exits 0 — as /leopold-run and its Stop hook do after a plain Stop run.
+    const merge = (fields: string) => `const fs = require('fs'), p = '.leopold/state.json'; ` +
+      `fs.writeFileSync(p + '.t', JSON.stringify({ ...JSON.parse(fs.readFileSync(p, 'utf8')), ...${fields} })); fs.renameSync(p + '.t', p);`;
+    const file = fakeAgent(root, [
+      'now=$(date -u +%Y-%m-%dT%H:%M:%SZ)',
+      `"${process.execPath}" -e "${merge('{ active: true, started_at: process.argv[1], owner: { session_id: \'s2\', claimed_at: process.argv[1] } }')}" "$now"`,
+      'while [ ! -e .leopold/STOP ]; do sleep 0.05; done',
+      `"${process.execPath}" -e "${merge('{ active: false, stopped_reason: \'kill_switch\' }')}"`,
+      'rm -f .leopold/STOP; exit 0',
+    ].join('\n'));
+    const s = await spawnLogged({ harness: 'claude', argv: [file], cwd: root }, join(root, 'l.log'));
+    const rec = child({ root, window: 2, record: fired(2, at), startedAt: Date.now() });
+    while (JSON.parse(readFileSync(join(leo, 'state.json'), 'utf8')).active !== true) await sleep(20);
+    writeFileSync(join(leo, 'STOP'), '');
+    const exit = await s.exited;
+    const st = JSON.parse(readFileSync(join(leo, 'state.json'), 'utf8'));
+    assert.deepEqual([st.active, st.stopped_reason, st.relaunch_result], [false, 'kill_switch', 'fired:claude'], 'the record survived the merge');
+    const r = await recordEarlyExit(leo, rec, exit, Date.now());
+    assert.deepEqual(r, { early: false, written: false });
+    assert.equal(JSON.parse(readFileSync(join(leo, 'state.json'), 'utf8')).relaunch_result, 'fired:claude');
+    assert.equal(readFileSync(join(leo, 'events.jsonl'), 'utf8'), '', 'no window_relaunch_failed');
+  });
+
   (linux ? it : it.skip)('the logged child is detached: its own session and process group', async () => {
     const { root } = tmpProject({});
     const file = fakeAgent(root, 'sleep 30');

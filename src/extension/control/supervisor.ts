@@ -225,6 +225,7 @@ class ProjectSupervisor implements vscode.Disposable {
 
   private publish(snapshot: ContinuitySnapshot, decision: Decision, mode: LoopMode): void {
     this.view = { project: this.project, snapshot, decision, mode, lastAction: this.lastAction, watch: mode === 'deferred' ? this.watch : undefined, updatedAt: Date.now() };
+    this.seat.sawState(this.project.root, snapshot.state.kind === 'ok' ? snapshot.state.raw : undefined);
     this.logChange(decision, mode);
     this.notifier.observe(this.view);
     this.onView(this.view);
