@@ -342,6 +342,9 @@ const EN = {
   'tree.currentRun': 'Current run',
   'tree.archives': 'Archived runs',
   'tree.archives.tooltip': 'runs/: archived runs, newest first',
+  'tree.archives.more.one': '{count} more…',
+  'tree.archives.more.other': '{count} more…',
+  'tree.archives.more.tooltip': 'Click to show the next {page} archived runs',
   'tree.archive.notStamped': 'not stamped',
   // --- the run timeline (core/timeline.ts; drawn by the webview as given) --------------------------------------------
   'timeline.title': 'Run timeline — {project}',
@@ -752,6 +755,9 @@ const PT_BR: Record<MessageKey, string> = {
   'tree.currentRun': 'Run atual',
   'tree.archives': 'Runs arquivadas',
   'tree.archives.tooltip': 'runs/: runs arquivadas, da mais nova à mais antiga',
+  'tree.archives.more.one': 'mais {count}…',
+  'tree.archives.more.other': 'mais {count}…',
+  'tree.archives.more.tooltip': 'Clique para mostrar as próximas {page} runs arquivadas',
   // --- a linha do tempo da run (core/timeline.ts) ---------------------------------------------------------------
   'timeline.title': 'Linha do tempo da run — {project}',
   'timeline.subtitle': '{status} · janela {window}/{max}{plan} · atualizado {at}',
