@@ -332,13 +332,16 @@ export async function readStateForWrite(path: string): Promise<{ text: string; m
  * Re-reads `<leoDir>/state.json` under the lock, lets `decide` look at what is on disk *now* and return the fields
  * to merge (or undefined to write nothing), then replaces the file atomically: only the decision's own keys change,
  * every other byte stays (see `editJsonFields`), and the file keeps its mode. The new file is flushed to disk before
- * the rename, and the rename happens only while this process still holds the lock. A file that does not parse as a
- * JSON object is never rewritten; a state.json that is a symlink is never read through or replaced.
+ * the rename, and the rename happens only while this process still holds the lock; `afterWrite` then runs, still
+ * holding it. A file that does not parse as a JSON object is never rewritten; a state.json that is a symlink is
+ * never read through or replaced.
  */
 export async function mergeStateFields<T>(
   leoDir: string,
   decide: (current: Record<string, unknown>, text: string) => MergeDecision<T> | Promise<MergeDecision<T>>,
   opts: LockOptions = {},
+  /** Runs once the fields are written, still under the lock (the loop starts its agent here). */
+  afterWrite?: (value: T) => Promise<void>,
 ): Promise<MergeResult<T>> {
   const path = join(leoDir, 'state.json');
   return withStateLock(leoDir, async (held) => {
@@ -358,6 +361,7 @@ export async function mergeStateFields<T>(
         if (!(await held.stillHeld())) throw new LockLostError(held.path);
       },
     });
+    await afterWrite?.(decision.value);
     return { written: true, value: decision.value };
   }, opts);
 }

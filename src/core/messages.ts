@@ -140,6 +140,16 @@ const EN = {
   'age.min': '{n} min ago',
   'age.h': '{n} h ago',
   'age.d': '{n} d ago',
+  // --- Resume's refusals (core/continuity/resume.ts) ---------------------------------------------------------------
+  'resume.refused.unreadable_state': 'state.json is not a regular file, or is too large to be a state a hook wrote; it is not read, and nothing is resumed from it',
+  'resume.refused.live_owner': 'a live owner holds the run ({who}, last sign of life {age}); it would refuse a second /leopold-run',
+  'resume.who.driver': 'the driver',
+  'resume.who.session': 'session {short}',
+  'resume.refused.max_windows': 'window {window} is past max_windows {max}',
+  'resume.refused.kill_switch': '.leopold/STOP is present — a resumed run would stop at once',
+  'resume.refused.relaunch_in_grace': 'a relaunch fired moments ago may still be starting the run; try again in {secs} s if it has not reactivated',
+  'resume.refused.already_resumed': 'this stop was resumed already (at {at}, by this or another window); try again in {secs} s if its agent has not reactivated the run',
+  'resume.refused.already_resumed.running': 'this stop was resumed already (at {at}, by this or another window) and its agent (pid {pid}) is still running',
   // --- what Stop now refuses to signal, and why (core/continuity/proc.ts) ------------------------------------------
   'proc.refused.notRunning': 'the process is not running',
   'proc.refused.noExe': 'its executable cannot be read (/proc/<pid>/exe), so what it runs cannot be verified',
@@ -556,6 +566,16 @@ const PT_BR: Record<MessageKey, string> = {
   'age.min': 'há {n} min',
   'age.h': 'há {n} h',
   'age.d': 'há {n} d',
+  // --- as recusas do Retomar (core/continuity/resume.ts) -------------------------------------------------------------
+  'resume.refused.unreadable_state': 'o state.json não é um arquivo regular, ou é grande demais para ser um estado escrito por um hook; ele não é lido, e nada é retomado a partir dele',
+  'resume.refused.live_owner': 'um dono vivo segura a run ({who}, último sinal de vida {age}); ele recusaria um segundo /leopold-run',
+  'resume.who.driver': 'o driver',
+  'resume.who.session': 'sessão {short}',
+  'resume.refused.max_windows': 'a janela {window} passou de max_windows {max}',
+  'resume.refused.kill_switch': '.leopold/STOP está presente — uma run retomada pararia na hora',
+  'resume.refused.relaunch_in_grace': 'um relançamento disparado há instantes ainda pode estar iniciando a run; tente de novo em {secs} s se ela não tiver sido reativada',
+  'resume.refused.already_resumed': 'esta parada já foi retomada (às {at}, por esta ou outra janela); tente de novo em {secs} s se o agente dela não tiver reativado a run',
+  'resume.refused.already_resumed.running': 'esta parada já foi retomada (às {at}, por esta ou outra janela) e o agente dela (pid {pid}) ainda está rodando',
   // --- o que o Parar agora se recusa a sinalizar, e por quê (core/continuity/proc.ts) ------------------------------
   'proc.refused.notRunning': 'o processo não está rodando',
   'proc.refused.noExe': 'o executável dele não pode ser lido (/proc/<pid>/exe), então não dá para verificar o que ele roda',

@@ -20,7 +20,8 @@ import { observe } from '../../src/core/continuity/runner';
 import { readFirstLine } from '../../src/core/continuity/harness';
 import { CONTINUITY_EVENTS, JournalTailer, appendEvent, parseJournal } from '../../src/core/journal';
 import { mergeStateFields, NotRegularFileError, SymlinkRefusedError, touchFlagFile } from '../../src/core/atomic';
-import { claimResume, recordEarlyExit } from '../../src/core/continuity/runner';
+import { recordEarlyExit } from '../../src/core/continuity/runner';
+import { resumeUnderLock } from '../../src/core/continuity/resume';
 import { execFileSync } from 'node:child_process';
 import { LineSplitter } from '../../src/core/lines';
 
@@ -518,11 +519,12 @@ describe('write paths never block on a FIFO (issue 19): the lock is released, th
       record: { relaunch_window: 2, relaunch_result: 'fired:claude', relaunch_at: '2026-01-01T00:00:00Z' }, logPath: '/dev/null', argv: ['claude'],
     };
     const tries = [
-      ...[0, 1, 2, 3].map(() => claimResume(leo('fifo-state'), 'claude', Date.now(), { retryMs: 5, tries: 2000 }).then(() => 'claimed', (e: Error) => e.constructor.name)),
+      ...[0, 1, 2, 3].map(() => resumeUnderLock({ root: join(leo('fifo-state'), '..'), leoDir: leo('fifo-state'), claimsDir: join(ws, 'claims') },
+        { harness: 'claude' }, async () => ({}), { retryMs: 5, tries: 2000 }).then((o) => (o.decision.ok ? 'started' : o.decision.reason), (e: Error) => e.constructor.name)),
       ...[0, 1].map(() => recordEarlyExit(leo('fifo-state'), child, { code: 1, signal: null }, Date.now(), { retryMs: 5, tries: 2000 }).then((r) => JSON.stringify(r))),
     ];
     const results = await bounded('six locked writers on a FIFO state', Promise.all(tries), 10_000);
-    assert.deepEqual(results.slice(0, 4), ['NotRegularFileError', 'NotRegularFileError', 'NotRegularFileError', 'NotRegularFileError']);
+    assert.deepEqual(results.slice(0, 4), ['unreadable_state', 'unreadable_state', 'unreadable_state', 'unreadable_state']);
     assert.deepEqual(results.slice(4), ['{"early":false,"written":false}', '{"early":false,"written":false}']);
     assert.equal(existsSync(join(leo('fifo-state'), '.state.lock')), false);
     // Node's pool (4 threads) is free: four more reads of regular files come back at once.
