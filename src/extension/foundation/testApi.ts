@@ -151,8 +151,10 @@ export interface ResumeAtTestApi {
   schedule(root: string, atMs: number): Promise<ResumeSchedule | undefined>;
   get(root: string): ResumeSchedule | undefined;
   history(): ScheduleEvent[];
-  /** Stores a schedule as a reload would find it in the workspace storage, then loads the storage as activation does. */
+  /** Stores a schedule as another window or a reload leaves it (the shared file), then loads as activation does. */
   plant(s: ResumeSchedule): Promise<void>;
+  /** The project's schedule as the shared file holds it now. */
+  stored(root: string): Promise<ResumeSchedule | undefined>;
   /** The run's fingerprint now (for planting a schedule for this very stop). */
   fingerprint(root: string): Promise<string | undefined>;
   /** Waits for the schedules' judgements in flight. */

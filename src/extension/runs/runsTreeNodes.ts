@@ -241,7 +241,8 @@ export function buildProjectNode(
         tooltip: m('tree.owner.tooltip', { session: o.sessionId ?? none, engine: o.engine ?? none, harness: o.harness ?? none }) +
           `${o.pid !== undefined ? `\npid: ${o.pid}` : ''}\n${life}${o.signal ? m('tree.owner.signal', { signal: o.signal }) : ''}\n${m('tree.owner.aliveMeans')}` +
           `${transcript ? `\n${m('tree.owner.openTranscript', { path: transcript })}` : ''}`,
-        open: transcript ? { path: transcript } : undefined,
+        // Through Open Transcript, which opens only a transcript where the harnesses keep them or inside the project.
+        command: transcript ? { id: 'leopold.openTranscript', args: [transcript] } : undefined,
       });
     }
     runChildren.push({
