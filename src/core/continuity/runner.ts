@@ -255,6 +255,8 @@ function spawnErrorMessage(err: unknown, plan: SpawnPlan): string {
  */
 export async function recordEarlyExit(
   leoDir: string, child: ChildRecord, exit: Pick<ChildExit, 'code' | 'signal'>, nowMs: number, lock?: LockOptions,
+  /** Told the answer under the lock, before the record is written (whoever then sees the record sees it too). */
+  decided?: (early: boolean) => void,
 ): Promise<{ early: boolean; written: boolean }> {
   try {
     await refuseSymlink(join(leoDir, 'events.jsonl'));
@@ -263,6 +265,7 @@ export async function recordEarlyExit(
       // A state that fails the schema decides nothing and is not written.
       if (parseState(text).kind !== 'ok') return { value: undefined };
       early = exitedEarly(child, current);
+      decided?.(early);
       const plan = earlyExitRecord(child, exit, current, nowMs);
       return plan ? { fields: plan.fields, value: plan } : { value: undefined };
     }, lock);

@@ -287,6 +287,10 @@ export function registerResumeAt(ctx: LeopoldContext, deps: RunActionDeps, hub: 
       if (p) await scheduler.store.write(p.leoDir, { ...s, id: newScheduleId() });
       await scheduler.load();
     },
+    schedulePath: async (root) => {
+      const p = ctx.registry.projects.find((x) => x.root === root);
+      return p ? scheduler.store.path(p.leoDir) : undefined;
+    },
     stored: async (root) => {
       const p = ctx.registry.projects.find((x) => x.root === root);
       return p ? scheduler.store.read(p.leoDir) : undefined;

@@ -108,6 +108,12 @@ export async function resumeRun(
   const raw = inputs.state.kind === 'ok' || inputs.state.kind === 'invalid' ? inputs.state.raw : {};
   const env = harnessEnvFrom(process.env, os.homedir());
   let harness: Harness | undefined = (await detectHarness(project.root, raw, env)).harness ?? claimedHarness(raw);
+  if (!harness && scheduled) {
+    // Nobody is there to ask: a scheduled Resume needs the run to say which harness it is.
+    deps.log.info(`${project.name}: scheduled resume refused: neither the transcript nor owner.harness names the harness`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Leopold ({0}): the scheduled Resume was refused — the run names no harness (no transcript, no owner.harness). Resume it by hand.', inert(project.name)));
+    return { outcome: 'refused', reason: 'unknown_harness' };
+  }
   if (!harness) {
     const pick = await vscode.window.showQuickPick([{ label: 'claude', description: 'Claude Code' }, { label: 'codex', description: 'Codex CLI' }], { placeHolder: vscode.l10n.t('Which harness resumes this run?') });
     if (!pick) return { outcome: 'cancelled' };

@@ -153,6 +153,8 @@ export interface ResumeAtTestApi {
   history(): ScheduleEvent[];
   /** Stores a schedule as another window or a reload leaves it (the shared file), then loads as activation does. */
   plant(s: ResumeSchedule): Promise<void>;
+  /** The shared file that holds the project's schedule. */
+  schedulePath(root: string): Promise<string | undefined>;
   /** The project's schedule as the shared file holds it now. */
   stored(root: string): Promise<ResumeSchedule | undefined>;
   /** The run's fingerprint now (for planting a schedule for this very stop). */
