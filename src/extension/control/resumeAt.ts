@@ -188,6 +188,8 @@ export class ResumeScheduler implements vscode.Disposable {
       this.schedules.set(root, s);
       this.changed.fire();
     }
+    // Restricted Mode shows the schedule and acts on nothing (a cancel or a claim takes the lock inside .leopold/).
+    if (!this.ctx.isTrusted()) return this.arm(root);
     const verdict: ScheduleVerdict = judgeSchedule(s, (await this.runNow(project)).run, Date.now());
     if (verdict.kind === 'wait') return this.arm(root);
     if (verdict.kind === 'cancel') {
@@ -195,7 +197,7 @@ export class ResumeScheduler implements vscode.Disposable {
       return this.cancel(root, why, s.id);
     }
     // Due (or too late): one window carries it out — the one whose claim removes it.
-    const claimed = this.ctx.isTrusted() && await this.store.claim(project.leoDir, s.id).catch(() => false);
+    const claimed = await this.store.claim(project.leoDir, s.id).catch(() => false);
     this.forget(root);
     this.changed.fire();
     if (!claimed) return;
@@ -270,6 +272,10 @@ export function registerResumeAt(ctx: LeopoldContext, deps: RunActionDeps, hub: 
     watcher.onDidCreate(rejudge), watcher.onDidChange(rejudge), watcher.onDidDelete(rejudge),
     vscode.commands.registerCommand('leopold.resumeAt', (arg?: unknown) => pickResumeTime(ctx, scheduler, deps, arg)),
     vscode.commands.registerCommand('leopold.cancelResumeAt', async (arg?: unknown) => {
+      if (!deps.isTrusted()) {
+        void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.', vscode.l10n.t('Cancel the scheduled Resume')));
+        return;
+      }
       const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Which Leopold project?'));
       if (project) await scheduler.cancel(project.root, 'cancelled by you');
     }),
