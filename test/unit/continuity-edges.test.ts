@@ -300,6 +300,14 @@ describe('Resume\'s gates at the moment of acting (issue 19): decideResume, unde
     assert.equal((await claim()).ok, true, 'once it is gone');
   });
 
+  it('an agent started for the stop that has exited (without reactivating the run) frees it at once: the person may retry', async () => {
+    p.setState({ active: false, stopped_reason: 'max_iterations', windows: 3 });
+    const gone = spawn('true', [], { stdio: 'ignore' });
+    await new Promise((r) => gone.once('exit', r));
+    assert.equal((await claim({}, async () => ({ pid: gone.pid, startTicks: 1 }))).ok, true);
+    assert.equal((await claim()).ok, true, 'its agent exited: not "already resumed", not 120 s later');
+  });
+
   it('a start that fails puts the record back and leaves no claim: nothing was resumed', async () => {
     const bytes = p.stateText();
     await assert.rejects(claim({}, async () => { throw new Error('spawn claude ENOENT'); }), /ENOENT/);

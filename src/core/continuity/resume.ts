@@ -11,7 +11,7 @@
 //   5. relaunch_in_grace a relaunch (a roll's or an api_error attempt's, from any window or `leopold watch`) fired
 //                        less than 120 s ago and may still be starting the run
 //   6. already_resumed   this stop was resumed already (by this window, another one, another extension host) and
-//                        that agent is still running or inside its 120 s to reactivate the run
+//                        that agent is still running (or, not started yet, inside its 120 s)
 // Going ahead on a stop the loop would relaunch records the relaunch the way the loop does (record first), so no
 // loop relaunches the same stop. Every Resume also leaves a claim outside `.leopold/` (the extension's global
 // storage: one small file per project) naming the stop and the agent started for it: that is what makes a stop the
@@ -132,9 +132,11 @@ export function decideResume(inp: ResumeInputs, ask: ResumeAsk): ResumeDecision 
       if (left !== undefined) return refuse('relaunch_in_grace', { secs: left, fired: api, path: 'api_error' });
     }
   }
-  // 6. Once per stop: the agent started for it still runs, or is still inside its time to reactivate the run.
+  // 6. Once per stop: the agent started for it still runs — or, while no agent is known for it yet (being started,
+  //    a terminal without a pid), the claim is inside its 120 s. One that exited (without reactivating the run:
+  //    otherwise this is another stop) is over, and the person may resume again.
   if (inp.mark && inp.mark.stop === inp.stopKey) {
-    const left = graceLeft(inp.mark.at, nowMs);
+    const left = inp.mark.pid === undefined ? graceLeft(inp.mark.at, nowMs) : undefined;
     if (inp.markAgentRunning || left !== undefined) {
       return refuse('already_resumed', { at: formatUtc(inp.mark.at), pid: inp.mark.pid ?? '?', running: inp.markAgentRunning ? 1 : 0, secs: left ?? 0 });
     }

@@ -153,7 +153,8 @@ suite('the controls at their edges (trusted, a fake claude from user settings)',
   });
 
   test('a double Resume (a double click) on stops nothing can record: one agent per stop, 20 stops', async () => {
-    mode(plain, 'exit0');
+    // Agents that keep running, as a real one does until it reactivates the run (an exited one frees the stop).
+    mode(plain, 'hang');
     // (A state that is not JSON names no harness, so Resume asks: the unit race covers it, two real processes.)
     const t = transcript;
     const kinds = [
@@ -171,6 +172,7 @@ suite('the controls at their edges (trusted, a fake claude from user settings)',
       if (started !== 1) doubles++;
       assert.deepStrictEqual(rs.map((r: any) => r.reason).filter(Boolean), ['already_resumed'], `stop ${i}: ${JSON.stringify(rs)}`);
       await waitFor(`stop ${i}: its one agent`, () => callCount() === n + 1, 5000);
+      for (const c of api.seat.children(plain) as any[]) if (!c.exit) try { process.kill(-c.pid, 'SIGKILL'); } catch { /* gone */ }
     }
     await sleep(500);
     await api.seat.idle();
