@@ -8,7 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { appendEvent } from '../src/core/journal';
 import { ProjectModel } from '../src/core/project';
-import { buildProjectNode, changedNodes } from '../src/extension/runs/runsTreeNodes';
+import { ARCHIVE_PAGE, buildProjectNode, changedNodes, type NodeData } from '../src/extension/runs/runsTreeNodes';
+import { parseRunName, sortRuns } from '../src/core/runs';
 import { median } from './stats';
 
 /** Full collections until the heap settles (one gc() can leave external buffers and weak callbacks pending). */
@@ -82,7 +83,7 @@ export async function benchTree(): Promise<Record<string, string>> {
       const node = buildProjectNode(head, model.snapshot);
       firstRender.push(performance.now() - t);
       firstBytes.push(model.tailer.offset - model.tailer.startOffset);
-      if (node.children?.[1].children?.length !== 1000) throw new Error('expected 1000 archived run nodes');
+      if (node.children?.[1].children?.length !== ARCHIVE_PAGE + 1) throw new Error(`expected ${ARCHIVE_PAGE} archived run nodes and "more"`);
       const th = performance.now();
       await model.completeHistory();
       history.push(performance.now() - th);
@@ -129,4 +130,39 @@ export async function benchTree(): Promise<Record<string, string>> {
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * 100,000 archived runs (issue 19): the snapshot as the model holds it, rebuilt and diffed as on every update. Goal:
+ * the rebuild does not grow with the archive count (the tree pages them: the newest 50, then "N more…").
+ */
+export async function benchArchives(): Promise<Record<string, string>> {
+  const leo = path.join(process.cwd(), 'examples', 'demo', '.leopold');
+  const loaded = await new ProjectModel(leo, { ownerSignals: false }).load();
+  const head = { root: path.dirname(leo), name: 'bench' };
+  const names = (n: number) => Array.from({ length: n }, (_, i) => new Date(Date.UTC(2020, 0, 1) + i * 60_000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, ''));
+  const figures: Record<string, string> = {};
+  const count = (n: NodeData): number => 1 + (n.children ?? []).reduce((a, c) => a + count(c), 0);
+  const rebuild: Record<number, number> = {};
+  for (const n of [1_000, 100_000]) {
+    const tSort = performance.now();
+    const runs = sortRuns(names(n).map((name) => ({ name, path: path.join(leo, 'runs', name), ...parseRunName(name) })));
+    const sortMs = performance.now() - tSort;
+    const snap = { ...loaded, runs };
+    let prev = buildProjectNode(head, snap);
+    const ms: number[] = [];
+    for (let r = 0; r < 21; r++) {
+      const t = performance.now();
+      const next = buildProjectNode(head, snap);
+      changedNodes(prev, next);
+      ms.push(performance.now() - t);
+      prev = next;
+    }
+    rebuild[n] = median(ms);
+    figures[`${n} archived runs: rebuild + diff, median of 21`] = `${rebuild[n].toFixed(2)} ms, ${count(prev)} nodes`;
+    figures[`${n} archived runs: sort by name (once per runs/ change)`] = `${sortMs.toFixed(0)} ms`;
+  }
+  figures['rebuild ratio 100,000 / 1,000'] = `${(rebuild[100_000] / rebuild[1_000]).toFixed(2)} (goal ≈ 1)`;
+  for (const [k, v] of Object.entries(figures)) console.log(`${k}: ${v}`);
+  return figures;
 }

@@ -15,7 +15,9 @@
 import { promises as fs, constants as fsc, type Stats } from 'node:fs';
 import { join, dirname, basename } from 'node:path';
 import { applyEdits, findNodeAtLocation, modify, parseTree, type Node as JsonNode } from 'jsonc-parser/lib/esm/main.js'; // the ESM build: the UMD one loads its parts by a dynamic require esbuild cannot bundle
-import { parseJsonObject } from './json';
+import { jsonDepth, parseJsonObject } from './json';
+import { readBoundedNoFollow } from './files';
+import { STATE_CAP_BYTES, STATE_MAX_DEPTH } from './state';
 
 export const LOCK_DIR = '.state.lock';
 export const LOCK_STALE_MS = 60_000;
@@ -184,18 +186,27 @@ export async function refuseSymlink(path: string): Promise<void> {
 }
 
 /**
- * Creates a flag file such as `.leopold/STOP` (empty; an existing one is left as it is) without following a symlink:
- * a link planted at the name, dangling or not, is refused and nothing is created.
+ * Creates a flag file such as `.leopold/STOP` (empty; whatever already exists at the name is left as it is — a flag
+ * counts by existing) without following a symlink: a link planted at the name, dangling or not, is refused and
+ * nothing is created. Never opens an existing file (a FIFO at the name would block a writer's open until a reader
+ * came): the create is exclusive and non-blocking.
  */
 export async function touchFlagFile(path: string): Promise<void> {
-  let fh: fs.FileHandle;
-  try {
-    fh = await fs.open(path, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_NOFOLLOW, 0o644);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new SymlinkRefusedError(path);
-    throw err;
+  for (let attempt = 0; ; attempt++) {
+    const st = await fs.lstat(path).catch(() => undefined);
+    if (st?.isSymbolicLink()) throw new SymlinkRefusedError(path);
+    if (st) return;
+    try {
+      const fh = await fs.open(path, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW | (fsc.O_NONBLOCK ?? 0), 0o644);
+      await fh.close();
+      return;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') throw new SymlinkRefusedError(path);
+      // Created by someone else between the lstat and the open: look at what it is.
+      if (code !== 'EEXIST' || attempt >= 3) throw err;
+    }
   }
-  await fh.close();
 }
 
 export interface AtomicWriteOptions {
@@ -293,38 +304,53 @@ export function editJsonFields(text: string, fields: Record<string, unknown>): s
   return out;
 }
 
+/** A state.json that is not a regular file or is over the cap: never opened for reading past a stat, never written. */
+export class NotRegularFileError extends Error {
+  constructor(readonly path: string, readonly what: string) {
+    super(`${path} is ${what}; Leopold reads and writes only regular files, so nothing was written`);
+  }
+}
+
+/**
+ * The text and permission bits of a state.json about to be rewritten, read without ever blocking: a symlink is
+ * refused (SymlinkRefusedError), a FIFO, socket, device or directory (NotRegularFileError) is never opened for
+ * reading — a blocked open would hold the hooks' lock and a thread of the pool forever — and nothing over the
+ * state cap is read. A missing file throws ENOENT like `open` does.
+ */
+export async function readStateForWrite(path: string): Promise<{ text: string; mode: number }> {
+  const r = await readBoundedNoFollow(path, STATE_CAP_BYTES);
+  switch (r.kind) {
+    case 'ok': return { text: r.text, mode: r.stats.mode & 0o7777 };
+    case 'symlink': throw new SymlinkRefusedError(path);
+    case 'missing': throw Object.assign(new Error(`ENOENT: no such file, open '${path}'`), { code: 'ENOENT' });
+    case 'not-regular': throw new NotRegularFileError(path, `not a regular file (${r.fileKind})`);
+    case 'too-large': throw new NotRegularFileError(path, `too large (${r.bytes} bytes, over the ${r.limit}-byte cap)`);
+  }
+}
+
 /**
  * Re-reads `<leoDir>/state.json` under the lock, lets `decide` look at what is on disk *now* and return the fields
  * to merge (or undefined to write nothing), then replaces the file atomically: only the decision's own keys change,
  * every other byte stays (see `editJsonFields`), and the file keeps its mode. The new file is flushed to disk before
- * the rename, and the rename happens only while this process still holds the lock. A file that does not parse as a
- * JSON object is never rewritten; a state.json that is a symlink is never read through or replaced.
+ * the rename, and the rename happens only while this process still holds the lock; `afterWrite` then runs, still
+ * holding it. A file that does not parse as a JSON object is never rewritten; a state.json that is a symlink is
+ * never read through or replaced.
  */
 export async function mergeStateFields<T>(
   leoDir: string,
   decide: (current: Record<string, unknown>, text: string) => MergeDecision<T> | Promise<MergeDecision<T>>,
   opts: LockOptions = {},
+  /** Runs once the fields are written, still under the lock (the loop starts its agent here). */
+  afterWrite?: (value: T) => Promise<void>,
 ): Promise<MergeResult<T>> {
   const path = join(leoDir, 'state.json');
   return withStateLock(leoDir, async (held) => {
-    let fh: fs.FileHandle;
-    try {
-      fh = await fs.open(path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new SymlinkRefusedError(path);
-      throw err;
-    }
-    let text: string;
-    let mode: number;
-    try {
-      const st = await fh.stat();
-      mode = st.mode & 0o7777;
-      text = await fh.readFile('utf8');
-    } finally {
-      await fh.close();
-    }
+    const { text, mode } = await readStateForWrite(path);
     const parsed = parseJsonObject(text);
     if (!parsed.ok) throw new UnparseableFileError(path, parsed.syntax ? parsed.reason : 'not an object');
+    // The JSON editor below walks the text recursively: a state nested deeper than any writer nests is refused, once,
+    // before it can overflow the stack.
+    if (jsonDepth(text, STATE_MAX_DEPTH) > STATE_MAX_DEPTH) throw new UnparseableFileError(path, `nested more than ${STATE_MAX_DEPTH} levels deep`);
     const current = parsed.value;
     const decision = await decide(current, text);
     if (!decision.fields) return { written: false, value: decision.value };
@@ -335,6 +361,7 @@ export async function mergeStateFields<T>(
         if (!(await held.stillHeld())) throw new LockLostError(held.path);
       },
     });
+    await afterWrite?.(decision.value);
     return { written: true, value: decision.value };
   }, opts);
 }

@@ -80,6 +80,45 @@ export async function openRegular(path: string): Promise<RegularOpen> {
   return { kind: 'ok', handle, stats: opened };
 }
 
+/** The no-follow read's answer: a bounded read, or a symlink that was not followed. */
+export type NoFollowRead = BoundedRead | { kind: 'symlink' };
+
+/**
+ * For a writer's read-modify-write (state.json under the hooks' lock): like `readBounded`, but a symlink at `path`
+ * is never followed (`symlink`: a writer would replace the link, not the file behind it), and the open is
+ * non-blocking, so a FIFO planted at the name can never hold a thread while the lock is held.
+ */
+export async function readBoundedNoFollow(path: string, limit = TEXT_CAP_BYTES): Promise<NoFollowRead> {
+  const st = await fs.lstat(path).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
+    throw err;
+  });
+  if (!st) return { kind: 'missing' };
+  if (st.isSymbolicLink()) return { kind: 'symlink' };
+  if (kindOf(st) !== 'regular') return { kind: 'not-regular', fileKind: kindOf(st) as Exclude<FileKind, 'regular' | 'missing'> };
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(path, constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return { kind: 'symlink' };
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
+    if (code === 'ENXIO' || code === 'EISDIR') return { kind: 'not-regular', fileKind: code === 'EISDIR' ? 'directory' : 'other' };
+    throw err;
+  }
+  try {
+    // What was opened decides (the name may have been swapped since the lstat).
+    const opened = await handle.stat();
+    if (kindOf(opened) !== 'regular') return { kind: 'not-regular', fileKind: kindOf(opened) as Exclude<FileKind, 'regular' | 'missing'> };
+    if (opened.size > limit) return { kind: 'too-large', bytes: opened.size, limit, stats: opened };
+    const buf = await readUpTo(handle, 0, limit + 1, opened.size + 1);
+    if (buf.length > limit) return { kind: 'too-large', bytes: buf.length, limit, stats: opened };
+    return { kind: 'ok', text: buf.toString('utf8'), stats: opened };
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Reads at most `limit` bytes of an open regular file from `position` (fewer at the end of the file). */
 export async function readAt(handle: fs.FileHandle, position: number, limit: number): Promise<Buffer> {
   const buf = Buffer.alloc(limit);

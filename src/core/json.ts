@@ -19,6 +19,30 @@ export function parseJsonObject(text: string): JsonObjectResult {
   return { ok: true, value: v as Record<string, unknown> };
 }
 
+/**
+ * How deeply a JSON text nests (objects and arrays), scanned without recursion and without parsing; stops counting
+ * past `cap` (returns `cap + 1`). Strings are skipped, escapes included.
+ */
+export function jsonDepth(text: string, cap = Number.MAX_SAFE_INTEGER): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) {
+        max = depth;
+        if (max > cap) return cap + 1;
+      }
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return max;
+}
+
 /** The object, or undefined for anything else. */
 export function jsonObject(text: string): Record<string, unknown> | undefined {
   const r = parseJsonObject(text);

@@ -40,11 +40,13 @@ export function parseRunName(name: string): Pick<ArchivedRun, 'stamp' | 'stampMs
  * suffixed `…Z-plan-graph` sorts with its stamp (just before the bare stamp), and newer stamps come first.
  */
 export function sortRuns<T extends { name: string; stamp?: string }>(runs: T[]): T[] {
-  const stamped = (r: T) => STAMP.test(r.name);
-  return [...runs].sort((a, b) => {
-    if (stamped(a) !== stamped(b)) return stamped(a) ? -1 : 1;
-    return a.name < b.name ? 1 : a.name > b.name ? -1 : 0;
+  // Each name tested once, not once per comparison (100,000 archives are 1.7 million comparisons).
+  const keyed = runs.map((r) => ({ r, stamped: STAMP.test(r.name) }));
+  keyed.sort((a, b) => {
+    if (a.stamped !== b.stamped) return a.stamped ? -1 : 1;
+    return a.r.name < b.r.name ? 1 : a.r.name > b.r.name ? -1 : 0;
   });
+  return keyed.map((k) => k.r);
 }
 
 /** The archive folders under `<leoDir>/runs/`, sorted; [] when there is none. */

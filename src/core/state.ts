@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import * as z from 'zod';
 import { parseUtc } from './time';
-import { parseJsonObject } from './json';
+import { jsonDepth, parseJsonObject } from './json';
 import { openRegular, readUpTo, statPath, kindOf, type FileKind } from './files';
 import type { ReadCache } from './readCache';
 
@@ -108,6 +108,18 @@ export type StateRead =
   | { kind: 'invalid'; issues: StateIssue[]; raw: Record<string, unknown> }
   | { kind: 'ok'; state: LeopoldState; raw: Record<string, unknown> };
 
+/**
+ * The deepest nesting a state.json may have. Leopold's writers nest four levels at most (`subagents.<id>.…`,
+ * `verify_receipts[].…`); a deeper value reads fine but every merge-write walks it recursively (the JSON editor
+ * that keeps the other bytes), and 10,000 levels overflow the stack on every attempt. Such a state is invalid.
+ */
+export const STATE_MAX_DEPTH = 256;
+
+/** The issue for a state nested past STATE_MAX_DEPTH (one line, said once like any other invalid state). */
+export function tooDeepIssue(): StateIssue {
+  return { path: '', message: `nested more than ${STATE_MAX_DEPTH} levels deep (objects and arrays); no Leopold writer nests like this, and it cannot be merged safely` };
+}
+
 /** Parses the text of a state.json. `raw` is the JSON object exactly as on disk. Never throws. */
 export function parseState(text: string): StateRead {
   if (text.trim() === '') return { kind: 'empty' };
@@ -115,6 +127,7 @@ export function parseState(text: string): StateRead {
   if (!parsed.ok && parsed.syntax) return { kind: 'invalid-json', message: parsed.reason };
   if (!parsed.ok) return { kind: 'invalid', issues: [{ path: '', message: parsed.reason }], raw: {} };
   const raw = parsed.value;
+  if (jsonDepth(text, STATE_MAX_DEPTH) > STATE_MAX_DEPTH) return { kind: 'invalid', issues: [tooDeepIssue()], raw };
   const result = stateSchema.safeParse(raw);
   if (!result.success) {
     const issues = result.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));

@@ -4,9 +4,13 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, lstatSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tick, observe, claimResume } from '../../src/core/continuity/runner';
+import { tick, observe } from '../../src/core/continuity/runner';
+import { previewResume, resumeMarkOf, resumeRefusalText, resumeUnderLock, stopId } from '../../src/core/continuity/resume';
+import { procInfo } from '../../src/core/continuity/proc';
+import { formatUtc } from '../../src/core/time';
+import { execFileSync, spawn } from 'node:child_process';
 import { appendEvent, formatEventLine } from '../../src/core/journal';
-import { mergeStateFields, SymlinkRefusedError, touchFlagFile, writeFileAtomic } from '../../src/core/atomic';
+import { mergeStateFields, SymlinkRefusedError, touchFlagFile, writeFileAtomic, type LockOptions } from '../../src/core/atomic';
 import { pill } from '../../src/core/continuity/pill';
 import { parseState } from '../../src/core/state';
 import { Project } from '../support/continuityFixture';
@@ -160,26 +164,28 @@ describe('Resume races the loop (decided under the loop\'s lock)', () => {
   let p: Project;
   beforeEach(() => (p = new Project()));
   afterEach(() => p.dispose());
+  const target = () => ({ root: p.root, leoDir: p.leo, claimsDir: join(p.tmp, 'claims') });
+  const claim = (at = p.now, lock?: LockOptions) =>
+    resumeUnderLock(target(), { harness: 'claude', now: () => at }, async () => ({}), lock).then((o) => o.decision);
 
   it('refuses within the 120 s grace of a fired roll relaunch, with the seconds left', async () => {
     await tick(p.opts()); // the loop fires window 2
     p.now += 45_000;
-    const c = await claimResume(p.leo, 'claude', p.now);
-    assert.deepEqual(c, { ok: false, reason: 'relaunch_in_grace', secsLeft: 75, fired: 'fired:claude', path: 'roll' });
-    assert.equal((await claimResume(p.leo, 'claude', p.now + 76_000)).ok, true, 'after the grace Resume is allowed');
+    assert.deepEqual(await claim(), { ok: false, reason: 'relaunch_in_grace', args: { secs: 75, fired: 'fired:claude', path: 'roll' } });
+    assert.equal((await claim(p.now + 76_000)).ok, true, 'after the grace Resume is allowed');
   });
 
   it('refuses within the grace of a fired api_error attempt (fired by another window or leopold watch)', async () => {
     p.setState(p.apiError(100, { api_error_attempts: 1, api_error_result: 'fired:claude', api_error_relaunch_at: p.stamp(10) }));
-    const c = await claimResume(p.leo, 'claude', p.now);
-    assert.deepEqual(c, { ok: false, reason: 'relaunch_in_grace', secsLeft: 110, fired: 'fired:claude', path: 'api_error' });
+    assert.deepEqual(await claim(), { ok: false, reason: 'relaunch_in_grace', args: { secs: 110, fired: 'fired:claude', path: 'api_error' } });
   });
 
   it('a Resume that goes ahead records the relaunch first, so the loop never fires the same roll', async () => {
     const bytes = p.stateText();
-    const c = await claimResume(p.leo, 'claude', p.now);
+    const c = await claim();
     // The claim names the record it wrote (a child started for it is tracked by that record: issue 14).
-    assert.deepEqual(c, { ok: true, claimed: true, fields: { relaunch_window: 2, relaunch_result: 'fired:claude', relaunch_at: p.state().relaunch_at } });
+    assert.equal(c.ok, true);
+    assert.deepEqual((c as { fields: unknown }).fields, { relaunch_window: 2, relaunch_result: 'fired:claude', relaunch_at: p.state().relaunch_at });
     assert.equal(p.state().relaunch_result, 'fired:claude');
     assert.equal(p.state().relaunch_window, 2);
     assert.ok(p.stateText().startsWith(bytes.slice(0, -1)), 'only the record is added');
@@ -191,18 +197,137 @@ describe('Resume races the loop (decided under the loop\'s lock)', () => {
     for (let w = 2; w < 202; w++) {
       p.setState(p.rolled({ windows: w, max_windows: 1000 }));
       const before = p.spawned.length;
-      const [r, c] = await Promise.all([tick(p.opts({ lock: { retryMs: 1, tries: 10_000 } })), claimResume(p.leo, 'claude', p.now, { retryMs: 1, tries: 10_000 })]);
+      const lock = { retryMs: 1, tries: 10_000 };
+      const [r, c] = await Promise.all([tick(p.opts({ lock })), claim(p.now, lock)]);
       const loopFired = p.spawned.length - before;
       const resumeStarts = c.ok ? 1 : 0;
       assert.equal(loopFired + resumeStarts, 1, `window ${w}: loop ${r.decision.verdict}, resume ${JSON.stringify(c)}`);
     }
   });
 
-  it('an active run or a stop the loop does not relaunch is not claimed', async () => {
+  it('an active run or a stop the loop does not relaunch writes nothing into state.json', async () => {
     p.setState({ active: false, stopped_reason: 'user_stop', windows: 3 });
     const bytes = p.stateText();
-    assert.deepEqual(await claimResume(p.leo, 'claude', p.now), { ok: true, claimed: false });
+    const c = await claim();
+    assert.deepEqual([c.ok, (c as { fields?: unknown }).fields], [true, undefined]);
     assert.equal(p.stateText(), bytes);
+  });
+});
+
+describe('Resume\'s gates at the moment of acting (issue 19): decideResume, under the lock', () => {
+  let p: Project;
+  beforeEach(() => (p = new Project()));
+  afterEach(() => p.dispose());
+  const target = () => ({ root: p.root, leoDir: p.leo, claimsDir: join(p.tmp, 'claims') });
+  const claim = (over: Partial<Parameters<typeof resumeUnderLock>[1]> = {}, start = async () => ({})) =>
+    resumeUnderLock(target(), { harness: 'claude', now: () => p.now, ...over }, start).then((o) => o.decision);
+  const active = () => ({ active: true, windows: 2, last_turn: formatUtc(Date.now()), owner: { session_id: 'abcdef123456', claimed_at: formatUtc(Date.now()) } });
+
+  it('a run reactivated while the picks were open is refused (live_owner), and nothing starts', async () => {
+    let started = 0;
+    const seen = await previewResume(target(), { harness: 'claude', nowMs: p.now });
+    assert.equal(seen.ok, true, 'before the picks: a rolled stop, Resume may go ahead');
+    p.setState(active()); // the relaunched window (or another person) reactivated the run meanwhile
+    const c = await claim({}, async () => (started++, {}));
+    assert.deepEqual(c, { ok: false, reason: 'live_owner', args: { who: 'abcdef12', ageS: 0 } });
+    assert.equal(started, 0);
+    assert.match(resumeRefusalText(c as never), /^a live owner holds the run \(session abcdef12, last sign of life 0 s ago\)/);
+    assert.match(resumeRefusalText(c as never, 'pt-br'), /^um dono vivo segura a run \(sessão abcdef12/);
+  });
+
+  it('STOP created while the picks were open is refused; the STOP the person chose to clear is cleared, a newer one is not', async () => {
+    writeFileSync(join(p.leo, 'STOP'), '');
+    const id = await stopId(p.leo);
+    assert.deepEqual(await claim(), { ok: false, reason: 'kill_switch', args: {} });
+    // The person chose "Clear Kill Switch and Resume" for that file: it is removed under the lock, then the claim.
+    const c = await claim({ clearStop: id });
+    assert.equal(c.ok, true);
+    assert.equal(existsSync(join(p.leo, 'STOP')), false);
+    // A STOP created again after the choice (Stop run pressed meanwhile) is another file: refused, kept.
+    p.setState(p.rolled({ windows: 3 }));
+    writeFileSync(join(p.leo, 'STOP'), 'again');
+    assert.deepEqual(await claim({ clearStop: id }), { ok: false, reason: 'kill_switch', args: {} });
+    assert.equal(existsSync(join(p.leo, 'STOP')), true);
+    assert.deepEqual(await claim({ clearStop: await stopId(p.leo), scheduled: true }), { ok: false, reason: 'kill_switch', args: {} }, 'a scheduled Resume never clears it');
+  });
+
+  it('Resume at…: max_windows checked when it fires (state > GUARDRAILS.md > 10)', async () => {
+    p.setState(p.rolled({ windows: 11 }));
+    assert.deepEqual(await claim({ scheduled: true }), { ok: false, reason: 'max_windows', args: { window: 11, max: 10 } });
+    p.write('GUARDRAILS.md', '- max_windows: 12\n');
+    assert.equal((await claim({ scheduled: true })).ok, true);
+  });
+
+  for (const [what, write] of [
+    ['max_iterations', (p: Project) => p.setState({ active: false, stopped_reason: 'max_iterations', iteration: 50, windows: 3 })],
+    ['awaiting_human', (p: Project) => p.setState({ active: false, stopped_reason: 'awaiting_human', windows: 3 })],
+    ['a state that fails the schema', (p: Project) => p.setState({ active: false, stopped_reason: 'context_budget', windows: 'two' })],
+    ['a state that is not JSON', (p: Project) => p.write('state.json', '{"active": false, "stopped_reason": ')],
+  ] as const) {
+    it(`once per stop where nothing can be recorded (${what}): a second Resume is refused while the first may still start`, async () => {
+      write(p);
+      const bytes = p.stateText();
+      let starts = 0;
+      const start = async () => (starts++, {});
+      assert.equal((await claim({}, start)).ok, true);
+      const second = await claim({}, start);
+      assert.equal(second.ok, false);
+      assert.equal((second as { reason: string }).reason, 'already_resumed');
+      assert.equal(starts, 1);
+      assert.equal(p.stateText(), bytes, 'not a byte of state.json changed');
+      // Past the 120 s to reactivate, with no agent of it running, a new Resume of the same stop is the person's again.
+      p.now += 121_000;
+      assert.equal((await claim({}, start)).ok, true);
+      assert.equal(starts, 2);
+    });
+  }
+
+  it('while the agent started for the stop still runs (verified by pid and start time), even after 120 s, it is refused', async () => {
+    p.setState({ active: false, stopped_reason: 'max_iterations', windows: 3 });
+    const agent = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      const ticks = (await procInfo(agent.pid!))!.startTicks;
+      assert.equal((await claim({}, async () => ({ pid: agent.pid, startTicks: ticks }))).ok, true);
+      p.now += 3600_000;
+      const c = await claim();
+      assert.deepEqual([c.ok, (c as { reason?: string }).reason, (c as { args?: { pid?: number } }).args?.pid], [false, 'already_resumed', agent.pid]);
+      assert.match(resumeRefusalText(c as never), /its agent \(pid \d+\) is still running/);
+    } finally {
+      agent.kill('SIGKILL');
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal((await claim()).ok, true, 'once it is gone');
+  });
+
+  it('an agent started for the stop that has exited (without reactivating the run) frees it at once: the person may retry', async () => {
+    p.setState({ active: false, stopped_reason: 'max_iterations', windows: 3 });
+    const gone = spawn('true', [], { stdio: 'ignore' });
+    await new Promise((r) => gone.once('exit', r));
+    assert.equal((await claim({}, async () => ({ pid: gone.pid, startTicks: 1 }))).ok, true);
+    assert.equal((await claim()).ok, true, 'its agent exited: not "already resumed", not 120 s later');
+  });
+
+  it('a start that fails puts the record back and leaves no claim: nothing was resumed', async () => {
+    const bytes = p.stateText();
+    await assert.rejects(claim({}, async () => { throw new Error('spawn claude ENOENT'); }), /ENOENT/);
+    assert.equal(p.stateText(), bytes, 'the relaunch record is gone again');
+    assert.equal(await resumeMarkOf(join(p.tmp, 'claims'), p.leo), undefined);
+    assert.equal((await claim()).ok, true);
+  });
+
+  it('a FIFO state.json is refused at once under the lock (unreadable_state); a symlinked one throws', async () => {
+    p.remove('state.json');
+    execFileSync('mkfifo', [join(p.leo, 'state.json')]);
+    try {
+      assert.deepEqual(await claim(), { ok: false, reason: 'unreadable_state', args: {} });
+      assert.equal(existsSync(join(p.leo, '.state.lock')), false);
+    } finally {
+      p.remove('state.json');
+    }
+    writeFileSync(join(p.tmp, 'elsewhere.json'), JSON.stringify(p.rolled()));
+    symlinkSync(join(p.tmp, 'elsewhere.json'), join(p.leo, 'state.json'));
+    await assert.rejects(claim(), SymlinkRefusedError);
   });
 });
 
@@ -338,5 +463,50 @@ describe('writes never follow a symlink out of .leopold/', () => {
     assert.equal(readFileSync(victim, 'utf8'), 'keep', 'the link\'s target is untouched');
     assert.equal(readFileSync(join(p.leo, 'state.json'), 'utf8'), '{"a":1}\n', 'the old state is still there');
     assert.ok(lstatSync(tmpOpen.path).isSymbolicLink(), 'the planted link is not removed as if it were ours');
+  });
+});
+
+describe('a deeply nested state.json (issue 19): refused once, clearly, never a stack overflow', () => {
+  let p: Project;
+  beforeEach(() => (p = new Project()));
+  afterEach(() => p.dispose());
+  /** 10,000 levels, about 20 KB: reads fine, and the JSON editor's walk would overflow the stack on every merge. */
+  const deep = (levels = 10_000) => '['.repeat(levels) + ']'.repeat(levels);
+
+  it('a rolled state with a 10,000-level value: state_invalid on every tick, nothing written, nothing thrown', async () => {
+    const text = JSON.stringify(p.rolled()).replace(/\}$/, `,"note":${deep()}}`);
+    p.write('state.json', text);
+    assert.ok(text.length > 20_000);
+    const read = parseState(text);
+    assert.equal(read.kind, 'invalid');
+    assert.match((read as { issues: { message: string }[] }).issues[0].message, /^nested more than 256 levels deep/);
+    for (let i = 0; i < 5; i++) {
+      const r = await tick(p.opts());
+      assert.equal(r.decision.verdict, 'state_invalid');
+      assert.match(r.decision.detail ?? '', /nested more than 256 levels deep/);
+      assert.equal(r.acted, false);
+    }
+    assert.equal(p.stateText(), text, 'not a byte changed');
+    assert.deepEqual(p.spawned, []);
+    const seen = await observe(p.opts());
+    assert.equal(pill(seen.snapshot, seen.decision, p.now).text, 'state invalid');
+    // Every locked writer refuses it the same way: a clear error, never a RangeError.
+    await assert.rejects(mergeStateFields(p.leo, () => ({ fields: { x: 1 }, value: 0 })), (e: Error) => e.constructor.name === 'UnparseableFileError' && /nested more than 256/.test(e.message));
+    const c = await resumeUnderLock({ root: p.root, leoDir: p.leo, claimsDir: join(p.tmp, 'claims') }, { harness: 'claude', now: () => p.now }, async () => ({}));
+    assert.deepEqual([c.decision.ok, (c.decision as { fields?: unknown }).fields], [true, undefined], 'a person may resume it; nothing is merged');
+    assert.equal(p.stateText(), text);
+  });
+
+  it('the limit: 256 levels merge (and keep every other byte), 257 are refused', async () => {
+    const at = (levels: number) => JSON.stringify(p.rolled()).replace(/\}$/, `,"note":${deep(levels - 1)}}`);
+    p.write('state.json', at(256));
+    const r = await mergeStateFields(p.leo, () => ({ fields: { relaunch_result: 'x' }, value: 0 }));
+    assert.equal(r.written, true);
+    assert.ok(p.stateText().includes(deep(255)));
+    p.write('state.json', at(257));
+    await assert.rejects(mergeStateFields(p.leo, () => ({ fields: { relaunch_result: 'x' }, value: 0 })), /nested more than 256 levels deep/);
+    // Brackets inside strings do not count.
+    p.write('state.json', JSON.stringify({ ...p.rolled(), text: '['.repeat(10_000) }));
+    assert.equal(parseState(p.stateText()).kind, 'ok');
   });
 });

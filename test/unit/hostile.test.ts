@@ -3,7 +3,7 @@
 // and the tree says what it found. Each read is raced against a generous timer: a reader that blocks fails the
 // test instead of hanging it, and every FIFO is opened for writing afterwards so a blocked old reader is released.
 import * as assert from 'node:assert/strict';
-import { closeSync, constants, mkdtempSync, openSync, promises as fs, readdirSync, lstatSync, writeFileSync, utimesSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdtempSync, openSync, promises as fs, readdirSync, lstatSync, writeFileSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LONG_JOURNAL_EVENTS, longOnPlan, makeHostileSet, type HostileFolder } from '../fixtures/hostile';
@@ -19,6 +19,10 @@ import { loadDecisionSources } from '../../src/core/decisions';
 import { observe } from '../../src/core/continuity/runner';
 import { readFirstLine } from '../../src/core/continuity/harness';
 import { CONTINUITY_EVENTS, JournalTailer, appendEvent, parseJournal } from '../../src/core/journal';
+import { mergeStateFields, NotRegularFileError, SymlinkRefusedError, touchFlagFile } from '../../src/core/atomic';
+import { recordEarlyExit } from '../../src/core/continuity/runner';
+import { resumeUnderLock } from '../../src/core/continuity/resume';
+import { execFileSync } from 'node:child_process';
 import { LineSplitter } from '../../src/core/lines';
 
 const MAX_LINE_BYTES = 4 * 1024 * 1024; // core/journal.ts's cap (spelled out: the old code has no such export)
@@ -480,5 +484,65 @@ describe('PLAN.md: every parser linear (long @on lines, long items, U+2028)', fu
     const text = '- [ ] one\u2028two\n- [x] three\n';
     assert.equal(parsePlan(text).total, 2);
     assert.equal(countOpenItems(text), parsePlan(text).total - parsePlan(text).done);
+  });
+});
+
+describe('write paths never block on a FIFO (issue 19): the lock is released, the pool stays free', function () {
+  this.timeout(60_000);
+  let ws: string;
+  let set: HostileFolder[];
+  const leo = (name: string) => join(set.find((f) => f.name === name)!.root, '.leopold');
+  before(() => {
+    ws = mkdtempSync(join(tmpdir(), 'leo-hostile-write-'));
+    set = makeHostileSet(ws, { hugeStateBytes: 1000 });
+  });
+  afterEach(() => releaseFifos(ws));
+  after(async () => {
+    releaseFifos(ws);
+    await fs.rm(ws, { recursive: true, force: true });
+  });
+
+  it('a merge into a FIFO state.json (or a symlink to one) refuses at once and releases .state.lock', async () => {
+    const noop = () => ({ fields: { relaunch_result: 'fired:claude' }, value: 1 });
+    await assert.rejects(bounded('merge into a FIFO', mergeStateFields(leo('fifo-state'), noop)), (e: Error) => e instanceof NotRegularFileError && /FIFO|fifo/.test(e.message));
+    await assert.rejects(bounded('merge through a symlink to a FIFO', mergeStateFields(leo('symlink-fifo-state'), noop)), SymlinkRefusedError);
+    await assert.rejects(bounded('merge into a directory', mergeStateFields(leo('dir-state'), noop)), NotRegularFileError);
+    for (const name of ['fifo-state', 'symlink-fifo-state', 'dir-state']) {
+      assert.equal(existsSync(join(leo(name), '.state.lock')), false, `${name}: the lock is released`);
+    }
+    assert.ok(lstatSync(join(leo('fifo-state'), 'state.json')).isFIFO(), 'the FIFO is left as it is');
+  });
+
+  it('Resume\'s claim and the early-exit recorder on a FIFO state: six tries at once, all settle, the pool still reads', async () => {
+    const child = {
+      id: '1-1', root: join(leo('fifo-state'), '..'), pid: 1, startedAt: 1, harness: 'claude' as const, path: 'roll' as const, window: 2,
+      record: { relaunch_window: 2, relaunch_result: 'fired:claude', relaunch_at: '2026-01-01T00:00:00Z' }, logPath: '/dev/null', argv: ['claude'],
+    };
+    const tries = [
+      ...[0, 1, 2, 3].map(() => resumeUnderLock({ root: join(leo('fifo-state'), '..'), leoDir: leo('fifo-state'), claimsDir: join(ws, 'claims') },
+        { harness: 'claude' }, async () => ({}), { retryMs: 5, tries: 2000 }).then((o) => (o.decision.ok ? 'started' : o.decision.reason), (e: Error) => e.constructor.name)),
+      ...[0, 1].map(() => recordEarlyExit(leo('fifo-state'), child, { code: 1, signal: null }, Date.now(), { retryMs: 5, tries: 2000 }).then((r) => JSON.stringify(r))),
+    ];
+    const results = await bounded('six locked writers on a FIFO state', Promise.all(tries), 10_000);
+    assert.deepEqual(results.slice(0, 4), ['unreadable_state', 'unreadable_state', 'unreadable_state', 'unreadable_state']);
+    assert.deepEqual(results.slice(4), ['{"early":false,"written":false}', '{"early":false,"written":false}']);
+    assert.equal(existsSync(join(leo('fifo-state'), '.state.lock')), false);
+    // Node's pool (4 threads) is free: four more reads of regular files come back at once.
+    const plain = join(set.find((f) => f.name === 'huge-state')!.root, '.leopold', 'PLAN.md');
+    await bounded('reads after the FIFO writers', Promise.all([0, 1, 2, 3].map(() => readText(plain))), 2000);
+  });
+
+  it('the kill switch over a FIFO named STOP: counts as there, never opened', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'leo-stop-fifo-'));
+    try {
+      execFileSync('mkfifo', [join(dir, 'STOP')]);
+      await bounded('touch STOP (a FIFO)', touchFlagFile(join(dir, 'STOP')));
+      assert.ok(lstatSync(join(dir, 'STOP')).isFIFO());
+      await bounded('touch STOP (new)', touchFlagFile(join(dir, 'STOP2')));
+      assert.ok(lstatSync(join(dir, 'STOP2')).isFile());
+    } finally {
+      releaseFifos(dir);
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });

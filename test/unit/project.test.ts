@@ -6,7 +6,8 @@ import { appendEvent } from '../../src/core/journal';
 import { checkpointVerdict, ProjectModel, sectionsFor } from '../../src/core/project';
 import { capFrom } from '../../src/core/checkpoint';
 import { formatLocal } from '../../src/core/time';
-import { buildProjectNode, changedNodes, type NodeData } from '../../src/extension/runs/runsTreeNodes';
+import { parseRunName, sortRuns } from '../../src/core/runs';
+import { ARCHIVE_PAGE, archivedRunFileNodes, buildProjectNode, changedNodes, type NodeData } from '../../src/extension/runs/runsTreeNodes';
 
 const fixtures = path.join(__dirname, '..', '..', 'test', 'fixtures', 'projects');
 const NOW = Date.UTC(2026, 8, 4, 8, 25, 0);
@@ -122,5 +123,56 @@ describe('the project model reads GUARDRAILS.md through the one resolver', () =>
     await fs.writeFile(path.join(leo, 'GUARDRAILS.md'), '# Guardrails\n- max_windows:\n- max_windows: 2\n');
     const s = await new ProjectModel(leo, { now: () => NOW, ownerSignals: false }).load();
     assert.strictEqual(s.maxWindows, 2);
+  });
+});
+
+describe('archived runs in the tree (issue 19): paged, and their names one line without controls', function () {
+  this.timeout(120_000);
+  const count = (n: NodeData): number => 1 + (n.children ?? []).reduce((a, c) => a + count(c), 0);
+
+  it('100,000 archived runs: the newest 50, then "99,950 more…"; each click adds 50; every rebuild stays bounded', async () => {
+    const leo = path.join(fixtures, 'rolled-window-3', '.leopold');
+    const base = Date.UTC(2020, 0, 1);
+    const names: string[] = [];
+    for (let i = 0; i < 100_000; i++) names.push(new Date(base + i * 60_000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, ''));
+    // The snapshot as the model holds it with 100,000 folders under runs/ (listing them is the bench's; bench/tree.ts).
+    const loaded = await new ProjectModel(leo, { now: () => NOW, ownerSignals: false }).load();
+    const s = { ...loaded, runs: sortRuns(names.map((name) => ({ name, path: path.join(leo, 'runs', name), ...parseRunName(name) }))) };
+    assert.strictEqual(s.runs.length, 100_000);
+    const h = head(leo);
+    const node = buildProjectNode(h, s);
+    const archives = find(node, `${h.root}::archives`)!;
+    assert.strictEqual(archives.description, '100000');
+    assert.strictEqual(archives.children!.length, ARCHIVE_PAGE + 1);
+    assert.strictEqual(archives.children![0].id, `${h.root}::archive:${names[names.length - 1]}`, 'the newest first');
+    const more = archives.children![ARCHIVE_PAGE];
+    assert.deepStrictEqual([more.label, more.command], ['99950 more…', { id: 'leopold.showMoreArchives', args: [h.root] }]);
+    assert.ok(count(node) < 200, `the whole project is ${count(node)} nodes`);
+    const next = find(buildProjectNode(h, s, 'pt-br', undefined, 2 * ARCHIVE_PAGE), `${h.root}::archives`)!;
+    assert.strictEqual(next.children!.length, 2 * ARCHIVE_PAGE + 1);
+    assert.strictEqual(next.children![2 * ARCHIVE_PAGE].label, 'mais 99900…');
+    const all = find(buildProjectNode(h, s, 'en', undefined, 200_000), `${h.root}::archives`)!;
+    assert.strictEqual(all.children!.length, 100_000, 'no "more" node once all are shown');
+  });
+
+  it('a folder name with a newline, ANSI escapes and an RTL override is one plain line in the label and description', async () => {
+    const leo = await copyFixture('rolled-window-3');
+    const runs = path.join(leo, 'runs');
+    await fs.mkdir(runs, { recursive: true });
+    const evil = ['x\ny \u001b[31mred\u001b[0m \u202Eevil', '20260101T000000Z-\u202egnp.exe\u0085\u001b]0;t\u0007'];
+    for (const n of evil) await fs.mkdir(path.join(runs, n));
+    await fs.writeFile(path.join(runs, evil[0], 'a\u202e\nb.md'), '');
+    const s = await new ProjectModel(leo, { now: () => NOW, ownerSignals: false }).load();
+    const h = head(leo);
+    const archives = find(buildProjectNode(h, s), `${h.root}::archives`)!;
+    const shown = archives.children!.map((c) => [c.label, c.description]);
+    // eslint-disable-next-line no-control-regex -- the characters that must not reach a label
+    const hidden = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+    for (const [label, desc] of shown) assert.ok(!hidden.test(String(label)) && !hidden.test(String(desc ?? '')), JSON.stringify(shown));
+    assert.deepStrictEqual(shown.map(([, d]) => d), ['gnp.exe ', 'not stamped']);
+    assert.strictEqual(shown[1][0], 'x y red evil');
+    const files = archivedRunFileNodes(h.root, evil[0], path.join(runs, evil[0]), ['a\u202e\nb.md']);
+    assert.strictEqual(files[0].label, 'a b.md');
+    await fs.rm(path.dirname(leo), { recursive: true, force: true });
   });
 });

@@ -3,13 +3,13 @@
 // ending a process with its descendants.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   ChildRegistry, CHILDREN_KEPT_PER_PROJECT, earlyExitRecord, exitedEarly, parseChildRecord, readLogTail, tailLines, type ChildRecord,
 } from '../../src/core/continuity/children';
-import { descendants, endProcessTree, isHarnessArgv, parseProcStat, procInfo, verifyOwnChild, verifyOwnerProcess } from '../../src/core/continuity/proc';
+import { descendants, endProcessTree, isHarnessArgv, parseProcStat, procInfo, verifyOwnChild, verifyOwnerPid } from '../../src/core/continuity/proc';
 import { recordEarlyExit } from '../../src/core/continuity/runner';
 import { spawnLogged } from '../../src/core/continuity/spawn';
 import { formatUtc } from '../../src/core/time';
@@ -20,6 +20,16 @@ import { rng } from '../fixtures/random';
 
 const linux = process.platform === 'linux';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitForFile(path: string, ms: number) {
+  const end = Date.now() + ms;
+  while (!existsSync(path) || readFileSync(path, 'utf8') === '') {
+    if (Date.now() > end) throw new Error(`${path} never came`);
+    await sleep(20);
+  }
+  await sleep(20);
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
 
 function tmpProject(state: Record<string, unknown>): { root: string; leo: string } {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'leo-seat-')));
@@ -176,6 +186,54 @@ describe('seat: early exit', () => {
     assert.equal(readFileSync(join(leo, 'events.jsonl'), 'utf8'), '');
   });
 
+  it('a child that got as far as a reactivation is never early: seen active, or an activation stamped since its start', () => {
+    const start = Date.parse('2026-12-01T12:00:00.700Z');
+    const c = child({ startedAt: start });
+    // A writer that merges (the driver's writeState) keeps the relaunch record beside the new activation's stamps.
+    const merged = { ...rolledState(3, '2026-12-01T12:00:00Z'), stopped_reason: 'kill_switch' };
+    assert.equal(exitedEarly(c, merged), true, 'nothing says it reactivated');
+    assert.equal(exitedEarly(c, { ...merged, started_at: '2026-12-01T12:00:00Z' }), false, 'activated in the second it started');
+    assert.equal(exitedEarly(c, { ...merged, owner: { session_id: 's', claimed_at: '2026-12-01T12:00:09Z' } }), false, 'a new owner claim');
+    assert.equal(exitedEarly(c, { ...merged, started_at: '2026-12-01T11:59:59Z' }), true, 'an older activation is the previous one');
+    assert.equal(exitedEarly({ ...c, reactivated: true }, merged), false, 'the extension saw it active');
+    assert.equal(earlyExitRecord({ ...c, reactivated: true }, { code: 0, signal: null }, merged, start + 5000), undefined);
+    // The registry marks the running children when the run is seen active, and keeps the mark through storage.
+    const r = new ChildRegistry();
+    r.add({ ...c, id: 'a', root: '/p' });
+    r.add({ ...c, id: 'b', root: '/p', startedAt: start + 10_000 });
+    assert.equal(r.sawActive('/p', start + 5000), true);
+    assert.deepEqual(r.forProject('/p').map((x) => !!x.reactivated), [true, false], 'only a child started before the sighting');
+    assert.equal(r.sawActive('/p', start + 5000), false, 'no change the second time');
+    assert.equal(ChildRegistry.from(JSON.parse(JSON.stringify(r.toJSON()))).get('a')?.reactivated, true);
+  });
+
+  (linux ? it : it.skip)('a real agent that reactivated (merging), then stopped on a plain Stop run and exited: no failure record', async () => {
+    const at = formatUtc(Date.now());
+    const { root, leo } = tmpProject(rolledState(2, at));
+    // Reactivates the way a merging writer does (the relaunch record stays), waits for STOP, records the kill switch
+    // stop and exits 0 — as /leopold-run and its Stop hook do after a plain Stop run.
+    const merge = (fields: string) => `const fs = require('fs'), p = '.leopold/state.json'; ` +
+      `fs.writeFileSync(p + '.t', JSON.stringify({ ...JSON.parse(fs.readFileSync(p, 'utf8')), ...${fields} })); fs.renameSync(p + '.t', p);`;
+    const file = fakeAgent(root, [
+      'now=$(date -u +%Y-%m-%dT%H:%M:%SZ)',
+      `"${process.execPath}" -e "${merge('{ active: true, started_at: process.argv[1], owner: { session_id: \'s2\', claimed_at: process.argv[1] } }')}" "$now"`,
+      'while [ ! -e .leopold/STOP ]; do sleep 0.05; done',
+      `"${process.execPath}" -e "${merge('{ active: false, stopped_reason: \'kill_switch\' }')}"`,
+      'rm -f .leopold/STOP; exit 0',
+    ].join('\n'));
+    const s = await spawnLogged({ harness: 'claude', argv: [file], cwd: root }, join(root, 'l.log'));
+    const rec = child({ root, window: 2, record: fired(2, at), startedAt: Date.now() });
+    while (JSON.parse(readFileSync(join(leo, 'state.json'), 'utf8')).active !== true) await sleep(20);
+    writeFileSync(join(leo, 'STOP'), '');
+    const exit = await s.exited;
+    const st = JSON.parse(readFileSync(join(leo, 'state.json'), 'utf8'));
+    assert.deepEqual([st.active, st.stopped_reason, st.relaunch_result], [false, 'kill_switch', 'fired:claude'], 'the record survived the merge');
+    const r = await recordEarlyExit(leo, rec, exit, Date.now());
+    assert.deepEqual(r, { early: false, written: false });
+    assert.equal(JSON.parse(readFileSync(join(leo, 'state.json'), 'utf8')).relaunch_result, 'fired:claude');
+    assert.equal(readFileSync(join(leo, 'events.jsonl'), 'utf8'), '', 'no window_relaunch_failed');
+  });
+
   (linux ? it : it.skip)('the logged child is detached: its own session and process group', async () => {
     const { root } = tmpProject({});
     const file = fakeAgent(root, 'sleep 30');
@@ -193,7 +251,7 @@ describe('seat: early exit', () => {
 describe('seat: pid verification and ending a process tree (real processes)', () => {
   it('reads /proc stat lines whose command holds spaces and parentheses', () => {
     assert.deepEqual(parseProcStat('123 (a b) c)) S 1 123 123 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 98765 1 2'),
-      { state: 'S', ppid: 1, pgid: 123, startTicks: 98765 });
+      { state: 'S', ppid: 1, pgid: 123, sid: 123, startTicks: 98765 });
     assert.equal(parseProcStat('garbage'), undefined);
   });
 
@@ -214,17 +272,21 @@ describe('seat: pid verification and ending a process tree (real processes)', ()
     try {
       const info = (await procInfo(p.pid!))!;
       assert.equal(info.cwd, root);
+      assert.match(info.exe ?? '', /\/bash$/, 'the kernel runs bash for the script');
       const claimedLater = Date.now() + 1000;
-      assert.equal(verifyOwnerProcess(info, root, claimedLater).ok, true);
+      const verify = (claimed: number | undefined, where = root) => verifyOwnerPid(p.pid!, where, claimed, claimedLater);
+      const ok = await verify(claimedLater);
+      assert.equal(ok.ok, true, JSON.stringify(ok));
+      assert.equal((ok as { harness?: string }).harness, 'claude');
       // The claim is older than the process: whatever runs under that pid now is not the claimant.
-      const reused = verifyOwnerProcess(info, root, Date.now() - 60_000);
+      const reused = await verify(Date.now() - 60_000);
       assert.equal(reused.ok, false);
       assert.match((reused as { reason: string }).reason, /reused/);
-      assert.equal(verifyOwnerProcess(info, root, undefined).ok, false, 'no claim time: cannot rule out reuse');
-      assert.equal(verifyOwnerProcess(info, '/elsewhere', claimedLater).ok, false, 'another project');
+      assert.equal((await verify(undefined)).ok, false, 'no claim time: cannot rule out reuse');
+      assert.equal((await verify(claimedLater, tmpProject({}).root)).ok, false, 'another project');
       const sleeper = spawn('sleep', ['30'], { cwd: root, stdio: 'ignore' });
       await sleep(200);
-      assert.equal(verifyOwnerProcess(await procInfo(sleeper.pid!), root, claimedLater).ok, false, 'not a harness');
+      assert.equal((await verifyOwnerPid(sleeper.pid!, root, claimedLater, claimedLater)).ok, false, 'not a harness');
       sleeper.kill('SIGKILL');
       // Our own child: the same pid with another start time is another process.
       assert.equal(verifyOwnChild(info, info.startTicks).ok, true);
@@ -236,6 +298,114 @@ describe('seat: pid verification and ending a process tree (real processes)', ()
     }
     await sleep(100);
     assert.equal(verifyOwnChild(await procInfo(p.pid!), 1).ok, false, 'gone');
+  });
+
+  (linux ? it : it.skip)('argv[0] proves nothing: `exec -a claude sleep` in the project is refused by its executable', async () => {
+    const { root } = tmpProject({});
+    const p = spawn('bash', ['-c', 'exec -a claude sleep 30'], { cwd: root, stdio: 'ignore' });
+    await sleep(300);
+    try {
+      const info = (await procInfo(p.pid!))!;
+      assert.equal(info.argv[0], 'claude', 'it says it is claude');
+      assert.equal(isHarnessArgv(info.argv), 'claude', 'and its argv alone would pass');
+      const r = await verifyOwnerPid(p.pid!, root, Date.now() + 1000, Date.now() + 1000);
+      assert.equal(r.ok, false);
+      assert.equal((r as { code: string }).code, 'notHarness');
+      assert.match((r as { reason: string }).reason, /not Claude Code or Codex \(it runs \/\S*\/sleep\)/);
+      // An interpreter running a script that is not a harness is refused the same way.
+      const q = spawn('bash', ['-c', 'exec -a claude bash -c "sleep 30"'], { cwd: root, stdio: 'ignore' });
+      await sleep(300);
+      assert.equal((await verifyOwnerPid(q.pid!, root, Date.now() + 1000, Date.now() + 1000)).ok, false);
+      q.kill('SIGKILL');
+    } finally {
+      p.kill('SIGKILL');
+    }
+  });
+
+  (linux ? it : it.skip)('a claim time in the future dates nothing: the pid-reuse test is never switched off', async () => {
+    const { root } = tmpProject({});
+    const file = fakeAgent(root, 'sleep 30');
+    const p = spawn(file, [], { cwd: root, stdio: 'ignore' });
+    await sleep(300);
+    try {
+      const now = Date.now();
+      for (const ahead of [10_000, 3600_000, 365 * 86400_000]) {
+        const r = await verifyOwnerPid(p.pid!, root, now + ahead, now);
+        assert.equal(r.ok, false, `claimed ${ahead} ms ahead`);
+        assert.equal((r as { code: string }).code, 'claimInFuture');
+      }
+      assert.equal((await verifyOwnerPid(p.pid!, root, now, now)).ok, true, 'a claim at now is inside the window');
+    } finally {
+      p.kill('SIGKILL');
+    }
+  });
+
+  (linux ? it : it.skip)('the real cwd decides: a deleted directory whose "(deleted)" name is a symlink to the project is refused', async () => {
+    const { root } = tmpProject({});
+    const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), 'leo-elsewhere-')));
+    const dir = join(elsewhere, 'd');
+    mkdirSync(dir);
+    const file = fakeAgent(elsewhere, 'sleep 30');
+    const p = spawn(file, [], { cwd: dir, stdio: 'ignore' });
+    await sleep(300);
+    try {
+      rmdirSync(dir);
+      symlinkSync(root, `${dir} (deleted)`);
+      const info = (await procInfo(p.pid!))!;
+      assert.equal(info.cwd, `${dir} (deleted)`);
+      assert.equal(realpathSync(info.cwd!), root, 'its cwd path resolves to the project');
+      const r = await verifyOwnerPid(p.pid!, root, Date.now() + 1000, Date.now() + 1000);
+      assert.equal(r.ok, false);
+      assert.equal((r as { code: string }).code, 'otherCwd');
+    } finally {
+      p.kill('SIGKILL');
+    }
+  });
+
+  (linux ? it : it.skip)('never the editor itself: an agent that is an ancestor of the host is refused and never signalled', async () => {
+    const { root } = tmpProject({});
+    const out = join(root, 'host.json');
+    const hostScript = join(__dirname, 'stopNowChild.js');
+    const claimed = Date.now() + 1000;
+    // The agent starts the "host", as a shell started from the agent starts code-server; force: the last line of
+    // defence, endProcessTree itself, must spare it too.
+    const file = fakeAgent(root, `"${process.execPath}" "${hostScript}" "$$" "${root}" ${claimed} "${out}" force
+sleep 5`);
+    const p = spawn(file, [], { cwd: root, stdio: 'ignore' });
+    try {
+      const seen = await waitForFile(out, 10_000);
+      assert.deepEqual(seen.check, { ok: false, code: 'ancestor', reason: `it is an ancestor of this editor (pid ${p.pid} started the editor or the process that did)` });
+      assert.deepEqual(seen.ended.ended, [], 'nothing signalled');
+      assert.deepEqual(seen.ended.spared, [{ what: 'process', pid: p.pid, holder: p.pid }]);
+      assert.equal(p.exitCode, null, 'the agent still runs');
+      assert.equal(p.signalCode, null);
+    } finally {
+      p.kill('SIGKILL');
+    }
+  });
+
+  (linux ? it : it.skip)('never a group that holds the editor: the agent is ended, its group is not signalled', async () => {
+    const { root } = tmpProject({});
+    const out = join(root, 'host.json');
+    const hostScript = join(__dirname, 'stopNowChild.js');
+    const file = fakeAgent(root, 'echo $$ > agent.pid; sleep 30');
+    const claimed = Date.now() + 2000;
+    // Job control puts a pipeline in one group led by its first command: `claude | host` — the host is in the
+    // agent's group without being below it (code-server piped from the agent's shell).
+    const p = spawn('bash', ['-c', `set -m; "${file}" | { while [ ! -s agent.pid ]; do sleep 0.05; done; exec "${process.execPath}" "${hostScript}" "$(cat agent.pid)" "${root}" ${claimed} "${out}"; }`],
+      { cwd: root, stdio: 'ignore' });
+    try {
+      const seen = await waitForFile(out, 10_000);
+      const agent = Number(readFileSync(join(root, 'agent.pid'), 'utf8'));
+      assert.deepEqual(seen.check, { ok: true });
+      assert.equal(seen.ended.ended[0], agent);
+      assert.deepEqual(seen.ended.spared, [{ what: 'group', pid: agent, holder: seen.self }]);
+      const hostInfo = await procInfo(seen.self);
+      assert.ok(hostInfo && hostInfo.state !== 'Z', 'the host survived');
+      assert.equal(hostInfo!.pgid, agent, 'it is in the agent\'s group');
+    } finally {
+      try { process.kill(-p.pid!, 'SIGKILL'); } catch { p.kill('SIGKILL'); }
+    }
   });
 
   (linux ? it : it.skip)('ends a hanging agent and every process below it, even one that ignores SIGTERM', async () => {

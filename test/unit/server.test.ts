@@ -1,6 +1,6 @@
 // The checkpoint language server through a real LSP connection: `node dist/server.js --stdio`.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -37,6 +37,53 @@ describe('server binary', () => {
     assert.equal(r.status, 2);
     assert.match(r.stderr, /--stdio/);
     assert.match(spawnSync(process.execPath, [SERVER_JS, '--version'], { encoding: 'utf8' }).stdout, /^\d+\.\d+\.\d+/);
+  });
+});
+
+/** Starts `server --stdio`, writes `bytes`, and gathers what it prints until it exits (or `ms` pass). */
+function framed(bytes: string, ms = 4000): Promise<{ code: number | null; stdout: string; stderr: string; exitedInTime: boolean }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [SERVER_JS, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '', stderr = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      p.kill('SIGKILL');
+      resolve({ code: null, stdout, stderr, exitedInTime: false });
+    }, ms);
+    p.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, exitedInTime: true });
+    });
+    p.stdin.write(bytes);
+  });
+}
+
+const frame = (body: unknown) => { const b = JSON.stringify(body); return `Content-Length: ${Buffer.byteLength(b)}\r\n\r\n${b}`; };
+const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } };
+
+describe('server: a framing error (issue 19) is said and ends the server, never a silent hang', function () {
+  this.timeout(20_000);
+  for (const [what, bad] of [
+    ['Content-Length: abc', 'Content-Length: abc\r\n\r\n{}'],
+    ['a header without a length', 'Content-Type: application/vscode-jsonrpc\r\n\r\n{}'],
+  ]) {
+    it(`${what}: logged to stderr and to the client, exit 1; the requests after it are not silently swallowed`, async () => {
+      const r = await framed(bad + frame(INIT));
+      assert.equal(r.exitedInTime, true, `still running after 4 s; stderr: ${r.stderr}`);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /the LSP stream is out of frame \((Content-Length value must be a number|Header must provide a Content-Length)/);
+      assert.match(r.stdout, /"method":"window\/logMessage".*out of frame/);
+    });
+  }
+
+  it('a well-framed session is unaffected: it answers initialize and exits 0 after shutdown and exit', async () => {
+    const r = await framed(frame(INIT) + frame({ jsonrpc: '2.0', method: 'initialized', params: {} })
+      + frame({ jsonrpc: '2.0', id: 2, method: 'shutdown' }) + frame({ jsonrpc: '2.0', method: 'exit' }));
+    assert.equal(r.exitedInTime, true);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /"id":1,"result":\{"capabilities"/);
+    assert.doesNotMatch(r.stderr, /out of frame/);
   });
 });
 

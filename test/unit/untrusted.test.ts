@@ -1,7 +1,11 @@
 import * as assert from 'node:assert';
 import * as U from '../../src/extension/foundation/untrusted';
 import { rng } from '../fixtures/random';
-const { inert, mdEscape, noIcons } = U;
+const { inert, mdEscape, mdLiteral, noIcons, oneLine } = U;
+
+/** Bidi controls, U+0085 (NEL), ESC and the C1 block: what a one-line untrusted text must never carry (issue 19). */
+// eslint-disable-next-line no-control-regex -- the characters under test
+const HIDDEN = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
 
 /** How a VS Code notification finds links in its message (vs/base/common/linkedText): `[label](target "title")`. */
 const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
@@ -57,6 +61,42 @@ describe('untrusted text from .leopold/ (extension/foundation/untrusted)', () =>
       assert.ok(!NOTIFICATION_LINK.test(a) && !ICON.test(a), `inert(${JSON.stringify(s)}) = ${JSON.stringify(a)}`);
       const m = mdEscape(s).replace(/\\(.)/g, '$1');
       assert.ok(!ICON.test(m), `mdEscape(${JSON.stringify(s)})`);
+    }
+  });
+
+  it('one line, no controls: bidi controls, U+0085, ESC (and ANSI sequences) never pass inert, mdEscape or a code span', () => {
+    const hidden = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c', '\u0085', '\u001b', '\u009b'];
+    for (const h of hidden) {
+      const text = `run${h}name`;
+      for (const [f, out] of [['inert', inert(text)], ['mdEscape', mdEscape(text)], ['oneLine', oneLine(text)], ['mdLiteral', mdLiteral(text)]]) {
+        assert.ok(!HIDDEN.test(out), `${f}(${JSON.stringify(text)}) = ${JSON.stringify(out)}`);
+      }
+    }
+    // An RTL override turns `exe.txt` into what reads as `txt.exe`: the text reads in its real order.
+    assert.strictEqual(inert('invoice\u202Etxt.exe'), 'invoicetxt.exe');
+    assert.strictEqual(oneLine('\u001b[31mred\u001b[0m\u001b]0;title\u0007 ok'), 'red ok');
+    assert.strictEqual(oneLine('a\u0085b\r\nc\u2028d'), 'a b c d');
+    assert.strictEqual(U.oneLine('tab\there'), 'tab here');
+  });
+
+  it('a session id starting with a blank line stays inside its code span (the status bar tooltip is trusted Markdown)', () => {
+    for (const id of ['\n\n[x](command:leopold.stopRun)', '\r\n\r\n`a`', '\u0085\u0085**b**', '`\n\n`']) {
+      const span = mdLiteral(id.slice(0, 8));
+      assert.ok(!/[\r\n]/.test(span) && !HIDDEN.test(span), JSON.stringify(span));
+      const fence = /^`+/.exec(span)![0];
+      assert.ok(span.endsWith(fence) && span.length > fence.length * 2, JSON.stringify(span));
+      assert.ok(!span.slice(fence.length, -fence.length).includes(fence), 'the fence is longer than any backtick run inside');
+    }
+  });
+
+  it('property: over 20,000 seeded random strings of controls and text, the one-line forms hold no hidden character', () => {
+    const next = rng(19);
+    const parts = ['a', ' ', '\n', '\r', '\t', '\u0085', '\u001b', '[', '3', 'm', '\u202e', '\u2067', '\u200f', '\u061c', '\u009b', '\u0000', '\u007f', '\u2028', '`', '$(', ')'];
+    for (let n = 0; n < 20_000; n++) {
+      let s = '';
+      const len = Math.floor(next() * 20);
+      for (let i = 0; i < len; i++) s += parts[Math.floor(next() * parts.length)];
+      for (const out of [inert(s), mdEscape(s), oneLine(s), mdLiteral(s)]) assert.ok(!HIDDEN.test(out), `${JSON.stringify(s)} -> ${JSON.stringify(out)}`);
     }
   });
 });

@@ -2,7 +2,7 @@
 // (extension/control/watchProcesses, /proc), against real processes: a tiny `leopold-watch.py` that only sleeps.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseWatchArgv, watchFromProcess, watchesServing } from '../../src/core/watch';
@@ -96,6 +96,22 @@ describe('leopold watch detection per project (core/watch)', () => {
       const other = realpathSync(mkdtempSync(join(tmpdir(), 'leo-watch-other-')));
       assert.deepEqual(mine(await watchesFor(other, after!)), [], 'a project no watch serves');
       rmSync(other, { recursive: true });
+    });
+
+    it('another user\'s watch is never read or deferred to: only processes of this user count', async function () {
+      if (process.getuid?.() !== 0) this.skip(); // starting a process as another user takes root
+      const project = join(tmp, 'x');
+      // A watch run by `nobody`, naming this project (argv only: nobody cannot read the temp dir).
+      const theirs = spawn('python3', ['-c', 'import time; time.sleep(120)', join(tmp, 'scripts', 'leopold-watch.py'), '--project', project],
+        { cwd: '/', uid: 65534, gid: 65534, stdio: 'ignore' });
+      children.push(theirs);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(statSync(`/proc/${theirs.pid}`).uid, 65534);
+      const asAnyone = await listWatchProcesses('/proc', 'linux', null);
+      assert.ok(asAnyone!.some((w) => w.pid === theirs.pid), 'without the user filter it is listed (the old behaviour)');
+      const list = await listWatchProcesses();
+      assert.equal(list!.some((w) => w.pid === theirs.pid), false);
+      assert.deepEqual((await watchesFor(project, list!)).filter((w) => w.pid === theirs.pid), []);
     });
 
     it('where processes cannot be listed it says so (the caller falls back to the port probe)', async () => {

@@ -9,11 +9,12 @@
 // written under the hooks' lock only while the record on disk is still the one this child was fired for — so it is
 // written once, and the loop's 120 s check then reads `failed:` as handled.
 import { promises as fs } from 'node:fs';
-import { formatUtc } from '../time';
-import { isActive, relaunchResult, relaunchWindow, apiErrorResult, stoppedReason } from '../fields';
+import { formatUtc, parseUtc } from '../time';
+import { isActive, objectField, relaunchResult, relaunchWindow, apiErrorResult, stoppedReason } from '../fields';
 import type { Harness } from './harness';
 import type { EventPlan } from './decide';
 import { clip } from '../inert';
+import { openRegular } from '../files';
 
 export type ChildPath = 'roll' | 'api_error' | 'resume';
 
@@ -44,6 +45,11 @@ export interface ChildRecord {
   window?: number;
   /** The state.json fields written for this child before it was spawned (its claim). */
   record?: Record<string, unknown>;
+  /**
+   * The extension saw the run reactivated after this child started (`active: true`, a new activation or owner
+   * claim): whatever the state says when it exits, it got that far and is never recorded as a failure.
+   */
+  reactivated?: boolean;
   logPath: string;
   argv: string[];
   exit?: ChildExit;
@@ -70,6 +76,7 @@ export function parseChildRecord(v: unknown): ChildRecord | undefined {
   if (Number.isInteger(v.startTicks)) rec.startTicks = v.startTicks as number;
   if (Number.isInteger(v.window)) rec.window = v.window as number;
   if (isObj(v.record)) rec.record = v.record;
+  if (v.reactivated === true) rec.reactivated = true;
   const e = v.exit;
   if (isObj(e) && (e.code === null || Number.isInteger(e.code)) && (e.signal === null || typeof e.signal === 'string')
     && typeof e.atMs === 'number' && Array.isArray(e.tail) && typeof e.early === 'boolean') {
@@ -103,6 +110,21 @@ export class ChildRegistry {
 
   get(id: string): ChildRecord | undefined {
     return this.list.find((c) => c.id === id);
+  }
+
+  /**
+   * The run was seen active: every child of `root` still running and started before `atMs` reactivated it (or a
+   * sibling did — either way the run got past the relaunch). True when a record changed.
+   */
+  sawActive(root: string, atMs: number): boolean {
+    let changed = false;
+    for (const c of this.running(root)) {
+      if (!c.reactivated && c.startedAt <= atMs) {
+        c.reactivated = true;
+        changed = true;
+      }
+    }
+    return changed;
   }
 
   /** Records how it ended; false when it is unknown or already ended (an exit is recorded once). */
@@ -148,8 +170,10 @@ export function tailLines(text: string, n = TAIL_LINES): string[] {
 export async function readLogTail(path: string, fromByte = 0, n = TAIL_LINES): Promise<string[]> {
   let fh: fs.FileHandle | undefined;
   try {
-    fh = await fs.open(path, 'r');
-    const size = (await fh.stat()).size;
+    const o = await openRegular(path);
+    if (o.kind !== 'ok') return [];
+    fh = o.handle;
+    const size = o.stats.size;
     const start = Math.max(fromByte, size - TAIL_BYTES);
     const buf = Buffer.alloc(Math.max(0, size - start));
     await fh.read(buf, 0, buf.length, start);
@@ -170,11 +194,27 @@ export function recordIsOurs(child: ChildRecord, state: Record<string, unknown>)
 }
 
 /**
- * Did the child exit before it reactivated the run? The run is not active, and the state still holds the record it
- * was fired for (an activation drops the `relaunch_*` fields; a later decision replaces them).
+ * Does the state show an activation since the child started? `/leopold-run` stamps `started_at` and
+ * `owner.claimed_at` when it activates (seconds precision: the second the child started counts). A writer that
+ * merges instead of rewriting (the driver's `writeState`) keeps the old `relaunch_*` record beside them, so the
+ * record alone cannot tell.
+ */
+export function activatedSince(child: ChildRecord, state: Record<string, unknown>): boolean {
+  const since = Math.floor(child.startedAt / 1000) * 1000;
+  return [state.started_at, objectField(state.owner).claimed_at].some((v) => {
+    const at = parseUtc(v);
+    return at !== undefined && at >= since;
+  });
+}
+
+/**
+ * Did the child exit before it reactivated the run? The run is not active, the state still holds the record it was
+ * fired for (an activation drops the `relaunch_*` fields; a later decision replaces them), and the child never got
+ * as far as a reactivation — neither seen by the extension (`child.reactivated`) nor stamped in the state.
  */
 export function exitedEarly(child: ChildRecord, state: Record<string, unknown>): boolean {
   if (isActive(state) || !recordIsOurs(child, state)) return false;
+  if (child.reactivated || activatedSince(child, state)) return false;
   if (child.path === 'api_error') return stoppedReason(state) === 'api_error' && apiErrorResult(state).startsWith('fired:');
   return relaunchResult(state).startsWith('fired:') && relaunchWindow(state) === child.window;
 }

@@ -53,16 +53,19 @@ export interface ContinuitySnapshot {
   binaries?: Partial<Record<Harness, string>>;
 }
 
+/** The state.json a decision reads: the raw object, or why there is none. */
+export type StateIn = ContinuitySnapshot['state'];
+
 /**
  * The state as a decision reads it: the raw object decides, as it does for the watcher, once it passes the schema; one
  * that fails it is `invalid`; a state.json that is not a regular file or is over the size cap is `unreadable` (never
  * parsed). The one reading of a `StateRead` for the loop, the project model and the run status.
  */
-export function decisionState(read: StateRead): ContinuitySnapshot['state'] {
+export function decisionState(read: StateRead): StateIn {
   if (read.kind === 'ok') return { kind: 'ok', raw: read.raw };
   if (read.kind === 'invalid') {
     // A JSON value that is not an object reads as `{}` (idle), as the watcher reads it.
-    if (read.issues.length === 1 && read.issues[0].path === '') return { kind: 'missing' };
+    if (read.issues.length === 1 && read.issues[0].path === '' && Object.keys(read.raw).length === 0) return { kind: 'missing' };
     return { kind: 'invalid', raw: read.raw, problem: describeStateRead(read) };
   }
   return { kind: read.kind === 'not-regular' || read.kind === 'too-large' ? 'unreadable' : read.kind };

@@ -1,23 +1,24 @@
 // Applies a continuity decision to one project, exactly once across processes:
 //   1. read `.leopold/` without a lock and decide (the idle path stops here and costs a single state.json read);
 //   2. when the decision writes anything: take `.leopold/.state.lock`, re-read everything, decide AGAIN on what is
-//      on disk now, merge only the decision's fields (atomic replace), release;
-//   3. spawn through the injected spawner (execa in production: detached, cwd = the project, stdio ignored, no
-//      shell), then log the event; when the spawn fails, rewrite the record as `refused:spawn_failed` (only if it is
-//      still ours) and log the refusal.
+//      on disk now, merge only the decision's fields (atomic replace), and — still holding the lock — spawn through
+//      the injected spawner (detached, cwd = the project, no shell); release;
+//   3. log the event; when the spawn failed, rewrite the record as `refused:spawn_failed` (only if it is still ours)
+//      and log the refusal.
 // A second runner (another VS Code window, or a second loop) that races for the same decision finds the record
 // under the lock and answers `already_handled` (or `api_waiting`): one spawn per decision.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { mergeStateFields, refuseSymlink, SymlinkRefusedError, UnparseableFileError, LockTimeoutError, type LockOptions } from '../atomic';
+import {
+  mergeStateFields, refuseSymlink, NotRegularFileError, SymlinkRefusedError, UnparseableFileError, LockTimeoutError, type LockOptions,
+} from '../atomic';
 import { parseGuardrails } from '../guardrails';
 import { appendEvent, parseEventLine } from '../journal';
 import { countOpenItems } from '../plan';
 import { parseState, readState } from '../state';
 import { exists, openRegular, readText } from '../files';
-import { CONTINUITY_REACTIVATE_SECS, CONTINUITY_SKEW_SECS, RESUMABLE_REASONS, apiErrorDelay } from './constants';
-import { formatUtc, parseUtc } from '../time';
-import { apiErrorAttempts, apiErrorResult, isActive, recordIsForCurrentWindow, relaunchResult, stoppedReason, windowsOf } from '../fields';
+import { RESUMABLE_REASONS } from './constants';
+import { isActive, stoppedReason, windowsOf } from '../fields';
 import type { ReadCache } from '../readCache';
 import { decide, decisionState, type ContinuitySnapshot, type Decision, type SpawnPlan } from './decide';
 import { detectHarness, type Harness, type HarnessEnv } from './harness';
@@ -165,10 +166,13 @@ export async function tick(opts: RunnerOptions): Promise<TickResult> {
   const firstDecision = decide(first, clock());
   if (!firstDecision.fields && !firstDecision.needsHarness) return { decision: firstDecision, snapshot: first, acted: false };
 
-  // Under the lock: what is on disk now decides.
+  // Under the lock: what is on disk now decides, and a relaunch is started before the lock is let go — so a Stop now
+  // (which creates STOP under the same lock) falls either before the decision (kill_switch) or after the start.
   let snapshot = first;
   let decision: Decision;
   let nowMs = clock();
+  let child: SpawnedChild | undefined;
+  let spawnError: unknown;
   try {
     // The journal must be ours to append to before anything is recorded: a symlinked events.jsonl stops the tick.
     await refuseSymlink(join(leoDir, 'events.jsonl'));
@@ -179,11 +183,18 @@ export async function tick(opts: RunnerOptions): Promise<TickResult> {
       nowMs = clock();
       const d = await decideFully(snapshot, opts, nowMs);
       return d.fields ? { fields: d.fields, value: d } : { value: d };
-    }, opts.lock);
+    }, opts.lock, async (d) => {
+      if (!d.spawn) return;
+      // The record is on disk: now fire.
+      child = await opts.spawn(d.spawn).catch((err: unknown) => {
+        spawnError = err ?? new Error('spawn failed');
+        return undefined;
+      });
+    });
     decision = merged.value;
     if (!merged.written) return { decision, snapshot, acted: false };
   } catch (err) {
-    if (err instanceof UnparseableFileError || (err as NodeJS.ErrnoException).code === 'ENOENT') {
+    if (err instanceof UnparseableFileError || err instanceof NotRegularFileError || (err as NodeJS.ErrnoException).code === 'ENOENT') {
       // The file went away or broke between the two reads: nothing to do, and nothing is rewritten.
       snapshot = { ...first, state: decisionState(await readState(leoDir, undefined, opts.cache)) };
       return { decision: { verdict: 'idle', kind: 'idle' }, snapshot, acted: false };
@@ -201,13 +212,8 @@ export async function tick(opts: RunnerOptions): Promise<TickResult> {
     if (decision.event) await appendEvent(leoDir, decision.event.event, decision.event.fields, nowMs);
     return { decision, snapshot, acted: true };
   }
-
-  // The record is on disk: now fire.
-  let child: SpawnedChild;
-  try {
-    child = await opts.spawn(decision.spawn);
-  } catch (err) {
-    const failed = decision.onSpawnError!(spawnErrorMessage(err, decision.spawn));
+  if (spawnError !== undefined || !child) {
+    const failed = decision.onSpawnError!(spawnErrorMessage(spawnError, decision.spawn));
     const recorded = decision.fields!;
     const rewritten = await mergeStateFields<boolean>(leoDir, (current) => {
       // Rewrite only our own record: a newer decision (or an activation) may already have replaced it.
@@ -225,66 +231,6 @@ function spawnErrorMessage(err: unknown, plan: SpawnPlan): string {
   const e = err as NodeJS.ErrnoException & { shortMessage?: string };
   if (e?.code === 'ENOENT') return `${plan.argv[0]}: not found (spawn ENOENT; is it on the PATH of VS Code's extension host, or set leopold.${plan.harness}.path?)`;
   return e?.shortMessage ?? e?.message ?? String(err);
-}
-
-export type ResumeClaim =
-  /** `fields`: the record written for it when it claimed the stop (a child started for it is tracked by it). */
-  | { ok: true; claimed: boolean; fields?: Record<string, unknown> }
-  /** A relaunch fired (by this window, another one, or `leopold watch`) is still inside its reactivation grace. */
-  | { ok: false; reason: 'relaunch_in_grace'; secsLeft: number; fired: string; path: 'roll' | 'api_error' };
-
-/**
- * The Resume gate, decided under the same `.state.lock` as the loop. Refuses while a `fired:` relaunch (a window
- * roll's or an api_error attempt's) is inside its 120 s reactivation grace, saying how many seconds are left. When
- * Resume goes ahead on a stop the loop would relaunch, it records the relaunch the way the loop does (record first),
- * so no loop — in this window, another one, or `leopold watch` — relaunches the same stop a second time.
- */
-export async function claimResume(leoDir: string, harness: Harness, nowMs: number, lock?: LockOptions): Promise<ResumeClaim> {
-  try {
-    const r = await mergeStateFields<ResumeClaim>(leoDir, (current, text) => {
-      const read = parseState(text);
-      if (read.kind !== 'ok') return { value: { ok: true, claimed: false } };
-      const st = current;
-      const graceLeft = (stamp: unknown): number | undefined => {
-        const at = parseUtc(stamp);
-        if (at === undefined) return undefined;
-        const left = CONTINUITY_REACTIVATE_SECS - (nowMs - at) / 1000;
-        // A stamp further ahead than the grace plus the skew is no fire we can date: it does not hold Resume back.
-        return left > 0 && left <= CONTINUITY_REACTIVATE_SECS + CONTINUITY_SKEW_SECS ? Math.ceil(left) : undefined;
-      };
-      const windows = windowsOf(st);
-      const relaunch = relaunchResult(st);
-      if (relaunch.startsWith('fired:') && recordIsForCurrentWindow(st) && !isActive(st)) {
-        const left = graceLeft(st.relaunch_at);
-        if (left !== undefined) return { value: { ok: false, reason: 'relaunch_in_grace', secsLeft: left, fired: relaunch, path: 'roll' } };
-      }
-      const api = apiErrorResult(st);
-      if (api.startsWith('fired:') && !isActive(st)) {
-        const left = graceLeft(st.api_error_relaunch_at);
-        if (left !== undefined) return { value: { ok: false, reason: 'relaunch_in_grace', secsLeft: left, fired: api, path: 'api_error' } };
-      }
-      if (isActive(st)) return { value: { ok: true, claimed: false } };
-      const now = formatUtc(nowMs);
-      if (stoppedReason(st) === 'context_budget' && !recordIsForCurrentWindow(st)) {
-        const fields = { relaunch_window: windows, relaunch_result: `fired:${harness}`, relaunch_at: now };
-        return { fields, value: { ok: true, claimed: true, fields } };
-      }
-      if (stoppedReason(st) === 'api_error' && !api.startsWith('refused:')) {
-        const attempts = apiErrorAttempts(st) ?? 0;
-        const fields = {
-          api_error_attempts: attempts + 1, api_error_result: `fired:${harness}`, api_error_relaunch_at: now,
-          api_error_next_at: formatUtc(nowMs + apiErrorDelay(attempts + 2) * 1000),
-        };
-        return { fields, value: { ok: true, claimed: true, fields } };
-      }
-      return { value: { ok: true, claimed: false } };
-    }, lock);
-    return r.value;
-  } catch (err) {
-    // No state.json (or one that is not an object): nothing to race with, nothing to claim.
-    if (err instanceof UnparseableFileError || (err as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, claimed: false };
-    throw err;
-  }
 }
 
 /**
@@ -312,7 +258,10 @@ export async function recordEarlyExit(
     if (r.written && r.value) await appendEvent(leoDir, r.value.event.event, r.value.event.fields, nowMs);
     return { early, written: r.written };
   } catch (err) {
-    if (err instanceof UnparseableFileError || (err as NodeJS.ErrnoException).code === 'ENOENT') return { early: false, written: false };
+    // No readable state (gone, not JSON, not a regular file): nothing can be known or written about the exit.
+    if (err instanceof UnparseableFileError || err instanceof NotRegularFileError || (err as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { early: false, written: false };
+    }
     throw err;
   }
 }

@@ -141,8 +141,11 @@ export interface LoggedSpawn extends AgentSpawn {
 export async function spawnLogged(plan: SpawnPlan, logPath: string, env: NodeJS.ProcessEnv = process.env): Promise<LoggedSpawn> {
   const [argv0, ...args] = plan.argv;
   const file = await resolveAgentBinary(argv0, plan.harness, env);
-  const fh = await fs.open(logPath, fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | fsConstants.O_NOFOLLOW, 0o600);
+  // Non-blocking and checked: the log is a regular file in the extension's own folder, never anything planted there.
+  const flags = fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | fsConstants.O_NOFOLLOW | (fsConstants.O_NONBLOCK ?? 0);
+  const fh = await fs.open(logPath, flags, 0o600);
   try {
+    if (!(await fh.stat()).isFile()) throw new Error(`${logPath} is not a regular file; the agent was not started`);
     await fh.write(`# ${new Date().toISOString()} ${JSON.stringify([file, ...args])} in ${plan.cwd}\n`);
     const outputFrom = (await fh.stat()).size;
     const child = spawn(file, args, {

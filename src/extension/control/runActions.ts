@@ -3,6 +3,7 @@
 // each taking what it needs (RunActionDeps) and the command's argument; the project comes from pickProject().
 import * as vscode from 'vscode';
 import * as os from 'node:os';
+import { join } from 'node:path';
 import { promises as fs } from 'node:fs';
 import { inert } from '../foundation/untrusted';
 import type { LeopoldContext } from '../foundation/context';
@@ -12,27 +13,24 @@ import { pickProject } from '../foundation/projectPicker';
 import { binariesFor, type SupervisorHub } from './supervisor';
 import { pill } from '../../core/continuity/pill';
 import { detectHarness, harnessEnvFrom, interactiveArgv, relaunchArgv, type Harness } from '../../core/continuity/harness';
-import { resolveAgentBinary, sessionVarsUnset } from '../../core/continuity/spawn';
+import { resolveAgentBinary, sessionVarsUnset, type LoggedSpawn } from '../../core/continuity/spawn';
 import type { Seat } from './seat';
 import type { ChildRecord } from '../../core/continuity/children';
 import type { LeopoldProject } from '../foundation/projects';
-import { windowsOf } from '../../core/fields';
 import { parseUtc } from '../../core/time';
 import { objectField } from '../../core/fields';
 import { ownerPid } from '../../core/owner';
-import { descendants as descendantsOf, endProcessTree, procInfo, verifyOwnerProcess, type ProcInfo } from '../../core/continuity/proc';
-import { claimResume } from '../../core/continuity/runner';
-import { SymlinkRefusedError, touchFlagFile } from '../../core/atomic';
-import { CONTINUITY_REACTIVATE_SECS } from '../../core/continuity/constants';
+import { descendants as descendantsOf, procInfo, refusalText, verifyOwnerPid, type ProcInfo } from '../../core/continuity/proc';
+import {
+  claimedHarness, decideResume, loadResumeInputs, resumeRefusalText, resumeUnderLock, type ResumeDecision, type ResumeOutcome,
+} from '../../core/continuity/resume';
+import { stopNowApply, type StopNowResult as CoreStopNow } from '../../core/continuity/stopNow';
+import { LockLostError, LockTimeoutError, SymlinkRefusedError, touchFlagFile } from '../../core/atomic';
 import { readState } from '../../core/state';
+import { runStatus } from '../../core/runs';
+import { runControls, type RunControl } from '../../core/continuity/controls';
 import { exists } from '../../core/files';
-import { formatAge, gatherOwnerSignals, ownerStatus } from '../../core/owner';
 import { counted, uiLocale } from '../foundation/locale';
-
-/** A gate a caller adds to Resume (the scheduled Resume at… re-checks max_windows): a refusal reason, or undefined. */
-export interface ExtraGates {
-  before?(project: LeopoldProject, state: Record<string, unknown>): Promise<string | undefined>;
-}
 
 export interface ResumeResult {
   outcome: 'terminal' | 'headless' | 'refused' | 'cancelled' | 'failed';
@@ -49,7 +47,21 @@ export interface RunActionDeps {
   readonly hub: SupervisorHub;
   /** The agents this extension started (a headless Resume is one; Stop now ends them). */
   readonly seat: Seat;
+  /** Where each project's Resume claim lives (the extension's global storage: shared by its windows). */
+  readonly claimsDir: string;
+  /** The person's last Resume mode (asked once, then remembered; Run Actions offers the other one). */
+  readonly modes: vscode.Memento;
 }
+
+const MODE_KEY = 'leopold.resume.mode';
+
+/** The remembered Resume mode, if the person chose one. */
+export function rememberedMode(deps: Pick<RunActionDeps, 'modes'>): ResumeMode | undefined {
+  const m = deps.modes.get<unknown>(MODE_KEY);
+  return m === 'terminal' || m === 'headless' ? m : undefined;
+}
+
+export type ResumeMode = 'terminal' | 'headless';
 
 const whichProject = (deps: RunActionDeps, arg: unknown) => pickProject(deps.registry, arg, vscode.l10n.t('Which Leopold project?'));
 
@@ -60,99 +72,109 @@ function requireTrust(deps: RunActionDeps, what: string): boolean {
 }
 
 /**
- * Leopold: Resume Run. Refused while a live owner holds the run, while `.leopold/STOP` is present (unless the
- * person clears it), and within the grace of a relaunch another monitor fired. `how` skips the mode pick.
+ * Leopold: Resume Run. Asks only what is unknown — the harness when neither the transcript nor `owner.harness` names
+ * one, the mode when none was given or remembered — and then claims the stop under the hooks' lock, where
+ * `decideResume` (core/continuity/resume.ts) decides again on what is on disk then: a live owner, the kill switch
+ * (cleared only if the person chose to, and only that very file), a relaunch in its grace, a stop resumed already
+ * (by any window), and for Resume at… (`scheduled`) the window ceiling. The agent is started under that lock.
  */
-export async function resumeRun(deps: RunActionDeps, arg?: unknown, how?: 'terminal' | 'headless', gates?: ExtraGates): Promise<ResumeResult> {
+export async function resumeRun(
+  deps: RunActionDeps, arg?: unknown, how?: ResumeMode, opts: { scheduled?: boolean } = {},
+): Promise<ResumeResult> {
   if (!requireTrust(deps, vscode.l10n.t('Resume run'))) return { outcome: 'refused', reason: 'untrusted' };
   const project = await whichProject(deps, arg);
   if (!project) return { outcome: 'cancelled' };
-  const read = await readState(project.leoDir);
-  const raw = read.kind === 'ok' || read.kind === 'invalid' ? read.raw : {};
-  if (raw.active === true) {
-    const owner = ownerStatus(raw, Date.now(), await gatherOwnerSignals(raw));
-    if (owner.alive) {
-      const who = owner.driver ? 'the driver' : `session ${owner.short ?? '?'}`;
-      const reason = `a live owner holds the run (${who}, last sign of life ${formatAge(owner.ageS ?? 0)}); it would refuse a second /leopold-run`;
-      const whoUi = owner.driver ? vscode.l10n.t('the driver') : vscode.l10n.t('session {0}', owner.short ?? '?');
-      void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: Resume refused — a live owner holds the run ({0}, last sign of life {1}); it would refuse a second /leopold-run.',
-        inert(whoUi), formatAge(owner.ageS ?? 0, uiLocale())));
-      deps.log.info(`${project.name}: resume refused: ${reason}`);
-      return { outcome: 'refused', reason: 'live_owner' };
-    }
-  }
-  if (gates?.before) {
-    const refused = await gates.before(project, raw);
-    if (refused) return { outcome: 'refused', reason: refused };
-  }
-  if (await exists(project.file('STOP'))) {
+  const target = { root: project.root, leoDir: project.leoDir, claimsDir: deps.claimsDir };
+  const scheduled = opts.scheduled === true;
+  const refused = (d: Extract<ResumeDecision, { ok: false }>): ResumeResult => {
+    deps.log.info(`${project.name}: ${scheduled ? 'scheduled ' : ''}resume refused (${d.reason}): ${resumeRefusalText(d)}`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Leopold ({0}): Resume refused — {1}.', inert(project.name), resumeRefusalText(d, uiLocale())));
+    return { outcome: 'refused', reason: d.reason };
+  };
+  // Before the picks: what would be refused now is said now (the locked claim decides again at the end).
+  const inputs = await loadResumeInputs(target);
+  const seen = decideResume(inputs, { harness: 'claude', nowMs: Date.now(), scheduled });
+  let clearStop: string | undefined;
+  if (!seen.ok && seen.reason === 'kill_switch' && !scheduled && !how) {
     const clearAndResume = vscode.l10n.t('Clear Kill Switch and Resume');
-    const choice = how ? undefined : await vscode.window.showWarningMessage(vscode.l10n.t('Leopold: .leopold/STOP is present — a resumed run would stop at once.'), clearAndResume);
+    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Leopold: .leopold/STOP is present — a resumed run would stop at once.'), clearAndResume);
     if (choice !== clearAndResume) return { outcome: 'refused', reason: 'kill_switch' };
-    await fs.rm(project.file('STOP'), { force: true });
+    clearStop = inputs.stop.id;
+  } else if (!seen.ok) {
+    return refused(seen);
   }
-  // The core's rule, as the relaunch loop applies it: the transcript decides the harness. `owner.harness` is not
-  // consulted (it names who claimed the run, not what its transcript is); when the transcript says nothing, ask.
+  // The harness: the transcript's first line (the loop's rule), else the one the run claimed with; asked only when
+  // neither says.
+  const raw = inputs.state.kind === 'ok' || inputs.state.kind === 'invalid' ? inputs.state.raw : {};
   const env = harnessEnvFrom(process.env, os.homedir());
-  let harness: Harness | undefined = (await detectHarness(project.root, raw, env)).harness;
+  let harness: Harness | undefined = (await detectHarness(project.root, raw, env)).harness ?? claimedHarness(raw);
+  if (!harness && scheduled) {
+    // Nobody is there to ask: a scheduled Resume needs the run to say which harness it is.
+    deps.log.info(`${project.name}: scheduled resume refused: neither the transcript nor owner.harness names the harness`);
+    void vscode.window.showWarningMessage(vscode.l10n.t('Leopold ({0}): the scheduled Resume was refused — the run names no harness (no transcript, no owner.harness). Resume it by hand.', inert(project.name)));
+    return { outcome: 'refused', reason: 'unknown_harness' };
+  }
   if (!harness) {
     const pick = await vscode.window.showQuickPick([{ label: 'claude', description: 'Claude Code' }, { label: 'codex', description: 'Codex CLI' }], { placeHolder: vscode.l10n.t('Which harness resumes this run?') });
     if (!pick) return { outcome: 'cancelled' };
     harness = pick.label as Harness;
   }
   const binary = binariesFor(project.folder)[harness] ?? harness;
-  let mode = how;
+  let mode = how ?? rememberedMode(deps);
   if (!mode) {
     const pick = await vscode.window.showQuickPick([
       { label: `$(terminal) ${vscode.l10n.t('In a terminal')}`, description: inert(interactiveArgv(harness, binary).join(' ')), mode: 'terminal' as const },
       { label: `$(rocket) ${vscode.l10n.t('Headless')}`, description: vscode.l10n.t('the relaunch command, detached'), mode: 'headless' as const },
-    ], { placeHolder: vscode.l10n.t('Resume the Leopold run in {0} with {1}', inert(project.name), harness) });
+    ], { placeHolder: vscode.l10n.t('Resume the Leopold run in {0} with {1} (remembered for next time; Run Actions offers the other)', inert(project.name), harness) });
     if (!pick) return { outcome: 'cancelled' };
     mode = pick.mode;
-  }
-  // Decided under the loop's lock: never a second agent while a relaunch (from any window or `leopold watch`) is
-  // still within its reactivation grace; going ahead records the relaunch, so no loop fires on the same stop.
-  let claim: Awaited<ReturnType<typeof claimResume>>;
-  try {
-    claim = await claimResume(project.leoDir, harness, Date.now());
-  } catch (err) {
-    // A symlinked state.json, or the lock held past the hooks' budget: nothing was written, nothing is started.
-    deps.log.error(`${project.name}: resume refused: ${(err as Error).message}`);
-    void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: Resume refused — {0}', inert((err as Error).message)));
-    return { outcome: 'refused', reason: 'unsafe_state' };
-  }
-  if (!claim.ok) {
-    deps.log.info(`${project.name}: resume refused: a relaunch (${claim.fired}, ${claim.path === 'roll' ? 'window roll' : 'api_error attempt'}) was fired less than ${CONTINUITY_REACTIVATE_SECS}s ago and may still be starting; ${claim.secsLeft}s left in its grace`);
-    void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: Resume refused — a relaunch fired moments ago may still be starting the run. Try again in {0} s if it has not reactivated.', claim.secsLeft));
-    return { outcome: 'refused', reason: 'relaunch_in_grace' };
+    await deps.modes.update(MODE_KEY, mode);
   }
   const argv = mode === 'terminal' ? interactiveArgv(harness, binary) : relaunchArgv(harness, project.root, binary);
+  const chosen = mode;
+  const plan = { harness, argv, cwd: project.root };
+  let child: LoggedSpawn | undefined;
+  let terminalFile: string | undefined;
+  let outcome: ResumeOutcome;
   try {
-    if (mode === 'terminal') {
+    outcome = await resumeUnderLock(target, { harness, scheduled, clearStop }, async () => {
+      if (chosen === 'headless') {
+        child = await deps.seat.spawn(project, plan);
+        return { pid: child.pid, startTicks: child.startTicks };
+      }
       // The agent is the terminal's process, started from an argv (no shell parses anything), resolved the way a
       // relaunch is (absolute PATH entries only) and without the harnesses' session variables.
-      const file = await resolveAgentBinary(argv[0], harness);
+      terminalFile = await resolveAgentBinary(argv[0], plan.harness);
       const term = vscode.window.createTerminal({
-        name: `Leopold: ${project.name}`, cwd: project.root, shellPath: file, shellArgs: argv.slice(1), env: sessionVarsUnset(),
+        name: `Leopold: ${project.name}`, cwd: project.root, shellPath: terminalFile, shellArgs: argv.slice(1), env: sessionVarsUnset(),
       });
       term.show();
-      deps.log.info(`${project.name}: resumed in a terminal: ${[file, ...argv.slice(1)].join(' ')}`);
-      return { outcome: 'terminal', argv };
-    }
-    const plan = { harness, argv, cwd: project.root };
-    const child = await deps.seat.spawn(project, plan);
-    const path = claim.fields && 'api_error_result' in claim.fields ? 'api_error' as const : 'resume' as const;
-    const window = claim.fields ? (path === 'api_error' ? windowsOf(raw) : Number(claim.fields.relaunch_window)) : undefined;
-    deps.seat.adopt(project, child, plan, { path, window, record: claim.fields });
-    deps.log.info(`${project.name}: resumed headless: ${child.file} …`);
-    return { outcome: 'headless', argv };
+      const pid = await Promise.race([term.processId, new Promise<undefined>((r) => setTimeout(() => r(undefined), 3000))]);
+      return { pid, startTicks: pid !== undefined ? (await procInfo(pid))?.startTicks : undefined };
+    });
   } catch (err) {
     const msg = (err as Error).message;
+    if (err instanceof SymlinkRefusedError || err instanceof LockTimeoutError || err instanceof LockLostError) {
+      // A symlinked state.json, or the lock held past the hooks' budget: nothing was written, nothing is started.
+      deps.log.error(`${project.name}: resume refused: ${msg}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: Resume refused — {0}', inert(msg)));
+      return { outcome: 'refused', reason: 'unsafe_state' };
+    }
     deps.log.error(`${project.name}: resume failed: ${msg}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: could not start {0} ({1}). Set leopold.{2}.path if it is not on the PATH of VS Code.', inert(argv[0]), inert(msg), harness),
       vscode.l10n.t('Show Log')).then((c) => c && deps.log.show(true));
     return { outcome: 'failed', reason: msg, argv };
   }
+  const d = outcome.decision;
+  if (!d.ok) return refused(d);
+  if (d.clearStop) deps.log.info(`${project.name}: .leopold/STOP removed (you chose to clear the kill switch and resume)`);
+  if (chosen === 'terminal') {
+    deps.log.info(`${project.name}: resumed in a terminal: ${[terminalFile, ...argv.slice(1)].join(' ')}`);
+    return { outcome: 'terminal', argv };
+  }
+  deps.seat.adopt(project, child!, plan, { path: d.path, window: d.window, record: d.fields });
+  deps.log.info(`${project.name}: resumed headless: ${child!.file} …`);
+  return { outcome: 'headless', argv };
 }
 
 /** Leopold: Stop Run — creates `.leopold/STOP` (never through a symbolic link). */
@@ -175,71 +197,112 @@ export async function stopRun(deps: RunActionDeps, arg?: unknown): Promise<boole
 
 export interface StopNowResult {
   outcome: 'stopped' | 'refused' | 'cancelled' | 'none';
-  /** The process ended (the verified one) and how many below it. */
+  /** The process ended first (the verified one) and every process ended or left running. */
   pid?: number;
   ended?: number[];
   survivors?: number[];
+  /** What was not signalled because it would reach this editor (its group, or a process of the tree). */
+  spared?: string[];
   reason?: string;
 }
 
-/** The agent process Stop now would end: a child this extension started, else the verified owner pid of state.json. */
-export async function stopNowTarget(
-  deps: RunActionDeps, project: LeopoldProject,
-): Promise<{ info: ProcInfo; what: string; child?: ChildRecord } | { reason: string }> {
-  const ours = await deps.seat.verifiedRunning(project.root);
-  if (ours.length) {
-    const { child, info } = ours[0];
-    return { info, child, what: vscode.l10n.t('the agent this window started ({0}, pid {1}, started {2})', child.harness, child.pid, new Date(child.startedAt).toLocaleTimeString()) };
+interface StopTarget {
+  info: ProcInfo;
+  what: string;
+  child?: ChildRecord;
+}
+
+/**
+ * The agents Stop now would end, each verified now: the running children this extension started (same pid, same
+ * start time), and the owner pid of state.json when the kernel's facts say it is this project's harness
+ * (core/continuity/proc.ts verifyOwnerPid: its executable, its real cwd, its start inside the claim's window, never
+ * this editor or an ancestor of it). `refusals` says why an owner pid was not taken.
+ */
+export async function stopNowTargets(deps: RunActionDeps, project: LeopoldProject): Promise<{ targets: StopTarget[]; refusals: string[] }> {
+  const targets: StopTarget[] = [];
+  const refusals: string[] = [];
+  for (const { child, info } of await deps.seat.verifiedRunning(project.root)) {
+    targets.push({ info, child, what: vscode.l10n.t('the agent this window started ({0}, pid {1}, started {2})', child.harness, child.pid, new Date(child.startedAt).toLocaleTimeString()) });
   }
   const read = await readState(project.leoDir);
   const raw = read.kind === 'ok' ? read.raw : undefined;
   const pid = raw ? ownerPid(raw) : undefined;
-  if (!raw || pid === undefined) return { reason: vscode.l10n.t('no agent this window started is running, and state.json records no owner pid') };
-  const owner = objectField(raw.owner);
-  const claimed = parseUtc(owner.claimed_at) ?? parseUtc(raw.started_at);
-  const info = await procInfo(pid);
-  const realRoot = await fs.realpath(project.root).catch(() => project.root);
-  const realCwd = info?.cwd !== undefined ? await fs.realpath(info.cwd).catch(() => info.cwd) : undefined;
-  const check = verifyOwnerProcess(info, realRoot, claimed, realCwd);
-  if (!check.ok) {
-    deps.log.info(`${project.name}: Stop now: owner pid ${pid} not verified: ${check.reason}`);
-    return { reason: vscode.l10n.t('the owner pid {0} in state.json is not verifiably this project\'s agent ({1})', pid, check.reason) };
+  if (raw && pid !== undefined && !targets.some((t) => t.info.pid === pid)) {
+    const claimed = parseUtc(objectField(raw.owner).claimed_at) ?? parseUtc(raw.started_at);
+    const check = await verifyOwnerPid(pid, project.root, claimed, Date.now());
+    if (check.ok) targets.push({ info: check.info, what: vscode.l10n.t('the run\'s owner ({0}, pid {1})', check.harness ?? '?', pid) });
+    else {
+      deps.log.info(`${project.name}: Stop now: owner pid ${pid} refused: ${check.reason}`);
+      refusals.push(vscode.l10n.t('the owner pid {0} in state.json is not verifiably this project\'s agent ({1})', pid, refusalText(check.code, check.args, uiLocale())));
+    }
   }
-  return { info: check.info, what: vscode.l10n.t('the run\'s owner ({0}, pid {1})', inert(check.info.argv.slice(0, 2).join(' '), 80), pid) };
+  return { targets, refusals };
 }
 
 /**
- * Leopold: Stop Now — ends the owning agent process (and every process below it), then creates the kill switch so
- * nothing relaunches it. Confirmed once, saying what will be ended; `confirmed` skips the question (tests).
+ * Leopold: Stop Now — creates the kill switch first (under the hooks' lock, so nothing relaunches), then ends the
+ * run's agents (and every process below them), each verified again at that moment. Confirmed once, saying what will
+ * be ended; `confirmed` skips the question (tests).
  */
 export async function stopNow(deps: RunActionDeps, arg?: unknown, confirmed = false): Promise<StopNowResult> {
   if (!requireTrust(deps, vscode.l10n.t('Stop now'))) return { outcome: 'refused', reason: 'untrusted' };
   const project = await whichProject(deps, arg);
   if (!project) return { outcome: 'cancelled' };
-  const target = await stopNowTarget(deps, project);
-  if ('reason' in target) {
+  const first = await stopNowTargets(deps, project);
+  if (first.targets.length === 0) {
+    const reason = first.refusals[0] ?? vscode.l10n.t('no agent this window started is running, and state.json records no owner pid');
     const stop = vscode.l10n.t('Stop Run');
     const choice = confirmed ? undefined : await vscode.window.showWarningMessage(
-      vscode.l10n.t('Leopold: nothing to end now — {0}. Create the kill switch instead (the run stops at its next turn)?', target.reason), stop);
+      vscode.l10n.t('Leopold: nothing to end now — {0}. Create the kill switch instead (the run stops at its next turn)?', reason), stop);
     if (choice === stop) await stopRun(deps, project.root);
-    return { outcome: 'none', reason: target.reason };
+    return { outcome: 'none', reason };
   }
-  const below = (await descendantsOf(target.info.pid)).length;
+  const main = first.targets[0];
+  const below = (await descendantsOf(main.info.pid)).length;
   if (!confirmed) {
     const go = vscode.l10n.t('Stop Now');
     const choice = await vscode.window.showWarningMessage(
       below === 0
-        ? vscode.l10n.t('End {0} now, then create .leopold/STOP so nothing relaunches it?', target.what)
-        : counted(below, vscode.l10n.t('End {0} and its {1} child process now, then create .leopold/STOP so nothing relaunches it?', target.what, below),
-          vscode.l10n.t('End {0} and its {1} child processes now, then create .leopold/STOP so nothing relaunches it?', target.what, below)),
+        ? vscode.l10n.t('Create .leopold/STOP (so nothing relaunches), then end {0} now?', main.what)
+        : counted(below, vscode.l10n.t('Create .leopold/STOP (so nothing relaunches), then end {0} and its {1} child process now?', main.what, below),
+          vscode.l10n.t('Create .leopold/STOP (so nothing relaunches), then end {0} and its {1} child processes now?', main.what, below)),
       { modal: true, detail: vscode.l10n.t('The turn in progress is lost; work the agent has not saved is lost. Stop run (the kill switch alone) lets the turn finish.') }, go);
     if (choice !== go) return { outcome: 'cancelled' };
   }
-  if (target.child) deps.seat.markStopping(target.child.id);
-  const r = await endProcessTree(target.info);
-  deps.log.info(`${project.name}: Stop now: ended pid ${target.info.pid} and ${r.ended.length - 1} process${r.ended.length === 2 ? '' : 'es'} below it${r.survivors.length ? `; still running: ${r.survivors.join(', ')}` : ''}`);
-  await stopRun(deps, project.root);
-  return { outcome: 'stopped', pid: target.info.pid, ended: r.ended, survivors: r.survivors };
+  let result: CoreStopNow;
+  try {
+    result = await stopNowApply(project.leoDir, async () => {
+      // After STOP: the loop's tick in flight (which starts its agent under the same lock) has adopted its child.
+      await deps.hub.quiesce(project);
+      const now = await stopNowTargets(deps, project);
+      // What was confirmed must still be the same process (pid and start time); a child started since is ended too.
+      const sameProcess = (a: ProcInfo, b: ProcInfo) => a.pid === b.pid && a.startTicks === b.startTicks;
+      const confirmedNow = (t: StopTarget) => first.targets.some((f) => sameProcess(f.info, t.info));
+      const same = (t: StopTarget) => confirmedNow(t) || !!t.child;
+      const chosen = now.targets.filter(same);
+      for (const t of chosen) if (t.child) deps.seat.markStopping(t.child.id);
+      return chosen.map((t) => t.info);
+    });
+  } catch (err) {
+    if (!(err instanceof SymlinkRefusedError)) throw err;
+    deps.log.error(`${project.name}: Stop now refused: ${err.message}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: Stop refused — .leopold/STOP is a symbolic link, and Leopold never writes through one. Remove the link, then stop the run again.'));
+    return { outcome: 'refused', reason: 'symlink' };
+  }
+  project.flush();
+  const ended = result.ended.flatMap((e) => e.result.ended);
+  const survivors = result.ended.flatMap((e) => e.result.survivors);
+  const spared = [
+    ...result.ended.flatMap((e) => e.result.spared.map((sp) => (sp.what === 'group'
+      ? vscode.l10n.t('process group {0} (it holds pid {1}, this editor or an ancestor of it): only its processes were ended, never the group', sp.pid, sp.holder)
+      : vscode.l10n.t('pid {0} (this editor or an ancestor of it)', sp.pid)))),
+    ...result.refused.map((r) => vscode.l10n.t('pid {0}: {1}', r.pid, refusalText(r.check.code, r.check.args, uiLocale()))),
+  ];
+  deps.log.info(`${project.name}: Stop now: .leopold/STOP created${result.underLock ? ' under .state.lock' : ' (the lock was held past its budget: created without it)'}, then `
+    + `ended ${ended.length ? `pid ${ended.join(', ')}` : 'nothing (the agent had already exited)'}${survivors.length ? `; still running: ${survivors.join(', ')}` : ''}`
+    + `${spared.length ? `; not signalled: ${result.ended.flatMap((e) => e.result.spared.map((sp) => `${sp.what} ${sp.pid} (holds ${sp.holder})`)).concat(result.refused.map((r) => `pid ${r.pid}: ${r.check.reason}`)).join('; ')}` : ''}`);
+  if (spared.length) void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: Stop now did not signal {0}.', spared.join('; ')));
+  return { outcome: 'stopped', pid: result.ended[0]?.pid ?? main.info.pid, ended, survivors, spared };
 }
 
 /** Leopold: Clear Kill Switch — removes `.leopold/STOP`. */
@@ -252,20 +315,41 @@ export async function clearKillSwitch(deps: RunActionDeps, arg?: unknown): Promi
   return true;
 }
 
-/** Leopold: Show Run Actions — the status item's click. */
+/**
+ * Leopold: Show Run Actions — the status item's click. The run controls are ordered and filtered by the run's state,
+ * as the tree's inline buttons are, the likely action first (the pick's default): an active run offers Stop run and
+ * Stop now; a stopped or rolled one Resume run (in the remembered mode), Resume the other way, and Resume at…; Clear
+ * kill switch while `.leopold/STOP` is there. Stop now is offered whenever an agent this window started still runs.
+ */
 export async function showRunActions(deps: RunActionDeps, arg?: unknown): Promise<void> {
   const project = await whichProject(deps, arg);
   if (!project) return;
   const trusted = deps.isTrusted();
   const stop = await exists(project.file('STOP'));
+  const status = (await readStateStatus(project)).kind;
+  const running = (await deps.seat.verifiedRunning(project.root)).length > 0;
   type Action = vscode.QuickPickItem & { run: () => unknown };
   const actions: Action[] = [];
   if (trusted) {
-    actions.push({ label: `$(debug-start) ${vscode.l10n.t('Resume run')}`, description: vscode.l10n.t('in a terminal, or headless'), run: () => resumeRun(deps, project.root) });
-    if (!stop) actions.push({ label: `$(debug-stop) ${vscode.l10n.t('Stop run')}`, description: vscode.l10n.t('create .leopold/STOP (the kill switch: waits, never burns the relaunch)'), run: () => stopRun(deps, project.root) });
-    actions.push({ label: `$(stop-circle) ${vscode.l10n.t('Stop now')}`, description: vscode.l10n.t('end the agent process now, then create .leopold/STOP'), run: () => stopNow(deps, project.root) });
-    actions.push({ label: `$(watch) ${vscode.l10n.t('Resume at…')}`, description: vscode.l10n.t('resume later: at the usage-limit reset, or after a delay'), run: () => vscode.commands.executeCommand('leopold.resumeAt', project.root) });
-    if (stop) actions.push({ label: `$(debug-restart) ${vscode.l10n.t('Clear kill switch')}`, description: vscode.l10n.t('remove .leopold/STOP'), run: () => clearKillSwitch(deps, project.root) });
+    const mode = rememberedMode(deps);
+    const other: ResumeMode | undefined = mode === 'terminal' ? 'headless' : mode === 'headless' ? 'terminal' : undefined;
+    const modeWords = (m: ResumeMode) => (m === 'terminal' ? vscode.l10n.t('in a terminal') : vscode.l10n.t('headless'));
+    const resume: Action = { label: `$(debug-start) ${vscode.l10n.t('Resume run')}`, description: mode ? modeWords(mode) : vscode.l10n.t('in a terminal, or headless'), run: () => resumeRun(deps, project.root) };
+    const resumeOther: Action | undefined = other && { label: `$(debug-start) ${other === 'terminal' ? vscode.l10n.t('Resume in a terminal') : vscode.l10n.t('Resume headless')}`, description: vscode.l10n.t('and remember it'), run: async () => {
+      await deps.modes.update(MODE_KEY, other);
+      return resumeRun(deps, project.root, other);
+    } };
+    const stopRunItem: Action = { label: `$(debug-stop) ${vscode.l10n.t('Stop run')}`, description: vscode.l10n.t('create .leopold/STOP (the kill switch: waits, never burns the relaunch)'), run: () => stopRun(deps, project.root) };
+    const stopNowItem: Action = { label: `$(stop-circle) ${vscode.l10n.t('Stop now')}`, description: vscode.l10n.t('create .leopold/STOP, then end the agent process now'), run: () => stopNow(deps, project.root) };
+    const resumeAt: Action = { label: `$(watch) ${vscode.l10n.t('Resume at…')}`, description: vscode.l10n.t('resume later: at the usage-limit reset, or after a delay'), run: () => vscode.commands.executeCommand('leopold.resumeAt', project.root) };
+    const clear: Action = { label: `$(debug-restart) ${vscode.l10n.t('Clear kill switch')}`, description: vscode.l10n.t('remove .leopold/STOP'), run: () => clearKillSwitch(deps, project.root) };
+    const items: Record<RunControl, Action | undefined> = {
+      resume, resumeOther, resumeAt, stopRun: stopRunItem, stopNow: stopNowItem, clearKillSwitch: clear,
+    };
+    for (const c of runControls({ status, killSwitch: stop, agentRunning: running, modeRemembered: !!mode })) {
+      const item = items[c];
+      if (item) actions.push(item);
+    }
   }
   actions.push(
     { label: `$(file) ${vscode.l10n.t('Open checkpoint')}`, description: '.leopold/CHECKPOINT.md', run: () => openFile(project.file('CHECKPOINT.md')) },
@@ -278,6 +362,12 @@ export async function showRunActions(deps: RunActionDeps, arg?: unknown): Promis
   const pillText = view ? pill(view.snapshot, view.decision, Date.now(), view.mode, uiLocale()).text : '';
   const pick = await vscode.window.showQuickPick(actions, { placeHolder: `Leopold — ${inert(project.name)}: ${inert(pillText)}` });
   await pick?.run();
+}
+
+/** The run's status as the tree shows it (core/runs.ts runStatus), read now. */
+async function readStateStatus(project: LeopoldProject) {
+  const read = await readState(project.leoDir);
+  return runStatus(read.kind === 'ok' ? read.raw : undefined);
 }
 
 async function openFile(path: string, end = false): Promise<void> {
@@ -311,7 +401,10 @@ export interface SeatTestApi {
 export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub, seat: Seat): {
   deps: RunActionDeps; test: { runActions: RunActionsTestApi; seat: SeatTestApi };
 } {
-  const deps: RunActionDeps = { log: ctx.log, registry: ctx.registry, isTrusted: () => ctx.isTrusted(), hub, seat };
+  const deps: RunActionDeps = {
+    log: ctx.log, registry: ctx.registry, isTrusted: () => ctx.isTrusted(), hub, seat,
+    claimsDir: join(ctx.extension.globalStorageUri.fsPath, 'resume-claims'), modes: ctx.extension.globalState,
+  };
   ctx.extension.subscriptions.push(
     vscode.commands.registerCommand('leopold.showRunActions', (arg?: unknown) => showRunActions(deps, arg)),
     vscode.commands.registerCommand('leopold.resumeRun', (arg?: unknown, how?: unknown) =>

@@ -129,6 +129,15 @@ export class Seat implements vscode.Disposable {
     return out;
   }
 
+  /**
+   * What the loop read for a project: a run seen active marks its running children as having reactivated it, so an
+   * exit after that (a plain Stop run, a finished plan) is never recorded as a failed relaunch.
+   */
+  sawState(root: string, state: Record<string, unknown> | undefined, atMs = Date.now()): void {
+    if (state?.active !== true || !this.registry.sawActive(root, atMs)) return;
+    this.persist();
+  }
+
   /** A person is ending this child (Stop now): its exit is recorded as theirs. */
   markStopping(id: string): void {
     this.stopping.add(id);

@@ -3,7 +3,7 @@
 // the warning background only when a person is needed. It follows the active editor's folder in a multi-root
 // workspace. Clicking opens the run actions (runActions.ts) of the project it shows.
 import * as vscode from 'vscode';
-import { inert, mdEscape } from '../foundation/untrusted';
+import { inert, mdEscape, mdLiteral } from '../foundation/untrusted';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import type { SupervisorHub, SupervisorView } from './supervisor';
@@ -111,7 +111,7 @@ export function registerStatusBar(
       const owner = ownerStatus(st, Date.now(), {});
       if (owner.short) {
         const who = mdEscape([owner.engine, owner.harness].filter(Boolean).join(', ') || vscode.l10n.t('unknown'));
-        md.appendMarkdown(`${vscode.l10n.t('Owner: {0} ({1})', `\`${owner.short.replace(/`/g, '')}\``, who)}`
+        md.appendMarkdown(`${vscode.l10n.t('Owner: {0} ({1})', mdLiteral(owner.short), who)}`
           + `${owner.ageS !== undefined ? vscode.l10n.t(', last sign of life {0}', formatAge(owner.ageS, uiLocale())) : ''}\n\n`);
       }
       if (typeof st.windows === 'number') {
@@ -123,7 +123,7 @@ export function registerStatusBar(
       }
     }
     if (view.snapshot.openItems > 0) md.appendMarkdown(`${counted(view.snapshot.openItems, vscode.l10n.t('Plan: {0} open item', view.snapshot.openItems), vscode.l10n.t('Plan: {0} open items', view.snapshot.openItems))}\n\n`);
-    md.appendMarkdown(`${vscode.l10n.t('Last verdict: {0}', `\`${view.decision.verdict.replace(/`/g, '')}\``)}${view.decision.detail ? ` — ${mdEscape(view.decision.detail)}` : ''}\n\n`);
+    md.appendMarkdown(`${vscode.l10n.t('Last verdict: {0}', mdLiteral(view.decision.verdict))}${view.decision.detail ? ` — ${mdEscape(view.decision.detail)}` : ''}\n\n`);
     if (view.mode === 'deferred') {
       const w = view.watch?.watch;
       md.appendMarkdown(`${view.watch?.how === 'process' && w

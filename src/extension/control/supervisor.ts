@@ -66,11 +66,15 @@ export function watchPort(): number {
   return Number.isInteger(n) && n > 0 && n < 65536 ? n : 4179;
 }
 
-/** The binary per harness: `leopold.<harness>.path` when set (machine-overridable, ignored in Restricted Mode), else the bare name. */
-export function binariesFor(folder: vscode.WorkspaceFolder): Partial<Record<Harness, string>> {
+/**
+ * The binary per harness: `leopold.<harness>.path` from the user's (or the remote machine's) settings, else the bare
+ * name. Only that value is read (`inspect().globalValue`): the settings are `machine`-scoped, and a repository's own
+ * `.vscode/settings.json` (a workspace or folder value) never chooses what is executed, trusted workspace or not.
+ */
+export function binariesFor(folder?: vscode.WorkspaceFolder): Partial<Record<Harness, string>> {
   const out: Partial<Record<Harness, string>> = {};
   for (const h of ['claude', 'codex'] as const) {
-    const v = vscode.workspace.getConfiguration('leopold', folder.uri).get<string>(`${h}.path`, '');
+    const v = vscode.workspace.getConfiguration('leopold', folder?.uri).inspect<string>(`${h}.path`)?.globalValue;
     out[h] = typeof v === 'string' && v.trim() !== '' ? v.trim() : h;
   }
   return out;
@@ -170,6 +174,11 @@ class ProjectSupervisor implements vscode.Disposable {
     return this.running;
   }
 
+  /** Waits for the tick in flight (if any), and whatever it acted on (an adopted child), to finish; starts none. */
+  async quiesce(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
   /** The view once the tick in flight (if any) has published; starts none. */
   async settled(): Promise<SupervisorView | undefined> {
     while (this.running && !this.view) await this.running;
@@ -230,6 +239,7 @@ class ProjectSupervisor implements vscode.Disposable {
 
   private publish(snapshot: ContinuitySnapshot, decision: Decision, mode: LoopMode): void {
     this.view = { project: this.project, snapshot, decision, mode, lastAction: this.lastAction, watch: mode === 'deferred' ? this.watch : undefined, updatedAt: Date.now() };
+    this.seat.sawState(this.project.root, snapshot.state.kind === 'ok' ? snapshot.state.raw : undefined);
     this.logChange(decision, mode);
     this.onView(this.view);
   }
@@ -283,6 +293,8 @@ export interface SupervisorHub {
   settled(project: LeopoldProject): Promise<SupervisorView | undefined>;
   views(): SupervisorView[];
   refresh(project?: LeopoldProject): Promise<void>;
+  /** Waits until the project's tick in flight, if any, has finished (Stop now: its relaunch is adopted by then). */
+  quiesce(project: LeopoldProject): Promise<void>;
 }
 
 /** The relaunch loop's test section (test mode only: src/extension/testApi.ts). */
@@ -318,6 +330,7 @@ export function registerSupervisors(ctx: LeopoldContext, seat: Seat): { hub: Sup
     onDidChange: changed.event,
     viewFor: (p) => (p ? supervisors.get(p)?.view : undefined),
     settled: async (p) => supervisors.get(p)?.settled(),
+    quiesce: async (p) => supervisors.get(p)?.quiesce(),
     views: () => [...supervisors.values()].map((s) => s.view).filter((v): v is SupervisorView => !!v),
     refresh,
   };

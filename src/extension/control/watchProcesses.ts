@@ -1,12 +1,18 @@
-// The running `leopold watch` processes, listed from /proc (Linux and WSL: argv, cwd and environment per process;
-// no shell, no child process). Elsewhere (macOS, Windows) processes are not listed here, and the caller falls back to
+// The running `leopold watch` processes of this user, listed from /proc (Linux and WSL: argv, cwd and environment
+// per process; no shell, no child process). Elsewhere (macOS, Windows) processes are not listed here, and the caller falls back to
 // probing the watch's HTTP port. No `vscode` import, so it is unit-tested against real processes.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { WATCH_SCRIPT, watchesServing, watchFromProcess, type WatchProcess } from '../../core/watch';
 
-/** Every `leopold-watch.py` process, or undefined when processes cannot be listed on this system. */
-export async function listWatchProcesses(procRoot = '/proc', platform: NodeJS.Platform = process.platform): Promise<WatchProcess[] | undefined> {
+/**
+ * Every `leopold-watch.py` process of this user (`uid`: the owner of /proc/<pid>; null: any user), or undefined when processes cannot
+ * be listed on this system. Another user's watch is not ours to defer to: its environment is not ours to read, and
+ * its monitor does not write this user's runs.
+ */
+export async function listWatchProcesses(
+  procRoot = '/proc', platform: NodeJS.Platform = process.platform, uid: number | null = process.getuid?.() ?? null,
+): Promise<WatchProcess[] | undefined> {
   if (platform !== 'linux') return undefined;
   let entries: string[];
   try {
@@ -16,6 +22,7 @@ export async function listWatchProcesses(procRoot = '/proc', platform: NodeJS.Pl
   }
   const found = await Promise.all(entries.filter((e) => /^\d+$/.test(e)).map(async (pid) => {
     const dir = join(procRoot, pid);
+    if (uid !== null && (await fs.stat(dir).catch(() => undefined))?.uid !== uid) return undefined;
     const cmdline = await fs.readFile(join(dir, 'cmdline'), 'utf8').catch(() => '');
     if (!cmdline.includes(WATCH_SCRIPT)) return undefined;
     const argv = cmdline.split('\0');

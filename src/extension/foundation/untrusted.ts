@@ -7,26 +7,31 @@
 const ZWSP = '\u200b';
 
 // `noIcons` (status bar text and quick pick items render `$(name)` as an icon) is the core's, shared with the server.
-import { noIcons } from '../../core/inert';
-export { noIcons };
+import { mdCode, noIcons, oneLine } from '../../core/inert';
+export { noIcons, oneLine };
+
+/** For MarkdownString: `text` as one literal code span (one line, no controls, no icon). */
+export function mdLiteral(text: string): string {
+  return mdCode(noIcons(text));
+}
 
 /**
- * For MarkdownString (theme icons on or off): escapes every Markdown metacharacter (`:` and `@` too, so no bare URL
- * or e-mail address is autolinked), breaks icon syntax and folds newlines (no link, image, command, icon, code span
- * or HTML).
+ * For MarkdownString (theme icons on or off): one line without controls (`oneLine`: no bidi control, ANSI
+ * sequence, ESC or U+0085), every Markdown metacharacter escaped (`:` and `@` too, so no bare URL or e-mail address
+ * is autolinked), icon syntax broken (no link, image, command, icon, code span or HTML).
  */
 export function mdEscape(text: string): string {
-  return noIcons(text).replace(/[\\`*_{}[\]()#+\-.!|<>~&$:@]/g, (c) => `\\${c}`).replace(/\r\n|[\r\n\u2028\u2029]/g, ' ');
+  return noIcons(oneLine(text)).replace(/[\\`*_{}[\]()#+\-.!|<>~&$:@]/g, (c) => `\\${c}`);
 }
 
 /**
  * For plain-text surfaces that still interpret some syntax: a notification turns `[label](command:…)` into a link,
- * a quick pick or the status bar turns `$(name)` into an icon. Breaks both, folds line breaks and control characters
- * into spaces, and bounds the length (a file can hold a megabyte in one field).
+ * a quick pick or the status bar turns `$(name)` into an icon. Breaks both, makes it one line without controls
+ * (`oneLine`: line breaks and control characters fold to spaces; bidi controls and ANSI sequences go), and bounds the
+ * length (a file can hold a megabyte in one field).
  */
 export function inert(text: string, max = 300): string {
-  // eslint-disable-next-line no-control-regex
-  let out = noIcons(text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ')).replace(/\]\s*\(/g, (m) => `]${ZWSP}${m.slice(1)}`);
+  let out = noIcons(oneLine(text)).replace(/\]\s*\(/g, (m) => `]${ZWSP}${m.slice(1)}`);
   // `<https://…>` autolinks and bare URLs are not linkified in notifications; a `[` is harmless once `](` is broken.
   if (out.length > max) {
     let cut = max - 1;

@@ -21,6 +21,8 @@ import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import { pickProject } from '../foundation/projectPicker';
 import { inert } from '../foundation/untrusted';
+import * as os from 'node:os';
+import { transcriptEnv, transcriptPlace, type TranscriptPlace } from '../../core/transcriptPlace';
 
 const TICK_MS = 1000;
 /** Without a change, the view is re-announced this often (the idle time ages). */
@@ -216,13 +218,35 @@ export function feedLine(e: FeedEntry): string {
   return `${t}  ${e.kind === 'tool' ? 'tool' : 'text'}  ${inert(e.text, 400)}`;
 }
 
+/**
+ * Where a transcript may be opened from: the harnesses' own folders or inside one of `projectRoots`
+ * (core/transcriptPlace.ts) — a state.json can name any file, and a private key is not a transcript.
+ */
+export async function placeTranscript(path: string, projectRoots: readonly string[]): Promise<TranscriptPlace> {
+  const env = transcriptEnv(process.env, os.homedir());
+  let last: TranscriptPlace = { ok: false, reason: 'outside' };
+  for (const root of projectRoots.length ? projectRoots : ['/nonexistent']) {
+    last = await transcriptPlace(path, root, env);
+    if (last.ok || last.reason !== 'outside') return last;
+  }
+  return last;
+}
+
 /** Opens a transcript read-only with the cursor at its end (a large one through VS Code's own large-file path). */
-export async function openTranscript(path: string): Promise<void> {
-  const uri = vscode.Uri.file(path);
-  const st = await statPath(path).catch(() => undefined);
+export async function openTranscript(path: string, projectRoots: readonly string[] = []): Promise<boolean> {
+  const place = await placeTranscript(path, projectRoots);
+  if (!place.ok) {
+    const why = place.reason === 'outside'
+      ? vscode.l10n.t('it is not where Claude Code or Codex keep transcripts (~/.claude/projects, ~/.codex/sessions), nor inside the project')
+      : place.reason === 'not-jsonl' ? vscode.l10n.t('it is not a .jsonl file') : vscode.l10n.t('it is not a readable file');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: the transcript {0} was not opened — {1}.', inert(path, 200), why));
+    return false;
+  }
+  const uri = vscode.Uri.file(place.real);
+  const st = await statPath(place.real).catch(() => undefined);
   if (!st?.isFile()) {
     void vscode.window.showWarningMessage(vscode.l10n.t('The transcript {0} is not a readable file.', inert(path, 200)));
-    return;
+    return false;
   }
   if (st.size < 40 * 1024 * 1024) {
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -234,6 +258,7 @@ export async function openTranscript(path: string): Promise<void> {
     await vscode.commands.executeCommand('cursorBottom');
   }
   await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession');
+  return true;
 }
 
 /** The live run's test section (test mode only: src/extension/testApi.ts). */
@@ -311,7 +336,9 @@ export function registerLive(ctx: LeopoldContext): { runs: LiveRuns; test: LiveT
     // One command for the Live node (a path), the owner node and the palette (a project): the running window's
     // transcript, else the one the owner recorded.
     vscode.commands.registerCommand('leopold.openTranscript', async (arg?: unknown) => {
-      let path = typeof arg === 'string' && arg.endsWith('.jsonl') ? arg : undefined;
+      // A path (the Live and owner nodes), else a project (a root, a tree handle, the palette's pick).
+      const isRoot = typeof arg === 'string' && ctx.registry.projects.some((p) => p.root === arg);
+      let path = typeof arg === 'string' && !isRoot ? arg : undefined;
       if (!path) {
         const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Which project\'s transcript to open?'));
         if (!project) return undefined;
@@ -323,8 +350,7 @@ export function registerLive(ctx: LeopoldContext): { runs: LiveRuns; test: LiveT
         return undefined;
       }
       try {
-        await openTranscript(path);
-        return path;
+        return (await openTranscript(path, ctx.registry.projects.map((p) => p.root))) ? path : undefined;
       } catch (err) {
         ctx.log.error(`open transcript ${path}: ${String(err)}`);
         return undefined;

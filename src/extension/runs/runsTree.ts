@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject, PerProject } from '../foundation/projects';
 import type { ModelUpdate } from '../foundation/projectModel';
-import { archivedRunNodes, buildProjectNode, changedNodes, toPlain, type NodeData, type OpenTarget } from './runsTreeNodes';
+import { ARCHIVE_PAGE, archivedRunNodes, buildProjectNode, changedNodes, toPlain, type NodeData, type OpenTarget } from './runsTreeNodes';
 import { uiLocale } from '../foundation/locale';
+import { oneLine, plainText } from '../../core/inert';
 import type { Seat } from '../control/seat';
 import type { LiveRuns } from '../live/live';
 import type { Recorder } from '../foundation/recorder';
@@ -40,6 +41,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
   private readonly nodes = new Map<string, NodeData>();
   private readonly lazy = new Map<string, NodeData[]>();
   private readonly disposables: vscode.Disposable[] = [this.emitter];
+  /** Archived runs shown per project root (ARCHIVE_PAGE until "N more…" is clicked). */
+  private readonly archivesShown = new Map<string, number>();
   /** Ids refreshed so far (test mode only, bounded: node-scoped refresh). */
   readonly fired: Recorder<string>;
 
@@ -83,7 +86,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     const before = entry.data;
     const snap = entry.project.model.snapshot;
     const node = buildProjectNode({ root: entry.project.root, name: entry.project.name }, snap, uiLocale(),
-      { view: this.live.of(entry.project).view, guardrailsText: snap.guardrailsText, decisions: snap.decisions });
+      { view: this.live.of(entry.project).view, guardrailsText: snap.guardrailsText, decisions: snap.decisions },
+      this.archivesShown.get(entry.project.root) ?? ARCHIVE_PAGE);
     const after = withRelaunchNode(node, this.seat?.registry.latest(entry.project.root), uiLocale());
     entry.data = after;
     // Index the new rendering; drop nodes of this project that disappeared.
@@ -179,10 +183,12 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     if (!n) return new vscode.TreeItem('…');
     const state = n.collapsible === 'expanded' ? vscode.TreeItemCollapsibleState.Expanded
       : n.collapsible === 'collapsed' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None;
-    const item = new vscode.TreeItem(n.label, state);
+    // Plain text, one line for the label and description: names and .leopold content are untrusted (a folder name can
+    // hold a newline, ANSI sequences, RTL overrides).
+    const item = new vscode.TreeItem(oneLine(n.label), state);
     item.id = n.id;
-    item.description = n.description;
-    item.tooltip = n.tooltip; // plain text: .leopold content is untrusted
+    item.description = n.description === undefined ? undefined : oneLine(n.description);
+    item.tooltip = n.tooltip === undefined ? undefined : plainText(n.tooltip);
     item.contextValue = n.contextValue;
     // A file or folder node carries its resourceUri: the file icon theme draws a plain file or folder, and file
     // decorations (decorations.ts: an invalid CHECKPOINT.md in the error colour) show in the tree as in the Explorer.
@@ -211,6 +217,14 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
       if (inner) return this.handle(inner.id);
     }
     return undefined;
+  }
+
+  /** "N more…": the next page of a project's archived runs. */
+  showMoreArchives(root: string): void {
+    const entry = this.entries.get(root);
+    if (!entry?.data) return;
+    this.archivesShown.set(root, (this.archivesShown.get(root) ?? ARCHIVE_PAGE) + ARCHIVE_PAGE);
+    this.render(entry);
   }
 
   /** Reloads everything (the Refresh command). */
@@ -296,6 +310,7 @@ export function registerRunsTree(ctx: LeopoldContext, live: LiveRuns, seat?: Sea
     view.onDidExpandElement((e) => expanded.add(e.element.id)),
     view.onDidCollapseElement((e) => expanded.delete(e.element.id)),
     vscode.commands.registerCommand('leopold.refreshRuns', () => provider.refreshAll()),
+    vscode.commands.registerCommand('leopold.showMoreArchives', (root?: unknown) => typeof root === 'string' && provider.showMoreArchives(root)),
     vscode.commands.registerCommand('leopold.openRunFile', async (target?: OpenTarget) => {
       if (!target?.path) return undefined;
       try {

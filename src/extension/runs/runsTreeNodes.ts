@@ -16,7 +16,7 @@ import { personNeededReason } from '../../core/continuity/pill';
 import { formatLocal, utcTooltip } from '../../core/time';
 import { fileKindWords, formatSize } from '../../core/files';
 import { decimal, msg, msgN, type Locale } from '../../core/messages';
-import { clip } from '../../core/inert';
+import { clip, oneLine } from '../../core/inert';
 import { liveRunNodes, type LiveTreeInput } from './runsTreeLive';
 import type { NodeData, OpenTarget } from './nodeData';
 
@@ -36,11 +36,17 @@ function hhmmss(e: JournalEvent): string {
   return formatLocal(e.tsMs, 'time');
 }
 
+/** A folder or file name as a label: one line, no controls, bounded (a name may hold a newline, ANSI, RTL marks). */
+const nameLabel = (name: string) => clip(oneLine(name), 200);
+
 /** An archived run's stamp as local time (`2026-08-07 02:26:23`); its folder name keeps the UTC stamp. */
 export function runStamp(run: ArchivedRun): string {
-  if (run.stampMs === undefined) return run.name;
+  if (run.stampMs === undefined) return nameLabel(run.name);
   return formatLocal(run.stampMs, 'second');
 }
+
+/** Archived runs listed at first (the newest), and how many more each "N more…" click shows. */
+export const ARCHIVE_PAGE = 50;
 
 /**
  * The run's state as `contextValue` tags, for the menus' `when` clauses (`viewItem =~ /\bkillSwitch\b/`):
@@ -143,7 +149,9 @@ function eventNode(root: string, e: JournalEvent, journalPath: string, locale: L
 }
 
 /** The whole subtree of one project (archived runs' files are lazy). */
-export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, locale: Locale = 'en', live?: LiveTreeInput): NodeData {
+export function buildProjectNode(
+  head: ProjectHead, snap: ProjectSnapshot, locale: Locale = 'en', live?: LiveTreeInput, archivesShown = ARCHIVE_PAGE,
+): NodeData {
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   const root = head.root;
   const leo = snap.leoDir;
@@ -210,7 +218,8 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
         tooltip: m('tree.owner.tooltip', { session: o.sessionId ?? none, engine: o.engine ?? none, harness: o.harness ?? none }) +
           `${o.pid !== undefined ? `\npid: ${o.pid}` : ''}\n${life}${o.signal ? m('tree.owner.signal', { signal: o.signal }) : ''}\n${m('tree.owner.aliveMeans')}` +
           `${transcript ? `\n${m('tree.owner.openTranscript', { path: transcript })}` : ''}`,
-        open: transcript ? { path: transcript } : undefined,
+        // Through Open Transcript, which opens only a transcript where the harnesses keep them or inside the project.
+        command: transcript ? { id: 'leopold.openTranscript', args: [transcript] } : undefined,
       });
     }
     runChildren.push({
@@ -266,7 +275,6 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
   const runDesc = state
     ? m('tree.run.desc', { status: snap.status.label, iteration: iteration ?? 0, max: maxIter, window: windowsNow, windows: snap.maxWindows, plan: planDesc })
     : m(snap.state.kind === 'missing' ? 'tree.run.noRun' : 'tree.run.unreadable', { plan: planDesc });
-  const runs = snap.runs;
   return {
     id: root,
     label: head.name,
@@ -281,16 +289,35 @@ export function buildProjectNode(head: ProjectHead, snap: ProjectSnapshot, local
         id: `${root}::run`, label: m('tree.currentRun'), description: runDesc, collapsible: 'expanded', icon: { id: 'run-all' },
         contextValue: runContext('run', snap), tooltip: runDesc, children: runChildren,
       },
-      {
-        id: `${root}::archives`, label: m('tree.archives'), description: String(runs.length), collapsible: runs.length ? 'collapsed' : 'none',
-        icon: { id: 'archive' }, contextValue: 'archives', tooltip: m('tree.archives.tooltip'),
-        children: runs.map((r) => ({
-          id: `${root}::archive:${r.name}`, label: runStamp(r), description: r.suffix ?? (r.stamp ? undefined : m('tree.archive.notStamped')),
-          tooltip: r.stampMs !== undefined ? `${r.path}\n${utcTooltip(r.stampMs)}` : r.path, icon: { id: 'folder' }, collapsible: 'collapsed' as const,
-          contextValue: 'archivedRun', lazyRun: r.path, resource: r.path,
-        })),
-      },
+      archivesNode(root, snap.runs, archivesShown, locale),
     ],
+  };
+}
+
+/**
+ * The archived runs, paged: the newest `shown` (ARCHIVE_PAGE at first), then an "N more…" node whose click shows the
+ * next page. A project with 100,000 archives builds ARCHIVE_PAGE + 1 nodes here, not 100,000.
+ */
+function archivesNode(root: string, runs: readonly ArchivedRun[], shown: number, locale: Locale): NodeData {
+  const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
+  const page = runs.slice(0, Math.max(0, shown));
+  const rest = runs.length - page.length;
+  const children: NodeData[] = page.map((r) => ({
+    id: `${root}::archive:${r.name}`, label: runStamp(r),
+    description: r.suffix !== undefined ? nameLabel(r.suffix) : r.stamp ? undefined : m('tree.archive.notStamped'),
+    tooltip: r.stampMs !== undefined ? `${r.path}\n${utcTooltip(r.stampMs)}` : r.path, icon: { id: 'folder' }, collapsible: 'collapsed' as const,
+    contextValue: 'archivedRun', lazyRun: r.path, resource: r.path,
+  }));
+  if (rest > 0) {
+    children.push({
+      id: `${root}::archives.more`, label: msgN(locale, 'tree.archives.more', rest), collapsible: 'none', icon: { id: 'ellipsis' },
+      contextValue: 'archivesMore', tooltip: m('tree.archives.more.tooltip', { page: Math.min(ARCHIVE_PAGE, rest) }),
+      command: { id: 'leopold.showMoreArchives', args: [root] },
+    });
+  }
+  return {
+    id: `${root}::archives`, label: m('tree.archives'), description: String(runs.length), collapsible: runs.length ? 'collapsed' : 'none',
+    icon: { id: 'archive' }, contextValue: 'archives', tooltip: m('tree.archives.tooltip'), children,
   };
 }
 
@@ -314,7 +341,7 @@ export function archivedRunNodes(root: string, runName: string, runPath: string,
 /** Files of an archived run as nodes. */
 export function archivedRunFileNodes(root: string, runName: string, runPath: string, files: string[]): NodeData[] {
   return files.map((f) => ({
-    id: `${root}::archive:${runName}/${f}`, label: f, collapsible: 'none', icon: { id: 'file' }, contextValue: 'archivedFile',
+    id: `${root}::archive:${runName}/${f}`, label: nameLabel(f), collapsible: 'none', icon: { id: 'file' }, contextValue: 'archivedFile',
     tooltip: join(runPath, f), open: { path: join(runPath, f) }, resource: join(runPath, f),
   }));
 }

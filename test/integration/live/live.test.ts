@@ -42,8 +42,11 @@ suite('The live run (a fake agent appending to a Claude Code transcript)', () =>
   suiteSetup(async () => {
     api = await leopold();
     [folder] = testFolders();
+    // Where Claude Code keeps transcripts ($CLAUDE_CONFIG_DIR/projects/<slug>/): Open Transcript opens only those.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-live-it-'));
-    transcript = path.join(dir, `${SESSION}.jsonl`);
+    process.env.CLAUDE_CONFIG_DIR = dir;
+    fs.mkdirSync(path.join(dir, 'projects', '-live'), { recursive: true });
+    transcript = path.join(dir, 'projects', '-live', `${SESSION}.jsonl`);
     await vscode.commands.executeCommand('workbench.view.extension.leopold');
     await waitFor('the project root', () => tree());
     await api.runsTree.idle();
@@ -51,6 +54,7 @@ suite('The live run (a fake agent appending to a Claude Code transcript)', () =>
 
   suiteTeardown(() => {
     for (const a of agents) a.kill();
+    delete process.env.CLAUDE_CONFIG_DIR;
   });
 
   test('idle: no run active, so no transcript is opened, watched or polled, and there is no Context or Live node', async () => {

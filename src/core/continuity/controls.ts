@@ -1,0 +1,38 @@
+// Which run controls Run Actions offers, in which order, for the run's state — the rule the Runs tree's inline
+// buttons follow too (package.json `when` clauses on the run's contextValue): the likely action first, since it is the
+// pick's default. Pure.
+import type { RunStatus } from '../runs';
+
+export type RunControl = 'resume' | 'resumeOther' | 'resumeAt' | 'stopRun' | 'stopNow' | 'clearKillSwitch';
+
+export interface ControlsInput {
+  status: RunStatus['kind'];
+  /** `.leopold/STOP` is there. */
+  killSwitch: boolean;
+  /** An agent this window started is still running (verified). */
+  agentRunning: boolean;
+  /** A Resume mode is remembered (then the other mode is offered as its own entry). */
+  modeRemembered: boolean;
+}
+
+/**
+ * An active run: Stop run (unless the kill switch is already set), then Stop now. A stopped or rolled run: Resume
+ * run, Resume the other way, Resume at… (and Stop now while an agent started for it still runs). Clear kill switch
+ * last whenever STOP is there. A finished run or none: nothing to resume or stop.
+ */
+export function runControls(c: ControlsInput): RunControl[] {
+  const out: RunControl[] = [];
+  if (c.status === 'active') {
+    if (!c.killSwitch) out.push('stopRun');
+    out.push('stopNow');
+  } else if (c.status === 'stopped' || c.status === 'rolled') {
+    out.push('resume');
+    if (c.modeRemembered) out.push('resumeOther');
+    out.push('resumeAt');
+    if (c.agentRunning) out.push('stopNow');
+  } else if (c.agentRunning) {
+    out.push('stopNow');
+  }
+  if (c.killSwitch) out.push('clearKillSwitch');
+  return out;
+}

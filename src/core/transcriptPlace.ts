@@ -1,0 +1,50 @@
+// Is a path that state.json names (`transcript_path`, `owner.transcript_path`) a transcript the extension may read
+// or open? A state file is untrusted: it can name any file (a private key, /etc/shadow, a FIFO). Only a regular
+// `.jsonl` file where the harnesses keep their transcripts (leopold-live.md §3.1) — Claude Code's
+// `<config>/projects/…` (`$CLAUDE_CONFIG_DIR`, `$CLAUDE_HOME`, `~/.claude`), Codex's `$CODEX_HOME/sessions/…`
+// (`~/.codex`) — or one inside the project itself is. Symlinks are resolved on both sides first: a link inside
+// `~/.claude/projects` that points elsewhere is elsewhere.
+import { promises as fs } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { harnessEnvFrom, type HarnessEnv } from './continuity/harness';
+
+export type TranscriptPlace =
+  | { ok: true; real: string; where: 'claude' | 'codex' | 'project' }
+  | { ok: false; reason: 'not-absolute' | 'not-jsonl' | 'missing' | 'not-regular' | 'outside'; real?: string };
+
+/** The harnesses' homes, as this process's environment names them (`$CLAUDE_HOME` too: the skill globs it). */
+export type TranscriptEnv = HarnessEnv & { claudeHome?: string };
+
+export function transcriptEnv(env: NodeJS.ProcessEnv, home: string): TranscriptEnv {
+  return { ...harnessEnvFrom(env, home), claudeHome: env.CLAUDE_HOME || undefined };
+}
+
+/** The folders transcripts may live in, per harness (not resolved). */
+export function transcriptRoots(env: TranscriptEnv): { claude: string[]; codex: string[] } {
+  const claude = [env.claudeConfigDir, env.claudeHome, join(env.home, '.claude')].filter((d): d is string => !!d).map((d) => join(d, 'projects'));
+  const codex = [env.codexHome, join(env.home, '.codex')].filter((d): d is string => !!d).map((d) => join(d, 'sessions'));
+  return { claude, codex };
+}
+
+const inside = (child: string, parent: string) => {
+  const rel = relative(parent, child);
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
+};
+
+/** Where `path` is, once resolved: a transcript the extension may read and open, or why not. Never opens it. */
+export async function transcriptPlace(path: string, projectRoot: string, env: TranscriptEnv): Promise<TranscriptPlace> {
+  if (!isAbsolute(path)) return { ok: false, reason: 'not-absolute' };
+  if (!path.endsWith('.jsonl')) return { ok: false, reason: 'not-jsonl' };
+  const real = await fs.realpath(path).catch(() => undefined);
+  if (!real) return { ok: false, reason: 'missing' };
+  if (!real.endsWith('.jsonl')) return { ok: false, reason: 'not-jsonl', real };
+  const st = await fs.stat(real).catch(() => undefined);
+  if (!st?.isFile()) return { ok: false, reason: 'not-regular', real };
+  const resolved = async (dirs: string[]) =>
+    (await Promise.all(dirs.map((d) => fs.realpath(d).catch(() => undefined)))).filter((d): d is string => !!d);
+  const roots = transcriptRoots(env);
+  if ((await resolved(roots.claude)).some((d) => inside(real, d))) return { ok: true, real, where: 'claude' };
+  if ((await resolved(roots.codex)).some((d) => inside(real, d))) return { ok: true, real, where: 'codex' };
+  if ((await resolved([projectRoot])).some((d) => inside(real, d))) return { ok: true, real, where: 'project' };
+  return { ok: false, reason: 'outside', real };
+}
