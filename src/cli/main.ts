@@ -68,7 +68,7 @@ export async function runStatusCli(argv: string[], io: Io): Promise<number> {
     io.stderr(`leopold-status: ${check.message}\n`);
     return check.code;
   }
-  const read = () => readRunStatus(args.dir, { nowMs: args.nowMs, env: io.env });
+  const read = () => readRunStatus(args.dir, { nowMs: args.nowMs, env: io.env, locale });
   if (args.watch) {
     return watchStatus(join(args.dir, '.leopold'), async () => render(await read(), args, locale), io, (err) =>
       msg(locale, 'status.cli.unreadable', { dir: args.dir, reason: (err as Error).message }));

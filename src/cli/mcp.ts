@@ -48,7 +48,7 @@ export async function answerTool(name: string, rawInput: unknown, scope: Project
   const input = toolInput(rawInput);
   switch (name as AgentToolName) {
     case 'leopold_run_status':
-      return readRunStatus(await scope.project(projectArg(input)), { env });
+      return readRunStatus(await scope.project(projectArg(input)), { env, locale });
     case 'leopold_check_checkpoint': {
       // Text or a file may be checked without a project; the project (when there is one) gives the cap.
       const named = projectArg(input);
@@ -110,7 +110,7 @@ export async function createMcpServer(opts: Pick<McpOptions, 'dir' | 'allow' | '
     } catch (err) {
       throw new McpError(ErrorCode.InvalidParams, (err as Error).message);
     }
-    const data = await readRunStatus(project, { env: opts.env });
+    const data = await readRunStatus(project, { env: opts.env, locale: opts.locale });
     return { contents: [{ uri: STATUS_RESOURCE_URI, mimeType: 'application/json', text: JSON.stringify(data) }] };
   });
   return { server, scope };

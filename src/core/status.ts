@@ -21,6 +21,7 @@ import { parseDecisions } from './decisions';
 import { readText, statPath } from './files';
 import { parseUtc } from './time';
 import { noticeFor, needsPerson } from './notify';
+import type { Locale } from './messages';
 
 export type TokenFigures = Pick<Tokens, 'input' | 'output' | 'cacheWrite' | 'cacheRead'>;
 export type LoopAction = 'relaunch' | 'api_relaunch' | 'refuse' | 'api_refuse' | 'wait' | 'none';
@@ -57,6 +58,8 @@ export interface RunStatusInput {
   decisions: number;
   nowMs: number;
   partial?: string[];
+  /** The language of the sentences (`pill`, `needsYou.text`); the keys and Leopold's words never change. */
+  locale?: Locale;
 }
 
 const figures = (t: Tokens): TokenFigures => ({ input: t.input, output: t.output, cacheWrite: t.cacheWrite, cacheRead: t.cacheRead });
@@ -86,6 +89,13 @@ export function loopOf(snapshot: ContinuitySnapshot, d: Decision): RunStatusData
   }
 }
 
+/** The notifications' kind (core/notify.ts) for a warning no recorded notice names yet: what the loop would refuse. */
+function needsYouKind(snapshot: ContinuitySnapshot, l: RunStatusData['loop']): string {
+  if (snapshot.state.kind !== 'ok') return 'stateInvalid';
+  if (l.reason === 'max_windows' || l.reason === 'no_progress_across_windows') return 'gate';
+  return l.action === 'api_refuse' ? 'apiError' : 'relaunch';
+}
+
 /** The run status from what the VS Code surfaces (or `readRunStatus`) already hold. Pure. */
 export function runStatusFrom(input: RunStatusInput): RunStatusData {
   const { project: snap, loop, live, nowMs } = input;
@@ -96,13 +106,16 @@ export function runStatusFrom(input: RunStatusInput): RunStatusData {
     const m = meters.find((x) => x.label === label);
     return m ? [m.val, m.max] : [0, 0];
   };
-  const p = pill(loop.snapshot, loop.decision, nowMs);
+  // The loop's snapshot of an active run skips GUARDRAILS.md (the status bar shows `window 2/10` where the tree
+  // shows `2 / 6`, issue 21): the pill is given the project model's ceiling, so the line agrees with `windows`.
+  const ceiling = loop.snapshot.guardrailsMaxWindows ?? snap.guardrails.maxWindows;
+  const p = pill({ ...loop.snapshot, guardrailsMaxWindows: ceiling }, loop.decision, nowMs, 'auto', input.locale);
   const wait = awaitingHuman(state, snap.recent, snap.plan);
   const notice = noticeFor(loop.snapshot.state.kind === 'ok' ? { kind: 'ok', raw: loop.snapshot.state.raw }
     : loop.snapshot.state.kind === 'invalid' ? { kind: 'invalid', raw: loop.snapshot.state.raw, problem: loop.snapshot.state.problem } : { kind: 'none' });
+  const loopNow = loopOf(loop.snapshot, loop.decision);
   const needsYou = wait && !wait.ticked ? { kind: 'awaitingHuman', text: wait.text }
-    : p.warning ? { kind: needsPerson(notice) ? notice!.kind : loop.snapshot.state.kind === 'ok' ? 'refused' : 'stateInvalid', text: p.explanation }
-    : null;
+    : p.warning ? { kind: needsPerson(notice) ? notice!.kind : needsYouKind(loop.snapshot, loopNow), text: p.explanation } : null;
   const ownerHarness = objectField(state?.owner).harness;
   const harness = live?.transcript?.harness ?? loop.snapshot.harness
     ?? (ownerHarness === 'claude' || ownerHarness === 'codex' ? ownerHarness : undefined);
@@ -114,7 +127,7 @@ export function runStatusFrom(input: RunStatusInput): RunStatusData {
     project: input.root,
     harness: harness ?? null,
     stoppedReason: typeof state?.stopped_reason === 'string' && state.stopped_reason !== '' ? state.stopped_reason : null,
-    loop: loopOf(loop.snapshot, loop.decision),
+    loop: loopNow,
     plan: { done: snap.plan?.done ?? 0, total: snap.plan?.total ?? 0 },
     windows: state ? { current: currentWindow(state), max: snap.maxWindows } : { current: 0, max: null },
     meters: { iterations: meter('iterations'), subagents: meter('subagents'), forks: meter('forks'), failures: meter('failures') },
@@ -124,12 +137,12 @@ export function runStatusFrom(input: RunStatusInput): RunStatusData {
       pct: gauge.pct === undefined ? null : Math.round(gauge.pct),
     },
     tokens: hasTokens ? figures(live.run.total.tokens) : null,
-    costUsd: hasTokens ? round(live.run.total.usd, 4) : null,
+    costUsd: hasTokens ? round(live.run.total.usd, 6) : null,
     perWindow: live?.windows.map((w) => {
       const known = w.transcripts.length > 0;
       return {
         window: w.window, tokens: known ? figures(addTokens(w.main.tokens, w.subagents.tokens)) : null,
-        costUsd: known ? round(w.main.usd + w.subagents.usd, 4) : null,
+        costUsd: known ? round(w.main.usd + w.subagents.usd, 6) : null,
       };
     }) ?? [],
     needsYou,
@@ -145,7 +158,7 @@ const TOKEN_COUNT_BUDGET_MS = 2000;
 
 /** Reads the project once through the core's ProjectModel (and the live run's figures) and answers; read-only, never spawns. */
 export async function readRunStatus(root: string,
-  opts: { nowMs?: number; env?: NodeJS.ProcessEnv; home?: string } = {}): Promise<RunStatusData> {
+  opts: { nowMs?: number; env?: NodeJS.ProcessEnv; home?: string; tokenBudgetMs?: number; locale?: Locale } = {}): Promise<RunStatusData> {
   const nowMs = opts.nowMs ?? Date.now();
   const env = opts.env ?? process.env;
   const abs = resolve(root);
@@ -165,15 +178,16 @@ export async function readRunStatus(root: string,
     snapshot.harness = (await detectHarness(abs, snapshot.state.raw, harnessEnvFrom(env, opts.home ?? homedir()))).harness ?? null;
     decision = decide(snapshot, nowMs);
   }
-  const live = currentTranscriptRef(snap.stateObject) ? await liveView(snap, leoDir, env, nowMs) : undefined;
+  const budget = opts.tokenBudgetMs ?? TOKEN_COUNT_BUDGET_MS;
+  const live = currentTranscriptRef(snap.stateObject) ? await liveView(snap, leoDir, env, nowMs, budget) : undefined;
   const decisionsText = await readText(join(leoDir, 'DECISIONS.md'));
   return runStatusFrom({
     root: abs, project: snap, loop: { snapshot, decision }, live,
-    decisions: decisionsText === undefined ? 0 : parseDecisions(decisionsText).length, nowMs, partial,
+    decisions: decisionsText === undefined ? 0 : parseDecisions(decisionsText).length, nowMs, partial, locale: opts.locale,
   });
 }
 
-async function liveView(snap: ProjectSnapshot, leoDir: string, env: NodeJS.ProcessEnv, nowMs: number): Promise<LiveView> {
+async function liveView(snap: ProjectSnapshot, leoDir: string, env: NodeJS.ProcessEnv, nowMs: number, budgetMs: number): Promise<LiveView> {
   const run = new LiveRun();
   run.prices = await loadPrices({ envPath: env.LEOPOLD_PRICES, projectPath: join(leoDir, 'prices.json') });
   await run.setInput({ state: snap.stateObject, runEvents: snap.runEvents, windows: snap.windows });
@@ -181,7 +195,7 @@ async function liveView(snap: ProjectSnapshot, leoDir: string, env: NodeJS.Proce
   for (let i = 0; i < 4 && (await run.pollCurrent()).more; i++);
   await run.pollOthers();
   let timer: NodeJS.Timeout | undefined;
-  const budget = new Promise<void>((r) => (timer = setTimeout(r, TOKEN_COUNT_BUDGET_MS)));
+  const budget = new Promise<void>((r) => (timer = setTimeout(r, budgetMs)));
   await Promise.race([run.countHistories(), budget]);
   clearTimeout(timer);
   const view = run.view(nowMs, parseUtc(snap.stateObject?.last_verify_at));
