@@ -20,6 +20,8 @@ import { registerLive } from './live/live';
 import { registerTreeActions } from './runs/treeActions';
 import { registerDecorations } from './checkpoint/decorations';
 import { registerWelcome } from './runs/welcome';
+import { registerAgentTools } from './agentTools/agentTools';
+import { registerNotifyCommand } from './control/notifyCommand';
 
 /** What deactivate() waits for; each is bounded, and deactivation never waits more than SHUTDOWN_MS in all. */
 const shutdown: (() => Promise<unknown>)[] = [];
@@ -52,6 +54,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi {
   const seat = registerSeat(ctx);
   const notifier = registerNotifications(ctx, seat);
   const supervisors = registerSupervisors(ctx, seat, notifier);
+  registerNotifyCommand(ctx, notifier, supervisors);
   registerLive(ctx);
   const actions = registerRunActions(ctx, supervisors, seat);
   const resumeAt = registerResumeAt(ctx, actions, supervisors);
@@ -65,6 +68,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi {
   registerDoctor(ctx);
   registerDecisions(ctx);
   registerTimeline(ctx, supervisors);
+  registerAgentTools(ctx, supervisors);
 
   log.info(`Leopold for VS Code ${extension.extension.packageJSON.version} active in ${Date.now() - t0} ms ` +
     `(projects found in ${tProjects - t0} ms; ${registry.projects.length} project${registry.projects.length === 1 ? '' : 's'}, ${vscode.env.appName} ${vscode.version})`);

@@ -16,6 +16,8 @@ import type { ResumeSchedule } from '../../core/continuity/schedule';
 import type { ShownNotice } from '../control/notifications';
 import type { StopNowResult } from '../control/runActions';
 import type { ScheduleEvent } from '../control/resumeAt';
+import type { AgentToolsTestApi } from '../agentTools/agentTools';
+import type { NotifyCommandTestApi } from '../control/notifyCommand';
 
 export interface SupervisorTestApi {
   /** The latest verdict per project root. */
@@ -199,4 +201,6 @@ export interface LeopoldTestApi {
   treeActions?: TreeActionsTestApi;
   welcome?: WelcomeTestApi;
   decorations?: DecorationsTestApi;
+  agentTools?: AgentToolsTestApi;
+  notifyCommand?: NotifyCommandTestApi;
 }
