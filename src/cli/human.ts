@@ -21,7 +21,8 @@ export function statusLine(d: RunStatusData, locale: Locale = 'en'): string {
   if (d.windows.max !== null && !/\d+\/\d+/.test(d.pill)) parts.push(msg(locale, 'status.window', { current: d.windows.current, max: d.windows.max }));
   if (d.context.pct !== undefined && d.context.pct !== null) parts.push(`${d.context.pct}%`);
   if (d.plan.total > 0) parts.push(msg(locale, 'status.plan', { done: d.plan.done, total: d.plan.total }));
-  if (d.costUsd !== null) parts.push(msg(locale, 'status.cost', { usd: formatUsd(d.costUsd, locale) }));
+  // A cost still being counted is what was read so far: a lower bound, said as one.
+  if (d.costUsd !== null) parts.push(msg(locale, d.partial?.includes('costUsd') ? 'status.costPartial' : 'status.cost', { usd: formatUsd(d.costUsd, locale) }));
   return parts.join(' · ');
 }
 

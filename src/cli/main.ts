@@ -11,7 +11,6 @@ import { envLocale, msg, type Locale } from '../core/messages';
 import { parseStatusArgs, type StatusArgs } from './args';
 import { humanLines, statusLine } from './human';
 import { watchStatus } from './watch';
-import { serveMcp } from './mcp';
 
 declare const __LEOPOLD_VERSION__: string;
 
@@ -62,7 +61,8 @@ export async function runStatusCli(argv: string[], io: Io): Promise<number> {
     io.stdout(`${typeof __LEOPOLD_VERSION__ === 'string' ? __LEOPOLD_VERSION__ : 'dev'}\n`);
     return 0;
   }
-  if (args.mcp) return serveMcp({ dir: args.dir, allow: args.allow, env: io.env, stderr: (s) => io.stderr(s), locale });
+  // Loaded only for --mcp: the SDK builds its protocol's schemas when loaded, a cost a status line should not pay.
+  if (args.mcp) return (await import('./mcp')).serveMcp({ dir: args.dir, allow: args.allow, env: io.env, stderr: (s) => io.stderr(s), locale });
   const check = await checkProject(args.dir, locale);
   if (check.code !== 0) {
     io.stderr(`leopold-status: ${check.message}\n`);
@@ -88,7 +88,8 @@ if (require.main === module) {
   runStatusCli(process.argv.slice(2), {
     stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), env: process.env, cwd: process.cwd(),
   }).then((code) => {
-    process.exitCode = code;
+    // Once the answer is written, reads a budget cut short (core/status.ts) are not waited for.
+    process.stdout.write('', () => process.exit(code));
   }, (err: unknown) => {
     process.stderr.write(`leopold-status: ${(err as Error).stack ?? String(err)}\n`);
     process.exitCode = 1;

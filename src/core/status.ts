@@ -153,8 +153,8 @@ export function runStatusFrom(input: RunStatusInput): RunStatusData {
 
 /** A journal larger than this is not read whole for its older windows (the figure says it is partial). */
 const HISTORY_SCAN_BYTES = 32 * 1024 * 1024;
-/** How long the transcripts' histories may be counted before the figures are given as partial. */
-const TOKEN_COUNT_BUDGET_MS = 2000;
+/** How long the other transcripts and the histories may be read before the figures are given as partial. */
+const TOKEN_COUNT_BUDGET_MS = 1000;
 
 /** Reads the project once through the core's ProjectModel (and the live run's figures) and answers; read-only, never spawns. */
 export async function readRunStatus(root: string,
@@ -180,25 +180,40 @@ export async function readRunStatus(root: string,
   }
   const budget = opts.tokenBudgetMs ?? TOKEN_COUNT_BUDGET_MS;
   const live = currentTranscriptRef(snap.stateObject) ? await liveView(snap, leoDir, env, nowMs, budget) : undefined;
+  if (live?.cut) partial.push('tokens', 'costUsd', 'perWindow');
   const decisionsText = await readText(join(leoDir, 'DECISIONS.md'));
   return runStatusFrom({
-    root: abs, project: snap, loop: { snapshot, decision }, live,
+    root: abs, project: snap, loop: { snapshot, decision }, live: live?.view,
     decisions: decisionsText === undefined ? 0 : parseDecisions(decisionsText).length, nowMs, partial, locale: opts.locale,
   });
 }
 
-async function liveView(snap: ProjectSnapshot, leoDir: string, env: NodeJS.ProcessEnv, nowMs: number, budgetMs: number): Promise<LiveView> {
+/**
+ * The live run's figures for one reading: the running transcript's tail first (bounded per poll), then, until
+ * `budgetMs` after the start, the other windows' and the subagents' transcripts and every history. What the budget cut short is
+ * said: `cut` (a window whose transcript was not read yet has unknown tokens, never zero).
+ */
+async function liveView(snap: ProjectSnapshot, leoDir: string, env: NodeJS.ProcessEnv, nowMs: number,
+  budgetMs: number): Promise<{ view: LiveView; cut: boolean }> {
+  const deadline = Date.now() + budgetMs;
   const run = new LiveRun();
   run.prices = await loadPrices({ envPath: env.LEOPOLD_PRICES, projectPath: join(leoDir, 'prices.json') });
   await run.setInput({ state: snap.stateObject, runEvents: snap.runEvents, windows: snap.windows });
-  // The running transcript's tail (bounded per poll), then the other windows' and the subagents' transcripts.
   for (let i = 0; i < 4 && (await run.pollCurrent()).more; i++);
-  await run.pollOthers();
+  // The budget counts from the start: finding a long run's transcripts (above) is part of it.
   let timer: NodeJS.Timeout | undefined;
-  const budget = new Promise<void>((r) => (timer = setTimeout(r, budgetMs)));
-  await Promise.race([run.countHistories(), budget]);
+  const budget = new Promise<'cut'>((r) => (timer = setTimeout(() => r('cut'), Math.max(0, deadline - Date.now()))));
+  const rest = (async () => {
+    await run.pollOthers();
+    await run.countHistories();
+    return 'done' as const;
+  })();
+  const how = await Promise.race([rest, budget]);
   clearTimeout(timer);
   const view = run.view(nowMs, parseUtc(snap.stateObject?.last_verify_at));
-  run.close(); // stops a history count still running
-  return view;
+  // Stops the reads still going: each stops at its next step (a transcript's poll in flight, a directory listing),
+  // not waited for here (the answer is complete as `cut` says).
+  run.close();
+  rest.catch(() => undefined);
+  return { view, cut: how === 'cut' };
 }

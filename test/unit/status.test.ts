@@ -237,6 +237,9 @@ describe('leopold-status: the run as data, key by key against the Runs tree (cor
     await fs.writeFile(big, history + (await fs.readFile(big, 'utf8')));
     const quick = await readRunStatus(root, { nowMs: NOW, env: {}, home: '/nonexistent-home', tokenBudgetMs: 0 });
     assert.deepEqual(quick.partial, ['tokens', 'costUsd', 'perWindow']);
+    assert.match(statusLine(quick), / · ≥ \$[\d.]+ \(still counting\)$/, 'a cost still counted is given as a lower bound');
+    // Cut before the earlier window's transcript was read: its tokens are unknown (null), never zero.
+    assert.ok(quick.perWindow.every((w) => w.tokens === null || w.tokens.input > 0), JSON.stringify(quick.perWindow));
     const full = await readRunStatus(root, { nowMs: NOW, env: {}, home: '/nonexistent-home' });
     assert.equal(full.partial, undefined);
     assert.ok(full.tokens!.output > quick.tokens!.output, 'the whole history adds its tokens');
