@@ -11,6 +11,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CONTINUITY_POLL_MS } from '../src/core/continuity/constants';
 import { tick, type RunnerOptions } from '../src/core/continuity/runner';
+import { decide } from '../src/core/continuity/decide';
+import { ProjectModel } from '../src/core/project';
 import { spawnDetached } from '../src/core/continuity/spawn';
 import { formatUtc } from '../src/core/time';
 import { median } from './stats';
@@ -41,8 +43,51 @@ async function writeState(leo: string, state: Record<string, unknown>): Promise<
   await fs.rename(tmp, path.join(leo, 'state.json'));
 }
 
-/** The supervisor's loop without VS Code: fs events (coalesced) plus the safety poll, one tick at a time. */
+/**
+ * The supervisor's loop without VS Code, as it is since issue 21: the project's one model follows the fs events
+ * (coalesced); each change and each 2 s safety poll (a stat of the loop's files, an update of those that changed)
+ * re-decides from the model's snapshot, and only a decision that acts goes to the locked runner.
+ */
 function startLoop(opts: RunnerOptions, leo: string): { stop: () => void } {
+  const model = new ProjectModel(leo, { ownerSignals: false });
+  let running = false;
+  let dirty = false;
+  let timer: NodeJS.Timeout | undefined;
+  const pending = new Set<string>();
+  const run = async () => {
+    if (running) return void (dirty = true);
+    running = true;
+    try {
+      do {
+        dirty = false;
+        if (!model.loaded) await model.load();
+        else if (pending.size) {
+          const files = [...pending];
+          pending.clear();
+          await model.update(files);
+        }
+        const d = decide({ ...model.snapshot.continuity, binaries: opts.binaries }, Date.now());
+        if (d.fields || d.needsHarness) await tick(opts);
+      } while (dirty);
+    } finally {
+      running = false;
+    }
+  };
+  const watcher: FSWatcher = watch(leo, (_e, name) => {
+    if (!name || name.startsWith('.state.lock') || /\.tmp/.test(name)) return;
+    pending.add(String(name));
+    timer ??= setTimeout(() => ((timer = undefined), void run()), COALESCE_MS);
+  });
+  const poll = setInterval(() => void model.changedSinceLastLook().then((files) => {
+    for (const f of files) pending.add(f);
+    return run();
+  }), CONTINUITY_POLL_MS);
+  void run();
+  return { stop: () => (watcher.close(), clearInterval(poll), timer && clearTimeout(timer)) };
+}
+
+/** The loop before issue 21, for the comparison in the same run: every event and every poll read the loop's files. */
+function startRunnerLoop(opts: RunnerOptions, leo: string): { stop: () => void } {
   let running = false;
   let dirty = false;
   let timer: NodeJS.Timeout | undefined;
@@ -118,9 +163,9 @@ export async function benchContinuity(): Promise<Record<string, string>> {
       l?.stop();
       return ((c.user + c.system) / 1000) * (60 / ((performance.now() - w0) / 1000));
     };
-    const idle = async (state: Record<string, unknown>, name: string) => {
+    const idle = async (state: Record<string, unknown>, name: string, loop = startLoop) => {
       const q = await project(path.join(dir, name), state);
-      const l = startLoop({ ...opts, root: q.root }, q.leo);
+      const l = loop({ ...opts, root: q.root }, q.leo);
       await sleep(500);
       return cpuOver(l);
     };
@@ -140,6 +185,8 @@ export async function benchContinuity(): Promise<Record<string, string>> {
       for (const [name, state] of round ? [...cases].reverse() : cases) {
         const x = await idle(state, `idle-${name}-${round}`);
         best[name] = Math.min(best[name] ?? Infinity, x);
+        const old = await idle(state, `idle-old-${name}-${round}`, startRunnerLoop);
+        best[`old-${name}`] = Math.min(best[`old-${name}`] ?? Infinity, old);
       }
     }
     const { active, finished, handled } = best;
@@ -155,6 +202,8 @@ export async function benchContinuity(): Promise<Record<string, string>> {
       'continuity: idle CPU per 60 s, live run, net of baseline': net(active),
       'continuity: idle CPU per 60 s, finished run, net of baseline': net(finished),
       'continuity: idle CPU per 60 s, refused roll (already_handled), net': net(handled),
+      'continuity: idle CPU per 60 s before issue 21 (the runner read each poll): live / finished / refused, net':
+        [best['old-active'], best['old-finished'], best['old-handled']].map((x) => Math.max(0, x - baseline).toFixed(1)).join(' / ') + ' ms',
     };
   } finally {
     await fs.rm(dir, { recursive: true, force: true });

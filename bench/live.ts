@@ -66,6 +66,7 @@ function snapshotFor(leoDir: string, state: Record<string, unknown>): ProjectSna
     killSwitch: false, maxWindows: 10, windows: [], runEvents: [], runJournal: path.join(leoDir, 'events.jsonl'), recent: [],
     decisions: noDecisions(), journalSkipped: 0, journalExists: true, runs: [], files: [],
     checkpoint: { exists: false, capBytes: 32768, ok: false, errors: 0, verdict: 'missing' },
+    continuity: { projectRoot: path.dirname(leoDir), state: { kind: 'ok', raw: state }, openItems: 0, continuity: 'auto', stopExists: false, checkpointBytes: 0 },
   };
 }
 

@@ -47,7 +47,8 @@ const jobs = [
     entryPoints: ['src/extension/timeline/webview/main.ts'], outfile: 'dist/timeline.js', minify: production, sourcemap: !production },
 ];
 if (tests) {
-  jobs.push({ ...common, entryPoints: listTs('test/unit'), outdir: 'out/unit', external: ['mocha'], sourcemap: 'inline' });
+  jobs.push({ ...common, entryPoints: listTs('test/unit'), outdir: 'out/unit', outbase: 'test/unit', external: ['mocha'], sourcemap: 'inline' });
+  jobs.push({ ...common, entryPoints: listTs('test/stress'), outdir: 'out/stress', outbase: 'test/stress', external: ['mocha'], sourcemap: 'inline' });
   jobs.push({ ...common, entryPoints: listTs('test/integration'), outdir: 'out/integration', outbase: 'test/integration', external: ['vscode', 'mocha'], sourcemap: 'inline' });
   if (existsSync(join(root, 'bench'))) jobs.push({ ...common, entryPoints: listTs('bench'), outdir: 'out/bench', external: ['vscode'] });
 }

@@ -16,10 +16,11 @@ function flat(text: string, max: number): string {
 
 /** The first line: the status bar's words, the window, the gauge, the plan, the cost. */
 export function statusLine(d: RunStatusData, locale: Locale = 'en'): string {
-  const parts = ['Leopold', flat(basename(d.project), 60), flat(d.pill, 120)];
-  // The status bar's pill names the window while the run is active; otherwise it is said here.
-  if (d.windows.max !== null && !/\d+\/\d+/.test(d.pill)) parts.push(msg(locale, 'status.window', { current: d.windows.current, max: d.windows.max }));
-  if (d.context.pct !== undefined && d.context.pct !== null) parts.push(`${d.context.pct}%`);
+  const parts = ['Leopold', flat(basename(d.project), 60), flat(d.text, 120)];
+  // The status bar's words name the window while the run is active; otherwise it is said here.
+  if (d.windows.max !== null && !/\d+\/\d+/.test(d.text)) parts.push(msg(locale, 'status.window', { current: d.windows.current, max: d.windows.max }));
+  // The gauge's percentage as the status bar rounds it (the transcript's size against max_context_mb; none at 0).
+  if (d.context.mb !== null && d.context.capMb > 0) parts.push(`${Math.round((d.context.mb / d.context.capMb) * 100)}%`);
   if (d.plan.total > 0) parts.push(msg(locale, 'status.plan', { done: d.plan.done, total: d.plan.total }));
   // A cost still being counted is what was read so far: a lower bound, said as one.
   if (d.costUsd !== null) parts.push(msg(locale, d.partial?.includes('costUsd') ? 'status.costPartial' : 'status.cost', { usd: formatUsd(d.costUsd, locale) }));

@@ -14,6 +14,9 @@ import { watchStatus } from './watch';
 
 declare const __LEOPOLD_VERSION__: string;
 
+/** How long one reading may spend on the other windows' transcripts and the histories (then: `partial`). */
+export const STATUS_BUDGET_MS = 1000;
+
 export interface Io {
   stdout(s: string): void;
   stderr(s: string): void;
@@ -68,7 +71,7 @@ export async function runStatusCli(argv: string[], io: Io): Promise<number> {
     io.stderr(`leopold-status: ${check.message}\n`);
     return check.code;
   }
-  const read = () => readRunStatus(args.dir, { nowMs: args.nowMs, env: io.env, locale });
+  const read = () => readRunStatus(args.dir, { nowMs: args.nowMs, env: io.env, locale, budgetMs: STATUS_BUDGET_MS });
   if (args.watch) {
     return watchStatus(join(args.dir, '.leopold'), async () => render(await read(), args, locale), io, (err) =>
       msg(locale, 'status.cli.unreadable', { dir: args.dir, reason: (err as Error).message }));

@@ -20,6 +20,9 @@ import { ProjectScope } from './scope';
 
 declare const __LEOPOLD_VERSION__: string;
 
+/** An agent can wait longer than a status line, not forever: the reading's budget for the transcripts (core/status.ts). */
+const MCP_BUDGET_MS = 5000;
+
 export const STATUS_RESOURCE_URI = 'leopold://run-status';
 
 /**
@@ -48,7 +51,7 @@ export async function answerTool(name: string, rawInput: unknown, scope: Project
   const input = toolInput(rawInput);
   switch (name as AgentToolName) {
     case 'leopold_run_status':
-      return readRunStatus(await scope.project(projectArg(input)), { env, locale });
+      return readRunStatus(await scope.project(projectArg(input)), { env, locale, budgetMs: MCP_BUDGET_MS });
     case 'leopold_check_checkpoint': {
       // Text or a file may be checked without a project; the project (when there is one) gives the cap.
       const named = projectArg(input);
@@ -110,7 +113,7 @@ export async function createMcpServer(opts: Pick<McpOptions, 'dir' | 'allow' | '
     } catch (err) {
       throw new McpError(ErrorCode.InvalidParams, (err as Error).message);
     }
-    const data = await readRunStatus(project, { env: opts.env, locale: opts.locale });
+    const data = await readRunStatus(project, { env: opts.env, locale: opts.locale, budgetMs: MCP_BUDGET_MS });
     return { contents: [{ uri: STATUS_RESOURCE_URI, mimeType: 'application/json', text: JSON.stringify(data) }] };
   });
   return { server, scope };

@@ -95,7 +95,7 @@ export function resolveMaxIterations(state: StateObject | undefined, guardrailsM
 }
 
 /**
- * `max_context_mb` as the checkpoint cap reads it (2% of one window, checkpoint.ts): `int()` of a number or of a
+ * `max_context_mb` as the checkpoint cap reads it (2% of one window, checkpoint/cap.ts): `int()` of a number or of a
  * numeric string (jq may leave one), `1.9` is 1; 5 otherwise.
  */
 export function capContextMb(state: StateObject | undefined): number {

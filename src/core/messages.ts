@@ -31,7 +31,7 @@ export function envLocale(env: NodeJS.ProcessEnv): Locale {
 const EN = {
   ...LIVE_EN,
   ...STATUS_EN,
-  // --- checkpoint findings (core/checkpoint.ts) -----------------------------------------------------------------
+  // --- checkpoint findings (core/checkpoint/rules/*.ts) ---------------------------------------------------------
   'checkpoint.nested': '{count} titles — a nested prior checkpoint; merge, never nest. Delete this second "{title}" line and merge any repeated section into the first one.',
   'checkpoint.nested.fix': 'Drop the nested title line',
   'checkpoint.noTitle': 'no "{title}" title — the compact hook refuses a checkpoint without exactly one title and the Stop hook records checkpoint_written: false. Add "{title}" as the first line.',
@@ -44,12 +44,12 @@ const EN = {
   'checkpoint.rename.fix': 'Rename to "## {name}"',
   'checkpoint.unknown.near': 'unknown section "## {name}" — the contract is: {list}. Rename it to "## {near}", or quote it ("> ## …") to keep it as body text.',
   'checkpoint.unknown.far': 'unknown section "## {name}" — the contract is: {list}. Rename it to one of those, or quote it ("> ## …") to keep it as body text.',
-  'checkpoint.duplicate.ledger': '"## {name}" twice — a nested prior checkpoint; merge, never nest. Merge this section into the first "## {name}" (line {line}); as a ledger it keeps every line.',
+  'checkpoint.duplicate.ledger': '"## {name}" twice — a nested prior checkpoint; merge, never nest. Merge this section into the first "## {name}" (line {line}); as a ledger it keeps every line, identical ones once.',
   'checkpoint.duplicate.snapshot': '"## {name}" twice — a nested prior checkpoint; merge, never nest. Merge this section into the first "## {name}" (line {line}); as a snapshot the later view replaces the earlier one — the merge keeps the later view first and the earlier view below it, marked, for you to trim.',
-  'checkpoint.duplicate.ledger.fix': 'Merge into the first "## {name}" (keep every line)',
-  'checkpoint.duplicate.ledger.collapse.fix.one': 'Merge into the first "## {name}", collapsing repeated lines (drops {count} line)',
-  'checkpoint.duplicate.ledger.collapse.fix.other': 'Merge into the first "## {name}", collapsing repeated lines (drops {count} lines)',
+  'checkpoint.duplicate.ledger.fix': 'Merge into the first "## {name}" (each line once)',
+  'checkpoint.duplicate.ledger.repeats.fix': 'Merge into the first "## {name}", keeping repeated lines',
   'checkpoint.duplicate.snapshot.fix': 'Merge into the first "## {name}": this later view first, the earlier view kept below it',
+  'checkpoint.duplicate.snapshot.same.fix': 'Remove this repeated "## {name}" (the same view as the first)',
   'checkpoint.duplicate.snapshot.later.fix.one': 'Keep only this later view of "## {name}" (drops {count} line)',
   'checkpoint.duplicate.snapshot.later.fix.other': 'Keep only this later view of "## {name}" (drops {count} lines)',
   'checkpoint.duplicate.earlierView': '(earlier view of "## {name}", kept by the merge — delete what no longer holds)',
@@ -448,12 +448,12 @@ const PT_BR: Record<MessageKey, string> = {
   'checkpoint.rename.fix': 'Renomear para "## {name}"',
   'checkpoint.unknown.near': 'seção desconhecida "## {name}" — o contrato é: {list}. Renomeie para "## {near}", ou cite-a ("> ## …") para mantê-la como texto do corpo.',
   'checkpoint.unknown.far': 'seção desconhecida "## {name}" — o contrato é: {list}. Renomeie para uma dessas, ou cite-a ("> ## …") para mantê-la como texto do corpo.',
-  'checkpoint.duplicate.ledger': '"## {name}" duas vezes — um checkpoint anterior aninhado; faça merge, nunca aninhe. Faça merge desta seção na primeira "## {name}" (linha {line}); como livro-razão ela mantém todas as linhas.',
+  'checkpoint.duplicate.ledger': '"## {name}" duas vezes — um checkpoint anterior aninhado; faça merge, nunca aninhe. Faça merge desta seção na primeira "## {name}" (linha {line}); como livro-razão ela mantém todas as linhas, as idênticas uma vez só.',
   'checkpoint.duplicate.snapshot': '"## {name}" duas vezes — um checkpoint anterior aninhado; faça merge, nunca aninhe. Faça merge desta seção na primeira "## {name}" (linha {line}); como fotografia a visão posterior substitui a anterior — o merge mantém a visão posterior primeiro e a anterior abaixo dela, marcada, para você enxugar.',
-  'checkpoint.duplicate.ledger.fix': 'Fazer merge na primeira "## {name}" (manter todas as linhas)',
-  'checkpoint.duplicate.ledger.collapse.fix.one': 'Fazer merge na primeira "## {name}", juntando linhas repetidas (remove {count} linha)',
-  'checkpoint.duplicate.ledger.collapse.fix.other': 'Fazer merge na primeira "## {name}", juntando linhas repetidas (remove {count} linhas)',
+  'checkpoint.duplicate.ledger.fix': 'Fazer merge na primeira "## {name}" (cada linha uma vez)',
+  'checkpoint.duplicate.ledger.repeats.fix': 'Fazer merge na primeira "## {name}", mantendo as linhas repetidas',
   'checkpoint.duplicate.snapshot.fix': 'Fazer merge na primeira "## {name}": esta visão posterior primeiro, a visão anterior mantida abaixo dela',
+  'checkpoint.duplicate.snapshot.same.fix': 'Remover esta "## {name}" repetida (a mesma visão da primeira)',
   'checkpoint.duplicate.snapshot.later.fix.one': 'Manter só esta visão posterior de "## {name}" (remove {count} linha)',
   'checkpoint.duplicate.snapshot.later.fix.other': 'Manter só esta visão posterior de "## {name}" (remove {count} linhas)',
   'checkpoint.duplicate.earlierView': '(visão anterior de "## {name}", mantida pelo merge — apague o que não vale mais)',
@@ -849,6 +849,8 @@ export function msg(locale: Locale | undefined, key: MessageKey, args?: MessageA
 }
 
 type Counted<K> = K extends `${infer B}.one` ? (`${B}.other` extends MessageKey ? B : never) : never;
+/** The base of a counted pair of keys (`key.one` / `key.other`): what `msgN` takes. */
+export type CountedKey = Counted<MessageKey>;
 const PLURALS: Readonly<Record<Locale, Intl.PluralRules>> = { en: new Intl.PluralRules('en'), 'pt-br': new Intl.PluralRules('pt-BR') };
 
 /** `one` or `other` for `count` by the language's own rule (CLDR): English `0 items`, Portuguese `0 item` (0 and 1 are singular). */
@@ -857,7 +859,7 @@ export function pluralCategory(locale: Locale | undefined, count: number): 'one'
 }
 
 /** A counted message: `key.one` or `key.other`, chosen by `Intl.PluralRules` for the locale (pluralCategory). */
-export function msgN(locale: Locale | undefined, key: Counted<MessageKey>, count: number, args?: MessageArgs): string {
+export function msgN(locale: Locale | undefined, key: CountedKey, count: number, args?: MessageArgs): string {
   return msg(locale, `${key}.${pluralCategory(locale, count)}` as MessageKey, { count, ...args });
 }
 

@@ -4,6 +4,7 @@
 // same event seen again — on the next tick, after a reload, from another decision path — is not shown twice.
 import { apiError, apiErrorResult, isActive, objectField, recordIsForCurrentWindow, relaunchResult, stoppedReason, windowsOf } from './fields';
 import { parseUtc } from './time';
+import type { ContinuitySnapshot } from './continuity/decide';
 
 export type NoticeKind = 'planComplete' | 'relaunch' | 'gate' | 'apiError' | 'awaitingHuman' | 'stateInvalid';
 export const NOTICE_KINDS: readonly NoticeKind[] = ['planComplete', 'relaunch', 'gate', 'apiError', 'awaitingHuman', 'stateInvalid'];
@@ -28,6 +29,14 @@ export type NoticeState =
   | { kind: 'ok'; raw: Record<string, unknown> }
   | { kind: 'invalid'; raw?: Record<string, unknown>; problem: string }
   | { kind: 'none' };
+
+/** The state as the notice rules read it, from the loop's reading of state.json. */
+export function noticeState(state: ContinuitySnapshot['state']): NoticeState {
+  if (state.kind === 'ok') return { kind: 'ok', raw: state.raw };
+  if (state.kind === 'invalid') return { kind: 'invalid', raw: state.raw, problem: state.problem };
+  if (state.kind === 'invalid-json') return { kind: 'invalid', problem: 'state.json is not valid JSON' };
+  return { kind: 'none' };
+}
 
 const s = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 

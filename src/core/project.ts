@@ -3,18 +3,19 @@
 // says which sections changed, so a view can refresh just those nodes. Reads are async and bounded: the journal
 // is tailed (only appended bytes are read), archived runs are listed by name only.
 import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { capFrom, formatKb, utf8Length, validateCheckpoint, type CheckpointCap } from './checkpoint';
-import { activationMs, capContextMb, resolveMaxWindows } from './fields';
+import { activationMs, capContextMb, resolveMaxWindows, windowsOf } from './fields';
 import { parseGuardrails, type Guardrails } from './guardrails';
 import { describeFile, fileKindWords, formatSize, readBounded, readText, TEXT_CAP_BYTES, type FileKind } from './files';
 import { JournalTailer, noDecisions, type DecisionCounts, type JournalEvent } from './journal';
 import { gatherOwnerSignals, ownerStatus, type OwnerStatus } from './owner';
-import { parsePlan, type Plan } from './plan';
+import { countOpenItems, parsePlan, type Plan } from './plan';
 import { assembleWindows, currentRunEvents, listRuns, readJournalContinuity, runStatus, type ArchivedRun, type RunStatus, type RunWindow } from './runs';
 import { readState, type StateRead } from './state';
 import { ReadCache } from './readCache';
 import { msg, msgN, type Locale } from './messages';
+import { decisionState, type ContinuitySnapshot } from './continuity/decide';
 
 export const BRIEF_FILES = ['MISSION.md', 'CHARTER.md', 'GUARDRAILS.md', 'PLAN.md', 'DECISIONS.md', 'CHECKPOINT.md'] as const;
 
@@ -54,6 +55,8 @@ export interface ProjectSnapshot {
   owner?: OwnerStatus;
   plan?: Plan;
   guardrails: Guardrails;
+  /** GUARDRAILS.md as read (the doctor's line positions, the verification entries); undefined when there is none. */
+  guardrailsText?: string;
   maxWindows: number;
   windows: RunWindow[];
   /** The current run's continuity events the windows were assembled from (earlier runs left out), journal order. */
@@ -73,6 +76,11 @@ export interface ProjectSnapshot {
   checkpoint: CheckpointVerdict;
   /** `.leopold/STOP` (the kill switch) is there, whatever it is. */
   killSwitch: boolean;
+  /**
+   * What the relaunch loop decides from, read with everything above (the one reading for display; the runner reads
+   * again under the lock before it writes). No binaries and no harness: the supervisor adds those.
+   */
+  continuity: ContinuitySnapshot;
 }
 
 /** A snapshot's own copy (the tailer keeps counting into its object). */
@@ -92,6 +100,9 @@ export interface ProjectModelOptions {
   /** The language of the words the snapshot carries (status labels, window details, the checkpoint verdict). */
   locale?: Locale;
 }
+
+/** The files the relaunch loop decides from (what the safety poll looks at). */
+export const LOOP_FILES = ['state.json', 'PLAN.md', 'GUARDRAILS.md', 'STOP', 'CHECKPOINT.md', 'events.jsonl'] as const;
 
 /** Which sections a changed path (relative to `.leopold/`) feeds. */
 export function sectionsFor(rel: string): Section[] {
@@ -181,6 +192,7 @@ export class ProjectModel {
       leoDir: this.leoDir, state: { kind: 'missing' }, status: runStatus(undefined, this.locale), guardrails: parseGuardrails(''),
       maxWindows: 10, windows: [], runEvents: [], runJournal: join(this.leoDir, 'events.jsonl'), recent: [], decisions: noDecisions(), journalSkipped: 0, journalExists: false, runs: [], files: [],
       checkpoint: { exists: false, capBytes: 32768, ok: false, errors: 0, verdict: msg(this.locale, 'project.checkpoint.missing') }, killSwitch: false,
+      continuity: { projectRoot: dirname(this.leoDir), state: { kind: 'missing' }, openItems: 0, continuity: 'auto', stopExists: false, checkpointBytes: 0 },
     };
     const p = (name: string) => join(this.leoDir, name);
     await Promise.all([
@@ -195,9 +207,11 @@ export class ProjectModel {
       sections.has('plan') && (async () => {
         this.planText = await readText(p('PLAN.md'));
         next.plan = this.planText === undefined ? undefined : parsePlan(this.planText);
+        this.openItems = countOpenItems(this.planText ?? '');
       })(),
       sections.has('guardrails') && (async () => {
-        next.guardrails = parseGuardrails((await readText(p('GUARDRAILS.md'))) ?? '');
+        next.guardrailsText = await readText(p('GUARDRAILS.md'));
+        next.guardrails = parseGuardrails(next.guardrailsText ?? '');
       })(),
       sections.has('journal') && (async () => {
         await this.tailer.poll();
@@ -232,8 +246,49 @@ export class ProjectModel {
       next.checkpoint = verdictOf(read, capFrom(next.guardrails.maxCheckpointKb, capContextMb(raw)), this.locale);
     }
     if (sections.has('windows')) await this.assemble(next);
+    next.continuity = this.continuityOf(next);
     this.snap = next;
     return sections;
+  }
+
+  private openItems = 0;
+  private seen: Map<string, string> | undefined;
+
+  /**
+   * The safety net for a missed file-system event: a stat of each file the relaunch loop decides from (no read), and
+   * the names of those that changed since the last look (none on the first). The caller updates those.
+   */
+  async changedSinceLastLook(): Promise<string[]> {
+    const now = new Map<string, string>();
+    await Promise.all(LOOP_FILES.map(async (f) => {
+      const st = await fs.stat(join(this.leoDir, f)).catch(() => undefined);
+      now.set(f, st ? `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : '-');
+    }));
+    const before = this.seen;
+    this.seen = now;
+    return before ? LOOP_FILES.filter((f) => before.get(f) !== now.get(f)) : [];
+  }
+
+  /** The loop's snapshot from what this update read: the same files, the watcher's readings of them. */
+  private continuityOf(next: ProjectSnapshot): ContinuitySnapshot {
+    const state = decisionState(next.state);
+    const windows = state.kind === 'ok' ? windowsOf(state.raw) : undefined;
+    let rollEventMs: number | undefined;
+    if (windows !== undefined) {
+      const events = this.tailer.continuityEvents();
+      for (let i = events.length - 1; i >= 0; i--) {
+        const e = events[i];
+        if (e.event === 'window_roll' && Number(e.fields.window) === windows - 1 && e.tsMs !== undefined) {
+          rollEventMs = e.tsMs;
+          break;
+        }
+      }
+    }
+    return {
+      projectRoot: dirname(this.leoDir), state, stateMtimeMs: next.state.mtimeMs, openItems: this.openItems,
+      continuity: next.guardrails.continuity, guardrailsMaxWindows: next.guardrails.maxWindows, stopExists: next.killSwitch,
+      checkpointBytes: next.checkpoint.exists ? next.checkpoint.bytes ?? 0 : 0, rollEventMs,
+    };
   }
 
   /**

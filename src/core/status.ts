@@ -1,219 +1,205 @@
-// TEMPORARY — a stand-in for the lead's `src/core/status.ts` (issue 21 part 1), with the same exported names and the
-// same shape, so that `leopold-status`, its MCP server and the LM tools (issue 25) can be built and tested before the
-// lead's reading lands on main. On that merge the lead's file replaces this one whole.
-//
-// The run as data: one object a script, an agent or a notifier reads, every figure taken from the core code the Runs
-// tree and the status bar render — the project model (state, plan, guardrails, journal, windows), the continuity
-// decision (`decide()`, never acted on), the live run (tokens, cost, the gauge), the dashboard's meters.
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { ProjectModel, type ProjectSnapshot } from './project';
-import { loadSnapshot } from './continuity/runner';
+// The run's status as data: one object with everything a surface shows about a project's run — what the relaunch
+// loop would do now and why, the window and its ceiling, the plan, the gauge, the meters, tokens and cost, whether a
+// person is needed. It is read from the same core code the tree and the status bar read (the project's one
+// ProjectModel, the loop's decide(), the live run's LiveRun), so a script (`leopold-status --json`), an agent (the LM
+// tools, the MCP server) and the editor give one answer. Pure but for `readRunStatus`, which reads (never writes,
+// never spawns).
+import { dirname, join, resolve } from 'node:path';
 import { decide, type ContinuitySnapshot, type Decision } from './continuity/decide';
+import { detectHarness, harnessEnvFrom, type Harness } from './continuity/harness';
 import { pill } from './continuity/pill';
-import { detectHarness, harnessEnvFrom } from './continuity/harness';
-import { LiveRun, currentTranscriptRef, type LiveView } from './live/run';
+import { currentWindow, objectField, stoppedReason, type StateObject } from './fields';
+import { contextGauge, dashboardMeters, MIB, awaitingHuman, type Meter } from './live/meters';
+import { LiveRun, type LiveView } from './live/run';
 import { loadPrices } from './live/prices';
-import { MIB, awaitingHuman, contextGauge, dashboardMeters } from './live/meters';
 import { addTokens, type Tokens } from './live/records';
-import { currentWindow, objectField, relaunchResult, apiErrorResult } from './fields';
+import { noticeFor, noticeState } from './notify';
+import { ProjectModel, type ProjectSnapshot } from './project';
 import { parseDecisions } from './decisions';
-import { readText, statPath } from './files';
-import { parseUtc } from './time';
-import { noticeFor, needsPerson } from './notify';
+import { readText } from './files';
 import type { Locale } from './messages';
 
-export type TokenFigures = Pick<Tokens, 'input' | 'output' | 'cacheWrite' | 'cacheRead'>;
+export const RUN_STATUS_SCHEMA = 1;
+
 export type LoopAction = 'relaunch' | 'api_relaunch' | 'refuse' | 'api_refuse' | 'wait' | 'none';
 
 export interface RunStatusData {
-  schema: 1;
-  /** Absolute path of the project (the folder that holds `.leopold/`). */
+  schema: typeof RUN_STATUS_SCHEMA;
+  /** The project's root (the folder that holds `.leopold/`), absolute. */
   project: string;
-  harness: 'claude' | 'codex' | null;
+  harness: Harness | null;
   stoppedReason: string | null;
   /** What the relaunch loop would do if it ran now, without acting. */
-  loop: { action: LoopAction; reason?: string; harness?: string; seconds?: number };
+  loop: { action: LoopAction; reason?: string; harness?: Harness; seconds?: number };
   plan: { done: number; total: number };
   windows: { current: number; max: number | null };
   meters: { iterations: [number, number]; subagents: [number, number]; forks: [number, number]; failures: [number, number] };
+  /** Decisions in DECISIONS.md. */
   decisions: number;
-  context: { mb: number | null; capMb: number; pct?: number | null };
-  tokens: TokenFigures | null;
+  /** The running window's size (MiB, as the Stop hook measures it; null when no transcript is known) and its cap. */
+  context: { mb: number | null; capMb: number };
+  /** The whole run, deduplicated (main and subagent transcripts); null when no transcript is known. */
+  tokens: Tokens | null;
+  /** The whole run's cost estimate (≈, from the price table); null when no transcript is known. */
   costUsd: number | null;
-  perWindow: { window: number; tokens: TokenFigures | null; costUsd: number | null }[];
+  perWindow: { window: number; tokens: Tokens | null; costUsd: number | null }[];
+  /** A person is needed: what for. */
   needsYou: null | { kind: string; text: string };
-  /** The status bar's words for the run (without `Leopold: `): `run active · window 3/10`. */
-  pill: string;
-  /** Figures still being counted (a huge transcript's history, a huge journal's older windows). */
+  /** Figures still being counted (a large transcript read from its tail first). */
   partial?: string[];
+  /** The status line a person reads (the status bar's words). */
+  text: string;
 }
 
 export interface RunStatusInput {
-  root: string;
-  project: ProjectSnapshot;
-  loop: { snapshot: ContinuitySnapshot; decision: Decision };
+  snapshot: ProjectSnapshot;
+  /** The loop's decision on `snapshot.continuity` (with the harness detected, where it was). */
+  decision: Decision;
+  /** The live run's figures; undefined when they were not read (then tokens and cost are unknown). */
   live?: LiveView;
-  /** Decision blocks in DECISIONS.md. */
-  decisions: number;
+  /** The harness the loop detected, when it did. */
+  harness?: Harness | null;
+  /** DECISIONS.md entries, when counted. */
+  decisions?: number;
   nowMs: number;
-  partial?: string[];
-  /** The language of the sentences (`pill`, `needsYou.text`); the keys and Leopold's words never change. */
   locale?: Locale;
 }
 
-const figures = (t: Tokens): TokenFigures => ({ input: t.input, output: t.output, cacheWrite: t.cacheWrite, cacheRead: t.cacheRead });
-const round = (x: number, places: number) => Math.round(x * 10 ** places) / 10 ** places;
+const pair = (m: Meter | undefined): [number, number] => [m?.val ?? 0, m?.max ?? 0];
 
-/** The loop's answer for now, in Leopold's words (the verdict kinds of `decide()`, the record it left). */
-export function loopOf(snapshot: ContinuitySnapshot, d: Decision): RunStatusData['loop'] {
-  const harnessOf = () => d.spawn?.harness ?? d.verdict.split(':')[1];
+/** The loop's decision as an action, a reason in Leopold's own words, and the harness or the wait. */
+export function loopOf(d: Decision, nowMs: number): RunStatusData['loop'] {
+  const harnessOf = () => d.spawn?.harness ?? (d.verdict.split(':')[1] as Harness | undefined);
   switch (d.kind) {
     case 'relaunched': return { action: 'relaunch', harness: harnessOf() };
     case 'api_relaunched': return { action: 'api_relaunch', harness: harnessOf() };
     case 'refused': return { action: 'refuse', reason: d.reason };
-    case 'api_refused': return { action: 'api_refuse', reason: d.reason };
     case 'relaunch_failed': return { action: 'refuse', reason: 'relaunch_failed' };
-    case 'api_waiting': return { action: 'wait', seconds: d.secs ?? 0 };
-    case 'already_handled': {
-      const raw = snapshot.state.kind === 'ok' ? snapshot.state.raw : {};
-      const result = d.path === 'api_error' ? apiErrorResult(raw) : relaunchResult(raw);
-      if (result.startsWith('refused:')) return { action: d.path === 'api_error' ? 'api_refuse' : 'refuse', reason: result.slice(8) };
-      if (result.startsWith('failed:')) return { action: 'refuse', reason: 'relaunch_failed' };
-      return { action: 'none', reason: 'already_handled' };
+    case 'api_refused': return { action: 'api_refuse', reason: d.reason };
+    case 'api_waiting': {
+      const seconds = d.dueMs !== undefined ? Math.max(0, Math.ceil((d.dueMs - nowMs) / 1000)) : d.secs ?? 0;
+      return { action: 'wait', seconds };
     }
     case 'idle':
+      // Every gate before the harness passed: the loop would relaunch once it knows which agent to start.
       if (d.needsHarness) return { action: d.path === 'api_error' ? 'api_relaunch' : 'relaunch' };
       return { action: 'none', reason: 'idle' };
-    default: return { action: 'none', reason: d.reason ?? d.kind };
+    case 'error': return { action: 'none', reason: d.reason ?? 'error' };
+    default: return { action: 'none', reason: d.kind };
   }
 }
 
-/** The notifications' kind (core/notify.ts) for a warning no recorded notice names yet: what the loop would refuse. */
-function needsYouKind(snapshot: ContinuitySnapshot, l: RunStatusData['loop']): string {
-  if (snapshot.state.kind !== 'ok') return 'stateInvalid';
-  if (l.reason === 'max_windows' || l.reason === 'no_progress_across_windows') return 'gate';
-  return l.action === 'api_refuse' ? 'apiError' : 'relaunch';
-}
+const tokensOf = (t: Tokens): Tokens => ({ input: t.input, output: t.output, cacheWrite: t.cacheWrite, cacheRead: t.cacheRead });
 
-/** The run status from what the VS Code surfaces (or `readRunStatus`) already hold. Pure. */
-export function runStatusFrom(input: RunStatusInput): RunStatusData {
-  const { project: snap, loop, live, nowMs } = input;
-  const state = snap.stateObject;
-  const gauge = live?.gauge ?? contextGauge(state, undefined);
-  const meters = dashboardMeters(state, snap.guardrails.maxIterations, snap.guardrails.maxFailures, gauge, snap.decisions);
-  const meter = (label: string): [number, number] => {
-    const m = meters.find((x) => x.label === label);
-    return m ? [m.val, m.max] : [0, 0];
-  };
-  // The loop's snapshot of an active run skips GUARDRAILS.md (the status bar shows `window 2/10` where the tree
-  // shows `2 / 6`, issue 21): the pill is given the project model's ceiling, so the line agrees with `windows`.
-  const ceiling = loop.snapshot.guardrailsMaxWindows ?? snap.guardrails.maxWindows;
-  const p = pill({ ...loop.snapshot, guardrailsMaxWindows: ceiling }, loop.decision, nowMs, 'auto', input.locale);
-  const wait = awaitingHuman(state, snap.recent, snap.plan);
-  const notice = noticeFor(loop.snapshot.state.kind === 'ok' ? { kind: 'ok', raw: loop.snapshot.state.raw }
-    : loop.snapshot.state.kind === 'invalid' ? { kind: 'invalid', raw: loop.snapshot.state.raw, problem: loop.snapshot.state.problem } : { kind: 'none' });
-  const loopNow = loopOf(loop.snapshot, loop.decision);
-  const needsYou = wait && !wait.ticked ? { kind: 'awaitingHuman', text: wait.text }
-    : p.warning ? { kind: needsPerson(notice) ? notice!.kind : needsYouKind(loop.snapshot, loopNow), text: p.explanation } : null;
-  const ownerHarness = objectField(state?.owner).harness;
-  const harness = live?.transcript?.harness ?? loop.snapshot.harness
-    ?? (ownerHarness === 'claude' || ownerHarness === 'codex' ? ownerHarness : undefined);
-  const partial = [...(input.partial ?? [])];
-  if (live?.counting) partial.push('tokens', 'costUsd', 'perWindow');
-  const hasTokens = live !== undefined && live.windows.length > 0;
+/** The run status of one project from what was read: the answer every surface shows. */
+export function runStatusData(input: RunStatusInput): RunStatusData {
+  const { snapshot: snap, decision, live, nowMs } = input;
+  const cont = snap.continuity;
+  const st: StateObject | undefined = cont.state.kind === 'ok' ? cont.state.raw : undefined;
+  const ownerHarness = objectField(st?.owner).harness;
+  const harness = input.harness ?? live?.transcript?.harness
+    ?? (ownerHarness === 'claude' || ownerHarness === 'codex' ? ownerHarness : null);
+  const gauge = live?.gauge ?? contextGauge(st, undefined);
+  const meters = dashboardMeters(st, snap.guardrails.maxIterations, snap.guardrails.maxFailures, gauge);
+  const byLabel = (l: Meter['label']) => meters.find((m) => m.label === l);
+  const p = pill(cont, decision, nowMs, 'auto', input.locale ?? 'en');
+  const notice = noticeFor(noticeState(cont.state));
+  const wait = awaitingHuman(st, snap.recent, snap.plan);
+  let needsYou: RunStatusData['needsYou'] = null;
+  if (wait && !wait.ticked) needsYou = { kind: 'awaitingHuman', text: wait.text || `#${wait.index ?? '?'}` };
+  else if (p.warning) needsYou = { kind: notice?.kind ?? decision.kind, text: p.text };
+  const known = live && live.windows.some((w) => w.transcripts.length > 0);
+  const partial = live && (live.counting || live.windows.some((w) => w.counting)) ? ['tokens', 'costUsd', 'perWindow'] : undefined;
   return {
-    schema: 1,
-    project: input.root,
-    harness: harness ?? null,
-    stoppedReason: typeof state?.stopped_reason === 'string' && state.stopped_reason !== '' ? state.stopped_reason : null,
-    loop: loopNow,
+    schema: RUN_STATUS_SCHEMA,
+    project: dirname(snap.leoDir),
+    harness,
+    stoppedReason: st ? stoppedReason(st) ?? null : null,
+    loop: loopOf(decision, nowMs),
     plan: { done: snap.plan?.done ?? 0, total: snap.plan?.total ?? 0 },
-    windows: state ? { current: currentWindow(state), max: snap.maxWindows } : { current: 0, max: null },
-    meters: { iterations: meter('iterations'), subagents: meter('subagents'), forks: meter('forks'), failures: meter('failures') },
-    decisions: input.decisions,
-    context: {
-      mb: gauge.bytes === undefined ? null : round(gauge.bytes / MIB, 1), capMb: gauge.maxMb,
-      pct: gauge.pct === undefined ? null : Math.round(gauge.pct),
-    },
-    tokens: hasTokens ? figures(live.run.total.tokens) : null,
-    costUsd: hasTokens ? round(live.run.total.usd, 6) : null,
-    perWindow: live?.windows.map((w) => {
-      const known = w.transcripts.length > 0;
-      return {
-        window: w.window, tokens: known ? figures(addTokens(w.main.tokens, w.subagents.tokens)) : null,
-        costUsd: known ? round(w.main.usd + w.subagents.usd, 6) : null,
-      };
-    }) ?? [],
+    windows: { current: st ? currentWindow(st) : 1, max: st ? snap.maxWindows : null },
+    meters: { iterations: pair(byLabel('iterations')), subagents: pair(byLabel('subagents')), forks: pair(byLabel('forks')), failures: pair(byLabel('failures')) },
+    decisions: input.decisions ?? 0,
+    context: { mb: gauge.bytes === undefined ? null : gauge.bytes / MIB, capMb: gauge.maxMb },
+    tokens: known ? tokensOf(live.run.total.tokens) : null,
+    costUsd: known ? live.run.total.usd : null,
+    perWindow: (live?.windows ?? []).map((w) => w.transcripts.length === 0
+      ? { window: w.window, tokens: null, costUsd: null }
+      : { window: w.window, tokens: tokensOf(addTokens(w.main.tokens, w.subagents.tokens)), costUsd: w.main.usd + w.subagents.usd }),
     needsYou,
-    pill: p.text,
-    ...(partial.length ? { partial: [...new Set(partial)] } : {}),
+    ...(partial ? { partial } : {}),
+    text: p.text,
   };
 }
 
-/** A journal larger than this is not read whole for its older windows (the figure says it is partial). */
-const HISTORY_SCAN_BYTES = 32 * 1024 * 1024;
-/** How long the other transcripts and the histories may be read before the figures are given as partial. */
-const TOKEN_COUNT_BUDGET_MS = 1000;
-
-/** Reads the project once through the core's ProjectModel (and the live run's figures) and answers; read-only, never spawns. */
-export async function readRunStatus(root: string,
-  opts: { nowMs?: number; env?: NodeJS.ProcessEnv; home?: string; tokenBudgetMs?: number; locale?: Locale } = {}): Promise<RunStatusData> {
-  const nowMs = opts.nowMs ?? Date.now();
-  const env = opts.env ?? process.env;
-  const abs = resolve(root);
-  const leoDir = join(abs, '.leopold');
-  const model = new ProjectModel(leoDir, { ownerSignals: false, now: () => nowMs });
-  await model.load();
-  const partial: string[] = [];
-  if (model.tailer.hasUnscannedHistory) {
-    const size = (await statPath(model.tailer.path).catch(() => undefined))?.size ?? 0;
-    if (size <= HISTORY_SCAN_BYTES) await model.completeHistory();
-    else partial.push('perWindow');
-  }
-  const snap = model.snapshot;
-  const snapshot = await loadSnapshot({ root: abs, cache: model.cache });
-  let decision = decide(snapshot, nowMs);
-  if (decision.needsHarness && snapshot.state.kind === 'ok') {
-    snapshot.harness = (await detectHarness(abs, snapshot.state.raw, harnessEnvFrom(env, opts.home ?? homedir()))).harness ?? null;
-    decision = decide(snapshot, nowMs);
-  }
-  const budget = opts.tokenBudgetMs ?? TOKEN_COUNT_BUDGET_MS;
-  const live = currentTranscriptRef(snap.stateObject) ? await liveView(snap, leoDir, env, nowMs, budget) : undefined;
-  if (live?.cut) partial.push('tokens', 'costUsd', 'perWindow');
-  const decisionsText = await readText(join(leoDir, 'DECISIONS.md'));
-  return runStatusFrom({
-    root: abs, project: snap, loop: { snapshot, decision }, live: live?.view,
-    decisions: decisionsText === undefined ? 0 : parseDecisions(decisionsText).length, nowMs, partial, locale: opts.locale,
-  });
+export interface ReadRunStatusOptions {
+  /** Evaluate at this instant (ms) instead of the clock. */
+  nowMs?: number;
+  /** Count the bytes before a large transcript's tail too (default true); without it such figures are `partial`. */
+  countHistory?: boolean;
+  /**
+   * At most this long (ms, from the start of the transcripts' reading) for the other windows' and the subagents'
+   * transcripts and the histories; what is not read by then is `partial` (a window not read yet has unknown tokens,
+   * never zero). Default: no limit. `leopold-status` gives one, so that a status line never waits on a 500 MB history.
+   */
+  budgetMs?: number;
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+  locale?: Locale;
 }
 
 /**
- * The live run's figures for one reading: the running transcript's tail first (bounded per poll), then, until
- * `budgetMs` after the start, the other windows' and the subagents' transcripts and every history. What the budget cut short is
- * said: `cut` (a window whose transcript was not read yet has unknown tokens, never zero).
+ * Reads a project (the folder that holds `.leopold/`) once, through the same model the editor keeps, and answers.
+ * Read-only: it never writes and never spawns; every read is bounded (the core's readers).
  */
-async function liveView(snap: ProjectSnapshot, leoDir: string, env: NodeJS.ProcessEnv, nowMs: number,
-  budgetMs: number): Promise<{ view: LiveView; cut: boolean }> {
-  const deadline = Date.now() + budgetMs;
-  const run = new LiveRun();
-  run.prices = await loadPrices({ envPath: env.LEOPOLD_PRICES, projectPath: join(leoDir, 'prices.json') });
-  await run.setInput({ state: snap.stateObject, runEvents: snap.runEvents, windows: snap.windows });
-  for (let i = 0; i < 4 && (await run.pollCurrent()).more; i++);
-  // The budget counts from the start: finding a long run's transcripts (above) is part of it.
+export async function readRunStatus(root: string, opts: ReadRunStatusOptions = {}): Promise<RunStatusData> {
+  const nowMs = opts.nowMs ?? Date.now();
+  root = resolve(root);
+  const leoDir = join(root, '.leopold');
+  const model = new ProjectModel(leoDir, { now: () => nowMs, locale: opts.locale });
+  await model.load();
+  await model.completeHistory();
+  const snap = model.snapshot;
+  const cont: ContinuitySnapshot = { ...snap.continuity };
+  let decision = decide(cont, nowMs);
+  let harness: Harness | null | undefined;
+  if (decision.needsHarness && cont.state.kind === 'ok') {
+    const env = opts.env ?? process.env;
+    cont.harness = harness = (await detectHarness(root, cont.state.raw, harnessEnvFrom(env, opts.home ?? env.HOME ?? ''))).harness ?? null;
+    decision = decide(cont, nowMs);
+  }
+  const live = new LiveRun();
+  try {
+    const deadline = opts.budgetMs === undefined ? undefined : Date.now() + opts.budgetMs;
+    live.prices = await loadPrices({ envPath: (opts.env ?? process.env).LEOPOLD_PRICES, projectPath: join(leoDir, 'prices.json') });
+    await live.setInput({ state: snap.stateObject, runEvents: snap.runEvents, windows: snap.windows });
+    await live.pollCurrent();
+    const rest = (async () => {
+      await live.pollOthers();
+      if (opts.countHistory !== false) await live.countHistories();
+      return true;
+    })();
+    const done = await within(rest, deadline);
+    const view = live.view(nowMs);
+    const decisions = parseDecisions((await readText(join(leoDir, 'DECISIONS.md'))) ?? '').length;
+    const data = runStatusData({ snapshot: snap, decision, live: view, harness, decisions, nowMs, locale: opts.locale });
+    if (!done) data.partial = [...new Set([...(data.partial ?? []), 'tokens', 'costUsd', 'perWindow'])];
+    return data;
+  } finally {
+    // Stops the reads a budget cut short at their next step (not waited for: the answer says `partial`).
+    live.close();
+  }
+}
+
+/** `work`'s result, or false when `deadline` (ms) passes first (the work goes on until it sees it was closed). */
+async function within(work: Promise<boolean>, deadline: number | undefined): Promise<boolean> {
+  if (deadline === undefined) return work;
   let timer: NodeJS.Timeout | undefined;
-  const budget = new Promise<'cut'>((r) => (timer = setTimeout(() => r('cut'), Math.max(0, deadline - Date.now()))));
-  const rest = (async () => {
-    await run.pollOthers();
-    await run.countHistories();
-    return 'done' as const;
-  })();
-  const how = await Promise.race([rest, budget]);
-  clearTimeout(timer);
-  const view = run.view(nowMs, parseUtc(snap.stateObject?.last_verify_at));
-  // Stops the reads still going: each stops at its next step (a transcript's poll in flight, a directory listing),
-  // not waited for here (the answer is complete as `cut` says).
-  run.close();
-  rest.catch(() => undefined);
-  return { view, cut: how === 'cut' };
+  const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), Math.max(0, deadline - Date.now()))));
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+    work.catch(() => undefined);
+  }
 }

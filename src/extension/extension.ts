@@ -1,10 +1,11 @@
-// activate(): wiring only. Each feature lives in its own module and registers itself against one LeopoldContext;
-// what a feature needs from another it gets here, by type (the SupervisorHub), never through the test API.
+// activate(): wiring only. Each feature lives in its own folder and registers itself against one LeopoldContext;
+// what a feature needs from another it gets here, by type (the SupervisorHub, the live runs), never through the test
+// API. Each `register*` returns its test section; they are exported only in test mode (testApi.ts).
 import * as vscode from 'vscode';
 import { createLog } from './foundation/log';
 import { ProjectRegistry } from './foundation/projects';
-import type { LeopoldContext } from './foundation/context';
-import type { LeopoldTestApi } from './foundation/testApi';
+import { createContext } from './foundation/context';
+import type { LeopoldTestApi } from './testApi';
 import { registerStatusBar } from './control/statusBar';
 import { registerRunActions } from './control/runActions';
 import { registerSupervisors } from './control/supervisor';
@@ -19,6 +20,7 @@ import { registerTimeline } from './timeline/panel';
 import { registerLive } from './live/live';
 import { registerTreeActions } from './runs/treeActions';
 import { registerDecorations } from './checkpoint/decorations';
+import { OpenCheckpoints } from './checkpoint/openCheckpoints';
 import { registerWelcome } from './runs/welcome';
 import { registerAgentTools } from './agentTools/agentTools';
 import { registerNotifyCommand } from './control/notifyCommand';
@@ -27,19 +29,12 @@ import { registerNotifyCommand } from './control/notifyCommand';
 const shutdown: (() => Promise<unknown>)[] = [];
 const SHUTDOWN_MS = 3000;
 
-export function activate(extension: vscode.ExtensionContext): LeopoldTestApi {
+export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | undefined {
   const t0 = Date.now();
   const log = createLog();
   const registry = new ProjectRegistry(log);
   extension.subscriptions.push(log, registry);
-  const api: LeopoldTestApi = {};
-  const ctx: LeopoldContext = {
-    extension, log, registry, api,
-    isTrusted: () => vscode.workspace.isTrusted,
-    onDeactivate: (stop) => shutdown.push(stop),
-  };
-  api.registry = registry;
-  api.isTrusted = () => ctx.isTrusted();
+  const ctx = createContext(extension, log, registry, (stop) => shutdown.push(stop));
 
   extension.subscriptions.push(
     vscode.commands.registerCommand('leopold.showLog', () => log.show(true)),
@@ -52,27 +47,35 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi {
   registry.refresh();
   const tProjects = Date.now();
   const seat = registerSeat(ctx);
-  const notifier = registerNotifications(ctx, seat);
-  const supervisors = registerSupervisors(ctx, seat, notifier);
-  registerNotifyCommand(ctx, notifier, supervisors);
-  registerLive(ctx);
-  const actions = registerRunActions(ctx, supervisors, seat);
-  const resumeAt = registerResumeAt(ctx, actions, supervisors);
-  registerStatusBar(ctx, supervisors, resumeAt);
-  registerCheckpointClient(ctx);
-  const tree = registerRunsTree(ctx, seat);
-  notifier.attachBadge(tree.view);
-  registerTreeActions(ctx, tree.provider);
-  registerDecorations(ctx);
-  registerWelcome(ctx);
-  registerDoctor(ctx);
-  registerDecisions(ctx);
-  registerTimeline(ctx, supervisors);
-  registerAgentTools(ctx, supervisors);
+  const live = registerLive(ctx);
+  const supervisors = registerSupervisors(ctx, seat);
+  const notifications = registerNotifications(ctx, seat, supervisors.hub);
+  const notifyCommand = registerNotifyCommand(ctx, notifications.notifier, supervisors.hub, live.runs);
+  const actions = registerRunActions(ctx, supervisors.hub, seat);
+  const resumeAt = registerResumeAt(ctx, actions.deps, supervisors.hub);
+  const statusBar = registerStatusBar(ctx, supervisors.hub, live.runs, resumeAt.scheduler);
+  const checkpoint = registerCheckpointClient(ctx);
+  const openCheckpoints = new OpenCheckpoints();
+  extension.subscriptions.push(openCheckpoints);
+  const tree = registerRunsTree(ctx, live.runs, seat);
+  notifications.notifier.attachBadge(tree.view);
+  const treeActions = registerTreeActions(ctx, tree.provider);
+  const decorations = registerDecorations(ctx, openCheckpoints);
+  const welcome = registerWelcome(ctx);
+  const doctor = registerDoctor(ctx, openCheckpoints);
+  const decisions = registerDecisions(ctx);
+  const timeline = registerTimeline(ctx, supervisors.hub, live.runs);
+  const agentTools = registerAgentTools(ctx, supervisors.hub, live.runs);
 
   log.info(`Leopold for VS Code ${extension.extension.packageJSON.version} active in ${Date.now() - t0} ms ` +
     `(projects found in ${tProjects - t0} ms; ${registry.projects.length} project${registry.projects.length === 1 ? '' : 's'}, ${vscode.env.appName} ${vscode.version})`);
-  return api;
+  if (extension.extensionMode !== vscode.ExtensionMode.Test) return undefined;
+  return {
+    registry, isTrusted: () => ctx.isTrusted(),
+    supervisor: supervisors.test, statusBar, runActions: actions.test.runActions, seat: actions.test.seat,
+    notifications: notifications.test, resumeAt: resumeAt.test, runsTree: tree.test, treeActions, decorations, welcome,
+    doctor, decisions, checkpoint, live: live.test, timeline, agentTools, notifyCommand,
+  };
 }
 
 export async function deactivate(): Promise<void> {

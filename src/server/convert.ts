@@ -2,13 +2,14 @@
 // between two versions of a document. Shared by every feature.
 import { DiagnosticSeverity, type Diagnostic, type Position, type Range, type TextEdit } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { lineAtOffset, offsetAt, type Finding, type ParsedCheckpoint, type Span } from '../core/checkpoint';
+import { RULES_DOC, lineAtOffset, offsetAt, type Finding, type ParsedCheckpoint, type Span } from '../core/checkpoint';
 import { DIAGNOSTIC_SOURCE } from './protocol';
 
 export const DOCS_URL = 'https://github.com/leopold-vscode/leopold-vscode';
 
+/** Where a rule is described: its section of docs/checkpoint-rules.md. */
 export function codeHref(code: string): string {
-  return `${DOCS_URL}#${code}`;
+  return `${DOCS_URL}/blob/main/${RULES_DOC}#${code}`;
 }
 
 /**

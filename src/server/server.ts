@@ -1,4 +1,4 @@
-// The checkpoint language server: maps the core's findings (src/core/checkpoint.ts) to LSP. Editor-agnostic: VS Code
+// The checkpoint language server: maps the core's findings (src/core/checkpoint/) to LSP. Editor-agnostic: VS Code
 // starts it over IPC, Neovim or Helix run `leopold-checkpoint-server --stdio`. One module per feature under
 // features/ (diagnostics, cap files, code actions, CodeLens, formatting, completion, hover, symbols, folding), each
 // given the shared ServerContext (context.ts); this file wires them to the connection.

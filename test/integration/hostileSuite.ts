@@ -103,6 +103,8 @@ export function hostileSuite(trusted: boolean): void {
         assert.match(readState(healthy).relaunch_result, /^(fired|failed):claude$/);
         await waitFor('its window_relaunch event', () => events(healthy, 'window_relaunch').length === 1);
         await waitFor('the early exit recorded', () => readState(healthy).relaunch_result === 'failed:claude', 10_000);
+        // The record first, then its event (upstream's order): wait for the event, then count it.
+        await waitFor('its window_relaunch_failed event', () => events(healthy, 'window_relaunch_failed').length > 0, 5_000);
         assert.strictEqual(events(healthy, 'window_relaunch_failed').length, 1);
         await new Promise((r) => setTimeout(r, 4500)); // two safety polls later: still one spawn
         assert.strictEqual(agentCalls().filter((x) => path.resolve(x.cwd) === path.resolve(healthy)).length, 1);

@@ -204,9 +204,9 @@ describe('CRLF is named (Leopold\'s compaction hook and doctor read LF only)', (
     assert.equal(fixAll(lf.replace(/\n/g, '\r\n')), lf);
   });
 
-  it('every finding code has its rule in the README', () => {
-    const readme = readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
-    for (const code of [...ERROR_CODES, ...WARNING_CODES]) assert.ok(readme.includes(`\n### ${code}\n`), code);
+  it('every finding code has its rule in docs/checkpoint-rules.md', () => {
+    const rules = readFileSync(path.join(__dirname, '..', '..', 'docs', 'checkpoint-rules.md'), 'utf8');
+    for (const code of [...ERROR_CODES, ...WARNING_CODES]) assert.ok(rules.includes(`\n## ${code}\n`), code);
   });
 
   it('a lone CR is not a line break for the section parser', () => {

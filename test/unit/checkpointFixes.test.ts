@@ -61,23 +61,34 @@ describe('quick fixes never lose a line', () => {
     assert.deepEqual(h.fixes.map((x) => x.preferred), [false, true]);
   });
 
-  it('merge a duplicate ledger section into the first: every line kept (collapsing repeats is the non-preferred fix)', () => {
+  it('merge a duplicate ledger section into the first: every line kept, identical ones once (keeping repeats is the non-preferred fix)', () => {
     const text = doc({ 'Files and Code': '- a\n- b', 'Next Step': 'go\n\n## Files and Code\n- b\n- c\n\n- a\n- d' });
     const f = only(text, 'duplicate-section');
     const out = preferred(f).apply();
+    assert.equal(preferred(f).title, 'Merge into the first "## Files and Code" (each line once)');
     assert.deepEqual(validateCheckpoint(out).findings, []);
-    assert.deepEqual(bodyMultiset(out), bodyMultiset(text));
+    assert.deepEqual([...new Set(bodyMultiset(out))], [...new Set(bodyMultiset(text))]);
     const body = (t: string) => {
       const p = parseCheckpoint(t);
       const h = p.sections.get('Files and Code')!;
       return p.lines.slice(h.bodyStart, h.bodyEnd).filter((l) => l.trim());
     };
-    assert.deepEqual(body(out), ['- a', '- b', '- b', '- c', '- a', '- d']);
+    assert.deepEqual(body(out), ['- a', '- b', '- c', '- d']);
     assert.ok(!out.includes('\n\n\n'), 'no double blank line left behind');
-    const collapse = f.fixes.find((x) => !x.preferred)!;
-    assert.equal(collapse.title, 'Merge into the first "## Files and Code", collapsing repeated lines (drops 2 lines)');
-    assert.equal(collapse.drops, 2);
-    assert.deepEqual(body(collapse.apply()), ['- a', '- b', '- c', '- d']);
+    const repeats = f.fixes.find((x) => !x.preferred)!;
+    assert.equal(repeats.title, 'Merge into the first "## Files and Code", keeping repeated lines');
+    assert.equal(repeats.drops, undefined);
+    assert.deepEqual(body(repeats.apply()), ['- a', '- b', '- b', '- c', '- a', '- d']);
+    assert.deepEqual(bodyMultiset(repeats.apply()), bodyMultiset(text));
+  });
+
+  it('merge a duplicate snapshot that repeats the first view: one view, no marker, nothing to choose', () => {
+    const text = doc({ 'Current Work': 'same view\nline 2', 'Next Step': 'go\n## Current Work\n  same view  \n\nline 2\n' });
+    const f = only(text, 'duplicate-section');
+    assert.deepEqual(f.fixes.map((x) => [x.title, x.preferred]), [['Remove this repeated "## Current Work" (the same view as the first)', true]]);
+    const out = f.fixes[0].apply();
+    assert.equal(out, doc({ 'Current Work': 'same view\nline 2', 'Next Step': 'go' }));
+    assert.equal(fixAll(text), out);
   });
 
   it('merge a duplicate snapshot section: the later view first, the earlier kept below it; "keep only the later" drops', () => {

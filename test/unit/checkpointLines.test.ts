@@ -1,57 +1,16 @@
 // "No fix deletes a line you wrote": a property test over thousands of seeded random documents. Every non-blank
 // line of the input is in the output of each fix alone and of Fix All, up to heading markers (`#`, `> `) and
 // surrounding whitespace — except a nested title line and an exact duplicate heading line (and a misspelled
-// heading renamed to the section it plainly means). Non-preferred fixes may drop lines only as many as they say.
+// heading renamed to the section it plainly means). Merging a duplicate section (its preferred fix, and Fix All)
+// makes identical lines one: there, every distinct line stays. Non-preferred fixes may drop lines only as many as
+// they say.
 // Also: Format Document keeps every character of a body but the whitespace at the end of its section.
 import * as assert from 'node:assert/strict';
 import {
   SECTIONS, TITLE, fixAll, formatCheckpoint, isTitleLine, parseCheckpoint, validateCheckpoint,
 } from '../../src/core/checkpoint';
-import { lostLines } from '../fixtures/checkpoints/lines';
-
-/** mulberry32: small, seeded, good enough to spread documents. */
-function rng(seed: number): (n: number) => number {
-  let a = seed >>> 0;
-  return (n: number) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296 * n) | 0;
-  };
-}
-
-const UNKNOWN = ['Notes', 'Next Steps', 'next step', 'Current work', 'Randôm ünïcode 🎉', 'Plan B', 'TODO', 'In-Flight Items',
-  'Files & Code', 'Errors', 'Learned constraint', '[Open me](command:x)', 'Ω'];
-const BRIEF = ['Mission', 'Charter', 'Guardrails', 'PLAN', 'mission statement', 'Planning'];
-const WORDS = ['API key rotates daily', 'src/csv.ts', '- a', '- b', '- a', 'état du réseau', '日本語のテキスト', 'emoji 🎉 ok',
-  '    indented code', '\tTabbed line', '> quoted', '> ## Mission', '### Sub', '##x', '#', '# Other title', '```', '```ts',
-  '~~~', 'hard break  ', 'trailing\t', 'x\u2028y', 'nbsp\u00a0here', '1. numbered', '| a | b |', '<img src=x>', 'shared line',
-  '**bold**', 'a\rb'];
-
-function randomDoc(r: (n: number) => number): string {
-  const lines: string[] = [];
-  if (r(5)) lines.push(r(8) ? TITLE : `  ${TITLE}  `);
-  if (r(2)) lines.push('');
-  if (r(8) === 0) lines.push('stray text before the sections');
-  const n = r(14);
-  for (let i = 0; i < n; i++) {
-    const kind = r(10);
-    const pad = r(6) === 0 ? '  ' : '';
-    const sep = r(6) === 0 ? '\t' : ' ';
-    if (kind < 6) lines.push(`${pad}##${sep}${SECTIONS[r(7)]}${r(5) === 0 ? ' ' : ''}`);
-    else if (kind < 8) lines.push(`${pad}##${sep}${UNKNOWN[r(UNKNOWN.length)]}`);
-    else if (kind < 9) lines.push(`##${sep}${BRIEF[r(BRIEF.length)]}`);
-    else lines.push(r(2) ? TITLE : `# Leopold Checkpoint`);
-    const body = r(5);
-    for (let j = 0; j < body; j++) lines.push(r(4) === 0 ? '' : r(3) === 0 ? `line ${i}.${j}` : WORDS[r(WORDS.length)]);
-  }
-  let text = lines.join('\n') + (r(3) ? '\n' : '');
-  const eol = r(4);
-  if (eol === 0) text = text.replace(/\n/g, '\r\n');
-  else if (eol === 1) text = text.replace(/\n/g, () => (r(2) ? '\r\n' : '\n'));
-  return text;
-}
+import { lostDistinctLines, lostLines } from '../fixtures/checkpoints/lines';
+import { randomDoc, rng } from '../fixtures/checkpoints/random';
 
 const show = (text: string) => JSON.stringify(text);
 
@@ -74,6 +33,10 @@ describe('no fix deletes a line you wrote (property, seeded)', () => {
             assert.ok(!fix.preferred, `a lossy fix is never preferred: ${fix.title}`);
             assert.equal(missing.length, fix.drops, `doc ${d}: "${fix.title}" says it drops ${fix.drops}, lost ${JSON.stringify(missing)}\n${show(text)}`);
             assert.match(fix.title, new RegExp(`drops ${fix.drops} line`));
+          } else if (f.code === 'duplicate-section' && fix.preferred) {
+            // Merging equals: a repeated line may become one, never disappear.
+            const gone = lostDistinctLines(text, out);
+            assert.deepEqual(gone, [], `doc ${d}: "${fix.title}" lost lines\n${show(text)}\n---\n${show(out)}`);
           } else {
             assert.deepEqual(missing, [], `doc ${d}: "${fix.title}" (${f.code}) lost lines\n${show(text)}\n---\n${show(out)}`);
           }
@@ -84,14 +47,14 @@ describe('no fix deletes a line you wrote (property, seeded)', () => {
     assert.ok(lossy > 100, `exercised ${lossy} lossy fixes`);
   });
 
-  it(`Fix All keeps every line, ends valid and LF, and is its own fixed point, over ${DOCS} documents`, () => {
+  it(`Fix All keeps every distinct line, ends valid and LF, and is its own fixed point, over ${DOCS} documents`, () => {
     const r = rng(777);
     let changed = 0;
     for (let d = 0; d < DOCS; d++) {
       const text = randomDoc(r);
       const out = fixAll(text);
       if (out !== text) changed++;
-      assert.deepEqual(lostLines(text, out), [], `doc ${d}\n${show(text)}\n---\n${show(out)}`);
+      assert.deepEqual(lostDistinctLines(text, out), [], `doc ${d}\n${show(text)}\n---\n${show(out)}`);
       const v = validateCheckpoint(out);
       assert.equal(v.errors, 0, `doc ${d}: ${v.findings.map((f) => f.code).join(', ')}\n${show(text)}\n---\n${show(out)}`);
       if (out !== text) assert.ok(!/\r\n/.test(out), `doc ${d}: Fix All leaves LF`);

@@ -9,7 +9,7 @@ import { appendEvent, formatEventLine } from '../../src/core/journal';
 import { mergeStateFields, SymlinkRefusedError, touchFlagFile, writeFileAtomic } from '../../src/core/atomic';
 import { pill } from '../../src/core/continuity/pill';
 import { parseState } from '../../src/core/state';
-import { Project } from './continuityFixture';
+import { Project } from '../support/continuityFixture';
 
 describe('the relaunch loop at its edges', () => {
   let p: Project;

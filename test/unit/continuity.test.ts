@@ -11,7 +11,7 @@ import { claudeProjectSlug, classifyTranscriptLine, detectHarness, relaunchArgv 
 import { tick, observe } from '../../src/core/continuity/runner';
 import { spawnDetached } from '../../src/core/continuity/spawn';
 import { formatUtc, parseUtc } from '../../src/core/time';
-import { Project } from './continuityFixture';
+import { Project } from '../support/continuityFixture';
 
 const ZONE = process.env.TZ ?? '(inherited)';
 

@@ -11,7 +11,8 @@ const CORE = path.resolve(__dirname, '..', '..', 'src', 'core');
 const ALLOWED: Record<string, string> = {
   'atomic.ts:futureSightings': 'when this process first saw a future-stamped lock: shared by every writer in the process, bounded at 256',
   'atomic.ts:tmpCounter': 'a process-wide counter for unique temporary names',
-  'checkpoint.ts:SECTION_INDEX': 'a constant (the contract\'s section order)',
+  'checkpoint/contract.ts:SECTION_INDEX': 'a constant (the contract\'s section order)',
+  'checkpoint/registry.ts:BY_CODE': 'a constant (the rules by code, built once from the registry)',
   'continuity/proc.ts:bootCache': 'the machine\'s boot time (/proc/stat btime), one per /proc root: a machine fact, not a project\'s',
   'messages.ts:TEMPLATES': 'the catalog\'s templates split once: bounded by the catalog, never keyed by a path',
 };

@@ -90,7 +90,7 @@ describe('server over stdio (push diagnostics)', () => {
       ['brief-section', 'duplicate-section', 'missing-section', 'nested-checkpoint', 'section-order', 'unknown-section']);
     for (const d of p.diagnostics) {
       assert.equal(d.source, 'leopold');
-      assert.equal(d.codeDescription?.href, `https://github.com/leopold-vscode/leopold-vscode#${d.code}`);
+      assert.equal(d.codeDescription?.href, `https://github.com/leopold-vscode/leopold-vscode/blob/main/docs/checkpoint-rules.md#${d.code}`);
       assert.equal(d.severity, 1);
     }
     const mission = p.diagnostics.find((d) => d.code === 'brief-section')!;

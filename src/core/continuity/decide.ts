@@ -18,6 +18,7 @@ import {
   API_ERROR_MAX_ATTEMPTS, CONTINUITY_FRESH_SECS, CONTINUITY_REACTIVATE_SECS, CONTINUITY_SKEW_SECS, RESUMABLE_REASONS, apiErrorDelay,
 } from './constants';
 import { relaunchArgv, type Harness } from './harness';
+import { describeStateRead, type StateRead } from '../state';
 
 export interface ContinuitySnapshot {
   projectRoot: string;
@@ -45,6 +46,21 @@ export interface ContinuitySnapshot {
   harness?: Harness | null;
   /** argv[0] per harness (a configured path, or the bare name resolved through PATH). */
   binaries?: Partial<Record<Harness, string>>;
+}
+
+/**
+ * The state as a decision reads it: the raw object decides, as it does for the watcher, once it passes the schema; one
+ * that fails it is `invalid`; a state.json that is not a regular file or is over the size cap is `unreadable` (never
+ * parsed). The one reading of a `StateRead` for the loop, the project model and the run status.
+ */
+export function decisionState(read: StateRead): ContinuitySnapshot['state'] {
+  if (read.kind === 'ok') return { kind: 'ok', raw: read.raw };
+  if (read.kind === 'invalid') {
+    // A JSON value that is not an object reads as `{}` (idle), as the watcher reads it.
+    if (read.issues.length === 1 && read.issues[0].path === '') return { kind: 'missing' };
+    return { kind: 'invalid', raw: read.raw, problem: describeStateRead(read) };
+  }
+  return { kind: read.kind === 'not-regular' || read.kind === 'too-large' ? 'unreadable' : read.kind };
 }
 
 export type VerdictKind =

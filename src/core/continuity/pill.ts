@@ -2,9 +2,10 @@
 // `state invalid`, `run active`,
 // `stopped · <reason> (retry in <s>s)`, plus what the continuity loop is doing about the stop. Pure, for the
 // status bar and its tests.
-import { DEFAULT_MAX_WINDOWS, apiErrorAttempts, apiErrorResult, isActive, relaunchResult, stoppedReason, windowsOf } from '../fields';
+import { apiErrorAttempts, apiErrorResult, currentWindow, isActive, relaunchResult, stoppedReason } from '../fields';
 import { maxWindowsOf, needsHuman, type ContinuitySnapshot, type Decision } from './decide';
 import { msg, type Locale } from '../messages';
+import { needsPerson, noticeFor, noticeState } from '../notify';
 
 /** Why the loop is not acting on its own, when it is not. */
 export type LoopMode = 'auto' | 'off' | 'untrusted' | 'deferred';
@@ -12,7 +13,11 @@ export type LoopMode = 'auto' | 'off' | 'untrusted' | 'deferred';
 export interface Pill {
   /** Without the `Leopold: ` prefix, e.g. `stopped · context_budget → relaunching`. */
   text: string;
-  /** A person is needed: a refused or failed relaunch, a livelock, max_windows, an api_error not retried. */
+  /**
+   * A person is needed: a refused or failed relaunch, a livelock, max_windows, an api_error not retried, a question
+   * (awaiting_human), an invalid state — whatever the loop decides now, and whatever the notifications call a person
+   * for. The one reading of "needs you": the status bar's colour, the view's badge and the run status agree.
+   */
   warning: boolean;
   /** One sentence for the tooltip. */
   explanation: string;
@@ -34,8 +39,9 @@ export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number
   if (snap.state.kind !== 'ok' && snap.state.kind !== 'invalid-json') return { text: m('pill.noRun'), warning: false, explanation: m('pill.noRun.why') };
   if (snap.state.kind !== 'ok') return { text: m('pill.stateInvalid'), warning: true, explanation: m('pill.stateInvalid.why') };
   const st = snap.state.raw;
-  const windows = windowsOf(st) ?? 1;
-  const maxW = maxWindowsOf(snap, st) || DEFAULT_MAX_WINDOWS;
+  // The one reading of each field (core/fields.ts), as the tree, the timeline and the run status show it.
+  const windows = currentWindow(st);
+  const maxW = maxWindowsOf(snap, st);
   if (isActive(st)) return { text: m('pill.active', { window: windows, max: maxW }), warning: false, explanation: m('pill.active.why') };
   if (snap.stopExists) return { text: m('pill.killSwitch'), warning: false, explanation: m('pill.killSwitch.why') };
   const reason = stoppedReason(st);
@@ -106,5 +112,8 @@ export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number
     suffix(RELAUNCHING);
     relaunching = true;
   }
+  // A stop the notifications call a person for needs one here too, even where the loop has nothing to decide (STOP
+  // is set, continuity is manual, the plan has no open item left).
+  if (!warning && needsPerson(noticeFor(noticeState(snap.state)))) warning = true;
   return { text, warning, explanation, relaunching };
 }

@@ -13,13 +13,13 @@ import { mergeStateFields, refuseSymlink, SymlinkRefusedError, UnparseableFileEr
 import { parseGuardrails } from '../guardrails';
 import { appendEvent, parseEventLine } from '../journal';
 import { countOpenItems } from '../plan';
-import { describeStateRead, parseState, readState, type StateRead } from '../state';
+import { parseState, readState } from '../state';
 import { exists, openRegular, readText } from '../files';
 import { CONTINUITY_REACTIVATE_SECS, CONTINUITY_SKEW_SECS, RESUMABLE_REASONS, apiErrorDelay } from './constants';
 import { formatUtc, parseUtc } from '../time';
 import { apiErrorAttempts, apiErrorResult, isActive, recordIsForCurrentWindow, relaunchResult, stoppedReason, windowsOf } from '../fields';
 import type { ReadCache } from '../readCache';
-import { decide, type ContinuitySnapshot, type Decision, type SpawnPlan } from './decide';
+import { decide, decisionState, type ContinuitySnapshot, type Decision, type SpawnPlan } from './decide';
 import { detectHarness, type Harness, type HarnessEnv } from './harness';
 import { earlyExitRecord, exitedEarly, type ChildExit, type ChildRecord } from './children';
 
@@ -94,37 +94,21 @@ export async function rollEventMs(leoDir: string, endingWindow: number, cache?: 
   }
 }
 
-type StateIn = ContinuitySnapshot['state'];
-
-/**
- * The raw object decides, as it does for the watcher, once it passes the schema; one that fails it is `invalid`; a
- * state.json that is not a regular file or is over the size cap is `unreadable` (never parsed).
- */
-function stateFromRead(read: StateRead): StateIn {
-  if (read.kind === 'ok') return { kind: 'ok', raw: read.raw };
-  if (read.kind === 'invalid') {
-    // A JSON value that is not an object reads as `{}` (idle), as the watcher reads it.
-    if (read.issues.length === 1 && read.issues[0].path === '') return { kind: 'missing' };
-    return { kind: 'invalid', raw: read.raw, problem: describeStateRead(read) };
-  }
-  return { kind: read.kind === 'not-regular' || read.kind === 'too-large' ? 'unreadable' : read.kind };
-}
-
 /** Everything one decision looks at. Only the state is read when the state alone already answers `idle`. */
 export async function loadSnapshot(
   opts: Pick<RunnerOptions, 'root' | 'leoDir' | 'binaries' | 'cache'>,
   given?: { text: string; mtimeMs?: number },
 ): Promise<ContinuitySnapshot> {
   const leoDir = opts.leoDir ?? join(opts.root, '.leopold');
-  let state: StateIn;
+  let state: ContinuitySnapshot['state'];
   let stateMtimeMs: number | undefined;
   if (given) {
-    state = stateFromRead(parseState(given.text));
+    state = decisionState(parseState(given.text));
     stateMtimeMs = given.mtimeMs;
   } else {
     const read = await readState(leoDir, undefined, opts.cache);
     stateMtimeMs = read.mtimeMs;
-    state = stateFromRead(read);
+    state = decisionState(read);
   }
   const snap: ContinuitySnapshot = {
     projectRoot: opts.root, state, stateMtimeMs, openItems: 0, continuity: 'auto', stopExists: false, checkpointBytes: 0,
@@ -199,7 +183,7 @@ export async function tick(opts: RunnerOptions): Promise<TickResult> {
   } catch (err) {
     if (err instanceof UnparseableFileError || (err as NodeJS.ErrnoException).code === 'ENOENT') {
       // The file went away or broke between the two reads: nothing to do, and nothing is rewritten.
-      snapshot = { ...first, state: stateFromRead(await readState(leoDir, undefined, opts.cache)) };
+      snapshot = { ...first, state: decisionState(await readState(leoDir, undefined, opts.cache)) };
       return { decision: { verdict: 'idle', kind: 'idle' }, snapshot, acted: false };
     }
     if (err instanceof SymlinkRefusedError) {
@@ -309,6 +293,8 @@ export async function claimResume(leoDir: string, harness: Harness, nowMs: numbe
  */
 export async function recordEarlyExit(
   leoDir: string, child: ChildRecord, exit: Pick<ChildExit, 'code' | 'signal'>, nowMs: number, lock?: LockOptions,
+  /** Told whether the exit was early under the lock, before the record is written (so its readers find the answer). */
+  onDecided?: (early: boolean) => void,
 ): Promise<{ early: boolean; written: boolean }> {
   try {
     await refuseSymlink(join(leoDir, 'events.jsonl'));
@@ -317,6 +303,7 @@ export async function recordEarlyExit(
       // A state that fails the schema decides nothing and is not written.
       if (parseState(text).kind !== 'ok') return { value: undefined };
       early = exitedEarly(child, current);
+      onDecided?.(early);
       const plan = earlyExitRecord(child, exit, current, nowMs);
       return plan ? { fields: plan.fields, value: plan } : { value: undefined };
     }, lock);

@@ -6,7 +6,7 @@ import { totalTokens } from './records';
 import { formatCount, formatUsd } from './format';
 import { gaugeText } from './meters';
 import { formatSize } from '../files';
-import { clockTime } from '../timeline';
+import { formatLocal } from '../time';
 import { msg, type Locale } from '../messages';
 
 export interface TimelineWindowCost {
@@ -54,7 +54,7 @@ export function timelineLive(view: LiveView | undefined, locale: Locale = 'en'):
     if (a?.tool) lines.push(m('live.timeline.tool', { tool: `${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}` }));
     if (a?.text) lines.push(m('live.timeline.text', { text: a.text.line }));
     // A clock time, not an age: the view changes only when the transcript does (an idle panel posts nothing).
-    if (view.lastWriteMs !== undefined) lines.push(m('live.timeline.idle', { time: clockTime(view.lastWriteMs) }));
+    if (view.lastWriteMs !== undefined) lines.push(m('live.timeline.idle', { time: formatLocal(view.lastWriteMs, 'time') }));
     if (view.turns !== undefined) lines.push(m('live.timeline.turns', { n: view.turns, harness: view.transcript.harness ?? '?' }));
     lines.push(m('live.timeline.run', { tokens: formatCount(totalTokens(view.run.total.tokens), locale), usd: formatUsd(view.run.total.usd, locale) }));
     section = { title: m('live.live'), lines };

@@ -14,10 +14,12 @@ import type { LeopoldProject } from '../foundation/projects';
 import { uiLocale } from '../foundation/locale';
 import { projectRunStatus } from '../control/runStatus';
 import type { SupervisorHub } from '../control/supervisor';
+import type { LiveRuns } from '../live/live';
 import { mcpApi, toolApi } from './lm';
 
 export const MCP_PROVIDER_ID = 'leopold.status';
 
+/** The agent tools' test section (test mode only: src/extension/testApi.ts). */
 export interface AgentToolsTestApi {
   /** The tools registered with vscode.lm (empty when this VS Code has no language-model tools API). */
   tools(): string[];
@@ -56,18 +58,18 @@ async function workspaceFile(file: string, project: LeopoldProject): Promise<str
 }
 
 /** One tool call's answer (JSON-able), or a ToolInputError saying what was wrong with the call. */
-async function answer(ctx: LeopoldContext, hub: SupervisorHub, name: AgentToolName, raw: unknown): Promise<unknown> {
+async function answer(ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, name: AgentToolName, raw: unknown): Promise<unknown> {
   const input = toolInput(raw);
   const project = projectFor(ctx, projectArg(input));
   switch (name) {
-    case 'leopold_run_status': return projectRunStatus(project, hub);
+    case 'leopold_run_status': return projectRunStatus(project, hub, live);
     case 'leopold_check_checkpoint': return checkCheckpointAnswer(input, project.leoDir, (f) => workspaceFile(f, project), uiLocale());
     case 'leopold_recent_events': return recentEventsAnswer(input, project.leoDir, uiLocale());
     case 'leopold_search_decisions': return searchDecisionsAnswer(input, project.leoDir);
   }
 }
 
-export function registerAgentTools(ctx: LeopoldContext, hub: SupervisorHub): AgentToolsTestApi {
+export function registerAgentTools(ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns): AgentToolsTestApi {
   const registered: string[] = [];
   const tools = toolApi();
   if (!tools) ctx.log.info('language-model tools: this VS Code has no vscode.lm.registerTool (1.95+); the Leopold tools are not offered');
@@ -76,7 +78,7 @@ export function registerAgentTools(ctx: LeopoldContext, hub: SupervisorHub): Age
       prepareInvocation: () => ({ invocationMessage: vscode.l10n.t('Reading the Leopold run…') }),
       invoke: async (options) => {
         try {
-          return tools!.result(JSON.stringify(await answer(ctx, hub, def.name, options.input)));
+          return tools!.result(JSON.stringify(await answer(ctx, hub, live, def.name, options.input)));
         } catch (err) {
           if (!(err instanceof ToolInputError)) ctx.log.error(`${def.name}: ${(err as Error).stack ?? String(err)}`);
           // The message goes back to the model, which may call again with what it lacked.
@@ -109,6 +111,5 @@ export function registerAgentTools(ctx: LeopoldContext, hub: SupervisorHub): Age
     tools: () => [...registered],
     mcpServers: () => provide?.().map((d) => ({ label: d.label, command: d.command, args: [...d.args] })),
   };
-  ctx.api.agentTools = section;
   return section;
 }

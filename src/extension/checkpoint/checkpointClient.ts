@@ -6,30 +6,40 @@ import {
   DiagnosticPullMode, DidChangeWatchedFilesNotification, FileChangeType, LanguageClient, RevealOutputChannelOn,
   TransportKind, type LanguageClientOptions, type ServerOptions,
 } from 'vscode-languageclient/node';
-import type { InitOptions } from '../../server/protocol';
+import { LF_FIX_CODES } from '../../core/checkpoint';
+import { CAP_FILES, DIAGNOSTIC_SOURCE, FIX_ALL_KIND, type InitOptions } from '../../server/protocol';
 import type { LeopoldContext } from '../foundation/context';
 import { disposeItem } from '../foundation/projects';
 import { noIcons } from '../foundation/untrusted';
 
 export const CHECKPOINT_LANGUAGE = 'leopold-checkpoint';
-/** Files in `.leopold/` whose change can move the cap. */
-const CAP_FILES = new Set(['GUARDRAILS.md', 'state.json']);
+const CAP_FILE_NAMES: ReadonlySet<string> = new Set(CAP_FILES);
+const LF_CODES: ReadonlySet<string> = new Set(LF_FIX_CODES);
 
 type ValidateMode = 'onType' | 'onSave';
 
-const FIX_ALL = vscode.CodeActionKind.SourceFixAll.append('leopold');
+const FIX_ALL = vscode.CodeActionKind.Empty.append(FIX_ALL_KIND);
 
-/** The server's actions whose result is LF: Fix All, and the quick fix of the `crlf` warning. */
+/** The server's actions whose result is LF: Fix All, and the quick fixes of the rules that say so (`crlf`). */
 function convertsToLf(a: vscode.CodeAction): boolean {
   if (a.kind && FIX_ALL.contains(a.kind)) return true;
-  return !!a.diagnostics?.some((d) => d.source === 'leopold' && (typeof d.code === 'object' ? d.code.value : d.code) === 'crlf');
+  const code = (d: vscode.Diagnostic) => String(typeof d.code === 'object' ? d.code.value : d.code);
+  return !!a.diagnostics?.some((d) => d.source === DIAGNOSTIC_SOURCE && LF_CODES.has(code(d)));
 }
 
 function setting<T>(name: string, fallback: T, scope?: vscode.Uri): T {
   return vscode.workspace.getConfiguration('leopold', scope).get<T>(name, fallback);
 }
 
-export function registerCheckpointClient(ctx: LeopoldContext): void {
+/** The checkpoint client's test section (test mode only: src/extension/testApi.ts). */
+export interface CheckpointTestApi {
+  /** Starts (or returns) the client. */
+  start(): Promise<LanguageClient | undefined>;
+  client(): LanguageClient | undefined;
+  restart(): Promise<unknown>;
+}
+
+export function registerCheckpointClient(ctx: LeopoldContext): CheckpointTestApi {
   const { log, registry } = ctx;
   let client: LanguageClient | undefined;
   let starting: Promise<LanguageClient> | undefined;
@@ -133,7 +143,7 @@ export function registerCheckpointClient(ctx: LeopoldContext): void {
 
   // The cap moves with GUARDRAILS.md (max_checkpoint_kb) and state.json (max_context_mb): tell the server.
   const watching = registry.follow((p) => p.onDidChange((change) => {
-    const files = [...change.files].filter((f) => CAP_FILES.has(f));
+    const files = [...change.files].filter((f) => CAP_FILE_NAMES.has(f));
     if (files.length === 0 || !client?.isRunning()) return;
     void client.sendNotification(DidChangeWatchedFilesNotification.type, {
       changes: files.map((f) => ({ uri: vscode.Uri.file(p.file(f)).toString(), type: FileChangeType.Changed as FileChangeType })),
@@ -150,8 +160,7 @@ export function registerCheckpointClient(ctx: LeopoldContext): void {
   // Stop the server through LSP shutdown/exit on deactivate (deactivate bounds the wait).
   ctx.onDeactivate(async () => client?.stop(2000).catch(() => undefined));
 
-  ctx.api.checkpoint = {
-    /** Starts (or returns) the client. */
+  return {
     start,
     client: () => client,
     restart,

@@ -6,15 +6,16 @@
 // Leopold view's badge counts the projects that need a person. Text from `.leopold/` is quoted inert.
 import * as vscode from 'vscode';
 import type { LeopoldContext } from '../foundation/context';
-import type { SupervisorView } from './supervisor';
+import type { SupervisorHub, SupervisorView } from './supervisor';
 import type { Seat } from './seat';
 import { inert } from '../foundation/untrusted';
+import type { Recorder } from '../foundation/recorder';
 import { counted } from '../foundation/locale';
-import { NoticeMemory, needsPerson, noticeFor, shouldShow, type Notice, type NoticeKind, type NoticeState } from '../../core/notify';
+import { NoticeMemory, noticeFor, noticeState, shouldShow, type Notice, type NoticeKind } from '../../core/notify';
+import { pill } from '../../core/continuity/pill';
 import type { ChildRecord } from '../../core/continuity/children';
 import { apiError, relaunchWindow } from '../../core/fields';
 import { apiErrorHint } from '../../core/live/meters';
-import type { ContinuitySnapshot } from '../../core/continuity/decide';
 
 const STORAGE_KEY = 'leopold.notifications.shown';
 
@@ -24,14 +25,6 @@ export interface ShownNotice {
   key: string;
   message: string;
   actions: string[];
-}
-
-/** The state as the notifications read it. */
-export function noticeState(state: ContinuitySnapshot['state']): NoticeState {
-  if (state.kind === 'ok') return { kind: 'ok', raw: state.raw };
-  if (state.kind === 'invalid') return { kind: 'invalid', raw: state.raw, problem: state.problem };
-  if (state.kind === 'invalid-json') return { kind: 'invalid', problem: 'state.json is not valid JSON' };
-  return { kind: 'none' };
 }
 
 /** A notification as shown: the view it was about, its notice, its text. */
@@ -50,7 +43,8 @@ export class Notifier implements vscode.Disposable {
   private readonly memory: NoticeMemory;
   /** Per project root: does it need a person now (the badge)? */
   private readonly needs = new Map<string, boolean>();
-  private readonly shownList: ShownNotice[] = [];
+  /** What was shown (test mode only, bounded). */
+  private readonly shownList: Recorder<ShownNotice>;
   private readonly notified = new vscode.EventEmitter<NotifiedEvent>();
   /** Each notification as it is shown (once per event): the notify command listens (notifyCommand.ts). */
   readonly onDidNotify = this.notified.event;
@@ -58,13 +52,15 @@ export class Notifier implements vscode.Disposable {
 
   constructor(private readonly ctx: LeopoldContext, private readonly seat: Seat) {
     this.memory = new NoticeMemory(ctx.extension.workspaceState.get(STORAGE_KEY));
+    this.shownList = ctx.recorder<ShownNotice>();
   }
 
   /** Called with every published view of a project's loop. */
   observe(view: SupervisorView): void {
     const root = view.project.root;
     const notice = noticeFor(noticeState(view.snapshot.state));
-    const need = needsPerson(notice);
+    // The status bar's reading of "needs you" (one rule: core/continuity/pill.ts).
+    const need = pill(view.snapshot, view.decision, Date.now(), view.mode).warning;
     if (this.needs.get(root) !== need) {
       this.needs.set(root, need);
       this.renderBadge();
@@ -98,11 +94,11 @@ export class Notifier implements vscode.Disposable {
   }
 
   messages(root: string): string[] {
-    return this.shownList.filter((s) => s.root === root).map((s) => s.message);
+    return this.shownList.list().filter((s) => s.root === root).map((s) => s.message);
   }
 
   shown(): ShownNotice[] {
-    return this.shownList.map((s) => ({ ...s, actions: [...s.actions] }));
+    return this.shownList.list().map((s) => ({ ...s, actions: [...s.actions] }));
   }
 
   /** The early-exited child behind a `failed:` record for this window, if this extension started it. */
@@ -188,17 +184,30 @@ export class Notifier implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.badgeView = undefined;
     this.notified.dispose();
+    this.badgeView = undefined;
   }
 }
 
-export function registerNotifications(ctx: LeopoldContext, seat: Seat): Notifier {
+/** The notifications' test section (test mode only: src/extension/testApi.ts). */
+export interface NotificationsTestApi {
+  /** Every notification shown so far, with its kind, event key and actions. */
+  shown(): ShownNotice[];
+  /** Every notification message shown so far for a project root. */
+  messages(root: string): string[];
+  /** The Leopold view's badge: projects that need a person. */
+  badge(): number;
+}
+
+/** Every view the loop publishes is judged here; a project that goes takes its badge entry with it. */
+export function registerNotifications(ctx: LeopoldContext, seat: Seat, hub: SupervisorHub): {
+  notifier: Notifier; test: NotificationsTestApi;
+} {
   const notifier = new Notifier(ctx, seat);
-  ctx.extension.subscriptions.push(notifier);
-  ctx.api.notifications = {
-    shown: () => notifier.shown(),
-    badge: () => notifier.badge(),
-  };
-  return notifier;
+  ctx.extension.subscriptions.push(
+    notifier,
+    hub.onDidChange((view) => notifier.observe(view)),
+    ctx.registry.follow(() => undefined, (p, _item, ending) => !ending && notifier.forget(p.root)),
+  );
+  return { notifier, test: { shown: () => notifier.shown(), messages: (root) => notifier.messages(root), badge: () => notifier.badge() } };
 }

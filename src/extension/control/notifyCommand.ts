@@ -10,8 +10,10 @@ import { formatUtc } from '../../core/time';
 import type { LeopoldContext } from '../foundation/context';
 import type { Notifier, NotifiedEvent } from './notifications';
 import type { SupervisorHub } from './supervisor';
+import type { LiveRuns } from '../live/live';
 import { projectRunStatus } from './runStatus';
 
+/** The notify command's test section (test mode only: src/extension/testApi.ts). */
 export interface NotifyCommandTestApi {
   /** What happened to each event, newest last (bounded). */
   runs(): { key: string; outcome: 'ran' | 'untrusted' | 'invalid' | 'dropped'; run?: NotifyRun }[];
@@ -22,12 +24,9 @@ export interface NotifyCommandTestApi {
 /** Events waiting for the command beyond this are dropped (a burst of projects): the log says so. */
 const MAX_QUEUED = 20;
 
-export function registerNotifyCommand(ctx: LeopoldContext, notifier: Notifier, hub: SupervisorHub): NotifyCommandTestApi {
-  const history: ReturnType<NotifyCommandTestApi['runs']> = [];
-  const note = (h: (typeof history)[number]) => {
-    history.push(h);
-    if (history.length > 100) history.splice(0, history.length - 100);
-  };
+export function registerNotifyCommand(ctx: LeopoldContext, notifier: Notifier, hub: SupervisorHub, live: LiveRuns): NotifyCommandTestApi {
+  const history = ctx.recorder<ReturnType<NotifyCommandTestApi['runs']>[number]>(100);
+  const note = (h: ReturnType<NotifyCommandTestApi['runs']>[number]) => history.push(h);
   let queue: Promise<void> = Promise.resolve();
   let queued = 0;
   let warnedWorkspace = false;
@@ -57,7 +56,7 @@ export function registerNotifyCommand(ctx: LeopoldContext, notifier: Notifier, h
     queued++;
     queue = queue.then(async () => {
       try {
-        const status = await projectRunStatus(project, hub).catch(() => null);
+        const status = await projectRunStatus(project, hub, live).catch(() => null);
         const event: NotifyEvent = {
           schema: 1, event: notice.kind === 'planComplete' ? 'finished' : 'needsYou', kind: notice.kind, key: notice.key,
           project: project.root, name: project.name, text: message, at: formatUtc(Date.now()), status,
@@ -79,7 +78,7 @@ export function registerNotifyCommand(ctx: LeopoldContext, notifier: Notifier, h
 
   ctx.extension.subscriptions.push(notifier.onDidNotify((e) => void handle(e).catch((err) => ctx.log.error(`notify command: ${String(err)}`))));
   const section: NotifyCommandTestApi = {
-    runs: () => history.map((h) => ({ ...h })),
+    runs: () => history.list().map((h) => ({ ...h })),
     idle: async () => {
       let seen: Promise<void> | undefined;
       while (seen !== queue) {
@@ -88,6 +87,5 @@ export function registerNotifyCommand(ctx: LeopoldContext, notifier: Notifier, h
       }
     },
   };
-  ctx.api.notifyCommand = section;
   return section;
 }

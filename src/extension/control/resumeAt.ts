@@ -11,6 +11,7 @@ import type { SupervisorHub } from './supervisor';
 import { resumeRun, type RunActionDeps, type ResumeResult } from './runActions';
 import { pickProject } from '../foundation/projectPicker';
 import { inert } from '../foundation/untrusted';
+import type { Recorder } from '../foundation/recorder';
 import { counted } from '../foundation/locale';
 import {
   judgeSchedule, parseSchedule, resetFromTranscriptLines, resumableStop, runFingerprint, RESUME_DELAYS_MIN, countdownText,
@@ -53,11 +54,13 @@ export class ResumeScheduler implements vscode.Disposable {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
-  /** What happened, in order (tests and the log). */
-  readonly history: ScheduleEvent[] = [];
+  /** What happened, in order (test mode only, bounded). */
+  readonly history: Recorder<ScheduleEvent>;
   private readonly judging = new Map<string, Promise<void>>();
 
-  constructor(private readonly ctx: LeopoldContext, private readonly deps: RunActionDeps, private readonly hub: SupervisorHub) {}
+  constructor(private readonly ctx: LeopoldContext, private readonly deps: RunActionDeps, private readonly hub: SupervisorHub) {
+    this.history = ctx.recorder<ScheduleEvent>();
+  }
 
   /** Loads the stored schedules and judges each now (a reload, or activation after VS Code was closed). */
   async load(): Promise<void> {
@@ -227,7 +230,23 @@ export async function pickResumeTime(
   return scheduler.schedule(project.root, pick.atMs!, pick.source!);
 }
 
-export function registerResumeAt(ctx: LeopoldContext, deps: RunActionDeps, hub: SupervisorHub): ResumeScheduler {
+/** Resume at…'s test section (test mode only: src/extension/testApi.ts). */
+export interface ResumeAtTestApi {
+  /** Schedules a Resume (no pick). */
+  schedule(root: string, atMs: number): Promise<ResumeSchedule | undefined>;
+  get(root: string): ResumeSchedule | undefined;
+  history(): ScheduleEvent[];
+  /** Stores a schedule as a reload would find it in the workspace storage, then loads the storage as activation does. */
+  plant(s: ResumeSchedule): Promise<void>;
+  /** The run's fingerprint now (for planting a schedule for this very stop). */
+  fingerprint(root: string): Promise<string | undefined>;
+  /** Waits for the schedules' judgements in flight. */
+  idle(): Promise<void>;
+}
+
+export function registerResumeAt(ctx: LeopoldContext, deps: RunActionDeps, hub: SupervisorHub): {
+  scheduler: ResumeScheduler; test: ResumeAtTestApi;
+} {
   const scheduler = new ResumeScheduler(ctx, deps, hub);
   ctx.extension.subscriptions.push(
     scheduler,
@@ -240,10 +259,10 @@ export function registerResumeAt(ctx: LeopoldContext, deps: RunActionDeps, hub: 
     hub.onDidChange((v) => scheduler.get(v.project.root) && void scheduler.judge(v.project.root)),
   );
   void scheduler.load();
-  ctx.api.resumeAt = {
+  const test: ResumeAtTestApi = {
     schedule: (root, atMs) => scheduler.schedule(root, atMs, 'delay'),
     get: (root) => scheduler.get(root),
-    history: () => scheduler.history.slice(),
+    history: () => scheduler.history.list(),
     /** Plants a stored schedule as a reload would find it, then loads the storage as activation does. */
     plant: async (s) => {
       const stored = (ctx.extension.workspaceState.get<unknown[]>(STORAGE_KEY) ?? []).filter((v) => parseSchedule(v)?.root !== s.root);
@@ -257,5 +276,5 @@ export function registerResumeAt(ctx: LeopoldContext, deps: RunActionDeps, hub: 
     },
     idle: () => Promise.all([...ctx.registry.projects].map((p) => scheduler.judge(p.root))).then(() => undefined),
   };
-  return scheduler;
+  return { scheduler, test };
 }

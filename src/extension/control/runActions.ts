@@ -293,7 +293,24 @@ async function openFile(path: string, end = false): Promise<void> {
   }
 }
 
-export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub, seat: Seat): RunActionDeps {
+/** The run actions' test sections (test mode only: src/extension/testApi.ts). */
+export interface RunActionsTestApi {
+  /** Resume without the mode pick (`how` given). */
+  resumeRun(root: string, how: 'terminal' | 'headless'): Promise<ResumeResult>;
+}
+
+export interface SeatTestApi {
+  /** The agents this extension started for a project, oldest first (pid, start time, log, exit). */
+  children(root: string): ChildRecord[];
+  /** Stop now without the confirmation. */
+  stopNow(root: string): Promise<StopNowResult>;
+  /** Waits until every child exit seen so far is handled (recorded, logged). */
+  idle(): Promise<void>;
+}
+
+export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub, seat: Seat): {
+  deps: RunActionDeps; test: { runActions: RunActionsTestApi; seat: SeatTestApi };
+} {
   const deps: RunActionDeps = { log: ctx.log, registry: ctx.registry, isTrusted: () => ctx.isTrusted(), hub, seat };
   ctx.extension.subscriptions.push(
     vscode.commands.registerCommand('leopold.showRunActions', (arg?: unknown) => showRunActions(deps, arg)),
@@ -303,11 +320,11 @@ export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub, seat
     vscode.commands.registerCommand('leopold.clearKillSwitch', (arg?: unknown) => clearKillSwitch(deps, arg)),
     vscode.commands.registerCommand('leopold.stopNow', (arg?: unknown) => stopNow(deps, arg)),
   );
-  ctx.api.runActions = { resumeRun: (root, how) => resumeRun(deps, root, how) };
-  ctx.api.seat = {
-    children: (root) => seat.registry.forProject(root),
-    stopNow: (root) => stopNow(deps, root, true),
-    idle: () => seat.idle(),
+  return {
+    deps,
+    test: {
+      runActions: { resumeRun: (root, how) => resumeRun(deps, root, how) },
+      seat: { children: (root) => seat.registry.forProject(root), stopNow: (root) => stopNow(deps, root, true), idle: () => seat.idle() },
+    },
   };
-  return deps;
 }

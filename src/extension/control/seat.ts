@@ -89,7 +89,8 @@ export class Seat implements vscode.Disposable {
     const how = exit.signal ? `was ended by ${exit.signal}` : `exited with code ${exit.code}`;
     await fs.appendFile(rec.logPath, `# ${new Date().toISOString()} ${how}\n`).catch(() => undefined);
     // Leopold's record for it, at once and under the lock — never in Restricted Mode (nothing is written there).
-    const r = this.ctx.isTrusted() ? await recordEarlyExit(project.leoDir, rec, exit, Date.now()).catch((err) => {
+    const decided = (early: boolean) => (ended.early = early); // before the record lands: its readers find the answer
+    const r = this.ctx.isTrusted() ? await recordEarlyExit(project.leoDir, rec, exit, Date.now(), undefined, decided).catch((err) => {
       this.ctx.log.error(`${project.name}: could not record the early exit of pid ${rec.pid}: ${(err as Error).message}`);
       return { early: false, written: false };
     }) : { early: false, written: false };

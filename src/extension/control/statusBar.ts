@@ -10,7 +10,7 @@ import type { SupervisorHub, SupervisorView } from './supervisor';
 import { pill, type Pill } from '../../core/continuity/pill';
 import { formatAge, ownerStatus } from '../../core/owner';
 import { counted, uiLocale } from '../foundation/locale';
-import { decorateStatus, onDidChangeAnyLive } from '../live/live';
+import { decorateStatus, type LiveRuns, type LiveStatusShown } from '../live/live';
 import { apiErrorHint } from '../../core/live/meters';
 
 const WARNING_BG = new vscode.ThemeColor('statusBarItem.warningBackground');
@@ -21,10 +21,25 @@ export interface ScheduledResumes {
   readonly onDidChange: vscode.Event<void>;
 }
 
-export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub, scheduled?: ScheduledResumes): void {
+/** The status item's test section (test mode only: src/extension/testApi.ts). */
+export interface StatusBarTestApi {
+  text(): string;
+  warning(): boolean;
+  tooltip(): string;
+  /** The root of the project the item shows. */
+  project(): string | undefined;
+  /** What the live part last showed: the gauge's band and colour, or the awaiting_human text. */
+  live(): LiveStatusShown;
+  render(): void;
+}
+
+export function registerStatusBar(
+  ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, scheduled?: ScheduledResumes,
+): StatusBarTestApi {
   const item = vscode.window.createStatusBarItem('leopold.status', vscode.StatusBarAlignment.Left, 100);
   item.name = 'Leopold';
   let current: { project?: LeopoldProject } = {};
+  let liveShown: LiveStatusShown = {};
   let countdown: NodeJS.Timeout | undefined;
 
   /** The project the item is about: the active editor's, else the one that needs a person, else the first. */
@@ -62,7 +77,8 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub, sched
         : p.relaunching ? '$(sync~spin)' : '$(pulse)';
       item.text = `${icon} ${prefix}${multi}: ${inert(p.text, 120)}`; // p.text carries stopped_reason from state.json
       item.backgroundColor = p.warning ? WARNING_BG : undefined;
-      decorateStatus(item, project, multi); // the live part: ` · 62%` and its colour, or "Leopold needs you: …"
+      // The live part: ` · 62%` and its colour, or "Leopold needs you: …".
+      liveShown = decorateStatus(item, project, live.of(project), multi);
       item.tooltip = tooltip(view, p, trusted, projects.length);
     }
     // The click acts on the project the item shows (an explicit argument to the project picker).
@@ -131,17 +147,18 @@ export function registerStatusBar(ctx: LeopoldContext, hub: SupervisorHub, sched
     item,
     { dispose: () => countdown && clearInterval(countdown) },
     hub.onDidChange(render),
-    onDidChangeAnyLive(render),
+    live.onDidChange(render),
     ctx.registry.onDidChangeProjects(render),
     vscode.window.onDidChangeActiveTextEditor(render),
     vscode.workspace.onDidGrantWorkspaceTrust(render),
     ...(scheduled ? [scheduled.onDidChange(render)] : []),
   );
-  ctx.api.statusBar = {
+  return {
     text: () => item.text,
     warning: () => item.backgroundColor !== undefined,
     tooltip: () => (typeof item.tooltip === 'string' ? item.tooltip : item.tooltip?.value ?? ''),
     project: () => current.project?.root,
+    live: () => ({ ...liveShown }),
     render,
   };
 }

@@ -1,6 +1,8 @@
-// The continuity supervisor: one loop per Leopold project, driven by the project's (coalesced) file-system events
-// with a 2 s safety poll for missed ones. Each tick runs the pure decision (src/core/continuity) and, when it must
-// act, the locked runner: record first, then spawn (execa, detached), then log. It never spawns or writes in an
+// The continuity supervisor: one loop per Leopold project, driven by the project model's updates (the project's
+// coalesced file-system events) with a 2 s safety poll for missed ones. Each tick runs the pure decision
+// (src/core/continuity) on the snapshot the project's one model read — the same reading the tree, the timeline and
+// the status bar show — and, when it must act, the locked runner: under the lock it reads again and decides again,
+// records first, then spawns (execa, detached), then logs. It never spawns or writes in an
 // untrusted workspace, nor when `leopold.autoRelaunch` is off, nor while a `leopold watch` serves this project (a
 // `leopold-watch.py` process whose --project or cwd is this folder; where processes cannot be listed, any watch
 // answering on 127.0.0.1:$LEOPOLD_WATCH_PORT): then it only observes and says which watch. The children it starts are
@@ -11,13 +13,12 @@ import * as os from 'node:os';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import { CONTINUITY_POLL_MS } from '../../core/continuity/constants';
-import { needsHuman, type Decision, type ContinuitySnapshot } from '../../core/continuity/decide';
+import { decide, needsHuman, type Decision, type ContinuitySnapshot } from '../../core/continuity/decide';
 import { harnessEnvFrom, type Harness } from '../../core/continuity/harness';
-import { observe, tick, type RunnerOptions, type Spawner, type TickResult } from '../../core/continuity/runner';
+import { tick, type RunnerOptions, type Spawner, type TickResult } from '../../core/continuity/runner';
 import type { LoggedSpawn } from '../../core/continuity/spawn';
 import { windowsOf } from '../../core/fields';
 import type { Seat } from './seat';
-import type { Notifier } from './notifications';
 import { listWatchProcesses, watchesFor } from './watchProcesses';
 import { describeWatch, type WatchProcess } from '../../core/watch';
 import type { LoopMode } from '../../core/continuity/pill';
@@ -125,16 +126,17 @@ class ProjectSupervisor implements vscode.Disposable {
     private readonly ctx: LeopoldContext,
     readonly project: LeopoldProject,
     private readonly seat: Seat,
-    private readonly notifier: Notifier,
     private readonly onView: (v: SupervisorView) => void,
   ) {
     this.spawner = (plan) => seat.spawn(project, plan);
-    this.subs.push(project.onDidChange(() => (this.triggers.event++, this.schedule())));
+    this.subs.push(project.model.onDidUpdate(() => (this.triggers.event++, this.schedule())));
     // A child of this project ended (an early exit writes its record): decide again at once.
     this.subs.push(seat.onDidChange((root) => root === project.root && void this.schedule()));
     this.timer = setInterval(() => {
       this.triggers.poll++;
-      void this.schedule(); // never rejects: once() logs its own errors
+      // A changed file the watcher missed updates the model (and so ticks); the tick after it re-decides at the new
+      // time (a countdown, a reactivation grace, a roll turning stale). Neither rejects: both log their own errors.
+      void this.project.model.revalidate().then(() => this.schedule());
     }, CONTINUITY_POLL_MS);
     this.timer.unref?.();
     void this.schedule();
@@ -190,7 +192,10 @@ class ProjectSupervisor implements vscode.Disposable {
     let mode = this.mode();
     const opts = this.options();
     try {
-      let result = await observe(opts);
+      await this.project.model.ready();
+      // The model's reading; never a transcript just to observe (the runner detects the harness when it acts).
+      const observed: ContinuitySnapshot = { ...this.project.model.snapshot.continuity, binaries: opts.binaries };
+      let result: TickResult = { decision: decide(observed, Date.now()), snapshot: observed, acted: false };
       const wouldAct = !!result.decision.fields || !!result.decision.needsHarness;
       this.watch = wouldAct && mode === 'auto' ? await owningWatch(this.project.root) : undefined;
       if (this.watch) mode = 'deferred';
@@ -226,7 +231,6 @@ class ProjectSupervisor implements vscode.Disposable {
   private publish(snapshot: ContinuitySnapshot, decision: Decision, mode: LoopMode): void {
     this.view = { project: this.project, snapshot, decision, mode, lastAction: this.lastAction, watch: mode === 'deferred' ? this.watch : undefined, updatedAt: Date.now() };
     this.logChange(decision, mode);
-    this.notifier.observe(this.view);
     this.onView(this.view);
   }
 
@@ -281,13 +285,24 @@ export interface SupervisorHub {
   refresh(project?: LeopoldProject): Promise<void>;
 }
 
+/** The relaunch loop's test section (test mode only: src/extension/testApi.ts). */
+export interface SupervisorTestApi {
+  /** The latest verdict per project root. */
+  verdicts(): Record<string, string | undefined>;
+  view(root: string): SupervisorView | undefined;
+  /** Runs a tick now (or right after the one in flight) and waits for it. */
+  tick(root?: string): Promise<void>;
+  ticks(): number;
+  /** The root of every live supervisor, one entry each (a project supervised twice would show twice). */
+  supervised(): string[];
+  /** How ticks were triggered: model updates (file-system events) vs the 2 s safety poll. */
+  triggers(): { event: number; poll: number };
+}
+
 /** One supervisor per project, rebuilt as projects come and go; trust and settings changes re-decide at once. */
-export function registerSupervisors(ctx: LeopoldContext, seat: Seat, notifier: Notifier): SupervisorHub {
+export function registerSupervisors(ctx: LeopoldContext, seat: Seat): { hub: SupervisorHub; test: SupervisorTestApi } {
   const changed = new vscode.EventEmitter<SupervisorView>();
-  const supervisors = ctx.registry.follow((p) => new ProjectSupervisor(ctx, p, seat, notifier, (v) => changed.fire(v)), (p, s, ending) => {
-    s.dispose();
-    if (!ending) notifier.forget(p.root);
-  });
+  const supervisors = ctx.registry.follow((p) => new ProjectSupervisor(ctx, p, seat, (v) => changed.fire(v)), (_p, s) => s.dispose());
   const refresh = async (project?: LeopoldProject) => {
     await Promise.all([...supervisors.values()].filter((s) => !project || s.project === project).map((s) => s.schedule()));
   };
@@ -306,22 +321,16 @@ export function registerSupervisors(ctx: LeopoldContext, seat: Seat, notifier: N
     views: () => [...supervisors.values()].map((s) => s.view).filter((v): v is SupervisorView => !!v),
     refresh,
   };
-  ctx.api.supervisor = {
-    /** The latest verdict per project root. */
+  const test: SupervisorTestApi = {
     verdicts: () => Object.fromEntries([...supervisors.values()].map((s) => [s.project.root, s.view?.decision.verdict])),
     view: (root: string) => [...supervisors.values()].find((s) => s.project.root === root)?.view,
-    /** Runs a tick now (or right after the one in flight) and waits for it. */
     tick: async (root?: string) => {
       await Promise.all([...supervisors.values()].filter((s) => !root || s.project.root === root).map((s) => s.schedule()));
     },
     ticks: () => [...supervisors.values()].reduce((n, s) => n + s.ticks, 0),
-    /** The root of every live supervisor, one entry each (a project supervised twice would show twice). */
     supervised: () => [...supervisors.values()].map((s) => s.project.root),
-    /** Every notification message shown so far, per project root. */
-    notifications: (root: string) => notifier.messages(root),
-    /** How ticks were triggered: file-system events vs the 2 s safety poll. */
     triggers: () => [...supervisors.values()]
       .reduce((t, s) => ({ event: t.event + s.triggers.event, poll: t.poll + s.triggers.poll }), { event: 0, poll: 0 }),
   };
-  return hub;
+  return { hub, test };
 }

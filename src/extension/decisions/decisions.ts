@@ -49,7 +49,27 @@ export async function openDecision(hit: RecallHit): Promise<vscode.TextEditor> {
   return editor;
 }
 
-export function registerDecisions(ctx: LeopoldContext): void {
+export interface DecisionItemInfo {
+  label: string;
+  description: string | undefined;
+  detail: string | undefined;
+  run: string | undefined;
+  path: string;
+  line: number;
+}
+
+/** Search Decisions' test section (test mode only: src/extension/testApi.ts). */
+export interface DecisionsTestApi {
+  /** The open quick pick's items as plain data. */
+  items(): DecisionItemInfo[] | undefined;
+  value(): string | undefined;
+  /** Types into the open quick pick. */
+  type(value: string): void;
+  /** Accepts the first item (or the one at `index`). */
+  accept(index?: number): Promise<{ path: string; line: number } | undefined>;
+}
+
+export function registerDecisions(ctx: LeopoldContext): DecisionsTestApi {
   let current: vscode.QuickPick<DecisionItem> | undefined;
   /** Re-runs the search for the open quick pick's value. */
   let refresh: () => void = () => undefined;
@@ -106,19 +126,16 @@ export function registerDecisions(ctx: LeopoldContext): void {
     vscode.commands.registerCommand('leopold.searchDecisions', command),
     { dispose: () => current?.dispose() },
   );
-  ctx.api.decisions = {
-    /** The open quick pick's items as plain data (tests). */
+  return {
     items: () => current?.items.map((i) => ({
       label: i.label, description: i.description, detail: i.detail, run: i.hit.source.run, path: i.hit.source.path, line: i.hit.block.line,
     })),
     value: () => current?.value,
-    /** Types into the open quick pick. */
     type: (value: string) => {
       if (!current) return;
       current.value = value;
       refresh();
     },
-    /** Accepts the first item (or the one at `index`). */
     accept: async (index = 0) => {
       const qp = current;
       const item = qp?.items[index];

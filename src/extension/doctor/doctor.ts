@@ -6,7 +6,9 @@
 //
 // CHECKPOINT.md: the checkpoint language server already reports every contract error at its exact line, but only
 // for an open document. The doctor adds ONE Information-level entry there ("checkpoint MALFORMED: <first error>")
-// so a broken checkpoint shows in Problems without opening it; it never repeats the parser's errors one by one.
+// so a broken checkpoint shows in Problems without opening it; it never repeats the parser's errors one by one, and
+// it withdraws the entry while the checkpoint is open (checkpoint/openCheckpoints.ts): the server's findings are
+// then in Problems, and the entry would count one of them twice.
 //
 // Its own reads, on purpose: the doctor reports on the files word for word, as Leopold's doctor does (a CRLF line,
 // a FIFO or a symlink where a file belongs, a state.json past its size bound, the raw text of a field), which the
@@ -28,6 +30,7 @@ import {
   type DoctorFinding, type DoctorInput, type DoctorReport, type DoctorStrings, type TrackedState,
 } from '../../core/doctor';
 import { uiLocale } from '../foundation/locale';
+import type { OpenCheckpoints } from '../checkpoint/openCheckpoints';
 import { firstRunInput } from './doctorFirstRun';
 
 export const DOCTOR_SCHEME = 'leopold-doctor';
@@ -82,8 +85,12 @@ class Doctor implements vscode.Disposable {
   private links: { line: number; start: number; end: number; target: vscode.Uri }[] = [];
   runs = 0;
 
-  constructor(private readonly ctx: LeopoldContext) {
+  constructor(private readonly ctx: LeopoldContext, private readonly open: OpenCheckpoints) {
     this.disposables.push(
+      // The CHECKPOINT.md entry follows its file being opened or closed.
+      open.onDidChange((file) => {
+        for (const r of this.results.values()) if (r.project.file('CHECKPOINT.md') === file) this.publish(r);
+      }),
       vscode.workspace.registerTextDocumentContentProvider(DOCTOR_SCHEME, {
         onDidChange: this.changed.event,
         provideTextDocumentContent: () => this.reportText,
@@ -149,6 +156,7 @@ class Doctor implements vscode.Disposable {
     };
     for (const f of report.findings) {
       if (!f.file || !DIAGNOSED.includes(f.file) || (f.level !== 'warn' && f.level !== 'fail')) continue;
+      if (f.file === 'CHECKPOINT.md' && this.open.has(project.file(f.file))) continue; // the server reports on it
       const lines = (texts[f.file] ?? '').split(/\r\n|\r|\n/);
       const line = Math.min(Math.max(0, f.line ?? 0), Math.max(0, lines.length - 1));
       const range = new vscode.Range(line, 0, line, Math.max(1, lines[line]?.length ?? 1));
@@ -230,13 +238,23 @@ class Doctor implements vscode.Disposable {
   }
 }
 
-export function registerDoctor(ctx: LeopoldContext): void {
-  const doctor = new Doctor(ctx);
+/** The doctor's test section (test mode only: src/extension/testApi.ts). */
+export interface DoctorTestApi {
+  run(): Promise<string>;
+  text(): string;
+  refresh(): Promise<unknown>;
+  diagnostics(file: string): {
+    message: string; line: number; severity: vscode.DiagnosticSeverity; code: unknown; source: string | undefined;
+  }[];
+}
+
+export function registerDoctor(ctx: LeopoldContext, open: OpenCheckpoints): DoctorTestApi {
+  const doctor = new Doctor(ctx, open);
   ctx.extension.subscriptions.push(
     doctor,
     vscode.commands.registerCommand('leopold.doctor', () => doctor.run()),
   );
-  ctx.api.doctor = {
+  return {
     run: () => doctor.run(),
     text: () => doctor.text,
     refresh: () => doctor.refreshAll(true),

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Log } from './log';
 import type { ProjectRegistry } from './projects';
-import type { LeopoldTestApi } from './testApi';
+import { Recorder } from './recorder';
 
 /** What every feature of the VS Code layer gets: one log, one project registry, Workspace Trust. */
 export interface LeopoldContext {
@@ -16,8 +16,18 @@ export interface LeopoldContext {
   /** Work `deactivate()` waits for (bounded), e.g. stopping the language server cleanly. */
   onDeactivate(stop: () => Promise<unknown>): void;
   /**
-   * Features write their own test hooks here (the integration tests read them through the extension's exports);
-   * a feature never reads another's section.
+   * A bounded list that records only in test mode (the integration tests read it through the feature's test section);
+   * elsewhere it records nothing.
    */
-  readonly api: LeopoldTestApi;
+  recorder<T>(limit?: number): Recorder<T>;
+}
+
+export function createContext(extension: vscode.ExtensionContext, log: Log, registry: ProjectRegistry,
+  onDeactivate: (stop: () => Promise<unknown>) => void): LeopoldContext {
+  const testMode = extension.extensionMode === vscode.ExtensionMode.Test;
+  return {
+    extension, log, registry, onDeactivate,
+    isTrusted: () => vscode.workspace.isTrusted,
+    recorder: <T>(limit?: number) => new Recorder<T>(testMode, limit),
+  };
 }

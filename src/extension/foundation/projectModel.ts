@@ -18,6 +18,9 @@ export interface ModelUpdate {
   readonly history?: boolean;
 }
 
+/** A live owner's liveness ages without any file changing: its state is looked at again this often. */
+const LIVENESS_MS = 60_000;
+
 export class SharedProjectModel implements vscode.Disposable {
   readonly model: ProjectModel;
   private readonly updated = new vscode.EventEmitter<ModelUpdate>();
@@ -28,8 +31,21 @@ export class SharedProjectModel implements vscode.Disposable {
   private disposed = false;
   private loadWaiters: (() => void)[] = [];
 
+  private readonly liveness: NodeJS.Timeout;
+
   constructor(leoDir: string, private readonly name: string, cache: ReadCache, private readonly log?: Log) {
     this.model = new ProjectModel(leoDir, { locale: uiLocale(), cache });
+    this.liveness = setInterval(() => {
+      if (this.model.loaded && this.model.snapshot.status.kind === 'active') void this.schedule(['state.json']);
+    }, LIVENESS_MS);
+    this.liveness.unref?.();
+  }
+
+  /** The safety net for a missed file-system event: the loop's files that changed since the last look are updated. */
+  async revalidate(): Promise<void> {
+    if (this.disposed || !this.model.loaded) return;
+    const changed = await this.model.changedSinceLastLook();
+    if (changed.length) await this.schedule(changed);
   }
 
   get loaded(): boolean {
@@ -104,6 +120,7 @@ export class SharedProjectModel implements vscode.Disposable {
 
   dispose(): void {
     this.disposed = true;
+    clearInterval(this.liveness);
     this.pending = undefined;
     this.releaseWaiters();
     this.updated.dispose();

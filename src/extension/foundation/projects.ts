@@ -8,7 +8,6 @@ import * as path from 'node:path';
 import { watch as fsWatch } from 'node:fs';
 import type { Log } from './log';
 import { SharedProjectModel } from './projectModel';
-import { LiveRunModel } from '../live/live';
 import { ReadCache } from '../../core/readCache';
 import { discoverNested, hasOwnProject } from '../../core/discover';
 
@@ -35,8 +34,6 @@ export class LeopoldProject implements vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
   /** The run as the core models it: loaded once, tailed once, shared by the tree and the timeline. */
   readonly model: SharedProjectModel;
-  /** The live run (the running window's transcript), read only while a run is active. */
-  readonly live: LiveRunModel;
 
   /**
    * `folder` is the workspace folder the project is in (its settings scope); `root` the folder that holds
@@ -46,8 +43,7 @@ export class LeopoldProject implements vscode.Disposable {
     this.root = root;
     this.leoDir = path.join(this.root, '.leopold');
     this.model = new SharedProjectModel(this.leoDir, this.name, this.cache, log);
-    this.live = new LiveRunModel(this.model, this.leoDir, log);
-    this.disposables.push(this.model, this.live, this.onDidChange(({ files }) => void this.model.schedule(files)));
+    this.disposables.push(this.model, this.onDidChange(({ files }) => void this.model.schedule(files)));
     // VS Code's watchers: the top of .leopold/ and one level of archived runs (non-recursive patterns).
     const base = vscode.Uri.file(this.leoDir);
     for (const glob of ['*', 'runs/*', 'runs/*/*']) {

@@ -10,7 +10,7 @@ import { LiveRun, type LiveView } from '../../core/live/run';
 import type { FeedEntry } from '../../core/live/follower';
 import { loadPrices } from '../../core/live/prices';
 import { awaitingHuman, type GaugeBand } from '../../core/live/meters';
-import { readText, statPath } from '../../core/files';
+import { statPath } from '../../core/files';
 import { formatLocal, parseUtc } from '../../core/time';
 import { objectField } from '../../core/fields';
 import type { SharedProjectModel, ModelUpdate } from '../foundation/projectModel';
@@ -23,10 +23,6 @@ import { inert } from '../foundation/untrusted';
 const TICK_MS = 1000;
 /** Without a change, the view is re-announced this often (the idle time ages). */
 const AGE_TICK_MS = 5000;
-
-/** Fires whenever any project's live view changes (the status bar listens). */
-const anyChange = new vscode.EventEmitter<LiveRunModel>();
-export const onDidChangeAnyLive = anyChange.event;
 
 export interface LiveStats {
   active: boolean;
@@ -47,7 +43,6 @@ export class LiveRunModel implements vscode.Disposable {
   readonly onFeed = this.feedEmitter.event;
   /** The live view; undefined while no run is active. */
   view: LiveView | undefined;
-  guardrailsText: string | undefined;
   private active = false;
   private timer: NodeJS.Timeout | undefined;
   private watcher: FSWatcher | undefined;
@@ -67,16 +62,13 @@ export class LiveRunModel implements vscode.Disposable {
   private onModel(u: ModelUpdate): void {
     if (this.disposed || !this.model.loaded) return;
     const snap = this.model.snapshot;
-    const guardrails = !u.files || u.files.has('GUARDRAILS.md') || this.guardrailsText === undefined;
     const prices = !u.files || u.files.has('prices.json');
     const active = snap.status.kind === 'active';
     if (!active) {
       if (this.active) this.stop();
-      if (guardrails) void readText(join(this.leoDir, 'GUARDRAILS.md')).then((t) => (this.guardrailsText = t));
       return;
     }
     void this.enqueue(async () => {
-      if (guardrails) this.guardrailsText = await readText(join(this.leoDir, 'GUARDRAILS.md'));
       if (prices || !this.active) this.run.prices = await loadPrices({ envPath: process.env.LEOPOLD_PRICES, projectPath: join(this.leoDir, 'prices.json') });
       const first = !this.active;
       this.active = true;
@@ -158,7 +150,6 @@ export class LiveRunModel implements vscode.Disposable {
     this.stats.paths = this.run.paths;
     this.lastAnnounce = Date.now();
     this.changed.fire(this.view);
-    anyChange.fire(this);
   }
 
   /** The run is no longer active: stop reading, drop what was followed. */
@@ -174,7 +165,6 @@ export class LiveRunModel implements vscode.Disposable {
     this.stats.paths = [];
     this.view = undefined;
     this.changed.fire(undefined);
-    anyChange.fire(this);
   }
 
   /** Waits for the queued reads (tests). */
@@ -192,32 +182,30 @@ export class LiveRunModel implements vscode.Disposable {
   }
 }
 
-/** What the status item's live part last showed (tests). */
-let statusShown: { band?: GaugeBand; color?: string; needsYou?: boolean } = {};
+/** What the status item's live part shows: the gauge's band and colour, or the awaiting_human text. */
+export interface LiveStatusShown { band?: GaugeBand; color?: string; needsYou?: boolean }
 
 /**
  * The status item's live part, for the project it shows: `… · 62%` while a run is active, its colour at the
  * checkpoint band (not before) and at the roll, and `Leopold needs you: …` at an awaiting_human stop (`Leopold [name]
  * needs you: …` in a multi-root workspace, `multi`).
  */
-export function decorateStatus(item: vscode.StatusBarItem, project: LeopoldProject, multi = ''): void {
+export function decorateStatus(item: vscode.StatusBarItem, project: LeopoldProject, live: LiveRunModel | undefined, multi = ''): LiveStatusShown {
   item.color = undefined;
-  statusShown = {};
   const snap = project.model.loaded ? project.model.snapshot : undefined;
   const wait = snap && awaitingHuman(snap.stateObject, snap.recent, snap.plan);
   if (wait && !wait.ticked) {
     // `multi` is the project's ` [name]` in a multi-root workspace, as in every other status text.
     const what = inert(wait.text || `#${wait.index ?? '?'}`, 80);
     item.text = `$(report) ${multi ? vscode.l10n.t('Leopold{0} needs you: {1}', multi, what) : vscode.l10n.t('Leopold needs you: {0}', what)}`;
-    statusShown = { needsYou: true };
-    return;
+    return { needsYou: true };
   }
-  const g = project.live.view?.gauge;
-  if (g?.pct === undefined) return;
+  const g = live?.view?.gauge;
+  if (g?.pct === undefined) return {};
   item.text += ` · ${Math.round(g.pct)}%`;
   const color = g.band === 'roll' ? 'errorForeground' : g.band === 'checkpoint' ? 'editorWarning.foreground' : undefined;
   if (color) item.color = new vscode.ThemeColor(color);
-  statusShown = { band: g.band, color };
+  return { band: g.band, color };
 }
 
 /** `HH:MM:SS  tool  Bash · npm test`, in local time (the one rule for a time shown to a person, core/time.ts). */
@@ -246,7 +234,51 @@ export async function openTranscript(path: string): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession');
 }
 
-export function registerLive(ctx: LeopoldContext): void {
+/** The live run's test section (test mode only: src/extension/testApi.ts). */
+export interface LiveTestApi {
+  /** The project's live view (undefined while no run is active). */
+  view(root: string): LiveView | undefined;
+  /** How much the live model has read, and which transcripts it follows. */
+  stats(root: string): LiveStats | undefined;
+  /** Runs one update now and waits for it (and any history count). */
+  tick(root: string): Promise<void>;
+  idle(root: string): Promise<void>;
+  /** The lines written to the "Follow run" output since it was last (re)started. */
+  followLines(): string[];
+  followRun(root: string): Promise<void>;
+}
+
+/** Every project's live run, owned here (one per project, created with it, disposed with it). */
+export interface LiveRuns {
+  /** The project's live run (created on first ask). */
+  of(project: LeopoldProject): LiveRunModel;
+  /** Fires whenever any project's live view changes. */
+  readonly onDidChange: vscode.Event<LiveRunModel>;
+}
+
+export function registerLive(ctx: LeopoldContext): { runs: LiveRuns; test: LiveTestApi } {
+  const changed = new vscode.EventEmitter<LiveRunModel>();
+  const byProject = new Map<LeopoldProject, { model: LiveRunModel; sub: vscode.Disposable }>();
+  const of = (project: LeopoldProject): LiveRunModel => {
+    let e = byProject.get(project);
+    if (!e) {
+      const model = new LiveRunModel(project.model, project.leoDir, ctx.log);
+      e = { model, sub: model.onDidChange(() => changed.fire(model)) };
+      byProject.set(project, e);
+    }
+    return e.model;
+  };
+  const drop = (project: LeopoldProject) => {
+    const e = byProject.get(project);
+    byProject.delete(project);
+    e?.sub.dispose();
+    e?.model.dispose();
+  };
+  const models = ctx.registry.follow(of, (p) => drop(p));
+  const liveOf = (root: string) => {
+    const p = ctx.registry.projects.find((x) => x.root === root);
+    return p ? of(p) : undefined;
+  };
   const follow = vscode.window.createOutputChannel(vscode.l10n.t('Leopold: Follow run'));
   const written: string[] = [];
   let followed: { project: LeopoldProject; sub: vscode.Disposable } | undefined;
@@ -262,15 +294,16 @@ export function registerLive(ctx: LeopoldContext): void {
     follow.clear();
     written.length = 0;
     write(vscode.l10n.t('Following the run of {0} (one line per tool call and assistant message; text from the transcript, shown as is).', inert(project.name, 80)));
-    const live = project.live;
+    const live = of(project);
     if (!live.view) write(vscode.l10n.t('No run is active: nothing is followed until one is.'));
     for (const e of live.run.follower?.recentFeed(20) ?? []) write(feedLine(e));
     followed = { project, sub: live.onFeed((e) => write(feedLine(e))) };
     follow.show(true);
   };
   ctx.extension.subscriptions.push(
+    models,
+    changed,
     follow,
-    anyChange,
     { dispose: () => followed?.sub.dispose() },
     vscode.commands.registerCommand('leopold.followRun', followRun),
     // One command for the Live node (a path), the owner node and the palette (a project): the running window's
@@ -281,7 +314,7 @@ export function registerLive(ctx: LeopoldContext): void {
         const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Which project\'s transcript to open?'));
         if (!project) return undefined;
         const owner = project.model.loaded ? objectField(project.model.snapshot.stateObject?.owner).transcript_path : undefined;
-        path = project.live.run.follower?.path ?? (typeof owner === 'string' && owner !== '' ? owner : undefined);
+        path = of(project).run.follower?.path ?? (typeof owner === 'string' && owner !== '' ? owner : undefined);
       }
       if (!path) {
         vscode.window.setStatusBarMessage(vscode.l10n.t('No transcript is known for the running window (state.json names none).'), 5000);
@@ -296,20 +329,20 @@ export function registerLive(ctx: LeopoldContext): void {
       }
     }),
   );
-  ctx.api.live = {
-    view: (root) => ctx.registry.projects.find((p) => p.root === root)?.live.view,
+  const test: LiveTestApi = {
+    view: (root) => liveOf(root)?.view,
     stats: (root) => {
-      const s = ctx.registry.projects.find((p) => p.root === root)?.live.stats;
+      const s = liveOf(root)?.stats;
       return s ? { ...s, paths: [...s.paths] } : undefined;
     },
     tick: async (root) => {
-      const live = ctx.registry.projects.find((p) => p.root === root)?.live;
+      const live = liveOf(root);
       await live?.tick();
       await live?.idle();
     },
-    idle: async (root) => ctx.registry.projects.find((p) => p.root === root)?.live.idle(),
+    idle: async (root) => liveOf(root)?.idle(),
     followLines: () => [...written],
-    status: () => ({ ...statusShown }),
     followRun: (root) => followRun(root),
   };
+  return { runs: { of, onDidChange: changed.event }, test };
 }

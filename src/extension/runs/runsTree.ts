@@ -13,10 +13,11 @@ import type { ModelUpdate } from '../foundation/projectModel';
 import { archivedRunNodes, buildProjectNode, changedNodes, toPlain, type NodeData, type OpenTarget } from './runsTreeNodes';
 import { uiLocale } from '../foundation/locale';
 import type { Seat } from '../control/seat';
+import type { LiveRuns } from '../live/live';
+import type { Recorder } from '../foundation/recorder';
 import { withRelaunchNode } from './runsTreeSeat';
 
 export const VIEW_ID = 'leopold.runs';
-const OWNER_TICK_MS = 60_000;
 
 interface Handle {
   readonly id: string;
@@ -39,29 +40,22 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
   private readonly nodes = new Map<string, NodeData>();
   private readonly lazy = new Map<string, NodeData[]>();
   private readonly disposables: vscode.Disposable[] = [this.emitter];
-  private readonly timer: NodeJS.Timeout;
-  /** Ids refreshed so far (tests: node-scoped refresh). */
-  readonly fired: string[] = [];
+  /** Ids refreshed so far (test mode only, bounded: node-scoped refresh). */
+  readonly fired: Recorder<string>;
 
-  constructor(private readonly ctx: LeopoldContext, private readonly seat?: Seat) {
+  constructor(private readonly ctx: LeopoldContext, private readonly live: LiveRuns, private readonly seat?: Seat) {
+    this.fired = ctx.recorder<string>(20_000);
     // A child started or ended: its project's Relaunch node changes.
     if (seat) this.disposables.push(seat.onDidChange((root) => { const e = this.entries.get(root); if (e?.data) this.render(e); }));
     this.projects = ctx.registry.follow((project) => {
       const entry: Entry = { project, sub: project.model.onDidUpdate((u) => this.onModelUpdate(entry, u)), refreshes: 0 };
-      entry.sub = vscode.Disposable.from(entry.sub, project.live.onDidChange(() => entry.data && this.render(entry)));
+      entry.sub = vscode.Disposable.from(entry.sub, this.live.of(project).onDidChange(() => entry.data && this.render(entry)));
       this.entries.set(project.root, entry);
       return entry;
     }, (project, entry) => {
       entry.sub.dispose();
       if (this.entries.get(project.root) === entry) this.entries.delete(project.root);
     }, () => this.emitter.fire(undefined));
-    // Liveness ages even when no file changes: re-read state.json of live runs once a minute.
-    this.timer = setInterval(() => {
-      for (const e of this.entries.values()) {
-        const model = e.project.model;
-        if (model.loaded && model.snapshot.status.kind === 'active') void model.schedule(['state.json']);
-      }
-    }, OWNER_TICK_MS);
   }
 
   handle(id: string): Handle {
@@ -87,9 +81,9 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
 
   private render(entry: Entry): void {
     const before = entry.data;
-    const live = entry.project.live;
-    const node = buildProjectNode({ root: entry.project.root, name: entry.project.name }, entry.project.model.snapshot, uiLocale(),
-      { view: live.view, guardrailsText: live.guardrailsText, decisions: entry.project.model.snapshot.decisions });
+    const snap = entry.project.model.snapshot;
+    const node = buildProjectNode({ root: entry.project.root, name: entry.project.name }, snap, uiLocale(),
+      { view: this.live.of(entry.project).view, guardrailsText: snap.guardrailsText, decisions: snap.decisions });
     const after = withRelaunchNode(node, this.seat?.registry.latest(entry.project.root), uiLocale());
     entry.data = after;
     // Index the new rendering; drop nodes of this project that disappeared.
@@ -239,7 +233,6 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
   }
 
   dispose(): void {
-    clearInterval(this.timer);
     this.projects.dispose();
     for (const d of this.disposables) d.dispose();
   }
@@ -276,8 +269,25 @@ export async function openRunFile(target: OpenTarget): Promise<vscode.TextEditor
   return editor;
 }
 
-export function registerRunsTree(ctx: LeopoldContext, seat?: Seat): { provider: RunsTreeProvider; view: vscode.TreeView<Handle> } {
-  const provider = new RunsTreeProvider(ctx, seat);
+/** The Runs view's test section (test mode only: src/extension/testApi.ts). */
+export interface RunsTreeTestApi {
+  provider: RunsTreeProvider;
+  view: vscode.TreeView<{ readonly id: string }>;
+  /** The rendered tree of every project, as plain data. */
+  render(): Record<string, unknown>[];
+  idle(): Promise<void>;
+  refresh(): Promise<void>;
+  fired(): string[];
+  stats(): Record<string, number>;
+  expanded(): string[];
+  /** Expands a node in the view by id. */
+  reveal(id: string, expand?: boolean | number): Thenable<void>;
+}
+
+export function registerRunsTree(ctx: LeopoldContext, live: LiveRuns, seat?: Seat): {
+  provider: RunsTreeProvider; view: vscode.TreeView<Handle>; test: RunsTreeTestApi;
+} {
+  const provider = new RunsTreeProvider(ctx, live, seat);
   const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   const expanded = new Set<string>();
   ctx.extension.subscriptions.push(
@@ -296,18 +306,16 @@ export function registerRunsTree(ctx: LeopoldContext, seat?: Seat): { provider: 
       }
     }),
   );
-  ctx.api.runsTree = {
+  const test: RunsTreeTestApi = {
     provider,
     view,
-    /** The rendered tree of every project, as plain data. */
     render: () => provider.render_(),
     idle: () => provider.idle(),
     refresh: () => provider.refreshAll(),
-    fired: () => [...provider.fired],
+    fired: () => provider.fired.list(),
     stats: () => provider.stats(),
     expanded: () => [...expanded],
-    /** Expands a node in the view by id (tests). */
     reveal: (id: string, expand: boolean | number = true) => view.reveal(provider.handle(id), { expand, select: false, focus: false }),
   };
-  return { provider, view };
+  return { provider, view, test };
 }

@@ -11,7 +11,7 @@ import { formatAge } from '../../core/owner';
 import { fileKindWords, formatSize } from '../../core/files';
 import { decimal, msg, msgN, type Locale, type MessageArgs, type MessageKey } from '../../core/messages';
 import { clip } from '../../core/inert';
-import type { NodeData } from './runsTreeNodes';
+import type { NodeData } from './nodeData';
 import { formatCount, formatUsd } from '../../core/live/format';
 
 export { formatCount, formatUsd };

@@ -18,32 +18,9 @@ import { fileKindWords, formatSize } from '../../core/files';
 import { decimal, msg, msgN, type Locale } from '../../core/messages';
 import { clip } from '../../core/inert';
 import { liveRunNodes, type LiveTreeInput } from './runsTreeLive';
+import type { NodeData, OpenTarget } from './nodeData';
 
-export interface OpenTarget {
-  path: string;
-  /** 0-based line to reveal. */
-  line?: number;
-  /** Byte offset of the line (journal events whose line number is not known). */
-  offset?: number;
-}
-
-export interface NodeData {
-  id: string;
-  label: string;
-  description?: string;
-  tooltip?: string;
-  icon?: { id: string; color?: string };
-  collapsible: 'none' | 'collapsed' | 'expanded';
-  contextValue?: string;
-  open?: OpenTarget;
-  children?: NodeData[];
-  /** Children read on demand (the files of an archived run). */
-  lazyRun?: string;
-  /** A command the click runs instead of opening `open` (the live nodes: open the transcript, resume). */
-  command?: { id: string; args?: unknown[] };
-  /** The file or folder the node stands for (its `resourceUri`: file icons, Explorer decorations, copy/reveal). */
-  resource?: string;
-}
+export type { NodeData, OpenTarget };
 
 export interface ProjectHead {
   /** Absolute root of the workspace folder. */

@@ -17,7 +17,15 @@ const idOf = (arg: unknown): string | undefined =>
   typeof arg === 'object' && arg !== null && typeof (arg as { id?: unknown }).id === 'string' ? (arg as { id: string }).id : undefined;
 
 /** The transcript path `state.json` names for the owner, if any (a path from a file: opened only if it is a regular file). */
-export function registerTreeActions(ctx: LeopoldContext, provider: RunsTreeProvider): void {
+/** The tree actions' test section (test mode only: src/extension/testApi.ts). */
+export interface TreeActionsTestApi {
+  /** What VS Code gets for a runs-tree node: the `contextValue` the menus' `when` clauses match, its resource, its icon. */
+  item(id: string): { contextValue: string | undefined; resourceUri: string | undefined; icon: string | undefined };
+  /** The last text a tree action put on the clipboard. */
+  copied(): string | undefined;
+}
+
+export function registerTreeActions(ctx: LeopoldContext, provider: RunsTreeProvider): TreeActionsTestApi {
   const which = (arg: unknown) => pickProject(ctx.registry, arg, vscode.l10n.t('Which Leopold project?'));
   const resourceOf = (arg: unknown) => {
     const id = idOf(arg);
@@ -84,7 +92,7 @@ export function registerTreeActions(ctx: LeopoldContext, provider: RunsTreeProvi
     }),
   );
 
-  ctx.api.treeActions = {
+  return {
     item: (id: string) => {
       const item = provider.getTreeItem(provider.handle(id));
       return {

@@ -38,7 +38,15 @@ class EmptyTree implements vscode.TreeDataProvider<never> {
   }
 }
 
-export function registerWelcome(ctx: LeopoldContext): void {
+/** The welcome's test section (test mode only: src/extension/testApi.ts). */
+export interface WelcomeTestApi {
+  /** The context keys the welcome views and the setup view are shown by, as last set. */
+  keys(): Record<string, unknown>;
+  /** Re-resolves `claude`/`codex` and sets the keys again. */
+  refresh(): Promise<Record<string, unknown>>;
+}
+
+export function registerWelcome(ctx: LeopoldContext): WelcomeTestApi {
   const keys: Record<string, unknown> = {};
   const setKey = (key: string, value: unknown) => {
     keys[key] = value;
@@ -67,5 +75,5 @@ export function registerWelcome(ctx: LeopoldContext): void {
     ctx.registry.onDidChangeProjects(() => void refresh()),
   );
   void refresh();
-  ctx.api.welcome = { keys: () => ({ ...keys }), refresh };
+  return { keys: () => ({ ...keys }), refresh };
 }

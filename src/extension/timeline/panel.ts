@@ -17,6 +17,7 @@ import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import type { ModelUpdate } from '../foundation/projectModel';
 import type { SupervisorHub, SupervisorView } from '../control/supervisor';
+import type { LiveRunModel, LiveRuns } from '../live/live';
 import { pickProject } from '../foundation/projectPicker';
 import { buildTimeline, type TimelineMark, type TimelineVerdict, type TimelineView } from '../../core/timeline';
 import { uiLocale } from '../foundation/locale';
@@ -74,8 +75,11 @@ class TimelinePanel implements vscode.Disposable {
   private verdictKey = '';
   private busy: Promise<void> = Promise.resolve();
 
+  private readonly live: LiveRunModel;
+
   constructor(private readonly ctx: LeopoldContext, readonly project: LeopoldProject, private readonly hub: SupervisorHub,
-    readonly panel: vscode.WebviewPanel, private readonly onDispose: () => void) {
+    live: LiveRuns, readonly panel: vscode.WebviewPanel, private readonly onDispose: () => void) {
+    this.live = live.of(project);
     const extensionUri = ctx.extension.extensionUri;
     panel.webview.options = webviewOptions(extensionUri);
     panel.title = panelTitle(project);
@@ -88,7 +92,7 @@ class TimelinePanel implements vscode.Disposable {
         if (panel.visible) void this.queue('visible');
       }),
       project.model.onDidUpdate((u) => this.onModelUpdate(u)),
-      project.live.onDidChange(() => void this.queue('live')),
+      this.live.onDidChange(() => void this.queue('live')),
       hub.onDidChange((view) => {
         if (view.project === project && verdictKey(timelineVerdict(view)) !== this.verdictKey) void this.queue(`verdict ${view.decision.verdict}`);
       }),
@@ -124,9 +128,9 @@ class TimelinePanel implements vscode.Disposable {
     this.verdictKey = verdictKey(verdict);
     this.data = buildTimeline({
       project: this.project.name, root: this.project.root, status: snap.status, maxWindows: snap.maxWindows,
-      windows: withLiveSize(snap.windows, this.project.live.view?.gauge), events: snap.runEvents,
+      windows: withLiveSize(snap.windows, this.live.view?.gauge), events: snap.runEvents,
       plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict, apiError: apiErrorHint(snap.stateObject),
-      live: timelineLive(this.project.live.view, uiLocale()), now: Date.now(), locale: uiLocale(),
+      live: timelineLive(this.live.view, uiLocale()), now: Date.now(), locale: uiLocale(),
     });
     this.post(reason);
   }
@@ -183,10 +187,31 @@ class TimelinePanel implements vscode.Disposable {
   }
 }
 
-export function registerTimeline(ctx: LeopoldContext, hub: SupervisorHub): void {
+export interface TimelinePanelInfo {
+  root: string;
+  visible: boolean;
+  posted: number;
+  /** Why each of the last posts happened (newest last). */
+  postReasons: string[];
+  data: TimelineView | undefined;
+  rendered: Rendered | undefined;
+  html: string;
+}
+
+/** The timeline's test section (test mode only: src/extension/testApi.ts). */
+export interface TimelineTestApi {
+  /** What each open panel holds and what its webview reported drawing. */
+  panels(): TimelinePanelInfo[];
+  /** Waits for the panel's pending rebuild. */
+  settle(root: string): Promise<void>;
+  /** Restores a panel as VS Code does after a reload (through the serializer's code), from a saved webview state. */
+  restore(state: unknown): string | undefined;
+}
+
+export function registerTimeline(ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns): TimelineTestApi {
   const panels = new Map<string, TimelinePanel>();
   const adopt = (project: LeopoldProject, panel: vscode.WebviewPanel): TimelinePanel => {
-    const p = new TimelinePanel(ctx, project, hub, panel, () => panels.delete(project.root));
+    const p = new TimelinePanel(ctx, project, hub, live, panel, () => panels.delete(project.root));
     panels.set(project.root, p);
     return p;
   };
@@ -226,13 +251,11 @@ export function registerTimeline(ctx: LeopoldContext, hub: SupervisorHub): void 
     }),
     { dispose: () => { for (const p of [...panels.values()]) p.dispose(); panels.clear(); } },
   );
-  ctx.api.timeline = {
-    /** What each open panel holds and what its webview reported drawing. */
+  return {
     panels: () => [...panels.values()].map((p) => ({
       root: p.project.root, visible: p.panel.visible, posted: p.posted, postReasons: [...p.postReasons],
       data: p.data, rendered: p.rendered, html: p.panel.webview.html,
     })),
-    /** Waits for the panel's pending reload. */
     settle: async (root: string) => { await panels.get(root)?.settle(); },
     // Beside, without focus: a panel refused (disposed at once) must not hide, and so reload, the one already open.
     restore: (state: unknown) => restore(vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, 'Leopold',

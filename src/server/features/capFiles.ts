@@ -8,8 +8,9 @@ import { DidChangeWatchedFilesNotification } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { leoDirOf, sameCap } from '../caps';
 import type { Feature, ServerContext } from '../context';
+import { CAP_FILES } from '../protocol';
 
-const CAP_FILES = new Set(['GUARDRAILS.md', 'state.json']);
+const CAP_FILE_NAMES: ReadonlySet<string> = new Set(CAP_FILES);
 
 export function registerCapFiles(ctx: ServerContext): Feature {
   const { connection, documents, caps } = ctx;
@@ -33,7 +34,7 @@ export function registerCapFiles(ctx: ServerContext): Feature {
       } catch {
         continue;
       }
-      if (CAP_FILES.has(path.basename(file))) dirs.add(path.dirname(file));
+      if (CAP_FILE_NAMES.has(path.basename(file))) dirs.add(path.dirname(file));
     }
     if (dirs.size === 0) return;
     const changed: TextDocument[] = [];
@@ -55,7 +56,7 @@ export function registerCapFiles(ctx: ServerContext): Feature {
     initialized: () => {
       if (!ctx.client.serverWatchesCapFiles) return;
       void connection.client.register(DidChangeWatchedFilesNotification.type, {
-        watchers: [{ globPattern: '**/.leopold/GUARDRAILS.md' }, { globPattern: '**/.leopold/state.json' }],
+        watchers: CAP_FILES.map((f) => ({ globPattern: `**/.leopold/${f}` })),
       });
     },
   };

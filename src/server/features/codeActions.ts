@@ -1,7 +1,7 @@
 // Code actions: the quick fixes of the findings in the requested range, and Fix All (`source.fixAll.leopold`) only
 // when the request's `only` asks for it.
 import { CodeActionKind, type CodeAction } from 'vscode-languageserver/node';
-import { fixAll } from '../../core/checkpoint';
+import { RULES, fixAll } from '../../core/checkpoint';
 import { msg } from '../../core/messages';
 import type { Feature, ServerContext } from '../context';
 import { coreLine, minimalEdit, toDiagnostic } from '../convert';
@@ -54,9 +54,11 @@ export function registerCodeActions(ctx: ServerContext): Feature {
     return actions;
   });
 
+  // Quick fixes and Fix All exist because rules have preferred fixes (the registry says which).
+  const fixable = RULES.some((r) => r.fix === 'auto');
   return {
     capabilities: () => ({
-      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: false },
+      codeActionProvider: { codeActionKinds: fixable ? [CodeActionKind.QuickFix, FIX_ALL_KIND] : [], resolveProvider: false },
     }),
   };
 }

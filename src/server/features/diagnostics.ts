@@ -1,8 +1,15 @@
 // Diagnostics: pull (`textDocument/diagnostic`) when the client advertises it, else pushed. Pushed validation is
 // debounced per document and always runs on the latest version: an edit never waits on a stale re-validation.
 import { DocumentDiagnosticReportKind } from 'vscode-languageserver/node';
+import { RULES } from '../../core/checkpoint';
 import type { ServerContext, Feature } from '../context';
-import { toDiagnostic } from '../convert';
+import { codeHref, toDiagnostic } from '../convert';
+import { RULES_CAPABILITY, type RuleInfo } from '../protocol';
+
+/** The rules the diagnostics come from, as `capabilities.experimental` lists them (the core's registry). */
+export function ruleInfos(): RuleInfo[] {
+  return RULES.map((r) => ({ code: r.code, severity: r.severity, fix: r.fix, href: codeHref(r.code) }));
+}
 
 /** Push mode: how long after the last edit the document is validated. */
 export const DEFAULT_VALIDATE_DELAY_MS = 25;
@@ -73,6 +80,7 @@ export function registerDiagnostics(ctx: ServerContext): Feature {
   return {
     capabilities: () => ({
       diagnosticProvider: pull() ? { identifier: 'leopold', interFileDependencies: false, workspaceDiagnostics: false } : undefined,
+      experimental: { [RULES_CAPABILITY]: ruleInfos() },
     }),
   };
 }

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { EXTENSION_ID, leoFile, leopold, testFolders, waitFor } from '../helpers';
 import { validateCheckpoint } from '../../../src/core/checkpoint';
 import { BROKEN } from '../../fixtures/checkpoints/docs';
-import { lostLines } from '../../fixtures/checkpoints/lines';
+import { lostDistinctLines } from '../../fixtures/checkpoints/lines';
 
 const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? String(d.code.value) : String(d.code));
 const ours = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'leopold');
@@ -78,7 +78,7 @@ suite('checkpoint language server', () => {
       ['brief-section', 'duplicate-section', 'missing-section', 'nested-checkpoint', 'section-order', 'unknown-section']);
     const d = errors(checkpoint).find((x) => codeOf(x) === 'unknown-section')!;
     assert.strictEqual((d.code as { target: vscode.Uri }).target.toString(),
-      'https://github.com/leopold-vscode/leopold-vscode#unknown-section');
+      'https://github.com/leopold-vscode/leopold-vscode/blob/main/docs/checkpoint-rules.md#unknown-section');
     await verdict(checkpoint, /^✗ \d+ problems — the next window will not resume from this$/);
   });
 
@@ -141,7 +141,9 @@ suite('checkpoint language server', () => {
     const onDisk = await fs.readFile(d.uri.fsPath, 'utf8');
     assert.ok(!onDisk.includes('\r'), 'LF on disk');
     assert.strictEqual(validateCheckpoint(onDisk).errors, 0);
-    assert.deepStrictEqual(lostLines(before, onDisk), [], 'every line kept');
+    assert.deepStrictEqual(lostDistinctLines(before, onDisk), [], 'every line kept');
+    // BROKEN's two Files and Code blocks both list src/csv.ts: merged, it is there once.
+    assert.strictEqual(onDisk.split('\n').filter((l) => l === '- src/csv.ts').length, 1, 'identical ledger lines once');
     assert.ok(onDisk.includes('\n(earlier view of "## Current Work", kept by the merge — delete what no longer holds)\n'));
     assert.ok(onDisk.includes('\n    indented code stays code\n'));
   }
@@ -291,5 +293,28 @@ suite('checkpoint language server', () => {
     await waitFor('the oversize error to go', () => errors(checkpoint).length === 0 ? true : undefined);
     await verdict(checkpoint, /^✓ valid checkpoint .* of 32 KB$/);
     await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+  test('one count per problem: a saved broken checkpoint, open, is counted by VS Code from the server only; closed, by Leopold', async () => {
+    await setText(doc, BROKEN);
+    assert.ok(await doc.save());
+    const v = validateCheckpoint(BROKEN);
+    const all = () => vscode.languages.getDiagnostics(checkpoint);
+    await waitFor('the server\'s findings of the saved text', () => (ours(checkpoint).length === v.findings.length ? true : undefined));
+    // Leopold has the broken file too (its mark, the doctor's finding), and still shows no count of its own.
+    await waitFor('the Leopold mark of the broken file', () => api.decorations.marked(checkpoint.fsPath));
+    await waitFor('the doctor\'s finding', () => /checkpoint MALFORMED/.test(api.doctor.text()) || undefined);
+    assert.strictEqual(api.decorations.decoration(checkpoint.fsPath), undefined, 'no Leopold badge beside VS Code\'s own count');
+    assert.deepStrictEqual(all().filter((d) => d.source !== 'leopold').map((d) => d.source), [], 'no second entry (the doctor\'s)');
+    assert.strictEqual(all().filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length, v.errors);
+    // Closed: VS Code has nothing to count; the Leopold badge counts the file's errors, the doctor adds its one entry.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const mark = await waitFor('the Leopold badge of the closed checkpoint', () => api.decorations.decoration(checkpoint.fsPath));
+    assert.strictEqual(mark.badge, String(v.errors));
+    await waitFor('the server\'s findings cleared and the doctor\'s one entry', () =>
+      ours(checkpoint).length === 0 && all().length === 1 && all()[0].source === 'leopold doctor' &&
+      all()[0].severity === vscode.DiagnosticSeverity.Information ? true : undefined);
+    console.log(`  open: ${v.findings.length} server entries (${v.errors} errors); closed: badge ${mark.badge} + 1 doctor entry`);
+    await fs.writeFile(checkpoint.fsPath, demo);
+    await waitFor('the badge and the doctor entry cleared', () => !api.decorations.decoration(checkpoint.fsPath) && all().length === 0 ? true : undefined);
   });
 });

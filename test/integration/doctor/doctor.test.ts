@@ -82,6 +82,32 @@ suite('Leopold: Doctor', () => {
     assert.strictEqual(problems('STOP').length, 0, 'STOP is reported in the document only');
   });
 
+  test('one count per problem: with CHECKPOINT.md open, Problems holds the server\'s findings only and the Leopold badge stands back', async () => {
+    const file = leoFile(folder, 'CHECKPOINT.md');
+    const uri = vscode.Uri.file(file);
+    const server = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'leopold');
+    // Closed: one doctor entry (information) and the Leopold badge — the only counts there are.
+    const mark = await waitFor('the Leopold badge of the closed checkpoint', () => api.decorations.decoration(file));
+    assert.deepStrictEqual(problems('CHECKPOINT.md').map((d) => d.severity), [vscode.DiagnosticSeverity.Information]);
+    assert.deepStrictEqual(server(), []);
+    // Open: the language server reports every problem at its line; nothing else counts them again.
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const found = await waitFor('the server\'s diagnostics', () => (server().length ? server() : undefined));
+    await waitFor('the doctor\'s entry withdrawn', () => problems('CHECKPOINT.md').length === 0);
+    assert.ok(api.decorations.marked(file), 'Leopold still knows the file is broken');
+    assert.strictEqual(api.decorations.decoration(file), undefined, 'no Leopold badge beside VS Code\'s own count');
+    const all = vscode.languages.getDiagnostics(uri);
+    assert.deepStrictEqual(all.map((d) => d.source), found.map(() => 'leopold'), 'every entry of the file is the server\'s, once');
+    const errors = all.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length;
+    assert.strictEqual(mark.badge, String(errors), 'the badge (closed) counted what the server reports (open)');
+    console.log(`  open: ${all.length} entries (${errors} errors), badge none; closed: badge ${mark.badge}, one doctor entry`);
+    // Closed again: the doctor's entry and the badge come back, the server's findings go.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitFor('the server\'s diagnostics cleared', () => server().length === 0);
+    await waitFor('the doctor\'s entry back', () => problems('CHECKPOINT.md').length === 1);
+    await waitFor('the badge back', () => api.decorations.decoration(file)?.badge === mark.badge);
+  });
+
   test('each finding clears when its file is fixed, and the open report follows', async () => {
     const guardrails = leoFile(folder, 'GUARDRAILS.md');
     await fs.writeFile(guardrails, (await fs.readFile(guardrails, 'utf8')).replace('manual', 'auto').replace('max_windows: 3', 'max_windows: 10'));

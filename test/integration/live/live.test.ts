@@ -98,7 +98,7 @@ suite('The live run (a fake agent appending to a Claude Code transcript)', () =>
     const context = node('live:context')!;
     assert.match(context.description!, /^0\.0 \/ 1 MB · [0-9]%$/);
     assert.match(api.statusBar.text(), /run active · window 1\/10 · \d%$/);
-    assert.strictEqual(api.live.status().color, undefined, 'no colour below the checkpoint band');
+    assert.strictEqual(api.statusBar.live().color, undefined, 'no colour below the checkpoint band');
 
     // The follow output shows one line per tool call and assistant message.
     await api.live.followRun(folder);
@@ -112,7 +112,7 @@ suite('The live run (a fake agent appending to a Claude Code transcript)', () =>
     await waitFor('the checkpoint band', () => (node('live:context')?.description?.endsWith('% · checkpoint band') ? true : undefined));
     assert.match(node('live:context')!.description!, /^0\.\d \/ 1 MB · 8\d% · checkpoint band$/);
     await waitFor('the status bar at the band', () => (/ · 8\d%$/.test(api.statusBar.text()) ? true : undefined));
-    assert.strictEqual(api.live.status().color, 'editorWarning.foreground');
+    assert.strictEqual(api.statusBar.live().color, 'editorWarning.foreground');
     const st = api.live.stats(folder);
     assert.deepStrictEqual(st.paths, [transcript]);
     assert.ok(st.bytesRead <= fs.statSync(transcript).size, 'each byte read once');

@@ -64,7 +64,8 @@ suite('the seat (trusted, a fake claude that fails, hangs or reactivates)', () =
     assert.deepStrictEqual(exited.tail, ['starting claude', 'Error: Invalid API key · Please run /login']);
     const st = readState(folder);
     assert.deepStrictEqual([st.relaunch_window, st.relaunch_result], [2, 'failed:claude']);
-    const ev = events(folder, 'window_relaunch_failed');
+    // The record is written first and the event appended after it (upstream's order): wait for the event too.
+    const ev = await waitFor('the failure event', () => { const e = events(folder, 'window_relaunch_failed'); return e.length ? e : undefined; }, 5_000);
     assert.strictEqual(ev.length, 1);
     assert.deepStrictEqual(Object.keys(ev[0]), ['event', 'window', 'detail', 'ts']);
     assert.deepStrictEqual([ev[0].window, ev[0].detail], [2, 'child exited with code 1 before it reactivated the run']);

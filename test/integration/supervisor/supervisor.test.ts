@@ -161,7 +161,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
       active: false, stopped_reason: 'api_error', iteration: 7, windows: 8, window_zero_streak: 0, transcript_path: transcript,
       api_error: { type: evil, at: stamp(40), retryable: false, hint: evil },
     });
-    const shown = await waitFor('the not-retried notification', () => (api.supervisor.notifications(folder) as string[]).find((m) => m.includes('Resume now')), 10_000);
+    const shown = await waitFor('the not-retried notification', () => (api.notifications.messages(folder) as string[]).find((m) => m.includes('Resume now')), 10_000);
     // How a VS Code notification finds links in its message (vs/base/common/linkedText).
     const link = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
     assert.strictEqual(shown.match(link), null, shown);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { tick } from '../../src/core/continuity/runner';
 import type { SpawnPlan } from '../../src/core/continuity/decide';
 import { formatUtc } from '../../src/core/time';
-import { Project } from './continuityFixture';
+import { Project } from '../support/continuityFixture';
 
 describe('two continuity loops racing on one project', function () {
   this.timeout(180_000);

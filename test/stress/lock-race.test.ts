@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withStateLock, LOCK_DIR } from '../../src/core/atomic';
 import { formatUtc } from '../../src/core/time';
-import { CHECKPOINT, GUARDRAILS_AUTO, PLAN } from './continuityFixture';
+import { CHECKPOINT, GUARDRAILS_AUTO, PLAN } from '../support/continuityFixture';
 
 const RACERS = 6;
 const GROUP = 40;

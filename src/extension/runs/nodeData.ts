@@ -1,0 +1,28 @@
+// One node of the Leopold Runs tree as plain data (no `vscode`): what the node builders (runsTreeNodes.ts, the live
+// and relaunch nodes) produce and the view (runsTree.ts) maps to TreeItems.
+
+export interface OpenTarget {
+  path: string;
+  /** 0-based line to reveal. */
+  line?: number;
+  /** Byte offset of the line (journal events whose line number is not known). */
+  offset?: number;
+}
+
+export interface NodeData {
+  id: string;
+  label: string;
+  description?: string;
+  tooltip?: string;
+  icon?: { id: string; color?: string };
+  collapsible: 'none' | 'collapsed' | 'expanded';
+  contextValue?: string;
+  open?: OpenTarget;
+  children?: NodeData[];
+  /** Children read on demand (the files of an archived run). */
+  lazyRun?: string;
+  /** A command the click runs instead of opening `open` (the live nodes: open the transcript, resume). */
+  command?: { id: string; args?: unknown[] };
+  /** The file or folder the node stands for (its `resourceUri`: file icons, Explorer decorations, copy/reveal). */
+  resource?: string;
+}

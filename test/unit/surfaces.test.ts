@@ -1,0 +1,118 @@
+// One reading per field (issue 21): over seeded random projects written the way the hooks write them, every surface
+// — the status bar's text, the Runs tree, the Run Timeline and the run-status data — shows the same window, ceiling,
+// plan and verdict; and the project model's snapshot decides exactly what the relaunch loop's own read decides.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { rng } from '../fixtures/random';
+import { ProjectModel } from '../../src/core/project';
+import { decide } from '../../src/core/continuity/decide';
+import { loadSnapshot } from '../../src/core/continuity/runner';
+import { pill } from '../../src/core/continuity/pill';
+import { buildTimeline } from '../../src/core/timeline';
+import { runStatusData } from '../../src/core/status';
+import { buildProjectNode, type NodeData } from '../../src/extension/runs/runsTreeNodes';
+
+const NOW = Date.parse('2026-11-20T12:00:00Z');
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+function find(n: NodeData, id: string): NodeData | undefined {
+  if (n.id === id) return n;
+  for (const c of n.children ?? []) {
+    const hit = find(c, id);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** A random `.leopold/` whose state, plan, guardrails, journal, STOP and checkpoint vary independently. */
+function writeProject(dir: string, r: () => number): void {
+  const leo = join(dir, '.leopold');
+  mkdirSync(leo, { recursive: true });
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+  const intish = (): unknown => pick([0, 1, 2, 3, 5, 10, 11, 12, -1, '3', ' 4 ', 3.5, null, 'x', 1e9]);
+  const state: Record<string, unknown> = { iteration: Math.floor(r() * 60), max_iterations: pick([50, 60, undefined, '40']) };
+  const active = r() < 0.3;
+  state.active = active ? true : pick([false, 'true', undefined]);
+  if (!active) state.stopped_reason = pick(['context_budget', 'context_budget', 'api_error', 'plan_complete', 'max_windows', 'user_stop', undefined]);
+  if (r() < 0.8) state.windows = intish();
+  if (r() < 0.4) state.max_windows = intish();
+  state.window_zero_streak = pick([0, 0, 1, 2]);
+  state.last_turn = iso(NOW - Math.floor(r() * 1500) * 1000);
+  if (r() < 0.3) Object.assign(state, { relaunch_window: state.windows, relaunch_result: pick(['fired:claude', 'refused:stale_roll', 'failed:codex']), relaunch_at: iso(NOW - 30_000) });
+  if (state.stopped_reason === 'api_error') {
+    const ago = r() < 0.5 ? Math.floor(r() * 25) : Math.floor(r() * 900);
+    state.api_error = { type: pick(['rate_limit', 'authentication_failed']), at: iso(NOW - ago * 1000), retryable: r() < 0.7, hint: 'wait' };
+    state.last_turn = iso(NOW - ago * 1000);
+  }
+  if (r() < 0.5) state.owner = { session_id: 'aaaa1111-bbbb', harness: pick(['claude', 'codex', '']), engine: 'skill', claimed_at: iso(NOW - 3600_000), pid: '' };
+  // Pretty (jq) or compact (Python), as the writers do.
+  writeFileSync(join(leo, 'state.json'), r() < 0.5 ? JSON.stringify(state, null, 2) + '\n' : JSON.stringify(state));
+  const items = Array.from({ length: Math.floor(r() * 6) }, (_, i) => `- [${r() < 0.5 ? 'x' : ' '}] item ${i + 1}`);
+  writeFileSync(join(leo, 'PLAN.md'), `# Plan\n\n${items.join('\n')}\n`);
+  const g = pick(['', '- max_windows: 4\n', '- **max_windows**: 12  # ceiling\n', '- continuity: manual\n', '- max_windows: 0\n']);
+  writeFileSync(join(leo, 'GUARDRAILS.md'), `# Guardrails\n\n## Continuity\n${g}`);
+  const lines: string[] = [];
+  const w = typeof state.windows === 'number' && Number.isInteger(state.windows) ? state.windows : 1;
+  for (let i = 1; i < w && i < 12; i++) lines.push(JSON.stringify({ ts: iso(NOW - (w - i) * 200_000), event: 'window_roll', window: i, checkpoint_written: true, plan_vector: 'xo', context_mb: 5.1, items_closed: 1, zero_streak: 0 }));
+  writeFileSync(join(leo, 'events.jsonl'), lines.length ? lines.join('\n') + '\n' : '');
+  if (r() < 0.7) writeFileSync(join(leo, 'CHECKPOINT.md'), '# Leopold Checkpoint\n\n## In-Flight Item\n\nx\n');
+  if (r() < 0.15) writeFileSync(join(leo, 'STOP'), '');
+}
+
+describe('one reading per field: every surface shows the same run', function () {
+  this.timeout(120_000);
+  let base: string;
+  before(() => (base = mkdtempSync(join(tmpdir(), 'leo-surfaces-'))));
+  after(() => rmSync(base, { recursive: true, force: true }));
+
+  it('status bar, tree, timeline and run status agree on window, ceiling, plan and verdict (400 seeded projects)', async () => {
+    for (let seed = 1; seed <= 400; seed++) {
+      const dir = join(base, `p${seed}`);
+      writeProject(dir, rng(seed));
+      const model = new ProjectModel(join(dir, '.leopold'), { now: () => NOW, ownerSignals: false });
+      const snap = await model.load();
+      const decision = decide(snap.continuity, NOW);
+      const status = runStatusData({ snapshot: snap, decision, nowMs: NOW });
+      const bar = pill(snap.continuity, decision, NOW);
+      const tree = buildProjectNode({ root: dir, name: `p${seed}` }, snap, 'en', {});
+      const timeline = buildTimeline({
+        project: `p${seed}`, root: dir, status: snap.status, maxWindows: snap.maxWindows, windows: snap.windows, events: snap.runEvents,
+        plan: snap.plan && { done: snap.plan.done, total: snap.plan.total }, now: NOW,
+      });
+      const why = `seed ${seed}: ${JSON.stringify(snap.stateObject ?? snap.state.kind)}`;
+      if (!snap.stateObject) continue;
+      const { current, max } = status.windows;
+      // The tree's Windows row, `N / M`.
+      assert.equal(find(tree, `${dir}::windows`)?.description, `${current} / ${max}`, why);
+      // The timeline's subtitle names the same window (its last drawn one) and ceiling.
+      assert.ok(timeline.subtitle.includes(`${current}/${max}`) || timeline.subtitle.includes(`${current} / ${max}`)
+        || timeline.subtitle.includes(`window ${current} of ${max}`), `${why}\n${timeline.subtitle}`);
+      if (snap.status.kind === 'active') assert.ok(bar.text.includes(`window ${current}/${max}`), `${why}\n${bar.text}`);
+      // The plan: the run status and the timeline from the same count.
+      assert.deepEqual(status.plan, { done: snap.plan?.done ?? 0, total: snap.plan?.total ?? 0 }, why);
+      assert.ok(!snap.plan || timeline.subtitle.includes(`${snap.plan.done}/${snap.plan.total}`), `${why}\n${timeline.subtitle}`);
+      // The verdict: the status bar's words are the run status's words, and a person is needed on both or neither.
+      assert.equal(status.text, bar.text, why);
+      assert.equal(status.needsYou !== null, bar.warning, why);
+    }
+  });
+
+  it('the model decides what the loop\'s own read decides (400 seeded projects, every verdict)', async () => {
+    const seen = new Set<string>();
+    for (let seed = 1001; seed <= 1400; seed++) {
+      const dir = join(base, `q${seed}`);
+      writeProject(dir, rng(seed));
+      const model = new ProjectModel(join(dir, '.leopold'), { now: () => NOW, ownerSignals: false });
+      const snap = await model.load();
+      const fromModel = decide(snap.continuity, NOW);
+      const fromLoop = decide(await loadSnapshot({ root: dir }), NOW);
+      seen.add(fromModel.kind);
+      assert.deepEqual({ verdict: fromModel.verdict, fields: fromModel.fields, event: fromModel.event },
+        { verdict: fromLoop.verdict, fields: fromLoop.fields, event: fromLoop.event }, `seed ${seed}`);
+    }
+    // The seeds reach the gates that matter (a property that never refuses proves little).
+    for (const k of ['idle', 'manual', 'kill_switch', 'refused', 'already_handled', 'api_waiting', 'api_refused']) assert.ok(seen.has(k), `no seed reached ${k}`);
+  });
+});
