@@ -367,7 +367,7 @@ describe('leopold-status: the command (dist/status.js as a child process)', func
       await fs.rename(path.join(root, '.leopold', 'state.json.tmp'), path.join(root, '.leopold', 'state.json'));
       await until(3);
       assert.equal(lines()[2], 'Leopold · watched · run active · window 2/10 · plan 2/3');
-      await sleep(4500); // two polls with nothing changed: nothing printed
+      await sleep(2500); // a poll with nothing changed: nothing printed
       assert.equal(lines().length, 3, out);
     } finally {
       child.kill('SIGINT');
