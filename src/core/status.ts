@@ -139,8 +139,9 @@ export interface ReadRunStatusOptions {
   countHistory?: boolean;
   /**
    * At most this long (ms, from the start of the transcripts' reading) for the other windows' and the subagents'
-   * transcripts and the histories; what is not read by then is `partial` (a window not read yet has unknown tokens,
-   * never zero). Default: no limit. `leopold-status` gives one, so that a status line never waits on a 500 MB history.
+   * transcripts and the histories, after the running transcript's tail; cut short, the figures are `partial`: what
+   * was read so far, lower bounds. Default: no limit. `leopold-status` gives one, so that a status line never waits
+   * on a 500 MB history or a thousand windows' transcripts.
    */
   budgetMs?: number;
   env?: NodeJS.ProcessEnv;
