@@ -70,19 +70,40 @@ export default defineConfig(
     rules: { 'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }] },
   },
   // The layers: core → server → extension. The core is pure (no vscode, no LSP); the server speaks LSP, not vscode.
+  // leopold-status (src/cli/) is plain Node on the core, and the only layer that speaks MCP. The folders are matched
+  // as relative paths (a package's own `…/server/…` is not this repository's server).
   {
     files: ['src/core/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', forbid(['vscode'],
-        ['^vscode-languageserver', '^vscode-languageclient', '(^|/)(server|extension)(/|$)'])],
-      'no-restricted-syntax': ['error', ...forbidDynamic('^vscode($|-languageserver|-languageclient)|(^|\\/)(server|extension)(\\/|$)')],
+        ['^vscode-languageserver', '^vscode-languageclient', '^@modelcontextprotocol/', '^\\.\\.?/(.*/)?(server|extension|cli)(/|$)'])],
+      'no-restricted-syntax': ['error',
+        ...forbidDynamic('^vscode($|-languageserver|-languageclient)|^@modelcontextprotocol\\/|^\\.\\.?\\/(.*\\/)?(server|extension|cli)(\\/|$)')],
     },
   },
   {
     files: ['src/server/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', forbid(['vscode'], ['^vscode-languageclient', '(^|/)extension(/|$)'])],
-      'no-restricted-syntax': ['error', ...forbidDynamic('^vscode($|-languageclient)|(^|\\/)extension(\\/|$)')],
+      '@typescript-eslint/no-restricted-imports': ['error', forbid(['vscode'],
+        ['^vscode-languageclient', '^@modelcontextprotocol/', '^\\.\\.?/(.*/)?(extension|cli)(/|$)'])],
+      'no-restricted-syntax': ['error',
+        ...forbidDynamic('^vscode($|-languageclient)|^@modelcontextprotocol\\/|^\\.\\.?\\/(.*\\/)?(extension|cli)(\\/|$)')],
+    },
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', forbid(['vscode'],
+        ['^vscode-languageserver', '^vscode-languageclient', '^\\.\\.?/(.*/)?(server|extension)(/|$)'])],
+      'no-restricted-syntax': ['error',
+        ...forbidDynamic('^vscode($|-languageserver|-languageclient)|^\\.\\.?\\/(.*\\/)?(server|extension)(\\/|$)')],
+    },
+  },
+  {
+    files: ['src/extension/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', forbid([], ['^@modelcontextprotocol/', '^\\.\\.?/(.*/)?cli(/|$)'])],
+      'no-restricted-syntax': ['error', ...forbidDynamic('^@modelcontextprotocol\\/|^\\.\\.?\\/(.*\\/)?cli(\\/|$)')],
     },
   },
 );

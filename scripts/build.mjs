@@ -1,5 +1,6 @@
 // One build script for every bundle (esbuild). Typechecking is separate: `npm run typecheck`.
-//   node scripts/build.mjs               dist/extension.js + dist/server.js + dist/timeline.{js,css} (dev: sourcemaps)
+//   node scripts/build.mjs               dist/extension.js + dist/server.js + dist/status.js + dist/timeline.{js,css}
+//                                        (dev: sourcemaps)
 //   node scripts/build.mjs --production  the same, minified, no maps (what the .vsix ships)
 //   node scripts/build.mjs --tests       also out/unit/*.test.js, out/integration/**, out/bench/bench.js
 //   node scripts/build.mjs --watch       rebuild on every change until stopped (`npm run watch`, F5's pre-launch task)
@@ -19,6 +20,18 @@ const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20'
 const listTs = (dir) => (existsSync(join(root, dir)) ? readdirSync(join(root, dir), { recursive: true }) : [])
   .filter((f) => String(f).endsWith('.ts')).map((f) => join(dir, String(f)));
 
+/**
+ * The MCP SDK's server makes an Ajv JSON Schema validator by default, to check elicitation answers. leopold-status
+ * never elicits and passes its own validator (src/cli/mcp.ts), so Ajv and its formats (~115 KB minified) are left
+ * out: the SDK's one module that loads them is replaced by a class that says so if it is ever used.
+ */
+const noAjv = { name: 'no-ajv', setup: (b) => {
+  b.onResolve({ filter: /[/\\]ajv-provider\.js$/ }, (args) => (args.importer.includes('@modelcontextprotocol') ? { path: 'ajv-provider', namespace: 'no-ajv' } : undefined));
+  b.onLoad({ filter: /.*/, namespace: 'no-ajv' }, () => ({
+    loader: 'js', contents: 'export class AjvJsonSchemaValidator { getValidator() { throw new Error("leopold-status bundles no JSON Schema validator"); } }',
+  }));
+} };
+
 const jobs = [
   // The VS Code layer: `vscode` is provided by the extension host.
   { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'],
@@ -26,6 +39,9 @@ const jobs = [
   // The language server: self-contained, runnable as `node dist/server.js --stdio` from any editor.
   { ...common, entryPoints: ['src/server/main.ts'], outfile: 'dist/server.js', minify: production, sourcemap: !production,
     banner: { js: '#!/usr/bin/env node' } },
+  // leopold-status: the run as data (and its MCP server), plain Node, runnable as `node dist/status.js`.
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/status.js', minify: production, sourcemap: !production,
+    banner: { js: '#!/usr/bin/env node' }, plugins: [noAjv] },
   // The run timeline's webview: a browser script (and the stylesheet it imports, emitted as dist/timeline.css).
   { bundle: true, platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'warning', absWorkingDir: root,
     entryPoints: ['src/extension/timeline/webview/main.ts'], outfile: 'dist/timeline.js', minify: production, sourcemap: !production },
@@ -48,7 +64,7 @@ if (process.argv.includes('--watch')) {
     });
   } };
   const contexts = await Promise.all(jobs.filter((j) => j.entryPoints.length > 0)
-    .map((j) => esbuild.context({ ...j, plugins: [announce] })));
+    .map((j) => esbuild.context({ ...j, plugins: [...(j.plugins ?? []), announce] })));
   await Promise.all(contexts.map((c) => c.watch()));
   await new Promise(() => {}); // esbuild keeps the process alive; the rest of this script is for one-shot builds
 }

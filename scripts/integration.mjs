@@ -17,6 +17,7 @@ async function runScenario(host, s) {
     pathPrepend: s.fakeAgents === false ? [] : [FAKE_BIN], locale: s.locale,
     // Terminals get the login shell's environment, not the extension host's: hand the fake agents their log there too.
     userSettings: { 'terminal.integrated.env.linux': { LEOPOLD_FAKE_AGENT_LOG: run.env.LEOPOLD_FAKE_AGENT_LOG }, ...s.userSettings },
+    machineSettings: s.machineSettings,
   });
   const t0 = Date.now();
   let browser;

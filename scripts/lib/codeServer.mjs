@@ -34,9 +34,11 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => { stopA
  * @param {boolean} [o.trusted] false: Workspace Trust on, so the workspace opens in Restricted Mode
  * @param {string[]} [o.pathPrepend] dirs put first on the login shell's PATH (the extension host takes its PATH from it)
  * @param {Record<string,string>} [o.userSettings]
+ * @param {Record<string,unknown>} [o.machineSettings] the server machine's own settings (`machine`-scoped ones live
+ *   here in a remote window such as code-server's: the browser's user settings do not reach the server for them)
  * @param {string} [o.locale]
  */
-export async function startCodeServer({ host, dir, trusted = true, pathPrepend = [], userSettings = {}, locale }) {
+export async function startCodeServer({ host, dir, trusted = true, pathPrepend = [], userSettings = {}, machineSettings, locale }) {
   const port = await freePort();
   const home = join(dir, 'home');
   for (const d of ['ud/User', 'exts', 'xdg/config', 'xdg/data', 'xdg/cache', 'home']) mkdirSync(join(dir, d), { recursive: true });
@@ -58,6 +60,10 @@ export async function startCodeServer({ host, dir, trusted = true, pathPrepend =
     ...(trusted ? {} : { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'always' }),
     ...userSettings,
   }, null, 2));
+  if (machineSettings) {
+    mkdirSync(join(dir, 'ud/Machine'), { recursive: true });
+    writeFileSync(join(dir, 'ud/Machine/settings.json'), JSON.stringify(machineSettings, null, 2));
+  }
   if (locale) writeFileSync(join(dir, 'ud/User/locale.json'), JSON.stringify({ locale }));
   if (locale && !locale.toLowerCase().startsWith('en')) writeStubLanguagePack(join(dir, 'ud'), locale);
   // The VS Code server gives the extension host the environment of the user's *login shell*: put the fake agents

@@ -11,6 +11,7 @@
 // `messages.test.ts` also checks that both sides use the same placeholders).
 
 import { LIVE_EN, LIVE_PT_BR } from './live/messages';
+import { STATUS_EN, STATUS_PT_BR } from './agent/messages';
 
 export type Locale = 'en' | 'pt-br';
 export const LOCALES: readonly Locale[] = ['en', 'pt-br'];
@@ -21,8 +22,15 @@ export function toLocale(tag: string | undefined | null): Locale {
   return t === 'pt' || t.startsWith('pt-') ? 'pt-br' : 'en';
 }
 
+/** The locale of a command-line run: LC_ALL, LC_MESSAGES or LANG (`pt_BR.UTF-8` → pt-br), else English. */
+export function envLocale(env: NodeJS.ProcessEnv): Locale {
+  const tag = env.LC_ALL || env.LC_MESSAGES || env.LANG || '';
+  return toLocale(tag.split('.')[0]);
+}
+
 const EN = {
   ...LIVE_EN,
+  ...STATUS_EN,
   // --- checkpoint findings (core/checkpoint/rules/*.ts) ---------------------------------------------------------
   'checkpoint.nested': '{count} titles — a nested prior checkpoint; merge, never nest. Delete this second "{title}" line and merge any repeated section into the first one.',
   'checkpoint.nested.fix': 'Drop the nested title line',
@@ -456,6 +464,7 @@ export type MessageKey = keyof typeof EN;
 
 const PT_BR: Record<MessageKey, string> = {
   ...LIVE_PT_BR,
+  ...STATUS_PT_BR,
   'checkpoint.nested': '{count} títulos — um checkpoint anterior aninhado; faça merge, nunca aninhe. Apague esta segunda linha "{title}" e faça merge de qualquer seção repetida na primeira.',
   'checkpoint.nested.fix': 'Remover a linha de título aninhada',
   'checkpoint.noTitle': 'sem o título "{title}" — o compact hook recusa um checkpoint sem exatamente um título e o Stop hook registra checkpoint_written: false. Adicione "{title}" como primeira linha.',

@@ -105,7 +105,7 @@ export function runStatusData(input: RunStatusInput): RunStatusData {
   const wait = awaitingHuman(st, snap.recent, snap.plan);
   let needsYou: RunStatusData['needsYou'] = null;
   if (wait && !wait.ticked) needsYou = { kind: 'awaitingHuman', text: wait.text || `#${wait.index ?? '?'}` };
-  else if (p.warning) needsYou = { kind: notice?.kind ?? decision.kind, text: p.text };
+  else if (p.warning) needsYou = { kind: notice?.kind ?? (cont.state.kind === 'ok' ? decision.kind : 'stateInvalid'), text: p.text };
   // The figures every surface shows (core/live/figures.ts): no second computation here.
   const fig = live?.figures;
   const partial = fig?.partial ? ['tokens', 'costUsd', 'perWindow'] : undefined;
@@ -134,6 +134,13 @@ export interface ReadRunStatusOptions {
   nowMs?: number;
   /** Count the bytes before a large transcript's tail too (default true); without it such figures are `partial`. */
   countHistory?: boolean;
+  /**
+   * At most this long (ms, from the start of the transcripts' reading) for the other windows' and the subagents'
+   * transcripts and the histories, after the running transcript's tail; cut short, the figures are `partial`: what
+   * was read so far, lower bounds. Default: no limit. `leopold-status` gives one, so that a status line never waits
+   * on a 500 MB history or a thousand windows' transcripts.
+   */
+  budgetMs?: number;
   env?: NodeJS.ProcessEnv;
   home?: string;
   locale?: Locale;
@@ -164,6 +171,7 @@ export async function readRunStatus(root: string, opts: ReadRunStatusOptions = {
   }
   const view = await readLiveView(root, snap, {
     env: harnessEnv, pricesPath: env.LEOPOLD_PRICES, historyBytes: opts.countHistory === false ? 0 : undefined, nowMs,
+    budgetMs: opts.budgetMs,
   });
   const decisions = decisionCount((await readText(join(leoDir, 'DECISIONS.md'))) ?? '');
   return runStatusData({ snapshot: snap, decision, live: view, harness, decisions, nowMs, locale: opts.locale });

@@ -22,6 +22,8 @@ import { registerTreeActions } from './runs/treeActions';
 import { registerDecorations } from './checkpoint/decorations';
 import { OpenCheckpoints } from './checkpoint/openCheckpoints';
 import { registerWelcome } from './runs/welcome';
+import { registerAgentTools } from './agentTools/agentTools';
+import { registerNotifyCommand } from './control/notifyCommand';
 
 /** What deactivate() waits for; each is bounded, and deactivation never waits more than SHUTDOWN_MS in all. */
 const shutdown: (() => Promise<unknown>)[] = [];
@@ -48,6 +50,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const live = registerLive(ctx);
   const supervisors = registerSupervisors(ctx, seat);
   const notifications = registerNotifications(ctx, seat, supervisors.hub);
+  const notifyCommand = registerNotifyCommand(ctx, notifications.notifier, supervisors.hub, live.runs);
   const actions = registerRunActions(ctx, supervisors.hub, seat);
   const resumeAt = registerResumeAt(ctx, actions.deps, supervisors.hub);
   const statusBar = registerStatusBar(ctx, supervisors.hub, live.runs, resumeAt.scheduler);
@@ -62,6 +65,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const doctor = registerDoctor(ctx, openCheckpoints);
   const decisions = registerDecisions(ctx);
   const timeline = registerTimeline(ctx, supervisors.hub, live.runs);
+  const agentTools = registerAgentTools(ctx, supervisors.hub, live.runs);
 
   log.info(`Leopold for VS Code ${extension.extension.packageJSON.version} active in ${Date.now() - t0} ms ` +
     `(projects found in ${tProjects - t0} ms; ${registry.projects.length} project${registry.projects.length === 1 ? '' : 's'}, ${vscode.env.appName} ${vscode.version})`);
@@ -70,7 +74,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
     registry, isTrusted: () => ctx.isTrusted(),
     supervisor: supervisors.test, statusBar, runActions: actions.test.runActions, seat: actions.test.seat,
     notifications: notifications.test, resumeAt: resumeAt.test, runsTree: tree.test, treeActions, decorations, welcome,
-    doctor, decisions, checkpoint, live: live.test, timeline,
+    doctor, decisions, checkpoint, live: live.test, timeline, agentTools, notifyCommand,
   };
 }
 

@@ -16,10 +16,12 @@ import type { DecisionsTestApi } from './decisions/decisions';
 import type { CheckpointTestApi } from './checkpoint/checkpointClient';
 import type { DecorationsTestApi } from './checkpoint/decorations';
 import type { LiveTestApi } from './live/live';
+import type { AgentToolsTestApi } from './agentTools/agentTools';
+import type { NotifyCommandTestApi } from './control/notifyCommand';
 
 export type { SupervisorTestApi, StatusBarTestApi, RunActionsTestApi, SeatTestApi, NotificationsTestApi, ResumeAtTestApi };
 export type { RunsTreeTestApi, TreeActionsTestApi, WelcomeTestApi, TimelineTestApi, DoctorTestApi, DecisionsTestApi };
-export type { CheckpointTestApi, DecorationsTestApi, LiveTestApi };
+export type { CheckpointTestApi, DecorationsTestApi, LiveTestApi, AgentToolsTestApi, NotifyCommandTestApi };
 export type { TimelinePanelInfo } from './timeline/panel';
 export type { DecisionItemInfo } from './decisions/decisions';
 
@@ -42,4 +44,6 @@ export interface LeopoldTestApi {
   treeActions: TreeActionsTestApi;
   welcome: WelcomeTestApi;
   decorations: DecorationsTestApi;
+  agentTools: AgentToolsTestApi;
+  notifyCommand: NotifyCommandTestApi;
 }

@@ -1,11 +1,11 @@
 // The cap inputs of each checkpoint: GUARDRAILS.md and state.json of the project's `.leopold/`, read from disk next
 // to the document and cached per `.leopold/` folder until a file event (or a re-open without file events) says
 // they changed.
-import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkpointCap, DEFAULT_CAP, type CheckpointCap } from '../core/checkpoint';
-import { readText } from '../core/files';
-import { STATE_CAP_BYTES } from '../core/state';
+import { DEFAULT_CAP, type CheckpointCap } from '../core/checkpoint';
+import { checkpointLeoDir, readCap } from '../core/checkpointFile';
+
+export { readCap };
 
 /** The `.leopold/` folder a checkpoint belongs to: `.leopold/CHECKPOINT.md`, `.leopold/runs/<stamp>/CHECKPOINT.md`. */
 export function leoDirOf(uri: string): string | undefined {
@@ -16,11 +16,7 @@ export function leoDirOf(uri: string): string | undefined {
   } catch {
     return undefined;
   }
-  const dir = path.dirname(file);
-  for (let up = 0, d = dir; up < 3; up++, d = path.dirname(d)) {
-    if (path.basename(d) === '.leopold') return d;
-  }
-  return dir;
+  return checkpointLeoDir(file);
 }
 
 export class CapStore {
@@ -52,15 +48,6 @@ export class CapStore {
     this.pending.delete(dir);
     this.known.delete(dir);
   }
-}
-
-/** The cap from the GUARDRAILS.md and state.json in a `.leopold/` folder (either may be missing). */
-export async function readCap(dir: string): Promise<CheckpointCap> {
-  const [guardrails, state] = await Promise.all([
-    readText(path.join(dir, 'GUARDRAILS.md')),
-    readText(path.join(dir, 'state.json'), STATE_CAP_BYTES),
-  ]);
-  return checkpointCap(guardrails, state);
 }
 
 export function sameCap(a: CheckpointCap | undefined, b: CheckpointCap | undefined): boolean {

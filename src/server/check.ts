@@ -1,14 +1,10 @@
 // `leopold-checkpoint-server --check [FILE…]`: the language server's checks outside an editor (CI, pre-commit). The
 // same core validation, the same cap (from the GUARDRAILS.md and state.json beside each checkpoint); findings as
 // `file:line:col: severity code message` (or `--format json`); exit 1 on any error, 0 otherwise, 2 on bad usage.
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import {
-  analysisLimit, measuredFindings, validateCheckpoint, type CheckpointCap, type Finding,
-} from '../core/checkpoint';
-import { msg, toLocale, type Locale } from '../core/messages';
-import { leoDirOf, readCap } from './caps';
+import type { CheckpointCap, Finding } from '../core/checkpoint';
+import { checkCheckpointFile } from '../core/checkpointFile';
+import { envLocale, msg, type Locale } from '../core/messages';
 
 export const DEFAULT_CHECK_FILE = path.join('.leopold', 'CHECKPOINT.md');
 
@@ -27,44 +23,21 @@ interface Out {
   stderr(s: string): void;
 }
 
-/** The locale of a command-line run: LC_ALL, LC_MESSAGES or LANG (`pt_BR.UTF-8` → pt-br), else English. */
-export function cliLocale(env: NodeJS.ProcessEnv): Locale {
-  const tag = env.LC_ALL || env.LC_MESSAGES || env.LANG || '';
-  return toLocale(tag.split('.')[0]);
-}
+/** The locale of a command-line run (core/messages.ts). */
+export const cliLocale = envLocale;
 
 async function checkFile(file: string, cwd: string, locale: Locale): Promise<CheckedFile> {
-  const abs = path.resolve(cwd, file);
-  const unreadable = (reason: string): CheckedFile => ({
+  const r = await checkCheckpointFile(path.resolve(cwd, file), locale);
+  if (r.kind === 'checked') return { file, bytes: r.bytes, cap: r.cap, findings: r.findings };
+  const reason = r.why === 'missing' ? msg(locale, 'checkpoint.cli.noFile') : r.why === 'not-regular' ? msg(locale, 'checkpoint.cli.notRegular') : r.message ?? '';
+  return {
     file,
     findings: [{
       code: 'unreadable', severity: 'error',
       span: { startLine: 0, startChar: 0, endLine: 0, endChar: 0 },
       message: msg(locale, 'checkpoint.cli.unreadable', { reason }),
     }],
-  });
-  let st;
-  try {
-    st = await fs.stat(abs);
-  } catch (err) {
-    return unreadable((err as NodeJS.ErrnoException).code === 'ENOENT' ? msg(locale, 'checkpoint.cli.noFile') : String((err as Error).message));
-  }
-  // Never open a FIFO or a device (it would block); a directory is not a checkpoint.
-  if (!st.isFile()) return unreadable(msg(locale, 'checkpoint.cli.notRegular'));
-  // The cap beside it: the `.leopold/` folder it belongs to (runs/<stamp>/ included), else its own folder.
-  const capOrDefault = await readCap(leoDirOf(pathToFileURL(abs).href) ?? path.dirname(abs));
-  // A file far over the cap is measured, not read (its byte size is the finding).
-  if (st.size > analysisLimit(capOrDefault)) {
-    return { file, bytes: st.size, cap: capOrDefault, findings: measuredFindings(st.size, capOrDefault, locale) };
-  }
-  let text: string;
-  try {
-    text = await fs.readFile(abs, 'utf8');
-  } catch (err) {
-    return unreadable(String((err as Error).message));
-  }
-  const v = validateCheckpoint(text, capOrDefault, locale);
-  return { file, bytes: v.bytes, cap: capOrDefault, findings: v.findings };
+  };
 }
 
 /** Runs `--check`; `args` are the arguments after `--check` (files, `--format text|json`). Returns the exit code. */

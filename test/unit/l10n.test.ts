@@ -64,7 +64,9 @@ describe('l10n: every key in both languages', () => {
     const prose = /(^|\.)(title|name|contents|description|markdownDescription|displayName|category|contextualTitle)$|enumDescriptions\[\d+\]$|aliases\[\d+\]$/;
     const loose = [...strings(pkg.contributes, 'contributes'), ...strings(pkg.capabilities, 'capabilities'),
       ['displayName', pkg.displayName as string], ['description', pkg.description as string]]
-      .filter(([at, s]) => prose.test(at) && !/^%[^%]+%$/.test(s) && !/\.(views|commands)\[\d+\]\.(id|command)$/.test(at));
+      .filter(([at, s]) => prose.test(at) && !/^%[^%]+%$/.test(s) && !/\.(views|commands)\[\d+\]\.(id|command)$/.test(at))
+      // A language-model tool's name is an identifier and its input schema is read by the model (like modelDescription).
+      .filter(([at]) => !/\.languageModelTools\[\d+\]\.(name$|inputSchema\.)/.test(at));
     assert.deepEqual(loose, []);
   });
 

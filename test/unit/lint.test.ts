@@ -50,12 +50,23 @@ describe('lint: the layer rules', function () {
     { path: 'src/server/probe.ts', code: "import type { LanguageClient } from 'vscode-languageclient/node';\nexport type C = LanguageClient;\n" },
     { path: 'src/server/probe.ts', code: "import { createLog } from '../extension/foundation/log';\nexport const l = createLog;\n" },
     { path: 'src/server/probe.ts', code: "export const load = () => import('vscode');\n" },
+    // leopold-status (src/cli/): the core only, plus the MCP SDK, which no other layer speaks.
+    { path: 'src/cli/probe.ts', code: "import * as vscode from 'vscode';\nexport const v = vscode;\n" },
+    { path: 'src/cli/probe.ts', code: "import { leoDirOf } from '../server/caps';\nexport const l = leoDirOf;\n" },
+    { path: 'src/cli/probe.ts', code: "import { createLog } from '../extension/foundation/log';\nexport const l = createLog;\n" },
+    { path: 'src/cli/probe.ts', code: "export const load = () => import('../extension/extension');\n" },
+    { path: 'src/cli/probe.ts', code: "import type { Diagnostic } from 'vscode-languageserver/node';\nexport type D = Diagnostic;\n" },
+    { path: 'src/core/probe.ts', code: "import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nexport const s = Server;\n" },
+    { path: 'src/core/probe.ts', code: "import { runStatusCli } from '../cli/main';\nexport const r = runStatusCli;\n" },
+    { path: 'src/server/probe.ts', code: "export const load = () => import('@modelcontextprotocol/sdk/server/stdio.js');\n" },
+    { path: 'src/extension/probe.ts', code: "import { serveMcp } from '../cli/mcp';\nexport const s = serveMcp;\n" },
   ];
   const allowed: Probe[] = [
     { path: 'src/core/probe.ts', code: "import * as z from 'zod';\nimport { execa } from 'execa';\nimport { formatUtc } from './time';\nexport const a = [z, execa, formatUtc];\n" },
     { path: 'src/server/probe.ts', code: "import { createConnection } from 'vscode-languageserver/node';\nimport { TextDocument } from 'vscode-languageserver-textdocument';\nimport { parseCheckpoint } from '../core/checkpoint';\nexport const a = [createConnection, TextDocument, parseCheckpoint];\n" },
     { path: 'src/extension/probe.ts', code: "import * as vscode from 'vscode';\nimport { LanguageClient } from 'vscode-languageclient/node';\nimport { parseCheckpoint } from '../core/checkpoint';\nexport const a = [vscode, LanguageClient, parseCheckpoint];\n" },
     { path: 'test/unit/probe.ts', code: "import * as vscode from 'vscode';\nexport const v = vscode;\n" },
+    { path: 'src/cli/probe.ts', code: "import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nimport { readRunStatus } from '../core/status';\nexport const a = [Server, readRunStatus];\n" },
   ];
 
   const long = `export const sum = (a: number, b: number) => ${Array.from({ length: 20 }, (_, i) => `a * ${i} + b`).join(' + ')};\n`;
@@ -71,7 +82,7 @@ describe('lint: the layer rules', function () {
     results = lint([...forbidden, ...allowed, ...lengths]); // one child: loading ESLint takes seconds
   });
 
-  it('refuses vscode and the LSP packages in src/core/, vscode and the client in src/server/, static or dynamic', () => {
+  it('refuses vscode and the LSP packages in src/core/ and src/cli/, vscode and the client in src/server/, MCP outside src/cli/, static or dynamic', () => {
     forbidden.forEach((probe, i) => {
       const layer = layerFindings(results[i]);
       assert.equal(layer.length, 1, `${probe.path}: ${probe.code}\n${JSON.stringify(results[i])}`);

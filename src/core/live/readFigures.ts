@@ -18,6 +18,11 @@ export interface ReadFiguresOptions {
   historyBytes?: number;
   /** The clock the view is taken at. */
   nowMs?: number;
+  /**
+   * Wall time (ms) for the other windows' transcripts and the histories, after the running transcript's tail; cut
+   * short, the figures are `partial` (lower bounds). Default: no limit.
+   */
+  budgetMs?: number;
 }
 
 /**
@@ -31,11 +36,31 @@ export async function readLiveView(projectRoot: string, snap: ProjectSnapshot, o
     await run.setInput(liveInputOf(snap, projectRoot, options.env));
     // The running transcript's tail, whole (a poll reads at most 8 MB).
     for (let polls = 0; polls < 64; polls++) if (!(await run.pollCurrent()).more) break;
-    await run.pollOthers();
-    await run.countHistories(options.historyBytes);
-    return run.view(options.nowMs);
+    const rest = (async () => {
+      await run.pollOthers();
+      await run.countHistories(options.historyBytes);
+      return true;
+    })();
+    const done = await within(rest, options.budgetMs === undefined ? undefined : Date.now() + options.budgetMs);
+    const view = run.view(options.nowMs);
+    if (!done) view.figures.partial = true;
+    return view;
   } finally {
+    // Stops the reads a budget cut short at their next step (not waited for: the answer says `partial`).
     run.close();
+  }
+}
+
+/** `work`'s result, or false when `deadline` (ms) passes first (the work goes on until it sees it was closed). */
+async function within(work: Promise<boolean>, deadline: number | undefined): Promise<boolean> {
+  if (deadline === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), Math.max(0, deadline - Date.now()))));
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+    work.catch(() => undefined);
   }
 }
 

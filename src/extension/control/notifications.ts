@@ -27,6 +27,13 @@ export interface ShownNotice {
   actions: string[];
 }
 
+/** A notification as shown: the view it was about, its notice, its text. */
+export interface NotifiedEvent {
+  view: SupervisorView;
+  notice: Notice;
+  message: string;
+}
+
 interface Action {
   title: string;
   run: () => unknown;
@@ -38,6 +45,9 @@ export class Notifier implements vscode.Disposable {
   private readonly needs = new Map<string, boolean>();
   /** What was shown (test mode only, bounded). */
   private readonly shownList: Recorder<ShownNotice>;
+  private readonly notified = new vscode.EventEmitter<NotifiedEvent>();
+  /** Each notification as it is shown (once per event): the notify command listens (notifyCommand.ts). */
+  readonly onDidNotify = this.notified.event;
   private badgeView: vscode.TreeView<unknown> | undefined;
 
   constructor(private readonly ctx: LeopoldContext, private readonly seat: Seat) {
@@ -168,11 +178,13 @@ export class Notifier implements vscode.Disposable {
     const message = `Leopold (${name}): ${text}${detail}`;
     this.shownList.push({ root, kind: notice.kind, key: notice.key, message, actions: actions.map((a) => a.title) });
     this.ctx.log.info(`${project.name}: notified (${notice.kind}: ${notice.key})`);
+    this.notified.fire({ view, notice, message });
     const showFn = level === 'info' ? vscode.window.showInformationMessage : level === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
     void showFn(message, ...actions.map((a) => a.title)).then((choice) => actions.find((a) => a.title === choice)?.run());
   }
 
   dispose(): void {
+    this.notified.dispose();
     this.badgeView = undefined;
   }
 }

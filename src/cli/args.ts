@@ -1,0 +1,53 @@
+// `leopold-status`'s command line, parsed by Node's own parseArgs (strict: an unknown flag is an error, exit 2).
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { msg, type Locale } from '../core/messages';
+
+export interface StatusArgs {
+  json: boolean;
+  statusline: boolean;
+  watch: boolean;
+  mcp: boolean;
+  /** `--now` as UTC ms. */
+  nowMs?: number;
+  /** Extra directories the MCP server may read projects in. */
+  allow: string[];
+  /** Absolute PROJECT_DIR (default the current directory). */
+  dir: string;
+  help: boolean;
+  version: boolean;
+}
+
+/** The arguments, or the usage error in the reader's language. */
+export function parseStatusArgs(argv: string[], cwd: string, locale: Locale): StatusArgs | { error: string } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean' }, statusline: { type: 'boolean' }, watch: { type: 'boolean' }, mcp: { type: 'boolean' },
+        now: { type: 'string' }, allow: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' },
+      },
+    });
+  } catch (err) {
+    return { error: msg(locale, 'status.cli.badArgs', { problem: (err as Error).message }) };
+  }
+  const v = parsed.values;
+  if (parsed.positionals.length > 1) return { error: msg(locale, 'status.cli.badArgs', { problem: `one PROJECT_DIR, not ${parsed.positionals.length}` }) };
+  let nowMs: number | undefined;
+  if (v.now !== undefined) {
+    // A date and a time (an offset or Z is optional: without one, Date.parse reads local time, as ISO-8601 says).
+    nowMs = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v.now) ? Date.parse(v.now) : NaN;
+    if (!Number.isFinite(nowMs)) return { error: msg(locale, 'status.cli.badNow', { value: v.now }) };
+  }
+  if (v.allow && !v.mcp) return { error: msg(locale, 'status.cli.allowWithoutMcp') };
+  if (v.mcp && (v.json || v.statusline || v.watch || v.now !== undefined)) return { error: msg(locale, 'status.cli.mcpAlone') };
+  if (v.json && v.statusline) return { error: msg(locale, 'status.cli.jsonStatusline') };
+  return {
+    json: !!v.json, statusline: !!v.statusline, watch: !!v.watch, mcp: !!v.mcp, nowMs,
+    allow: (v.allow ?? []).map((d) => resolve(cwd, d)), dir: resolve(cwd, parsed.positionals[0] ?? '.'),
+    help: !!v.help, version: !!v.version,
+  };
+}

@@ -1,0 +1,59 @@
+// `leopold-status` without `--json`: the run status in a few lines for a person, every figure taken from the one
+// RunStatusData (core/status.ts), never read again. The first line alone is `--statusline` (Claude Code's
+// statusLine command, tmux): `Leopold · demo · run active · window 3/10 · 64% · plan 3/7 · ≈ $11.91`. Text from
+// `.leopold/` (a stop reason, an awaiting_human question) is kept on one line and clipped: a terminal line, no more.
+import { basename } from 'node:path';
+import type { RunStatusData } from '../core/status';
+import { msg, type Locale, type MessageKey } from '../core/messages';
+import { formatCount, formatUsd } from '../core/live/format';
+import { clip } from '../core/inert';
+
+/** One line of untrusted text: control characters (escape sequences, newlines) become spaces. */
+function flat(text: string, max: number): string {
+  // eslint-disable-next-line no-control-regex -- the point is to drop them
+  return clip(text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' '), max);
+}
+
+/** The first line: the status bar's words, the window, the gauge, the plan, the cost. */
+export function statusLine(d: RunStatusData, locale: Locale = 'en'): string {
+  const parts = ['Leopold', flat(basename(d.project), 60), flat(d.text, 120)];
+  // The status bar's words name the window while the run is active; otherwise it is said here.
+  if (d.windows.max !== null && !/\d+\/\d+/.test(d.text)) parts.push(msg(locale, 'status.window', { current: d.windows.current, max: d.windows.max }));
+  // The gauge's percentage as the status bar rounds it (the transcript's size against max_context_mb; none at 0).
+  if (d.context.mb !== null && d.context.capMb > 0) parts.push(`${Math.round((d.context.mb / d.context.capMb) * 100)}%`);
+  if (d.plan.total > 0) parts.push(msg(locale, 'status.plan', { done: d.plan.done, total: d.plan.total }));
+  // A cost still being counted is what was read so far: a lower bound, said as one.
+  if (d.costUsd !== null) parts.push(msg(locale, d.partial?.includes('costUsd') ? 'status.costPartial' : 'status.cost', { usd: formatUsd(d.costUsd, locale) }));
+  return parts.join(' · ');
+}
+
+function loopLine(d: RunStatusData, locale: Locale): string {
+  const l = d.loop;
+  const reason = flat(l.reason ?? '?', 80);
+  switch (l.action) {
+    case 'relaunch': return l.harness ? msg(locale, 'status.loop.relaunch', { harness: l.harness }) : msg(locale, 'status.loop.relaunchHarness');
+    case 'api_relaunch': return msg(locale, 'status.loop.api_relaunch', { harness: l.harness ?? '?' });
+    case 'wait': return msg(locale, 'status.loop.wait', { seconds: l.seconds ?? 0 });
+    case 'refuse':
+    case 'api_refuse':
+    case 'none':
+      return msg(locale, `status.loop.${l.action}` as MessageKey, { reason });
+  }
+}
+
+/** Every line, first line first. */
+export function humanLines(d: RunStatusData, locale: Locale = 'en'): string[] {
+  const lines = [statusLine(d, locale), loopLine(d, locale)];
+  if (d.tokens) {
+    const f = (n: number) => formatCount(n, locale);
+    lines.push(msg(locale, 'status.tokens', {
+      tokens: msg(locale, 'live.tokens.desc', { input: f(d.tokens.input), output: f(d.tokens.output), cacheWrite: f(d.tokens.cacheWrite), cacheRead: f(d.tokens.cacheRead) }),
+    }));
+  }
+  const m = d.meters;
+  const meters = (['iterations', 'subagents', 'forks', 'failures'] as const).map((k) => `${k} ${m[k][0]}/${m[k][1]}`).join(' · ');
+  lines.push(msg(locale, 'status.meters', { meters, decisions: d.decisions }));
+  if (d.needsYou) lines.push(msg(locale, 'status.needsYou', { text: flat(d.needsYou.text, 300) }));
+  if (d.partial?.length) lines.push(msg(locale, 'status.partial', { what: d.partial.join(', ') }));
+  return lines;
+}

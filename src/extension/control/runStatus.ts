@@ -1,0 +1,22 @@
+// The run status of a project in this window, from the models the tree and the status bar already hold (the project
+// model, the loop's last published decision, the live run): core/status.ts's runStatusData, so the LM tools and the
+// notify command's event say what the tree and the status bar say — no second reading of the run.
+import { join } from 'node:path';
+import { runStatusData, type RunStatusData } from '../../core/status';
+import { parseDecisions } from '../../core/decisions';
+import { readText } from '../../core/files';
+import { uiLocale } from '../foundation/locale';
+import type { LeopoldProject } from '../foundation/projects';
+import type { LiveRuns } from '../live/live';
+import type { SupervisorHub } from './supervisor';
+
+export async function projectRunStatus(project: LeopoldProject, hub: SupervisorHub, live: LiveRuns): Promise<RunStatusData> {
+  await project.model.ready();
+  const view = hub.viewFor(project) ?? (await hub.settled(project));
+  if (!view) throw new Error(`the relaunch loop of ${project.root} has not read the run yet`);
+  const decisions = await readText(join(project.leoDir, 'DECISIONS.md'));
+  return runStatusData({
+    snapshot: project.model.snapshot, decision: view.decision, live: live.of(project).view, harness: view.snapshot.harness,
+    decisions: decisions === undefined ? 0 : parseDecisions(decisions).length, nowMs: Date.now(), locale: uiLocale(),
+  });
+}
