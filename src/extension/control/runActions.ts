@@ -51,6 +51,8 @@ export interface RunActionDeps {
   readonly claimsDir: string;
   /** The person's last Resume mode (asked once, then remembered; Run Actions offers the other one). */
   readonly modes: vscode.Memento;
+  /** How a control asks the person before it acts (VS Code's warning message; never skipped in production). */
+  readonly ask: (message: string, options: vscode.MessageOptions, ...items: string[]) => Thenable<string | undefined>;
 }
 
 const MODE_KEY = 'leopold.resume.mode';
@@ -242,9 +244,9 @@ export async function stopNowTargets(deps: RunActionDeps, project: LeopoldProjec
 /**
  * Leopold: Stop Now — creates the kill switch first (under the hooks' lock, so nothing relaunches), then ends the
  * run's agents (and every process below them), each verified again at that moment. Confirmed once, saying what will
- * be ended; `confirmed` skips the question (tests).
+ * be ended.
  */
-export async function stopNow(deps: RunActionDeps, arg?: unknown, confirmed = false): Promise<StopNowResult> {
+export async function stopNow(deps: RunActionDeps, arg?: unknown): Promise<StopNowResult> {
   if (!requireTrust(deps, vscode.l10n.t('Stop now'))) return { outcome: 'refused', reason: 'untrusted' };
   const project = await whichProject(deps, arg);
   if (!project) return { outcome: 'cancelled' };
@@ -252,16 +254,16 @@ export async function stopNow(deps: RunActionDeps, arg?: unknown, confirmed = fa
   if (first.targets.length === 0) {
     const reason = first.refusals[0] ?? vscode.l10n.t('no agent this window started is running, and state.json records no owner pid');
     const stop = vscode.l10n.t('Stop Run');
-    const choice = confirmed ? undefined : await vscode.window.showWarningMessage(
-      vscode.l10n.t('Leopold: nothing to end now — {0}. Create the kill switch instead (the run stops at its next turn)?', reason), stop);
+    const choice = await deps.ask(
+      vscode.l10n.t('Leopold: nothing to end now — {0}. Create the kill switch instead (the run stops at its next turn)?', reason), {}, stop);
     if (choice === stop) await stopRun(deps, project.root);
     return { outcome: 'none', reason };
   }
   const main = first.targets[0];
   const below = (await descendantsOf(main.info.pid)).length;
-  if (!confirmed) {
+  {
     const go = vscode.l10n.t('Stop Now');
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await deps.ask(
       below === 0
         ? vscode.l10n.t('Create .leopold/STOP (so nothing relaunches), then end {0} now?', main.what)
         : counted(below, vscode.l10n.t('Create .leopold/STOP (so nothing relaunches), then end {0} and its {1} child process now?', main.what, below),
@@ -404,7 +406,10 @@ export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub, seat
   const deps: RunActionDeps = {
     log: ctx.log, registry: ctx.registry, isTrusted: () => ctx.isTrusted(), hub, seat,
     claimsDir: join(ctx.extension.globalStorageUri.fsPath, 'resume-claims'), modes: ctx.extension.globalState,
+    ask: (message, options, ...items) => vscode.window.showWarningMessage(message, options, ...items),
   };
+  // The test section's Stop now answers the confirmation itself (Stop Now), and declines the offer of the kill switch.
+  const answered: RunActionDeps = { ...deps, ask: async (_m, options, ...items) => (options.modal ? items[0] : undefined) };
   ctx.extension.subscriptions.push(
     vscode.commands.registerCommand('leopold.showRunActions', (arg?: unknown) => showRunActions(deps, arg)),
     vscode.commands.registerCommand('leopold.resumeRun', (arg?: unknown, how?: unknown) =>
@@ -417,7 +422,7 @@ export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub, seat
     deps,
     test: {
       runActions: { resumeRun: (root, how) => resumeRun(deps, root, how) },
-      seat: { children: (root) => seat.registry.forProject(root), stopNow: (root) => stopNow(deps, root, true), idle: () => seat.idle() },
+      seat: { children: (root) => seat.registry.forProject(root), stopNow: (root) => stopNow(answered, root), idle: () => seat.idle() },
     },
   };
 }
