@@ -5,8 +5,8 @@
 import { apiError, apiErrorResult, isActive, objectField, recordIsForCurrentWindow, relaunchResult, stoppedReason, windowsOf } from './fields';
 import { parseUtc } from './time';
 
-export type NoticeKind = 'planComplete' | 'relaunch' | 'gate' | 'apiError' | 'awaitingHuman' | 'stateInvalid';
-export const NOTICE_KINDS: readonly NoticeKind[] = ['planComplete', 'relaunch', 'gate', 'apiError', 'awaitingHuman', 'stateInvalid'];
+export type NoticeKind = 'planComplete' | 'relaunch' | 'gate' | 'apiError' | 'awaitingHuman' | 'budgetExceeded' | 'stateInvalid';
+export const NOTICE_KINDS: readonly NoticeKind[] = ['planComplete', 'relaunch', 'gate', 'apiError', 'awaitingHuman', 'budgetExceeded', 'stateInvalid'];
 
 export interface Notice {
   kind: NoticeKind;
@@ -25,7 +25,8 @@ const GATE_REASONS = new Set(['max_windows', 'no_progress_across_windows']);
 
 /** What the notifications look at: the state as read (raw object, or why there is none). */
 export type NoticeState =
-  | { kind: 'ok'; raw: Record<string, unknown> }
+  /** `mtimeMs`: when state.json was last written (a driver stop carries no stamp of its own). */
+  | { kind: 'ok'; raw: Record<string, unknown>; mtimeMs?: number }
   | { kind: 'invalid'; raw?: Record<string, unknown>; problem: string }
   | { kind: 'none' };
 
@@ -47,6 +48,8 @@ export function noticeFor(state: NoticeState): Notice | undefined {
     case 'awaiting_human':
       return { kind: 'awaitingHuman', key: `awaitingHuman:${s(st.awaiting_item)}:${stopKey}`, atMs: releasedMs };
     case 'state_invalid': return { kind: 'stateInvalid', key: `stateInvalid:hook:${stopKey}`, reason: 'state_invalid', atMs: releasedMs };
+    // The driver's budget stop (`--budget-usd`): a person decides whether to spend more.
+    case 'budget_exceeded': return { kind: 'budgetExceeded', key: `budgetExceeded:${stopKey}:${s(st.spent_usd)}`, atMs: releasedMs ?? state.mtimeMs };
     case 'max_windows':
     case 'no_progress_across_windows':
       return { kind: 'gate', key: `gate:${reason}:${s(windowsOf(st))}:${stopKey}`, reason, atMs: releasedMs };

@@ -286,7 +286,7 @@ describe('pending, acknowledged, lost (core/driver/commands CommandTracker)', ()
     assert.deepStrictEqual(s.status, { state: 'lost', why: 'moved-on' });
   });
 
-  it('lost when a later command is acknowledged without it, or after 15 s gone with no word', () => {
+  it('lost when a later command is acknowledged without it, or after 5 s gone with no word', () => {
     const t = new CommandTracker();
     const s = t.add(redirect.command, L, 1000, 0);
     t.observe({ events: [], journalOffset: 1000, fileText: undefined, nowMs: 10 });

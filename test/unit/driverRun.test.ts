@@ -246,3 +246,37 @@ describe('driver runs (core/driver)', () => {
     assert.strictEqual(third.view.items[3].folded, undefined);
   });
 });
+
+describe('UpdateQueue (core/updateQueue)', () => {
+  it('serializes and coalesces: what arrives while an update runs becomes one more update, "everything" absorbs file sets', async () => {
+    const { UpdateQueue } = await import('../../src/core/updateQueue');
+    const seen: (string[] | 'all')[] = [];
+    let release!: () => void;
+    let running = 0;
+    let overlap = false;
+    const q = new UpdateQueue(async (files) => {
+      running++;
+      if (running > 1) overlap = true;
+      seen.push(files ? [...files].sort() : 'all');
+      if (seen.length === 1) await new Promise<void>((r) => { release = r; });
+      running--;
+    });
+    const first = q.schedule(['a']);
+    await new Promise((r) => setImmediate(r));
+    void q.schedule(['b']);
+    void q.schedule(['c', 'b']);
+    release();
+    await first;
+    await q.idle();
+    assert.deepStrictEqual(seen, [['a'], ['b', 'c']]);
+    void q.schedule(['x']); // idle: starts at once
+    void q.schedule(['y']);
+    void q.schedule(); // "everything" absorbs the queued y
+    await q.idle();
+    assert.deepStrictEqual(seen.slice(2), [['x'], 'all']);
+    q.stop();
+    await q.schedule(['z']);
+    assert.strictEqual(seen.length, 4, 'nothing runs once stopped');
+    assert.strictEqual(overlap, false);
+  });
+});

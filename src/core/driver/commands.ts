@@ -172,8 +172,11 @@ const DRIVER_LOOP_EVENTS = new Set([
   'stop', 'run_start', 'learn', 'worktree_created', 'worktree_removed', 'worktree_preserved', 'awaiting_human',
   'checkpoint_written', 'checkpoint_archived', 'amendment', 'amendment_refused',
 ]);
-/** A line gone from the file this long with no acknowledgement is lost (the drain journals at once, synchronously). */
-export const LOST_AFTER_MS = 15_000;
+/**
+ * A line gone from the file this long with no acknowledgement is lost: the driver journals a drain's commands right
+ * after it deletes the file, in the same synchronous step, so a real acknowledgement comes within milliseconds.
+ */
+export const LOST_AFTER_MS = 5_000;
 /** How many sent commands are remembered (the oldest settled ones are forgotten first). */
 export const SENT_MEMORY = 100;
 
@@ -207,7 +210,7 @@ export interface CommandObservation {
   journalReset?: boolean;
   /** The journal's size now. */
   journalOffset: number;
-  /** commands.jsonl's text now; undefined when there is no such file. */
+  /** commands.jsonl's text now, read before the journal; undefined when there is no such file. */
   fileText: string | undefined;
   nowMs: number;
 }
@@ -225,7 +228,7 @@ const sameTarget = (c: CanvasCommand, e: JournalEvent): boolean => {
  * shows `list()`). A `command` event acknowledges the oldest waiting command with the same kind and target journaled
  * before it (the event carries no text, so two identical commands are told apart by order only). A command whose line
  * is gone from the file is lost once the run shows it moved past that drain: a driver event after the line was seen
- * gone, a later command of ours acknowledged, or 15 s with no acknowledgement.
+ * gone, a later command of ours acknowledged, or LOST_AFTER_MS with no acknowledgement.
  */
 export class CommandTracker {
   private sent: SentCommand[];

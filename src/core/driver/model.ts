@@ -111,6 +111,10 @@ export class DriverRunModel {
     const prev = this.snap;
     let appended: JournalEvent[] = [];
     let journalReset = false;
+    // commands.jsonl before the journal: when a line is seen gone from it, the drain that deleted it began before the
+    // journal is read, so every event of the driver after the journal's end now comes after that drain's
+    // acknowledgements (the tracker's "moved on" rule).
+    const commandsText = parts.has('commands') ? await readText(join(this.leoDir, 'commands.jsonl'), SMALL_FILE_CAP) : prev?.commandsText;
     await Promise.all([
       parts.has('state') && (async () => {
         const st = await readState(this.leoDir, undefined, this.cache);
@@ -128,7 +132,6 @@ export class DriverRunModel {
         journalReset = r.reset && prev !== undefined;
       })(),
     ]);
-    const commandsText = parts.has('commands') ? await readText(join(this.leoDir, 'commands.jsonl'), SMALL_FILE_CAP) : prev?.commandsText;
     const amendments = parts.has('amendments')
       ? parseAmendments((await readText(join(this.leoDir, 'CHARTER-amendments.md'), SMALL_FILE_CAP)) ?? '')
       : prev?.amendments ?? [];

@@ -25,6 +25,8 @@ const MAX_SESSIONS = 2000;
 const TEXT_CAP = 600;
 
 export interface WorkflowAgent {
+  /** Its position among its phase's agents in file order (the dashboard's node id `<runId>-p<j>-a<n>`). */
+  n: number;
   label: string;
   /** `done`, `running`, `queued`, or the runtime's own word (`error`, `failed`, …). */
   state: string;
@@ -92,7 +94,9 @@ export function compactWorkflow(raw: Record<string, unknown>, file = '', maxAgen
     addPhase(title);
     const st = typeof it.state === 'string' ? it.state : '';
     const state = st === 'done' ? 'done' : st || (it.startedAt ? 'running' : 'queued');
-    buckets.get(title)!.push({
+    const bucket = buckets.get(title)!;
+    bucket.push({
+      n: bucket.length,
       label: str(it.label, 200) || `agent ${typeof it.index === 'number' || typeof it.index === 'string' ? String(it.index) : '?'}`,
       state: str(state, 40),
       tokens: num(it.tokens),
@@ -133,6 +137,12 @@ export function compactWorkflow(raw: Record<string, unknown>, file = '', maxAgen
     phases,
     file,
   };
+}
+
+/** The dashboard's Canvas node id of a workflow phase or agent (its `build_graph`): `<runId>-p<j>[-a<n>]`. */
+export function workflowNodeId(run: WorkflowRun, phase: number, agent?: number): string {
+  const rid = run.runId || run.name || 'wf';
+  return agent === undefined ? `${rid}-p${phase}` : `${rid}-p${phase}-a${agent}`;
 }
 
 /** The dashboard's order: running runs first, then by `timestamp` (as strings), newest first. */

@@ -27,8 +27,8 @@ export interface ShownNotice {
 }
 
 /** The state as the notifications read it. */
-export function noticeState(state: ContinuitySnapshot['state']): NoticeState {
-  if (state.kind === 'ok') return { kind: 'ok', raw: state.raw };
+export function noticeState(state: ContinuitySnapshot['state'], mtimeMs?: number): NoticeState {
+  if (state.kind === 'ok') return { kind: 'ok', raw: state.raw, mtimeMs };
   if (state.kind === 'invalid') return { kind: 'invalid', raw: state.raw, problem: state.problem };
   if (state.kind === 'invalid-json') return { kind: 'invalid', problem: 'state.json is not valid JSON' };
   return { kind: 'none' };
@@ -53,7 +53,7 @@ export class Notifier implements vscode.Disposable {
   /** Called with every published view of a project's loop. */
   observe(view: SupervisorView): void {
     const root = view.project.root;
-    const notice = noticeFor(noticeState(view.snapshot.state));
+    const notice = noticeFor(noticeState(view.snapshot.state, view.snapshot.stateMtimeMs));
     const need = needsPerson(notice);
     if (this.needs.get(root) !== need) {
       this.needs.set(root, need);
@@ -157,6 +157,13 @@ export class Notifier implements vscode.Disposable {
         const item = typeof st.awaiting_text === 'string' && st.awaiting_text ? ` ${inert(st.awaiting_text, 200)}` : '';
         text = `${vscode.l10n.t('the run is waiting for you: a plan item needs a person. Answer it, tick it in PLAN.md, then resume.')}${item}`;
         actions = [{ title: vscode.l10n.t('Open Plan'), run: open('PLAN.md') }];
+        break;
+      }
+      case 'budgetExceeded': {
+        const usd = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(2) : '?');
+        text = vscode.l10n.t('the driver run stopped at its budget (budget_exceeded): ${0} of ${1} spent. Work so far is staged for your review.',
+          usd(st.spent_usd), usd(st.budget_usd));
+        actions = [{ title: vscode.l10n.t('Show Insights'), run: cmd('leopold.driver.insights', root) }];
         break;
       }
       case 'stateInvalid':

@@ -16,6 +16,8 @@ import type { ResumeSchedule } from '../../core/continuity/schedule';
 import type { ShownNotice } from '../control/notifications';
 import type { StopNowResult } from '../control/runActions';
 import type { ScheduleEvent } from '../control/resumeAt';
+import type { DriverSnapshot } from '../../core/driver/model';
+import type { SentCommand } from '../../core/driver/commands';
 
 export interface SupervisorTestApi {
   /** The latest verdict per project root. */
@@ -180,6 +182,23 @@ export interface DecorationsTestApi {
   changed(): string[];
 }
 
+export interface DriverTestApi {
+  /** The project's driver run as last read. */
+  snapshot(root: string): DriverSnapshot | undefined;
+  /** The Canvas commands sent from this window and what became of each. */
+  commands(root: string): SentCommand[];
+  idle(root: string): Promise<void>;
+  /** Reads everything again, the worktrees and workflow files included. */
+  refresh(root: string): Promise<void>;
+  spendItem(): { text: string; visible: boolean; warning: boolean };
+  /** The Canvas input box, while one is open: what it says, and a way to type and accept. */
+  input(): { title: string | undefined; prompt: string | undefined; value: string; validation: string | undefined } | undefined;
+  type(value: string): void;
+  accept(): void;
+  /** The last insights Markdown shown, per project root or run folder. */
+  insights(): { dir: string; markdown: string } | undefined;
+}
+
 /** The extension's exports. Every section is filled in during activate(). */
 export interface LeopoldTestApi {
   registry?: ProjectRegistry;
@@ -199,4 +218,5 @@ export interface LeopoldTestApi {
   treeActions?: TreeActionsTestApi;
   welcome?: WelcomeTestApi;
   decorations?: DecorationsTestApi;
+  driver?: DriverTestApi;
 }

@@ -22,6 +22,12 @@ interface Handle {
   readonly id: string;
 }
 
+/**
+ * A feature's part of a project's node (the driver run's nodes): it returns the node with its own children added, from
+ * what the feature has read. Decorators run on every rendering, in the order they were added.
+ */
+export type NodeDecorator = (project: LeopoldProject, node: NodeData) => NodeData;
+
 interface Entry {
   project: LeopoldProject;
   data?: NodeData;
@@ -42,6 +48,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
   private readonly timer: NodeJS.Timeout;
   /** Ids refreshed so far (tests: node-scoped refresh). */
   readonly fired: string[] = [];
+  private readonly decorators: NodeDecorator[] = [];
 
   constructor(private readonly ctx: LeopoldContext, private readonly seat?: Seat) {
     // A child started or ended: its project's Relaunch node changes.
@@ -90,7 +97,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     const live = entry.project.live;
     const node = buildProjectNode({ root: entry.project.root, name: entry.project.name }, entry.project.model.snapshot, uiLocale(),
       { view: live.view, guardrailsText: live.guardrailsText, decisions: entry.project.model.snapshot.decisions });
-    const after = withRelaunchNode(node, this.seat?.registry.latest(entry.project.root), uiLocale());
+    let after = withRelaunchNode(node, this.seat?.registry.latest(entry.project.root), uiLocale());
+    for (const d of this.decorators) after = d(entry.project, after);
     entry.data = after;
     // Index the new rendering; drop nodes of this project that disappeared.
     const seen = new Set<string>();
@@ -117,6 +125,19 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
       this.fired.push(...changed);
       this.emitter.fire(changed.map((id) => this.handle(id)));
     }
+  }
+
+  /** Adds a feature's nodes to every project's rendering (see NodeDecorator). */
+  addDecorator(d: NodeDecorator): vscode.Disposable {
+    this.decorators.push(d);
+    for (const e of this.entries.values()) if (e.data) this.render(e);
+    return { dispose: () => { const i = this.decorators.indexOf(d); if (i >= 0) this.decorators.splice(i, 1); } };
+  }
+
+  /** Renders a project again (a decorator's feature changed what it shows). */
+  rerender(root: string): void {
+    const e = this.entries.get(root);
+    if (e?.data && e.project.model.loaded) this.render(e);
   }
 
   async getChildren(element?: Handle): Promise<Handle[]> {
