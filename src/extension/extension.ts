@@ -20,7 +20,7 @@ import { registerLive } from './live/live';
 import { registerTreeActions } from './runs/treeActions';
 import { registerDecorations } from './checkpoint/decorations';
 import { registerWelcome } from './runs/welcome';
-import { registerDriver } from './driver/driver';
+import { driverTimelineSource, registerDriver } from './driver/driver';
 
 /** What deactivate() waits for; each is bounded, and deactivation never waits more than SHUTDOWN_MS in all. */
 const shutdown: (() => Promise<unknown>)[] = [];
@@ -65,8 +65,8 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi {
   registerWelcome(ctx);
   registerDoctor(ctx);
   registerDecisions(ctx);
-  registerTimeline(ctx, supervisors);
-  registerDriver(ctx, tree.provider);
+  const driver = registerDriver(ctx, tree.provider);
+  registerTimeline(ctx, supervisors, driverTimelineSource(driver));
 
   log.info(`Leopold for VS Code ${extension.extension.packageJSON.version} active in ${Date.now() - t0} ms ` +
     `(projects found in ${tProjects - t0} ms; ${registry.projects.length} project${registry.projects.length === 1 ? '' : 's'}, ${vscode.env.appName} ${vscode.version})`);

@@ -280,3 +280,25 @@ describe('UpdateQueue (core/updateQueue)', () => {
     assert.strictEqual(overlap, false);
   });
 });
+
+describe('driver items on the timeline (core/driver/timeline)', () => {
+  it('a lane per started item: a bar per attempt coloured by its end, review and failure marks, the cost; running bars reach now', async () => {
+    const { driverTimelineItems } = await import('../../src/core/driver/timeline');
+    const v = (await load(await parallelRun())).view;
+    const now = Date.parse(at(300));
+    const t = driverTimelineItems(v, now, 'en')!;
+    assert.deepStrictEqual(t.lanes.map((l) => [l.index, l.bars.map((b) => b.outcome).join(','), l.marks.map((m) => m.kind).join(','), l.cost]), [
+      [1, 'done', 'review-clean', '$0.800'], [2, 'conflict', 'review-clean,conflict', '$1.30'], [3, 'done', 'review-blocked,review-clean', '$2.50'],
+      [4, 'running', '', '$1.10'], [5, 'running', '', '$0.700'],
+    ]);
+    assert.strictEqual(t.lanes[3].bars[0].endMs, now);
+    assert.strictEqual(t.startMs, Date.parse(at(2)));
+    assert.strictEqual(t.endMs, now);
+    assert.strictEqual(t.ticks.length, 5);
+    const serial = driverTimelineItems((await load(await serialRun())).view, now, 'pt-br')!;
+    assert.deepStrictEqual(serial.lanes[2].bars.map((b) => b.outcome), ['failed', 'done']);
+    assert.deepStrictEqual(serial.lanes[2].marks.map((m) => m.kind), ['failure', 'hypothesis', 'review-clean']);
+    assert.strictEqual(serial.lanes[2].stateText, 'feito');
+    assert.strictEqual(driverTimelineItems({ ...v, driver: false }, now), undefined);
+  });
+});

@@ -14,6 +14,8 @@ import { DriverRunModel, type DriverSnapshot } from '../../core/driver/model';
 import { CommandTracker, type SentCommand } from '../../core/driver/commands';
 import { harnessEnvFrom } from '../../core/continuity/harness';
 import { UpdateQueue } from '../../core/updateQueue';
+import { driverTimelineItems } from '../../core/driver/timeline';
+import type { TimelineItemSource } from '../timeline/panel';
 import { commandLabel, driverRunNode, spendText, withDriverNode } from './nodes';
 import { registerCanvas } from './canvas';
 import { registerInsights } from './insights';
@@ -94,8 +96,11 @@ export class DriverProject implements vscode.Disposable {
   async refreshOutside(): Promise<void> {
     if (this.disposed) return;
     await this.idle();
+    const key = (snap: DriverSnapshot | undefined) => JSON.stringify([snap?.worktrees, snap?.workflows]);
+    const before = key(this.snapshot);
     await this.model.refreshOutside().catch((err) => this.ctx.log.error(`driver: ${String(err)}`));
-    this.changed.fire();
+    // Quiet when nothing outside `.leopold/` changed: the tree and the timeline are not rebuilt for nothing.
+    if (key(this.snapshot) !== before) this.changed.fire();
     this.retime();
   }
 
@@ -216,6 +221,17 @@ function registerSpendItem(ctx: LeopoldContext, hub: DriverHub): { text(): strin
     ctx.registry.onDidChangeProjects(render));
   render();
   return { text: () => item.text, visible: () => shown, warning: () => item.backgroundColor !== undefined };
+}
+
+/** The driver run's item lanes for the run timeline (timeline/panel.ts draws them under the windows). */
+export function driverTimelineSource(hub: DriverHub): TimelineItemSource {
+  return {
+    items: (project) => {
+      const view = hub.get(project)?.snapshot?.view;
+      return view ? driverTimelineItems(view, Date.now(), uiLocale()) : undefined;
+    },
+    onDidChange: hub.onDidChange,
+  };
 }
 
 export function registerDriver(ctx: LeopoldContext, tree: RunsTreeProvider): DriverHub {

@@ -21,6 +21,13 @@ import { pickProject } from '../foundation/projectPicker';
 import { buildTimeline, type TimelineMark, type TimelineVerdict, type TimelineView } from '../../core/timeline';
 import { uiLocale } from '../foundation/locale';
 import { TIMELINE_VIEW_TYPE, type FromWebview, type Rendered, type TimelineState, type ToWebview } from './protocol';
+import type { TimelineItems } from '../../core/driver/timeline';
+
+/** What another feature adds to a project's timeline (the driver run's item lanes), and when it changes. */
+export interface TimelineItemSource {
+  items(project: LeopoldProject): TimelineItems | undefined;
+  readonly onDidChange: vscode.Event<LeopoldProject>;
+}
 
 export { TIMELINE_VIEW_TYPE };
 
@@ -75,7 +82,7 @@ class TimelinePanel implements vscode.Disposable {
   private busy: Promise<void> = Promise.resolve();
 
   constructor(private readonly ctx: LeopoldContext, readonly project: LeopoldProject, private readonly hub: SupervisorHub,
-    readonly panel: vscode.WebviewPanel, private readonly onDispose: () => void) {
+    readonly panel: vscode.WebviewPanel, private readonly onDispose: () => void, private readonly itemSource?: TimelineItemSource) {
     const extensionUri = ctx.extension.extensionUri;
     panel.webview.options = webviewOptions(extensionUri);
     panel.title = panelTitle(project);
@@ -89,6 +96,7 @@ class TimelinePanel implements vscode.Disposable {
       }),
       project.model.onDidUpdate((u) => this.onModelUpdate(u)),
       project.live.onDidChange(() => void this.queue('live')),
+      ...(itemSource ? [itemSource.onDidChange((p) => p === project && void this.queue('items'))] : []),
       hub.onDidChange((view) => {
         if (view.project === project && verdictKey(timelineVerdict(view)) !== this.verdictKey) void this.queue(`verdict ${view.decision.verdict}`);
       }),
@@ -126,7 +134,8 @@ class TimelinePanel implements vscode.Disposable {
       project: this.project.name, root: this.project.root, status: snap.status, maxWindows: snap.maxWindows,
       windows: withLiveSize(snap.windows, this.project.live.view?.gauge), events: snap.runEvents,
       plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict, apiError: apiErrorHint(snap.stateObject),
-      live: timelineLive(this.project.live.view, uiLocale()), now: Date.now(), locale: uiLocale(),
+      live: timelineLive(this.project.live.view, uiLocale()), items: this.itemSource?.items(this.project),
+      now: Date.now(), locale: uiLocale(),
     });
     this.post(reason);
   }
@@ -157,6 +166,7 @@ class TimelinePanel implements vscode.Disposable {
       this.rendered = {
         seq: Number(m.seq), windows: Number(m.windows), marks: Number(m.marks), links: Number(m.links),
         foreign: Number(m.foreign), costBars: Number(m.costBars), scripts: Number(m.scripts), text: String(m.text ?? ''), saved: String(m.saved ?? ''),
+        itemBars: Number(m.itemBars ?? 0), itemMarks: Number(m.itemMarks ?? 0),
       };
     } else if (m.type === 'open' && typeof m.index === 'number') {
       const mark = this.data?.marks[m.index];
@@ -183,10 +193,10 @@ class TimelinePanel implements vscode.Disposable {
   }
 }
 
-export function registerTimeline(ctx: LeopoldContext, hub: SupervisorHub): void {
+export function registerTimeline(ctx: LeopoldContext, hub: SupervisorHub, itemSource?: TimelineItemSource): void {
   const panels = new Map<string, TimelinePanel>();
   const adopt = (project: LeopoldProject, panel: vscode.WebviewPanel): TimelinePanel => {
-    const p = new TimelinePanel(ctx, project, hub, panel, () => panels.delete(project.root));
+    const p = new TimelinePanel(ctx, project, hub, panel, () => panels.delete(project.root), itemSource);
     panels.set(project.root, p);
     return p;
   };

@@ -165,6 +165,18 @@ suite('Driver runs', () => {
     assert.match(md, /"conflicts": 1,/);
   });
 
+  test('the run timeline draws the items on the time axis: a bar per attempt, review and failure marks, cost per item', async () => {
+    assert.strictEqual(await vscode.commands.executeCommand('leopold.showTimeline', root), root);
+    const r = await waitFor('the webview to draw the item lanes', () => {
+      const p = api.timeline.panels().find((x: { root: string }) => x.root === root);
+      return p?.rendered?.itemBars ? p.rendered : undefined;
+    });
+    assert.strictEqual(r.itemBars, 6, 'items 1–6: one attempt each so far');
+    assert.ok(r.itemMarks >= 5, `review marks and the conflict mark (${r.itemMarks})`);
+    for (const s of ['Items', '3. Dialect detection', 'merge conflict', '$2.50']) assert.ok(r.text.includes(s), `the drawing says "${s}"`);
+    assert.strictEqual(r.foreign, 0);
+  });
+
   test('a worktree is added to the workspace from its node, and then says so', async () => {
     const id = node(`${root}::driver:worktrees`)!.children![0].id;
     const folders = vscode.workspace.workspaceFolders!.length;
