@@ -308,15 +308,27 @@ const labelOf = (p: PlanItem) => p.title;
  * or whose first 40 the event's text starts with — first such item in plan order. A full-text match wins first, so two
  * items sharing a 40-char prefix are told apart when the driver wrote the whole text.
  */
-export function matchPlanItem(text: string, items: readonly PlanItem[]): PlanItem | undefined {
+export function matchPlanItem(text: string, items: readonly PlanItem[], index?: PlanIndex): PlanItem | undefined {
   const t = text.trim();
   if (!t) return undefined;
-  const exact = items.find((p) => p.text.trim() === t || labelOf(p) === t);
+  const exact = index ? index.get(t) : items.find((p) => p.text.trim() === t || labelOf(p) === t);
   if (exact) return exact;
   return items.find((p) => {
     const label = labelOf(p).slice(0, 60);
     return label !== '' && (label.startsWith(t.slice(0, 60)) || t.startsWith(label.slice(0, 40)));
   });
+}
+
+/** A plan's items by full text and by label: the exact-match step of `matchPlanItem` in O(1) per event text. */
+export type PlanIndex = Map<string, PlanItem>;
+
+export function planIndex(items: readonly PlanItem[]): PlanIndex {
+  // In plan order, text and label alike: the first item that has the key wins, as a scan would find it.
+  const m: PlanIndex = new Map();
+  for (const p of items) {
+    for (const key of [p.text.trim(), labelOf(p)]) if (!m.has(key)) m.set(key, p);
+  }
+  return m;
 }
 
 export interface DriverItemView {
@@ -417,8 +429,9 @@ export function driverRunView(fold: DriverFold, state: StateObject | undefined, 
   const planItems = plan?.items ?? [];
   const matched = new Map<number, FoldedItem>();
   const unmatchedFolds: FoldedItem[] = [];
+  const index = planIndex(planItems);
   for (const f of [...fold.items.values()].sort((a, b) => a.order - b.order)) {
-    const p = matchPlanItem(f.key, planItems);
+    const p = matchPlanItem(f.key, planItems, index);
     if (p && !matched.has(p.index)) matched.set(p.index, f);
     else if (p) {
       // Two journal texts map to one item (the item was edited mid-run): the later one is the item now.

@@ -103,22 +103,26 @@ export async function readRepository(folder: string): Promise<Repository | undef
   const mainBranch = (await readHead(commonDir)).branch;
   const admin = join(commonDir, 'worktrees');
   const names = (await fs.readdir(admin, { withFileTypes: true }).catch(() => [])).filter((d) => d.isDirectory()).map((d) => d.name).sort();
-  const worktrees: GitWorktree[] = [];
-  for (const name of names.slice(0, MAX_WORKTREES)) {
+  const read = async (name: string): Promise<GitWorktree | undefined> => {
     const dir = join(admin, name);
     const target = firstLine(await readText(join(dir, 'gitdir'), SMALL));
-    if (!target) continue;
+    if (!target) return undefined;
     const dotGit = isAbsolute(target) ? target : resolve(dir, target);
     const path = dirname(dotGit);
-    const head = await readHead(dir);
+    const [head, backText, lockedText] = await Promise.all([readHead(dir), readText(dotGit, SMALL), readText(join(dir, 'locked'), SMALL)]);
     // The folder exists and its `.git` file names this admin folder back (else git would call it prunable).
-    const back = /^gitdir:\s*(.+)$/.exec(firstLine(await readText(dotGit, SMALL)) ?? '');
+    const back = /^gitdir:\s*(.+)$/.exec(firstLine(backText) ?? '');
     const backDir = back ? (isAbsolute(back[1]) ? back[1] : resolve(path, back[1])) : undefined;
-    const exists = backDir !== undefined && (await fs.realpath(backDir).catch(() => backDir)) === (await fs.realpath(dir).catch(() => dir));
-    const lockedText = await readText(join(dir, 'locked'), SMALL);
+    const real = (p: string) => fs.realpath(p).catch(() => p);
+    const exists = backDir !== undefined && (backDir === dir || (await real(backDir)) === (await real(dir)));
     const locked = lockedText === undefined ? undefined : lockedText.trim() || true;
-    worktrees.push({ path, name, branch: head.branch, commit: head.commit, exists, locked, leopold: leopoldBranch(head.branch) });
-  }
+    return { path, name, branch: head.branch, commit: head.commit, exists, locked, leopold: leopoldBranch(head.branch) };
+  };
+  // A few at a time: each is a handful of small reads.
+  const wanted = names.slice(0, MAX_WORKTREES);
+  const found: (GitWorktree | undefined)[] = [];
+  for (let i = 0; i < wanted.length; i += 16) found.push(...(await Promise.all(wanted.slice(i, i + 16).map(read))));
+  const worktrees = found.filter((w): w is GitWorktree => w !== undefined);
   return { commonDir, mainRoot, mainBranch, worktrees, more: Math.max(0, names.length - MAX_WORKTREES) };
 }
 
