@@ -300,5 +300,9 @@ describe('driver items on the timeline (core/driver/timeline)', () => {
     assert.deepStrictEqual(serial.lanes[2].marks.map((m) => m.kind), ['failure', 'hypothesis', 'review-clean']);
     assert.strictEqual(serial.lanes[2].stateText, 'feito');
     assert.strictEqual(driverTimelineItems({ ...v, driver: false }, now), undefined);
+    // A run silent for more than an hour: its running bars end at its last event, not months later at now.
+    const later = driverTimelineItems(v, Date.parse(at(86400 * 30)), 'en')!;
+    assert.strictEqual(later.lanes[3].bars[0].endMs, v.lastEventMs);
+    assert.strictEqual(later.endMs, v.lastEventMs);
   });
 });

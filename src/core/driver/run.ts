@@ -379,6 +379,8 @@ export interface DriverRunView {
   awaiting?: { index?: number; text: string };
   earlierRuns: number;
   droppedItems: number;
+  /** The run's newest journal stamp (ms). */
+  lastEventMs?: number;
 }
 
 function spendOf(fold: DriverFold, state: StateObject | undefined): DriverSpend {
@@ -489,5 +491,6 @@ export function driverRunView(fold: DriverFold, state: StateObject | undefined, 
     awaiting: aw ? { index: aw.index, text: aw.text } : undefined,
     earlierRuns: fold.earlierRuns,
     droppedItems: fold.droppedItems,
+    lastEventMs: fold.lastMs,
   };
 }

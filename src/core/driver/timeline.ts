@@ -9,6 +9,8 @@ import type { AttemptOutcome, DriverRunView, ItemState } from './run';
 
 export const MAX_LANES = 200;
 export const MAX_MARKS = 40;
+/** A running item's bar reaches now, unless the journal has been silent this long (then it ends at the last event). */
+export const LIVE_SPAN_MS = 3600_000;
 
 export type ItemMarkKind = 'review-clean' | 'review-blocked' | 'failure' | 'conflict' | 'hypothesis';
 
@@ -57,6 +59,7 @@ export function driverTimelineItems(view: DriverRunView, nowMs: number, locale: 
   const timed = (i: DriverRunView['items'][number]) => !!i.folded?.attempts.some((a) => a.startedMs !== undefined || a.endedMs !== undefined);
   const all = [...view.items, ...view.unmatched].filter(timed);
   if (all.length === 0) return undefined;
+  const liveEnd = view.lastEventMs !== undefined && nowMs - view.lastEventMs > LIVE_SPAN_MS ? view.lastEventMs : nowMs;
   const lanes: ItemLane[] = [];
   let start = Infinity, end = -Infinity;
   for (const i of all.slice(0, MAX_LANES)) {
@@ -66,7 +69,7 @@ export function driverTimelineItems(view: DriverRunView, nowMs: number, locale: 
       const s = a.startedMs ?? a.endedMs!;
       const last = n === f.attempts.length - 1;
       const outcome: ItemBar['outcome'] = a.outcome ?? (last && i.state === 'running' ? 'running' : 'stopped');
-      const e = a.endedMs ?? (outcome === 'running' ? Math.max(nowMs, s) : f.lastMs ?? s);
+      const e = a.endedMs ?? (outcome === 'running' ? Math.max(liveEnd, s) : f.lastMs ?? s);
       bars.push({ startMs: s, endMs: Math.max(s, e), outcome });
     });
     const marks: ItemMark[] = [];
