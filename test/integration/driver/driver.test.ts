@@ -177,6 +177,38 @@ suite('Driver runs', () => {
     assert.strictEqual(r.foreign, 0);
   });
 
+  test('CHARTER amendments: listed with their evidence; Apply shows the edit for confirmation and writes nothing; Dismiss hides', async () => {
+    const charter = leoFile(serial, 'CHARTER.md');
+    const before = await fs.readFile(charter, 'utf8');
+    await fs.writeFile(leoFile(serial, 'CHARTER-amendments.md'), '# Charter amendments (proposed by leopold learn-on-finish)\n\n'
+      + '> Review and fold the ones that sound like you into .leopold/CHARTER.md.\n\n'
+      + '## Never buffer a whole file\n- **Evidence:** D2 chose 64 KiB chunks.\n- **Why it survived review:** no counter-example.\n\n'
+      + '## Prefer small public APIs\n- **Evidence:** D1.\n- **Why it survived review:** the charter ranks it.\n');
+    const list = await waitFor('the amendments node', () => {
+      const project = (api.runsTree.render() as Plain[]).find((p) => p.id === serial);
+      return project && find(project, `${serial}::driver:amendments`)?.children;
+    });
+    assert.deepStrictEqual(list.map((a) => [a.label, a.description]), [['Never buffer a whole file', 'D2 chose 64 KiB chunks.'], ['Prefer small public APIs', 'D1.']]);
+    // Apply: the refactor preview opens with the change; nothing is written until the person applies it there.
+    let settled: unknown = 'waiting';
+    const applied = vscode.commands.executeCommand('leopold.driver.applyAmendment', { id: list[0].id });
+    void applied.then((v) => { settled = v; });
+    await new Promise((r) => setTimeout(r, 2000));
+    assert.strictEqual(settled, 'waiting', 'the edit waits for the person in the refactor preview');
+    assert.strictEqual(await fs.readFile(charter, 'utf8'), before, 'CHARTER.md is untouched while the preview waits');
+    await vscode.commands.executeCommand('refactorPreview.discard');
+    assert.strictEqual(await applied, false);
+    assert.strictEqual(await fs.readFile(charter, 'utf8'), before, 'discarded: still untouched');
+
+    assert.strictEqual(await vscode.commands.executeCommand('leopold.driver.dismissAmendment', { id: list[1].id }), true);
+    await waitFor('the dismissed one hidden', () => {
+      const project = (api.runsTree.render() as Plain[]).find((p) => p.id === serial);
+      const kids = project && find(project, `${serial}::driver:amendments`)?.children;
+      return kids?.length === 1 && kids[0].label === 'Never buffer a whole file';
+    });
+    assert.ok((await fs.readFile(leoFile(serial, 'CHARTER-amendments.md'), 'utf8')).includes('Prefer small public APIs'), 'the file is not touched');
+  });
+
   test('a worktree is added to the workspace from its node, and then says so', async () => {
     const id = node(`${root}::driver:worktrees`)!.children![0].id;
     const folders = vscode.workspace.workspaceFolders!.length;
