@@ -14,9 +14,11 @@ import { DriverRunModel, type DriverSnapshot } from '../../core/driver/model';
 import { CommandTracker, type SentCommand } from '../../core/driver/commands';
 import { harnessEnvFrom } from '../../core/continuity/harness';
 import { UpdateQueue } from '../../core/updateQueue';
+import { repositoryKey } from '../../core/driver/worktrees';
 import { driverTimelineItems } from '../../core/driver/timeline';
 import type { TimelineItemSource } from '../timeline/panel';
-import { commandLabel, driverRunNode, spendText, withDriverNode } from './nodes';
+import { commandLabel, driverRunNode, spendText, withDriverNode, type RepositorySibling } from './nodes';
+import { msg } from '../../core/messages';
 import { registerCanvas } from './canvas';
 import { registerInsights } from './insights';
 import { registerDriverActions } from './actions';
@@ -44,6 +46,8 @@ export class DriverProject implements vscode.Disposable {
   private disposed = false;
   private readonly subs: vscode.Disposable[] = [this.changed, this.lostEmitter];
   updates = 0;
+  /** The project's git repository (its common git directory), once known; undefined outside git. */
+  repoKey: string | undefined;
 
   constructor(readonly project: LeopoldProject, private readonly ctx: LeopoldContext) {
     const harnessEnv = harnessEnvFrom(process.env, os.homedir());
@@ -51,6 +55,10 @@ export class DriverProject implements vscode.Disposable {
     this.tracker = new CommandTracker(ctx.extension.workspaceState.get<Record<string, unknown>>(TRACKER_KEY)?.[project.root]);
     this.subs.push(project.onDidChange(({ files }) => void this.schedule(files)));
     void this.schedule();
+    void repositoryKey(project.root).then((k) => {
+      this.repoKey = k;
+      if (k) this.changed.fire();
+    }, () => undefined);
   }
 
   get snapshot(): DriverSnapshot | undefined {
@@ -223,6 +231,20 @@ function registerSpendItem(ctx: LeopoldContext, hub: DriverHub): { text(): strin
   return { text: () => item.text, visible: () => shown, warning: () => item.backgroundColor !== undefined };
 }
 
+/** The other projects of the workspace in `d`'s git repository, with their run in words and their worktree branch. */
+function siblingsOf(hub: DriverHub, d: DriverProject): RepositorySibling[] {
+  if (!d.repoKey) return [];
+  const locale = uiLocale();
+  return hub.all().filter((x) => x !== d && x.repoKey === d.repoKey).map((x) => {
+    const v = x.snapshot?.view;
+    const model = x.project.model;
+    const status = v?.driver ? msg(locale, 'driver.run.desc', { done: v.progress.done, total: v.progress.total, running: v.progress.running })
+      : model.loaded ? model.snapshot.status.label : '';
+    const branch = d.snapshot?.repository?.worktrees.find((w) => w.path === x.project.root)?.branch;
+    return { root: x.project.root, name: x.project.name, status, branch };
+  });
+}
+
 /** The driver run's item lanes for the run timeline (timeline/panel.ts draws them under the windows). */
 export function driverTimelineSource(hub: DriverHub): TimelineItemSource {
   return {
@@ -244,10 +266,16 @@ export function registerDriver(ctx: LeopoldContext, tree: RunsTreeProvider): Dri
       const d = hub.get(project);
       const snapshot = d?.snapshot;
       if (!d || !snapshot) return node;
-      const input = { snapshot, commands: d.tracker.list(), dismissed: d.dismissed(), openFolders: openFolders() };
+      const input = {
+        snapshot, commands: d.tracker.list(), dismissed: d.dismissed(), openFolders: openFolders(), siblings: siblingsOf(hub, d),
+      };
       return withDriverNode(node, driverRunNode(project.root, project.leoDir, input, uiLocale()));
     }),
-    hub.onDidChange((project) => tree.rerender(project.root)),
+    // A project's change shows in its own node and in the "Same repository" node of its siblings.
+    hub.onDidChange((project) => {
+      const key = hub.get(project)?.repoKey;
+      for (const p of ctx.registry.projects) if (p === project || (key !== undefined && hub.get(p)?.repoKey === key)) tree.rerender(p.root);
+    }),
     // A command acknowledged or lost shows in its node at once; so do the nodes when trust is granted.
     vscode.workspace.onDidChangeWorkspaceFolders(() => { for (const p of ctx.registry.projects) tree.rerender(p.root); }),
   );

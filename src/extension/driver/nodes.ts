@@ -26,6 +26,17 @@ export interface DriverTreeInput {
   dismissed: ReadonlySet<string>;
   /** Folders open in the workspace (a worktree that is one says so). */
   openFolders: ReadonlySet<string>;
+  /** The workspace's other Leopold projects in the same git repository (its main folder, its worktrees). */
+  siblings?: readonly RepositorySibling[];
+}
+
+export interface RepositorySibling {
+  root: string;
+  name: string;
+  /** The sibling's own driver run in words (`3/6 done · 2 running`), or its run's status. */
+  status: string;
+  /** Its branch when it is one of this repository's linked worktrees. */
+  branch?: string;
 }
 
 const ICON: Record<ItemState, { id: string; color?: string }> = {
@@ -268,6 +279,16 @@ export function driverRunNode(root: string, leoDir: string, input: DriverTreeInp
       id: `${root}::driver:commands`, label: m('driver.commands'), description: String(input.commands.length), icon: { id: 'comment-discussion' },
       collapsible: 'expanded', contextValue: 'driverCommands',
       children: [...input.commands].reverse().slice(0, 20).map((c) => commandNode(root, c, v.active, locale, leoDir)),
+    });
+  }
+  if (input.siblings?.length) {
+    kids.push({
+      id: `${root}::driver:repository`, label: m('driver.repository'), description: String(input.siblings.length + 1),
+      tooltip: m('driver.repository.tooltip'), icon: { id: 'repo' }, collapsible: 'expanded', contextValue: 'driverRepository',
+      children: input.siblings.map((x) => ({
+        id: `${root}::driver:repository:${x.root}`, label: clip(x.name, 80), description: clip([x.branch, x.status].filter(Boolean).join(' · '), 160),
+        tooltip: x.root, icon: { id: x.branch ? 'repo-forked' : 'repo' }, collapsible: 'none' as const, contextValue: 'driverSibling', resource: x.root,
+      })),
     });
   }
   if (amendments.length) {

@@ -215,5 +215,19 @@ suite('Driver runs', () => {
     assert.strictEqual(await vscode.commands.executeCommand('leopold.driver.addWorktreeToWorkspace', { id }), true);
     await waitFor('the folder added', () => vscode.workspace.workspaceFolders!.length === folders + 1);
     await waitFor('the node to know it', () => node(id)?.contextValue?.includes('inWorkspace'));
+    // A second run in that worktree (its own .leopold/): the two folders read as one repository, one view.
+    const wt = id.slice(id.indexOf('::driver:worktree:') + '::driver:worktree:'.length);
+    await fs.mkdir(path.join(wt, '.leopold'), { recursive: true });
+    await fs.writeFile(path.join(wt, '.leopold', 'PLAN.md'), '# Plan\n\n- [ ] Integrate the header option by hand\n');
+    await fs.writeFile(path.join(wt, '.leopold', 'events.jsonl'), `${JSON.stringify({ ts: new Date().toISOString(), event: 'run_start', parallel: 1 })}\n`
+      + `${JSON.stringify({ ts: new Date().toISOString(), event: 'item_start', iteration: 1, item: 'Integrate the header option by hand', effort: 'low' })}\n`);
+    await fs.writeFile(path.join(wt, '.leopold', 'state.json'), JSON.stringify({ active: true, owner: { engine: 'driver', pid: 4242 } }, null, 2));
+    const same = await waitFor('the Same repository node', () => node(`${root}::driver:repository`)?.children?.find((c) => c.id.endsWith(wt)), 30_000);
+    assert.match(same.description ?? '', /^leopold\/run-a1b2c3-i2 · 0\/1 done · 1 running$/);
+    const back = await waitFor('the worktree project\'s view of its repository', () => {
+      const project = (api.runsTree.render() as Plain[]).find((p) => p.id === wt);
+      return project && find(project, `${wt}::driver:repository`)?.children;
+    });
+    assert.ok(back.some((c) => c.id.endsWith(`::driver:repository:${root}`)), 'the worktree project lists the main folder');
   });
 });
