@@ -306,3 +306,21 @@ describe('driver items on the timeline (core/driver/timeline)', () => {
     assert.strictEqual(later.endMs, v.lastEventMs);
   });
 });
+
+describe('budget_exceeded is a needs-you event (core/notify)', () => {
+  it('a driver run stopped on its budget: one notice, keyed on the stop, timed by state.json\'s write, a person needed', async () => {
+    const { noticeFor, needsPerson, shouldShow, NoticeMemory } = await import('../../src/core/notify');
+    const f = await budgetRun();
+    const raw = JSON.parse(await fs.readFile(path.join(f.leoDir, 'state.json'), 'utf8'));
+    const mtimeMs = (await fs.stat(path.join(f.leoDir, 'state.json'))).mtimeMs;
+    const n = noticeFor({ kind: 'ok', raw, mtimeMs });
+    assert.strictEqual(n?.kind, 'budgetExceeded');
+    assert.strictEqual(n?.atMs, mtimeMs, 'the driver stamps no stop time: the state file\'s write is when it stopped');
+    assert.strictEqual(needsPerson(n), true, 'the badge counts it');
+    const memory = new NoticeMemory();
+    assert.strictEqual(shouldShow(n, memory, () => true, mtimeMs + 1000), true);
+    assert.strictEqual(shouldShow(noticeFor({ kind: 'ok', raw, mtimeMs }), memory, () => true, mtimeMs + 2000), false, 'once');
+    assert.notStrictEqual(noticeFor({ kind: 'ok', raw: { ...raw, spent_usd: 4.5 }, mtimeMs })?.key, n?.key, 'a later budget stop is a new event');
+    assert.strictEqual(noticeFor({ kind: 'ok', raw: { ...raw, active: true }, mtimeMs }), undefined, 'not while the run is active');
+  });
+});

@@ -177,6 +177,24 @@ suite('Driver runs', () => {
     assert.strictEqual(r.foreign, 0);
   });
 
+  test('a workflow of 40 agents: the phase tree under the run; a steer on an agent is a directive in workflow-directives.json', async () => {
+    const wf = await waitFor('the workflow node', () => node(`${root}::driver:workflow:0`));
+    assert.strictEqual(wf.label, 'port-parser · running');
+    assert.match(wf.description!, /^40 agents · 325\.9k tok · 412 tools · 12m34s$/);
+    assert.deepStrictEqual(wf.children!.map((p) => [p.label, p.description?.split(' · ').slice(0, 2).join(' · ')]), [
+      ['Plan the port', '1✓ · 0⋯'], ['Implement', '22✓ · 8⋯'], ['Verify', '4✓ · 4⋯'],
+    ]);
+    const impl = wf.children![1].children!;
+    assert.strictEqual(impl.length, 30);
+    assert.strictEqual(impl[0].label, 'impl:i23', 'running agents first');
+    assert.strictEqual(await vscode.commands.executeCommand('leopold.driver.redirect', { id: impl[0].id }, undefined, 'keep the API'), true);
+    const text = await fs.readFile(leoFile(root, 'workflow-directives.json'), 'utf8');
+    const [entry] = JSON.parse(text);
+    assert.deepStrictEqual({ ...entry, ts: 'x' }, { cmd: 'redirect', nodeId: 'wf_20261005_0900-p1-a22', text: 'keep the API', ts: 'x', note: 'applies on the next workflow resume/re-run' });
+    assert.match(text, /^\[\n {2}\{\n {4}"cmd": "redirect",\n/, 'json.dump(indent=2) layout');
+    assert.strictEqual(await fileText(), undefined, 'nothing went to commands.jsonl');
+  });
+
   test('CHARTER amendments: listed with their evidence; Apply shows the edit for confirmation and writes nothing; Dismiss hides', async () => {
     const charter = leoFile(serial, 'CHARTER.md');
     const before = await fs.readFile(charter, 'utf8');
