@@ -2,8 +2,9 @@
 // npm run demo -- --screenshot shot.png  -> the same, headless: screenshots of the workbench (shot.png), the live
 //                                           run in the side bar (shot-live.png), the run timeline (shot-timeline.png),
 //                                           the walkthrough (shot-walkthrough.png), the tree's inline actions
-//                                           (shot-actions.png) and the welcome view of a folder without .leopold/
-//                                           (shot-welcome.png), then exit
+//                                           (shot-actions.png), the welcome view of a folder without .leopold/
+//                                           (shot-welcome.png), and a --parallel 3 driver run in the Runs view
+//                                           (shot-driver.png) and on the timeline (shot-driver-timeline.png), then exit
 // npm run demo -- --folder PATH          -> open another folder (a copy is made; nothing in PATH is modified)
 // The extension is installed from the .vsix the way a user installs it (npm run package).
 import { execFileSync } from 'node:child_process';
@@ -138,6 +139,37 @@ try {
   await page.waitForTimeout(1000);
   await page.locator('.part.sidebar').first().screenshot({ path: shot('welcome') });
   console.log(`demo: welcome view screenshot written to ${shot('welcome')}`);
+  // A driver run: `leopold run --parallel 3` with one merge conflict and its git worktrees, written the way the driver
+  // writes it (test/fixtures/driver.ts, through the driver scenario's setup script), its stamps moved to now.
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--tests'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const driverWs = join(demoDir, 'workspace-driver');
+  mkdirSync(driverWs, { recursive: true });
+  const [parallel] = JSON.parse(execFileSync(process.execPath, [join(ROOT, 'out', 'integration', 'driverSetup.js'), driverWs], { encoding: 'utf8' }));
+  restampToNow(join(parallel, '.leopold'));
+  await page.goto(`${server.base}/?folder=${encodeURIComponent(parallel)}`);
+  await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+  await page.locator('.activitybar [aria-label^="Leopold"]').first().click();
+  await page.locator('.pane-body .monaco-list-row', { hasText: 'Driver run' }).first().waitFor({ timeout: 60_000 });
+  const side = await page.locator('.part.sidebar').first().boundingBox();
+  if (side && side.width < 500) {
+    await page.mouse.move(side.x + side.width + 2, side.y + side.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(side.x + 620, side.y + side.height / 2, { steps: 8 });
+    await page.mouse.up();
+  }
+  await page.waitForTimeout(1500);
+  await page.locator('.part.sidebar').first().screenshot({ path: shot('driver') });
+  console.log(`demo: driver run screenshot written to ${shot('driver')}`);
+  await page.keyboard.press('Control+B');
+  await page.keyboard.press('F1');
+  await page.keyboard.type('Leopold: Show Run Timeline');
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(500);
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab', { hasText: /Timeline/ }).first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(4000);
+  await page.screenshot({ path: shot('driver-timeline') });
+  console.log(`demo: driver timeline screenshot written to ${shot('driver-timeline')}`);
 } finally {
   await browser.close();
   server.stop();

@@ -209,6 +209,35 @@ export async function touchFlagFile(path: string): Promise<void> {
   }
 }
 
+/**
+ * Appends `line` (one whole line, newline included) to the file at `path` in one `O_APPEND` write, so concurrent
+ * appenders never interleave inside a line and no byte already there is touched; the file is created when missing.
+ * A symlink at the name (to a file elsewhere, or dangling) is refused, and so is anything but a regular file: nothing
+ * is written. O_NONBLOCK: a FIFO planted at the name must not block a thread-pool thread until a reader appears (with
+ * no reader the open fails with ENXIO); the fstat refuses any other non-regular file.
+ */
+export async function appendLine(path: string, line: string): Promise<void> {
+  let fh: fs.FileHandle;
+  try {
+    fh = await fs.open(path, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_NOFOLLOW | fsc.O_NONBLOCK, 0o644);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new SymlinkRefusedError(path);
+    throw err;
+  }
+  try {
+    if (!(await fh.stat()).isFile()) throw new Error(`${path} is not a regular file; nothing was appended`);
+    const bytes = Buffer.from(line, 'utf8');
+    // One write(2) for the whole line; a short write (a full disk) is finished rather than left torn.
+    for (let at = 0; at < bytes.length;) {
+      const { bytesWritten } = await fh.write(bytes, at, bytes.length - at);
+      if (bytesWritten <= 0) throw new Error(`${path}: the write made no progress; the line may be partly appended`);
+      at += bytesWritten;
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
 export interface AtomicWriteOptions {
   /** Permission bits of the new file (default: those of the file it replaces, else 0o644 minus the umask). */
   mode?: number;

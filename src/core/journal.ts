@@ -3,8 +3,8 @@
 // only appended bytes; it notices a truncated or replaced file (size below the offset, or a new inode) and starts
 // over; it keeps only a bounded window of recent events in memory, plus a bounded list of the rare continuity
 // events the run's windows are assembled from.
-import { promises as fs, constants as fsc } from 'node:fs';
-import { SymlinkRefusedError } from './atomic';
+import { promises as fs } from 'node:fs';
+import { appendLine } from './atomic';
 import { join } from 'node:path';
 import { formatUtc, parseUtc } from './time';
 import { jsonObject, pythonJsonDumps } from './json';
@@ -60,22 +60,7 @@ export function formatEventLine(event: string, fields: Record<string, unknown>, 
  * inside a line. An `events.jsonl` that is a symlink (to a file elsewhere, or dangling) is refused: nothing is written.
  */
 export async function appendEvent(leoDir: string, event: string, fields: Record<string, unknown>, now = Date.now()): Promise<void> {
-  const path = join(leoDir, 'events.jsonl');
-  let fh: fs.FileHandle;
-  try {
-    // O_NONBLOCK: a FIFO planted as the journal must not block a thread-pool thread until a reader appears (with no
-    // reader the open fails with ENXIO); the fstat below refuses any other non-regular file.
-    fh = await fs.open(path, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_NOFOLLOW | fsc.O_NONBLOCK, 0o644);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new SymlinkRefusedError(path);
-    throw err;
-  }
-  try {
-    if (!(await fh.stat()).isFile()) throw new Error(`${path} is not a regular file; nothing was appended`);
-    await fh.write(formatEventLine(event, fields, now));
-  } finally {
-    await fh.close();
-  }
+  await appendLine(join(leoDir, 'events.jsonl'), formatEventLine(event, fields, now));
 }
 
 /** Events the run's windows are assembled from (kept even when they scroll out of the recent window). */

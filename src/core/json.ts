@@ -51,17 +51,25 @@ export function jsonObject(text: string): Record<string, unknown> | undefined {
 
 /**
  * Python's `json.dumps(value)` with its defaults (`ensure_ascii=True`, separators `", "` and `": "`), the form of
- * Leopold's watcher: every non-ASCII UTF-16 unit is written as a lowercase `\uXXXX` escape. For the JSON values
- * the extension writes (strings, finite numbers, booleans, null, arrays and plain objects).
+ * Leopold's watcher: every UTF-16 unit outside printable ASCII — DEL (U+007F) included, as Python escapes it — is
+ * written as a lowercase `\uXXXX` escape. For the JSON values the extension writes (strings, finite numbers,
+ * booleans, null, arrays and plain objects). With `indent`, Python's
+ * `json.dumps(value, indent=n)`: one member per line, separators `","` and `": "`, `[]` and `{}` when empty (the
+ * dashboard's `workflow-directives.json`).
  */
-export function pythonJsonDumps(value: unknown): string {
+export function pythonJsonDumps(value: unknown, indent?: number, level = 0): string {
   if (value === null || value === undefined) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (typeof value === 'string') return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(', ')}]`;
-  if (typeof value === 'object') {
-    return `{${Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).map(([k, v]) => `${pythonJsonDumps(k)}: ${pythonJsonDumps(v)}`).join(', ')}}`;
-  }
-  return 'null';
+  if (typeof value !== 'object') return 'null';
+  const members: string[] = Array.isArray(value)
+    ? value.map((v) => pythonJsonDumps(v, indent, level + 1))
+    : Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${pythonJsonDumps(k)}: ${pythonJsonDumps(v, indent, level + 1)}`);
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  if (indent === undefined) return `${open}${members.join(', ')}${close}`;
+  if (members.length === 0) return `${open}${close}`;
+  const inner = `\n${' '.repeat(indent * (level + 1))}`;
+  return `${open}${inner}${members.join(`,${inner}`)}\n${' '.repeat(indent * level)}${close}`;
 }

@@ -6,8 +6,8 @@ import { apiError, apiErrorResult, isActive, objectField, recordIsForCurrentWind
 import { parseUtc } from './time';
 import type { ContinuitySnapshot } from './continuity/decide';
 
-export type NoticeKind = 'planComplete' | 'relaunch' | 'gate' | 'apiError' | 'awaitingHuman' | 'stateInvalid';
-export const NOTICE_KINDS: readonly NoticeKind[] = ['planComplete', 'relaunch', 'gate', 'apiError', 'awaitingHuman', 'stateInvalid'];
+export type NoticeKind = 'planComplete' | 'relaunch' | 'gate' | 'apiError' | 'awaitingHuman' | 'budgetExceeded' | 'stateInvalid';
+export const NOTICE_KINDS: readonly NoticeKind[] = ['planComplete', 'relaunch', 'gate', 'apiError', 'awaitingHuman', 'budgetExceeded', 'stateInvalid'];
 
 export interface Notice {
   kind: NoticeKind;
@@ -26,13 +26,14 @@ const GATE_REASONS = new Set(['max_windows', 'no_progress_across_windows']);
 
 /** What the notifications look at: the state as read (raw object, or why there is none). */
 export type NoticeState =
-  | { kind: 'ok'; raw: Record<string, unknown> }
+  /** `mtimeMs`: when state.json was last written (a driver stop carries no stamp of its own). */
+  | { kind: 'ok'; raw: Record<string, unknown>; mtimeMs?: number }
   | { kind: 'invalid'; raw?: Record<string, unknown>; problem: string }
   | { kind: 'none' };
 
 /** The state as the notice rules read it, from the loop's reading of state.json. */
-export function noticeState(state: ContinuitySnapshot['state']): NoticeState {
-  if (state.kind === 'ok') return { kind: 'ok', raw: state.raw };
+export function noticeState(state: ContinuitySnapshot['state'], mtimeMs?: number): NoticeState {
+  if (state.kind === 'ok') return { kind: 'ok', raw: state.raw, mtimeMs };
   if (state.kind === 'invalid') return { kind: 'invalid', raw: state.raw, problem: state.problem };
   if (state.kind === 'invalid-json') return { kind: 'invalid', problem: 'state.json is not valid JSON' };
   return { kind: 'none' };
@@ -56,6 +57,8 @@ export function noticeFor(state: NoticeState): Notice | undefined {
     case 'awaiting_human':
       return { kind: 'awaitingHuman', key: `awaitingHuman:${s(st.awaiting_item)}:${stopKey}`, atMs: releasedMs };
     case 'state_invalid': return { kind: 'stateInvalid', key: `stateInvalid:hook:${stopKey}`, reason: 'state_invalid', atMs: releasedMs };
+    // The driver's budget stop (`--budget-usd`): a person decides whether to spend more.
+    case 'budget_exceeded': return { kind: 'budgetExceeded', key: `budgetExceeded:${stopKey}:${s(st.spent_usd)}`, atMs: releasedMs ?? state.mtimeMs };
     case 'max_windows':
     case 'no_progress_across_windows':
       return { kind: 'gate', key: `gate:${reason}:${s(windowsOf(st))}:${stopKey}`, reason, atMs: releasedMs };

@@ -55,13 +55,19 @@ export function ownerTranscript(state: Record<string, unknown>): string | undefi
   return str(jqAlt(obj(state.owner).transcript_path, state.transcript_path));
 }
 
+/** The run is a driver run (`leopold run`): `owner.engine == "driver"`, or no session id and no engine but a pid. */
+export function ownerIsDriver(state: Record<string, unknown>): boolean {
+  const engine = str(obj(state.owner).engine);
+  return engine === 'driver' || (!str(jqAlt(obj(state.owner).session_id, state.session_id)) && !engine && ownerPid(state) !== undefined);
+}
+
 export function ownerStatus(state: Record<string, unknown>, now: number, signals: OwnerSignals, staleS = OWNER_STALE_S): OwnerStatus {
   const owner = obj(state.owner);
   const sessionId = str(jqAlt(owner.session_id, state.session_id));
   const engine = str(owner.engine);
   const harness = str(owner.harness);
   const pid = ownerPid(state);
-  const driver = engine === 'driver' || (!sessionId && !engine && pid !== undefined);
+  const driver = ownerIsDriver(state);
   const candidates: { at: number; signal: NonNullable<OwnerStatus['signal']> }[] = [];
   if (signals.pidAlive) candidates.push({ at: now, signal: 'pid' });
   const lastTurn = parseUtc(jqAlt(state.last_turn, state.started_at));

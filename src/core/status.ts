@@ -101,7 +101,7 @@ export function runStatusData(input: RunStatusInput): RunStatusData {
   const meters = dashboardMeters(st, snap.guardrails.maxIterations, snap.guardrails.maxFailures, gauge);
   const byLabel = (l: Meter['label']) => meters.find((m) => m.label === l);
   const p = pill(cont, decision, nowMs, 'auto', input.locale ?? 'en');
-  const notice = noticeFor(noticeState(cont.state));
+  const notice = noticeFor(noticeState(cont.state, cont.stateMtimeMs));
   const wait = awaitingHuman(st, snap.recent, snap.plan);
   let needsYou: RunStatusData['needsYou'] = null;
   if (wait && !wait.ticked) needsYou = { kind: 'awaitingHuman', text: wait.text || `#${wait.index ?? '?'}` };

@@ -5,6 +5,7 @@
 // the webview (src/extension/timeline/webview/) draws this JSON with DOM APIs only and never words anything. Every
 // string in here may come from `.leopold/` files and is untrusted text, never markup.
 import type { TimelineLive } from './live/timeline';
+import type { TimelineItems } from './driver/timeline';
 import type { JournalEvent } from './journal';
 import { endingWords, windowFacts, type RunStatus, type RunWindow } from './runs';
 import { eventInfo, type Severity } from './events';
@@ -102,6 +103,8 @@ export interface TimelineView {
   noMarks: string;
   /** The live run's part (tokens and estimated cost per window, the size each reached, what the agent does now). */
   live?: TimelineLive;
+  /** A driver run's items on the time axis (core/driver/timeline.ts). */
+  items?: TimelineItems;
 }
 
 const KIND: Record<string, MarkKind> = {
@@ -274,6 +277,7 @@ export function buildTimeline(args: {
   /** The api_error stop, when the run is stopped on one (`apiErrorHint`). */
   apiError?: { type?: string; hint?: string };
   live?: TimelineLive;
+  items?: TimelineItems;
   now: number;
   locale?: Locale;
 }): TimelineView {
@@ -343,5 +347,6 @@ export function buildTimeline(args: {
     ] as const).map(([cls, key]) => ({ cls, label: t(key) })),
     noMarks: t('timeline.noMarks'),
     live: args.live,
+    items: args.items,
   };
 }

@@ -24,6 +24,7 @@ import { OpenCheckpoints } from './checkpoint/openCheckpoints';
 import { registerWelcome } from './runs/welcome';
 import { registerAgentTools } from './agentTools/agentTools';
 import { registerNotifyCommand } from './control/notifyCommand';
+import { driverTimelineSource, registerDriver } from './driver/driver';
 
 /** What deactivate() waits for; each is bounded, and deactivation never waits more than SHUTDOWN_MS in all. */
 const shutdown: (() => Promise<unknown>)[] = [];
@@ -64,7 +65,8 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const welcome = registerWelcome(ctx);
   const doctor = registerDoctor(ctx, openCheckpoints);
   const decisions = registerDecisions(ctx);
-  const timeline = registerTimeline(ctx, supervisors.hub, live.runs);
+  const driver = registerDriver(ctx, tree.provider, live.runs);
+  const timeline = registerTimeline(ctx, supervisors.hub, live.runs, driverTimelineSource(driver.hub));
   const agentTools = registerAgentTools(ctx, supervisors.hub, live.runs);
 
   log.info(`Leopold for VS Code ${extension.extension.packageJSON.version} active in ${Date.now() - t0} ms ` +
@@ -74,7 +76,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
     registry, isTrusted: () => ctx.isTrusted(),
     supervisor: supervisors.test, statusBar, runActions: actions.test.runActions, seat: actions.test.seat,
     notifications: notifications.test, resumeAt: resumeAt.test, runsTree: tree.test, treeActions, decorations, welcome,
-    doctor, decisions, checkpoint, live: live.test, timeline, agentTools, notifyCommand,
+    doctor, decisions, checkpoint, live: live.test, timeline, driver: driver.test, agentTools, notifyCommand,
   };
 }
 

@@ -16,6 +16,7 @@ import type { DecisionsTestApi } from './decisions/decisions';
 import type { CheckpointTestApi } from './checkpoint/checkpointClient';
 import type { DecorationsTestApi } from './checkpoint/decorations';
 import type { LiveTestApi } from './live/live';
+import type { DriverTestApi } from './driver/driver';
 import type { AgentToolsTestApi } from './agentTools/agentTools';
 import type { NotifyCommandTestApi } from './control/notifyCommand';
 
@@ -46,4 +47,5 @@ export interface LeopoldTestApi {
   decorations: DecorationsTestApi;
   agentTools: AgentToolsTestApi;
   notifyCommand: NotifyCommandTestApi;
+  driver: DriverTestApi;
 }

@@ -316,7 +316,7 @@ describe('leopold-status: the command (dist/status.js as a child process)', func
     const stale = await cli(['--json', '--now', '2026-09-04T08:40:00Z', root], { env });
     assert.deepEqual(JSON.parse(stale.stdout).loop, { action: 'refuse', reason: 'stale_roll' });
     const human = await cli(['--now', '2026-09-04T08:25:00Z', root], { env });
-    assert.match(human.stdout, /^Leopold · rolled · stopped · context_budget → relaunching · window 4\/10 · plan 4\/7\nloop: would relaunch the next window \(claude\)\n/);
+    assert.match(human.stdout, /^Leopold · rolled · stopped · context_budget → relaunching · window 4\/10 · plan 4\/7( · ≈ \$\d+\.\d+)?\nloop: would relaunch the next window \(claude\)\n/);
     await sleep(300);
     assert.equal(await fs.readFile(path.join(dir, 'spawned.log'), 'utf8').catch(() => 'never'), 'never', 'nothing was spawned');
     assert.deepEqual(fileStamps(root), before, 'nothing in the project was written');

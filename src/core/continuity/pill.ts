@@ -114,6 +114,6 @@ export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number
   }
   // A stop the notifications call a person for needs one here too, even where the loop has nothing to decide (STOP
   // is set, continuity is manual, the plan has no open item left).
-  if (!warning && needsPerson(noticeFor(noticeState(snap.state)))) warning = true;
+  if (!warning && needsPerson(noticeFor(noticeState(snap.state, snap.stateMtimeMs)))) warning = true;
   return { text, warning, explanation, relaunching };
 }

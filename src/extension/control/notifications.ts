@@ -58,7 +58,7 @@ export class Notifier implements vscode.Disposable {
   /** Called with every published view of a project's loop. */
   observe(view: SupervisorView): void {
     const root = view.project.root;
-    const notice = noticeFor(noticeState(view.snapshot.state));
+    const notice = noticeFor(noticeState(view.snapshot.state, view.snapshot.stateMtimeMs));
     // The status bar's reading of "needs you" (one rule: core/continuity/pill.ts).
     const need = pill(view.snapshot, view.decision, Date.now(), view.mode).warning;
     if (this.needs.get(root) !== need) {
@@ -163,6 +163,13 @@ export class Notifier implements vscode.Disposable {
         const item = typeof st.awaiting_text === 'string' && st.awaiting_text ? ` ${inert(st.awaiting_text, 200)}` : '';
         text = `${vscode.l10n.t('the run is waiting for you: a plan item needs a person. Answer it, tick it in PLAN.md, then resume.')}${item}`;
         actions = [{ title: vscode.l10n.t('Open Plan'), run: open('PLAN.md') }];
+        break;
+      }
+      case 'budgetExceeded': {
+        const usd = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(2) : '?');
+        text = vscode.l10n.t('the driver run stopped at its budget (budget_exceeded): ${0} of ${1} spent. Work so far is staged for your review.',
+          usd(st.spent_usd), usd(st.budget_usd));
+        actions = [{ title: vscode.l10n.t('Show Insights'), run: cmd('leopold.driver.insights', root) }];
         break;
       }
       case 'stateInvalid':

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { ProjectModel, type ProjectSnapshot, type Section } from '../../core/project';
 import type { ReadCache } from '../../core/readCache';
 import type { Log } from './log';
+import { UpdateQueue } from '../../core/updateQueue';
 import { uiLocale } from './locale';
 
 export interface ModelUpdate {
@@ -26,8 +27,7 @@ export class SharedProjectModel implements vscode.Disposable {
   private readonly updated = new vscode.EventEmitter<ModelUpdate>();
   /** Fires after every update (in order, never concurrently with another). */
   readonly onDidUpdate = this.updated.event;
-  private running: Promise<void> | undefined;
-  private pending: Set<string> | 'all' | undefined;
+  private readonly queue = new UpdateQueue((files) => this.update(files));
   private disposed = false;
   private loadWaiters: (() => void)[] = [];
 
@@ -58,24 +58,7 @@ export class SharedProjectModel implements vscode.Disposable {
 
   /** Queues an update of `files` (undefined: everything); resolves when no update is pending. */
   schedule(files?: Iterable<string>): Promise<void> {
-    if (this.disposed) return Promise.resolve();
-    if (!files || this.pending === 'all') this.pending = 'all';
-    else {
-      this.pending ??= new Set();
-      for (const f of files) this.pending.add(f);
-    }
-    this.running ??= (async () => {
-      try {
-        while (this.pending && !this.disposed) {
-          const batch = this.pending;
-          this.pending = undefined;
-          await this.update(batch === 'all' ? undefined : batch);
-        }
-      } finally {
-        this.running = undefined;
-      }
-    })();
-    return this.running;
+    return this.disposed ? Promise.resolve() : this.queue.schedule(files);
   }
 
   /**
@@ -91,8 +74,8 @@ export class SharedProjectModel implements vscode.Disposable {
   }
 
   /** Resolves when no update (nor history scan) is queued or running. */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
+  idle(): Promise<void> {
+    return this.queue.idle();
   }
 
   private async update(files: Set<string> | undefined): Promise<void> {
@@ -121,7 +104,7 @@ export class SharedProjectModel implements vscode.Disposable {
   dispose(): void {
     this.disposed = true;
     clearInterval(this.liveness);
-    this.pending = undefined;
+    this.queue.stop();
     this.releaseWaiters();
     this.updated.dispose();
   }

@@ -24,6 +24,12 @@ interface Handle {
   readonly id: string;
 }
 
+/**
+ * A feature's part of a project's node (the driver run's nodes): it returns the node with its own children added, from
+ * what the feature has read. Decorators run on every rendering, in the order they were added.
+ */
+export type NodeDecorator = (project: LeopoldProject, node: NodeData) => NodeData;
+
 interface Entry {
   project: LeopoldProject;
   data?: NodeData;
@@ -45,6 +51,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
   private readonly archivesShown = new Map<string, number>();
   /** Ids refreshed so far (test mode only, bounded: node-scoped refresh). */
   readonly fired: Recorder<string>;
+  private readonly decorators: NodeDecorator[] = [];
 
   constructor(private readonly ctx: LeopoldContext, private readonly live: LiveRuns, private readonly seat?: Seat) {
     this.fired = ctx.recorder<string>(20_000);
@@ -88,7 +95,8 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     const node = buildProjectNode({ root: entry.project.root, name: entry.project.name }, snap, uiLocale(),
       { view: this.live.of(entry.project).view, guardrailsText: snap.guardrailsText, decisions: snap.decisions },
       this.archivesShown.get(entry.project.root) ?? ARCHIVE_PAGE);
-    const after = withRelaunchNode(node, this.seat?.registry.latest(entry.project.root), uiLocale());
+    let after = withRelaunchNode(node, this.seat?.registry.latest(entry.project.root), uiLocale());
+    for (const d of this.decorators) after = d(entry.project, after);
     entry.data = after;
     // Index the new rendering; drop nodes of this project that disappeared.
     const seen = new Set<string>();
@@ -115,6 +123,19 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
       this.fired.push(...changed);
       this.emitter.fire(changed.map((id) => this.handle(id)));
     }
+  }
+
+  /** Adds a feature's nodes to every project's rendering (see NodeDecorator). */
+  addDecorator(d: NodeDecorator): vscode.Disposable {
+    this.decorators.push(d);
+    for (const e of this.entries.values()) if (e.data) this.render(e);
+    return { dispose: () => { const i = this.decorators.indexOf(d); if (i >= 0) this.decorators.splice(i, 1); } };
+  }
+
+  /** Renders a project again (a decorator's feature changed what it shows). */
+  rerender(root: string): void {
+    const e = this.entries.get(root);
+    if (e?.data && e.project.model.loaded) this.render(e);
   }
 
   async getChildren(element?: Handle): Promise<Handle[]> {

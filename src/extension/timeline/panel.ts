@@ -22,6 +22,13 @@ import { pickProject } from '../foundation/projectPicker';
 import { buildTimeline, type TimelineMark, type TimelineVerdict, type TimelineView } from '../../core/timeline';
 import { uiLocale } from '../foundation/locale';
 import { TIMELINE_VIEW_TYPE, type FromWebview, type Rendered, type TimelineState, type ToWebview } from './protocol';
+import type { TimelineItems } from '../../core/driver/timeline';
+
+/** What another feature adds to a project's timeline (the driver run's item lanes), and when it changes. */
+export interface TimelineItemSource {
+  items(project: LeopoldProject): TimelineItems | undefined;
+  readonly onDidChange: vscode.Event<LeopoldProject>;
+}
 
 export { TIMELINE_VIEW_TYPE };
 
@@ -78,7 +85,8 @@ class TimelinePanel implements vscode.Disposable {
   private readonly live: LiveRunModel;
 
   constructor(private readonly ctx: LeopoldContext, readonly project: LeopoldProject, private readonly hub: SupervisorHub,
-    live: LiveRuns, readonly panel: vscode.WebviewPanel, private readonly onDispose: () => void) {
+    live: LiveRuns, readonly panel: vscode.WebviewPanel, private readonly onDispose: () => void,
+    private readonly itemSource?: TimelineItemSource) {
     this.live = live.of(project);
     const extensionUri = ctx.extension.extensionUri;
     panel.webview.options = webviewOptions(extensionUri);
@@ -93,6 +101,7 @@ class TimelinePanel implements vscode.Disposable {
       }),
       project.model.onDidUpdate((u) => this.onModelUpdate(u)),
       this.live.onDidChange(() => void this.queue('live')),
+      ...(itemSource ? [itemSource.onDidChange((p) => p === project && void this.queue('items'))] : []),
       hub.onDidChange((view) => {
         if (view.project === project && verdictKey(timelineVerdict(view)) !== this.verdictKey) void this.queue(`verdict ${view.decision.verdict}`);
       }),
@@ -130,7 +139,8 @@ class TimelinePanel implements vscode.Disposable {
       project: this.project.name, root: this.project.root, status: snap.status, maxWindows: snap.maxWindows,
       windows: withLiveSize(snap.windows, this.live.view?.gauge), events: snap.runEvents,
       plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict, apiError: apiErrorHint(snap.stateObject),
-      live: timelineLive(this.live.view, uiLocale()), now: Date.now(), locale: uiLocale(),
+      live: timelineLive(this.live.view, uiLocale()), items: this.itemSource?.items(this.project),
+      now: Date.now(), locale: uiLocale(),
     });
     this.post(reason);
   }
@@ -161,6 +171,7 @@ class TimelinePanel implements vscode.Disposable {
       this.rendered = {
         seq: Number(m.seq), windows: Number(m.windows), marks: Number(m.marks), links: Number(m.links),
         foreign: Number(m.foreign), costBars: Number(m.costBars), scripts: Number(m.scripts), text: String(m.text ?? ''), saved: String(m.saved ?? ''),
+        itemBars: Number(m.itemBars ?? 0), itemMarks: Number(m.itemMarks ?? 0),
       };
     } else if (m.type === 'open' && typeof m.index === 'number') {
       const mark = this.data?.marks[m.index];
@@ -208,10 +219,12 @@ export interface TimelineTestApi {
   restore(state: unknown): string | undefined;
 }
 
-export function registerTimeline(ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns): TimelineTestApi {
+export function registerTimeline(
+  ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, itemSource?: TimelineItemSource,
+): TimelineTestApi {
   const panels = new Map<string, TimelinePanel>();
   const adopt = (project: LeopoldProject, panel: vscode.WebviewPanel): TimelinePanel => {
-    const p = new TimelinePanel(ctx, project, hub, live, panel, () => panels.delete(project.root));
+    const p = new TimelinePanel(ctx, project, hub, live, panel, () => panels.delete(project.root), itemSource);
     panels.set(project.root, p);
     return p;
   };

@@ -16,6 +16,9 @@ export interface Rendered {
   links: number;
   /** Token bars drawn in the live run's chart (windows whose transcript was found). */
   costBars: number;
+  /** A driver run's item bars and their review/failure marks. */
+  itemBars?: number;
+  itemMarks?: number;
   /** Elements that load or run something (img, iframe, object, embed, script, a, foreignObject, style): must stay 0. */
   foreign: number;
   /** Script elements in the webview document (ours and the host's): must not grow with the data. */

@@ -138,6 +138,49 @@ function drawLive(live: NonNullable<TimelineView['live']>): HTMLElement {
   return box;
 }
 
+/** A driver run's items on a shared time axis: a lane per item, a bar per attempt, review and failure marks, the cost. */
+function drawItems(items: NonNullable<TimelineView['items']>): HTMLElement {
+  const box = html('div', 'items');
+  box.appendChild(html('h2', '', items.title));
+  const L = 250, R = 80, W = 960, LANE = 22, TOP = 22;
+  const span = Math.max(1, items.endMs - items.startMs);
+  const x = (t: number) => L + ((t - items.startMs) / span) * (W - L - R);
+  const height = TOP + items.lanes.length * LANE + 8;
+  const s = svg('svg', { class: 'lanes', width: W, height, viewBox: `0 0 ${W} ${height}`, role: 'img' });
+  s.appendChild(svg('title', {}, items.title));
+  for (const t of items.ticks) {
+    s.appendChild(svg('line', { class: 'tick', x1: x(t.atMs), y1: TOP - 6, x2: x(t.atMs), y2: height - 4 }));
+    s.appendChild(svg('text', { class: 'dim', x: x(t.atMs) - 24, y: 12 }, t.label));
+  }
+  items.lanes.forEach((lane, i) => {
+    const y = TOP + i * LANE;
+    const g = withTitle(svg('g', { class: `lane ${lane.state}` }), lane.tooltip);
+    g.appendChild(svg('text', { x: 0, y: y + 13 }, clip(lane.label, 34)));
+    for (const b of lane.bars) {
+      g.appendChild(svg('rect', { class: `itembar ${b.outcome}`, x: x(b.startMs), y: y + 4, width: Math.max(3, x(b.endMs) - x(b.startMs)), height: 12, rx: 2 }));
+    }
+    for (const m of lane.marks) g.appendChild(withTitle(svg('circle', { class: `itemmark ${m.kind}`, cx: x(m.tsMs), cy: y + 10, r: 4 }), m.label));
+    const last = lane.bars.length ? Math.max(...lane.bars.map((b) => x(b.endMs))) : L;
+    g.appendChild(svg('text', { class: 'dim', x: Math.min(W - R + 4, last + 6), y: y + 13 }, [lane.stateText, lane.cost].filter(Boolean).join(' · ')));
+    s.appendChild(g);
+  });
+  box.appendChild(s);
+  if (items.more) box.appendChild(html('div', 'sub', items.more));
+  const legend = html('div', 'legend');
+  const ls = svg('svg', { height: 18 });
+  let lx = 0;
+  for (const e of items.legend) {
+    const isMark = e.cls.startsWith('review');
+    ls.appendChild(isMark ? svg('circle', { class: `itemmark ${e.cls}`, cx: lx + 7, cy: 9, r: 4 }) : svg('rect', { class: `itembar ${e.cls}`, x: lx, y: 4, width: 14, height: 10, rx: 2 }));
+    ls.appendChild(svg('text', { class: 'dim', x: lx + 19, y: 13 }, e.label));
+    lx += 40 + e.label.length * 7;
+  }
+  ls.setAttribute('width', String(lx));
+  legend.appendChild(ls);
+  box.appendChild(legend);
+  return box;
+}
+
 function draw(vm: TimelineView): void {
   root.replaceChildren();
   root.appendChild(html('h1', '', vm.title));
@@ -154,6 +197,7 @@ function draw(vm: TimelineView): void {
   }
   root.appendChild(drawWindows(vm));
   root.appendChild(drawLegend(vm));
+  if (vm.items) root.appendChild(drawItems(vm.items));
   if (vm.live) root.appendChild(drawLive(vm.live));
 }
 
@@ -169,6 +213,8 @@ window.addEventListener('message', (event: MessageEvent<ToWebview | undefined>) 
     marks: root.querySelectorAll('g.mark').length,
     links: root.querySelectorAll('line.link').length,
     costBars: root.querySelectorAll('rect.costbar').length,
+    itemBars: root.querySelectorAll('svg.lanes rect.itembar').length,
+    itemMarks: root.querySelectorAll('svg.lanes circle.itemmark').length,
     foreign: root.querySelectorAll('img, iframe, object, embed, script, a, foreignObject, style').length +
       document.querySelectorAll('img, iframe, object, embed').length,
     scripts: document.scripts.length,
