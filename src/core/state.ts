@@ -3,88 +3,92 @@
 // unknown fields pass through untouched. Reading never writes: an invalid file is reported with zod's path and
 // message and left exactly as it is (the Stop hook is the only one allowed to replace a malformed state).
 import { join } from 'node:path';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 import { parseUtc } from './time';
 import { jsonDepth, parseJsonObject } from './json';
 import { openRegular, readUpTo, statPath, kindOf, type FileKind } from './files';
 import type { ReadCache } from './readCache';
 
+// zod/mini (a fifth of classic zod's weight in each bundle) ships no messages: English, as classic zod says them.
+z.config(en());
+
 /** An ISO-8601 UTC stamp, seconds (hooks, watcher) or milliseconds (driver) precision. */
-const utcStamp = z.string().refine((s) => parseUtc(s) !== undefined, {
+const utcStamp = z.string().check(z.refine((s) => parseUtc(s) !== undefined, {
   message: 'expected an ISO-8601 UTC timestamp such as 2026-09-04T05:12:44Z',
-});
+}));
 /** Owner stamps may be empty strings (the skill writes "" when it has nothing). */
 const utcStampOrEmpty = z.union([z.literal(''), utcStamp]);
 /** The fields the Stop hook replaces the whole file over when they are not integers (hooks/stop-continuity.sh). */
-const hookInt = z.number().int();
-const count = z.number().int();
+const hookInt = z.int();
+const count = z.int();
 
 export const ownerSchema = z.looseObject({
-  session_id: z.string().optional(),
-  harness: z.string().optional(),
-  engine: z.string().optional(),
-  claimed_at: utcStampOrEmpty.optional(),
-  released_at: utcStampOrEmpty.optional(),
+  session_id: z.optional(z.string()),
+  harness: z.optional(z.string()),
+  engine: z.optional(z.string()),
+  claimed_at: z.optional(utcStampOrEmpty),
+  released_at: z.optional(utcStampOrEmpty),
   /** The skill writes a string (`"777"` or `""`), the driver a number (packages/driver). */
-  pid: z.union([z.string(), z.number()]).optional(),
-  transcript_path: z.string().optional(),
+  pid: z.optional(z.union([z.string(), z.number()])),
+  transcript_path: z.optional(z.string()),
 });
 
 export const apiErrorSchema = z.looseObject({
-  type: z.string().optional(),
-  at: utcStamp.optional(),
-  retryable: z.boolean().optional(),
-  hint: z.string().optional(),
+  type: z.optional(z.string()),
+  at: z.optional(utcStamp),
+  retryable: z.optional(z.boolean()),
+  hint: z.optional(z.string()),
 });
 
 export const stateSchema = z.looseObject({
   /** True only for a JSON `true` (the watcher's `is True`, the hooks' `== "true"`); anything else reads as false. */
-  active: z.unknown().optional().transform((v): boolean => v === true),
-  iteration: hookInt.optional(),
-  max_iterations: hookInt.optional(),
-  consecutive_failures: hookInt.optional(),
-  max_failures: hookInt.optional(),
-  windows: hookInt.optional(),
-  max_windows: hookInt.optional(),
-  max_no_progress: count.optional(),
-  max_subagents: count.optional(),
-  subagents_spawned: count.optional(),
-  max_forks: count.optional(),
-  forks_spawned: count.optional(),
+  active: z.pipe(z.optional(z.unknown()), z.transform((v): boolean => v === true)),
+  iteration: z.optional(hookInt),
+  max_iterations: z.optional(hookInt),
+  consecutive_failures: z.optional(hookInt),
+  max_failures: z.optional(hookInt),
+  windows: z.optional(hookInt),
+  max_windows: z.optional(hookInt),
+  max_no_progress: z.optional(count),
+  max_subagents: z.optional(count),
+  subagents_spawned: z.optional(count),
+  max_forks: z.optional(count),
+  forks_spawned: z.optional(count),
   /** The hook treats a non-integer as 5; we keep any number and ignore anything else. */
-  max_context_mb: z.unknown().optional().transform((v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)),
-  context_mb: z.number().optional(),
-  started_at: utcStamp.optional(),
-  last_turn: utcStamp.optional(),
-  session_id: z.string().optional(),
-  owner: ownerSchema.nullable().optional(),
-  transcript_path: z.string().optional(),
-  stopped_reason: z.string().optional(),
-  no_progress: count.optional(),
-  progress_sig: z.string().optional(),
-  failure_rescue_used: z.boolean().optional(),
-  deadlock_repair_used: z.boolean().optional(),
-  checkpoint_grace_window: count.optional(),
-  window_progress: z.array(count).optional(),
-  window_zero_streak: count.optional(),
-  window_plan_vector: z.string().optional(),
-  checkpoint_written: z.boolean().optional(),
-  compact_checkpoints: count.optional(),
-  api_error: apiErrorSchema.nullable().optional(),
+  max_context_mb: z.pipe(z.optional(z.unknown()), z.transform((v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined))),
+  context_mb: z.optional(z.number()),
+  started_at: z.optional(utcStamp),
+  last_turn: z.optional(utcStamp),
+  session_id: z.optional(z.string()),
+  owner: z.optional(z.nullable(ownerSchema)),
+  transcript_path: z.optional(z.string()),
+  stopped_reason: z.optional(z.string()),
+  no_progress: z.optional(count),
+  progress_sig: z.optional(z.string()),
+  failure_rescue_used: z.optional(z.boolean()),
+  deadlock_repair_used: z.optional(z.boolean()),
+  checkpoint_grace_window: z.optional(count),
+  window_progress: z.optional(z.array(count)),
+  window_zero_streak: z.optional(count),
+  window_plan_vector: z.optional(z.string()),
+  checkpoint_written: z.optional(z.boolean()),
+  compact_checkpoints: z.optional(count),
+  api_error: z.optional(z.nullable(apiErrorSchema)),
   /** The watcher writes an int; a digit string (`"3"`) names the same window (the already-handled gate compares them). */
-  relaunch_window: z.union([count, z.string().regex(/^\s*[+-]?\d+\s*$/, 'expected an integer window number')]).optional(),
-  relaunch_result: z.string().optional(),
-  relaunch_at: utcStamp.optional(),
-  api_error_attempts: count.optional(),
-  api_error_next_at: utcStamp.optional(),
-  api_error_relaunch_at: utcStamp.optional(),
-  api_error_result: z.string().optional(),
-  api_error_refused_at: utcStamp.optional(),
-  orchestrator_pid: z.union([z.number(), z.string()]).optional(),
-  worktree_path: z.string().optional(),
-  worktree_branch: z.string().optional(),
-  spent_usd: z.number().optional(),
-  budget_usd: z.number().optional(),
+  relaunch_window: z.optional(z.union([count, z.string().check(z.regex(/^\s*[+-]?\d+\s*$/, 'expected an integer window number'))])),
+  relaunch_result: z.optional(z.string()),
+  relaunch_at: z.optional(utcStamp),
+  api_error_attempts: z.optional(count),
+  api_error_next_at: z.optional(utcStamp),
+  api_error_relaunch_at: z.optional(utcStamp),
+  api_error_result: z.optional(z.string()),
+  api_error_refused_at: z.optional(utcStamp),
+  orchestrator_pid: z.optional(z.union([z.number(), z.string()])),
+  worktree_path: z.optional(z.string()),
+  worktree_branch: z.optional(z.string()),
+  spent_usd: z.optional(z.number()),
+  budget_usd: z.optional(z.number()),
 });
 
 /** The validated state; unknown fields are kept (index signature), `active` is a real boolean. */
