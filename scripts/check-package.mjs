@@ -51,7 +51,7 @@ const preRelease = Number(pkg.version.split('.')[1]) % 2 === 1;
 if (preRelease !== /pre-release/.test(top[2])) fail(`CHANGELOG.md's "## ${top[1]}${top[2]}" and the rule disagree: minor ${pkg.version.split('.')[1]} is ${preRelease ? '' : 'not '}a pre-release`);
 // Every file a walkthrough step shows.
 const walkthroughFiles = (pkg.contributes.walkthroughs ?? []).flatMap((w) => w.steps.flatMap((s) => Object.entries(s.media ?? {})
-  .filter(([k]) => k !== 'altText').map(([, v]) => (typeof v === 'string' ? v : Object.values(v)[0]))));
+  .filter(([k]) => k !== 'altText').flatMap(([, v]) => (typeof v === 'string' ? [v] : Object.values(v)))));
 if (!walkthroughFiles.length) fail('package.json contributes no walkthrough');
 
 execFileSync('npm', ['run', '-s', 'package', ...(preRelease ? ['--', '--pre-release'] : [])], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -105,6 +105,18 @@ async function palette(page, title) {
   await page.keyboard.press('Enter');
 }
 
+/** The sources of the images loaded in every frame (webviews are nested frames). */
+async function loadedImages(page) {
+  const srcs = [];
+  for (const frame of page.frames()) {
+    try {
+      const loaded = await frame.evaluate(() => [...globalThis.document.images].filter((i) => i.complete && i.naturalWidth > 0).map((i) => i.src));
+      srcs.push(...loaded);
+    } catch { /* a frame that went away */ }
+  }
+  return srcs;
+}
+
 /** The images of every frame (webviews are nested frames) whose document has some: [loaded, total] per frame. */
 async function imagesInFrames(page) {
   const counts = [];
@@ -144,9 +156,15 @@ async function inTheWorkbench(dir, id) {
     await palette(page, 'Leopold: Get Started');
     await page.locator('.gettingStartedContainer').first().waitFor({ timeout: 30_000 }).catch(() => fail('the walkthrough did not open'));
     await page.waitForTimeout(3000);
-    const walk = await page.locator('.gettingStartedContainer .getting-started-media img').evaluateAll((imgs) => imgs.map((i) => i.naturalWidth > 0));
-    if (walk.length && !walk.every(Boolean)) fail(`the walkthrough shows ${walk.filter(Boolean).length} of ${walk.length} images`);
-    console.log(`package: the walkthrough opens (${walk.filter(Boolean).length} image(s) loaded)`);
+    // The first step's picture (an SVG that follows the theme) is drawn in a webview: wait for it to load there.
+    const first = walkthroughFiles[0].split('/').pop();
+    let seen = [];
+    for (const end = Date.now() + 20_000; Date.now() < end && !seen.some((src) => src.includes(first));) {
+      await page.waitForTimeout(500);
+      seen = await loadedImages(page);
+    }
+    if (!seen.some((src) => src.includes(first))) fail(`the walkthrough did not load ${first} (loaded: ${seen.join(', ') || 'nothing'})`);
+    console.log(`package: the walkthrough opens and shows ${first}`);
     // The extension's page (Extensions view → the installed extension).
     await palette(page, 'Extensions: Show Installed Extensions');
     const item = page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Leopold' }).first();
