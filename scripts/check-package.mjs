@@ -110,7 +110,8 @@ async function loadedImages(page) {
   const srcs = [];
   for (const frame of page.frames()) {
     try {
-      const loaded = await frame.evaluate(() => [...globalThis.document.images].filter((i) => i.complete && i.naturalWidth > 0).map((i) => i.src));
+      const loaded = await frame.evaluate(() => [...globalThis.document.images]
+        .filter((i) => i.complete && i.naturalWidth > 0).map((i) => i.src));
       srcs.push(...loaded);
     } catch { /* a frame that went away */ }
   }

@@ -70,6 +70,17 @@ try {
   await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
   const statusItem = page.locator('.part.statusbar').getByText('Leopold', { exact: false }).first();
   await statusItem.waitFor({ timeout: 90_000 });
+  // A fresh profile: the walkthrough opens by itself on this first activation (once). Seen, then closed for the shots.
+  const walkthroughOpened = await page.locator('.gettingStartedContainer').first().waitFor({ timeout: 15_000 }).then(() => true, () => false);
+  console.log(`demo: the walkthrough ${walkthroughOpened ? 'opened by itself on the first activation' : 'did NOT open by itself'}`);
+  if (walkthroughOpened) {
+    await page.keyboard.press('F1');
+    await page.keyboard.type('View: Close All Editors');
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(500);
+  }
   // The Leopold activity-bar view: open it, widen the side bar so descriptions fit, expand Windows and Plan.
   const container = page.locator('.activitybar [aria-label^="Leopold"]').first();
   await container.click();
