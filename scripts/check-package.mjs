@@ -105,17 +105,18 @@ async function palette(page, title) {
   await page.keyboard.press('Enter');
 }
 
-/** The sources of the images loaded in every frame (webviews are nested frames). */
-async function loadedImages(page) {
-  const srcs = [];
+/** The inline SVGs of every frame: their <title> and the computed fill of their shapes. */
+async function svgsInFrames(page) {
+  const out = [];
   for (const frame of page.frames()) {
     try {
-      const loaded = await frame.evaluate(() => [...globalThis.document.images]
-        .filter((i) => i.complete && i.naturalWidth > 0).map((i) => i.src));
-      srcs.push(...loaded);
+      out.push(...await frame.evaluate(() => [...globalThis.document.querySelectorAll('svg')].map((svg) => ({
+        title: svg.querySelector('title')?.textContent,
+        fills: [...new Set([...svg.querySelectorAll('rect')].map((r) => globalThis.getComputedStyle(r).fill))],
+      }))));
     } catch { /* a frame that went away */ }
   }
-  return srcs;
+  return out;
 }
 
 /** The images of every frame (webviews are nested frames) whose document has some: [loaded, total] per frame. */
@@ -157,15 +158,18 @@ async function inTheWorkbench(dir, id) {
     await palette(page, 'Leopold: Get Started');
     await page.locator('.gettingStartedContainer').first().waitFor({ timeout: 30_000 }).catch(() => fail('the walkthrough did not open'));
     await page.waitForTimeout(3000);
-    // The first step's picture (an SVG that follows the theme) is drawn in a webview: wait for it to load there.
-    const first = walkthroughFiles[0].split('/').pop();
-    let seen = [];
-    for (const end = Date.now() + 20_000; Date.now() < end && !seen.some((src) => src.includes(first));) {
+    // The first step's picture: an SVG drawn inline in the step's webview in the theme's colours (its <title> is
+    // the file's; its shapes take --vscode-* colours, so none is left at SVG's default black).
+    const first = walkthroughFiles[0];
+    const title = /<title>([^<]*)<\/title>/.exec(readFileSync(join(ROOT, first), 'utf8'))?.[1];
+    let drawn;
+    for (const end = Date.now() + 20_000; Date.now() < end && !drawn;) {
       await page.waitForTimeout(500);
-      seen = await loadedImages(page);
+      drawn = (await svgsInFrames(page)).find((d) => d.title === title);
     }
-    if (!seen.some((src) => src.includes(first))) fail(`the walkthrough did not load ${first} (loaded: ${seen.join(', ') || 'nothing'})`);
-    console.log(`package: the walkthrough opens and shows ${first}`);
+    if (!drawn) fail(`the walkthrough did not draw ${first}`);
+    if (drawn.fills.includes('rgb(0, 0, 0)')) fail(`the walkthrough drew ${first} without the theme's colours (fills: ${drawn.fills.join(', ')})`);
+    console.log(`package: the walkthrough opens and draws ${first} in the theme's colours (${drawn.fills.join(', ')})`);
     // The extension's page (Extensions view → the installed extension).
     await palette(page, 'Extensions: Show Installed Extensions');
     const item = page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Leopold' }).first();

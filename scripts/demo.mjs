@@ -74,12 +74,9 @@ try {
   const walkthroughOpened = await page.locator('.gettingStartedContainer').first().waitFor({ timeout: 15_000 }).then(() => true, () => false);
   console.log(`demo: the walkthrough ${walkthroughOpened ? 'opened by itself on the first activation' : 'did NOT open by itself'}`);
   if (walkthroughOpened) {
-    await page.keyboard.press('F1');
-    await page.keyboard.type('View: Close All Editors');
-    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(300);
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(500);
+    await page.waitForTimeout(1500);
+    await page.locator('.tabs-container .tab.active .tab-actions .action-label').first().click({ force: true });
+    await page.locator('.gettingStartedContainer').first().waitFor({ state: 'hidden', timeout: 15_000 });
   }
   // The Leopold activity-bar view: open it, widen the side bar so descriptions fit, expand Windows and Plan.
   const container = page.locator('.activitybar [aria-label^="Leopold"]').first();
