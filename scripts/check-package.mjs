@@ -171,8 +171,14 @@ async function inTheWorkbench(dir, id) {
     await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
     await page.locator('.part.statusbar').getByText('Leopold', { exact: false }).first().waitFor({ timeout: 90_000 });
     await page.waitForTimeout(8000);
-    if (await page.locator('.gettingStartedContainer').count()) fail('the walkthrough opened again on the second activation');
-    console.log('package: the walkthrough did not open again after a reload');
+    // The extension's own word, in its log on the server: it opened the walkthrough on one activation of the two (the
+    // workbench may restore an editor it had not yet saved as closed, so the editor itself proves nothing here).
+    const logs = readdirSync(server.dir, { recursive: true }).map(String).filter((f) => /Leopold\.log$/.test(f));
+    const activations = logs.map((f) => readFileSync(join(server.dir, f), 'utf8')).join('\n');
+    const opened = (activations.match(/opening the walkthrough \(once\)/g) ?? []).length;
+    const started = (activations.match(/Leopold for VS Code \S+ active in/g) ?? []).length;
+    if (started < 2 || opened !== 1) fail(`the walkthrough was opened on ${opened} of ${started} activations (expected 1 of 2 or more)`);
+    console.log(`package: the walkthrough was opened on ${opened} of ${started} activations`);
     // The language server: its CodeLens verdict on the checkpoint.
     await page.keyboard.press('Control+P');
     await page.keyboard.type('.leopold/CHECKPOINT.md');
