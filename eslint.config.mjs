@@ -56,7 +56,7 @@ export default defineConfig(
       // Off: they flag `string | MarkupContent` (LSP 3.18 messages) and `unknown` passed to String() on purpose.
       '@typescript-eslint/no-base-to-string': 'off',
       '@typescript-eslint/restrict-template-expressions': 'off',
-      // Off: execa's failure `cause` is rejected as it is.
+      // Off: a child process's failure is rejected as it is.
       '@typescript-eslint/prefer-promise-reject-errors': 'off',
       // `a ? x++ : y++` and `a && f()` as statements are this code base's style; a bare `x === 1;` is still an error.
       '@typescript-eslint/no-unused-expressions': ['error', { allowShortCircuit: true, allowTernary: true }],

@@ -1,6 +1,6 @@
 // Benchmark of the continuity loop (issue 5; run from the repository root).
 //  - roll → spawn: a rolled state.json is written (temp file + rename, the way the hooks write it) and the clock
-//    stops when the relaunch process has been spawned (execa, detached; the binary is `claude` on PATH, a link to
+//    stops when the relaunch process has been spawned (node:child_process, detached; the binary is `claude` on PATH, a link to
 //    /bin/true). The loop is the supervisor's: a non-recursive node fs.watch on `.leopold/` (the stand-in for VS Code's watcher), the same
 //    40 ms coalescing as LeopoldProject, the locked runner, plus the 2 s safety poll. Goal: median < 300 ms
 //    (`leopold watch` polls every 2 s: about 1 s on average, up to 2 s).
@@ -195,7 +195,7 @@ export async function benchContinuity(): Promise<Record<string, string>> {
 
     const ok = latencies.filter((x) => !Number.isNaN(x));
     return {
-      'continuity: roll → spawn median (fs.watch + runner + execa)': `${median(ok).toFixed(1)} ms`,
+      'continuity: roll → spawn median (fs.watch + runner + spawn)': `${median(ok).toFixed(1)} ms`,
       'continuity: roll → spawn p90 / max': `${pct(ok, 0.9).toFixed(1)} / ${Math.max(...ok).toFixed(1)} ms`,
       'continuity: rolls relaunched / window_relaunch events': `${ok.length} of ${ROLLS} / ${events}`,
       'continuity: idle CPU per 60 s, baseline without a loop (10 s, scaled)': `${baseline.toFixed(1)} ms`,

@@ -1,14 +1,16 @@
 // Packages the .vsix and checks it the way a user's VS Code and the Marketplace / Open VSX would see it: a manifest
 // that says only true things (no repository, homepage or bugs URL that is not known to exist, Marketplace categories,
 // a banner, the engines minimum), the CHANGELOG's pre-release rule applied to the version, every walkthrough file
-// shipped, under 600 KB, only allow-listed files, and accepted offline by `code-server --install-extension` with the
-// right id and version.
+// shipped, every README picture shipped, under 600 KB, only allow-listed files, and accepted offline by
+// `code-server --install-extension` with the right id and version. Then, in a fresh profile with the installed
+// extension (as a user has it): the language server answers on the demo's CHECKPOINT.md, the walkthrough opens with
+// its images loaded, the extension's page opens, and the installed README's Markdown preview loads every picture.
 import { execFileSync } from 'node:child_process';
-import { statSync, readFileSync, mkdtempSync, rmSync, readdirSync, existsSync } from 'node:fs';
+import { statSync, readFileSync, mkdtempSync, rmSync, readdirSync, existsSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { ensureHost, ROOT } from './host.mjs';
-import { installVsix } from './lib/codeServer.mjs';
+import { installVsix, startCodeServer, launchBrowser } from './lib/codeServer.mjs';
 
 const vsix = join(ROOT, 'leopold-vscode.vsix');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -49,7 +51,7 @@ const preRelease = Number(pkg.version.split('.')[1]) % 2 === 1;
 if (preRelease !== /pre-release/.test(top[2])) fail(`CHANGELOG.md's "## ${top[1]}${top[2]}" and the rule disagree: minor ${pkg.version.split('.')[1]} is ${preRelease ? '' : 'not '}a pre-release`);
 // Every file a walkthrough step shows.
 const walkthroughFiles = (pkg.contributes.walkthroughs ?? []).flatMap((w) => w.steps.flatMap((s) => Object.entries(s.media ?? {})
-  .filter(([k]) => k !== 'altText').map(([, v]) => (typeof v === 'string' ? v : Object.values(v)[0]))));
+  .filter(([k]) => k !== 'altText').flatMap(([, v]) => (typeof v === 'string' ? [v] : Object.values(v)))));
 if (!walkthroughFiles.length) fail('package.json contributes no walkthrough');
 
 execFileSync('npm', ['run', '-s', 'package', ...(preRelease ? ['--', '--pre-release'] : [])], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -59,12 +61,21 @@ const listing = execFileSync('unzip', ['-Z1', vsix]).toString().trim().split('\n
 const shipped = listing.filter((f) => f.startsWith('extension/'));
 const bad = shipped.filter((f) => /\.map$|\.ts$|\/node_modules\/|^extension\/(src|test|scripts|examples|bench)\//.test(f));
 if (bad.length) fail(`the .vsix ships files outside the allow-list: ${bad.join(', ')}`);
-for (const must of ['extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/status.js', 'extension/dist/timeline.js', 'extension/dist/timeline.css',
+for (const must of ['extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/status.js', 'extension/dist/core.js',
+  'extension/dist/lsp.js', 'extension/dist/timeline.js', 'extension/dist/timeline.css',
   'extension/package.json', 'extension/package.nls.json',
   'extension/package.nls.pt-br.json', 'extension/l10n/bundle.l10n.pt-br.json', 'extension/syntaxes/leopold-checkpoint.tmLanguage.json']) {
   if (!shipped.includes(must)) fail(`the .vsix lacks ${must}`);
 }
 for (const f of walkthroughFiles) if (!shipped.includes(`extension/${f}`)) fail(`the .vsix lacks the walkthrough file ${f}`);
+// Every picture the README shows, shipped (with no repository URL, a relative link resolves only inside the package).
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const pictures = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+if (!pictures.length) fail('README.md shows no picture');
+for (const p of pictures) {
+  if (/^[a-z]+:/i.test(p)) fail(`README.md's picture ${p} is not a file in the package`);
+  if (!shipped.includes(`extension/${p}`)) fail(`the .vsix lacks README.md's picture ${p}`);
+}
 const vsixManifest = execFileSync('unzip', ['-p', vsix, 'extension.vsixmanifest']).toString();
 const markedPre = /Microsoft\.VisualStudio\.Code\.PreRelease" Value="true"/.test(vsixManifest);
 if (markedPre !== preRelease) fail(`the .vsix is ${markedPre ? '' : 'not '}marked pre-release, but ${pkg.version} is ${preRelease ? '' : 'not '}one`);
@@ -78,8 +89,132 @@ try {
   if (!installed.includes(id)) fail(`code-server --install-extension did not install ${id} (found: ${installed.join(', ') || 'nothing'})`);
   const manifest = JSON.parse(readFileSync(join(dir, 'exts', id, 'package.json'), 'utf8'));
   if (manifest.version !== pkg.version) fail(`installed version ${manifest.version} != ${pkg.version}`);
-  console.log(`package: ${vsix} (${(size / 1024).toFixed(1)} KB of 600, ${shipped.length} files${preRelease ? ', pre-release' : ''}) installs offline as ${id}`);
-  console.log('package: 1 passed, 0 failed');
+  console.log(`package: ${vsix} (${size} bytes of ${600 * 1024}, ${shipped.length} files${preRelease ? ', pre-release' : ''}) installs offline as ${id}`);
+  await inTheWorkbench(dir, id);
+  console.log('package: 2 passed, 0 failed');
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** Runs a command through the command palette, as a person does. */
+async function palette(page, title) {
+  await page.keyboard.press('F1');
+  await page.keyboard.type(title);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter');
+}
+
+/** The inline SVGs of every frame: their <title> and the computed fill of their shapes. */
+async function svgsInFrames(page) {
+  const out = [];
+  for (const frame of page.frames()) {
+    try {
+      out.push(...await frame.evaluate(() => [...globalThis.document.querySelectorAll('svg')].map((svg) => ({
+        title: svg.querySelector('title')?.textContent,
+        fills: [...new Set([...svg.querySelectorAll('rect')].map((r) => globalThis.getComputedStyle(r).fill))],
+      }))));
+    } catch { /* a frame that went away */ }
+  }
+  return out;
+}
+
+/** The images of every frame (webviews are nested frames) whose document has some: [loaded, total] per frame. */
+async function imagesInFrames(page) {
+  const counts = [];
+  for (const frame of page.frames()) {
+    try {
+      const c = await frame.evaluate(() => {
+        const imgs = [...globalThis.document.images];
+        return [imgs.filter((i) => i.complete && i.naturalWidth > 0).length, imgs.length];
+      });
+      if (c[1] > 0) counts.push(c);
+    } catch { /* a frame that went away */ }
+  }
+  return counts;
+}
+
+async function inTheWorkbench(dir, id) {
+  const folder = join(dir, 'demo');
+  cpSync(join(ROOT, 'examples', 'demo'), folder, { recursive: true });
+  const server = await startCodeServer({ host, dir: join(dir, 'cs') });
+  installVsix(host, { dir: server.dir, extensionsDir: server.extensionsDir, vsix });
+  const browser = await launchBrowser(host.chromium);
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${server.base}/?folder=${encodeURIComponent(folder)}`);
+    await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+    await page.locator('.part.statusbar').getByText('Leopold', { exact: false }).first().waitFor({ timeout: 90_000 });
+    // The walkthrough opens by itself on this first activation after install, with its pictures.
+    await page.locator('.gettingStartedContainer').first().waitFor({ timeout: 30_000 })
+      .catch(() => fail('the walkthrough did not open by itself on the first activation after install'));
+    await page.waitForTimeout(3000);
+    // The first step's picture: an SVG drawn inline in the step's webview in the theme's colours (its <title> is
+    // the file's; its shapes take --vscode-* colours, so none is left at SVG's default black).
+    const titles = new Map(walkthroughFiles.filter((f) => f.endsWith('.svg'))
+      .map((f) => [/<title>([^<]*)<\/title>/.exec(readFileSync(join(ROOT, f), 'utf8'))?.[1], f]));
+    let drawn;
+    for (const end = Date.now() + 20_000; Date.now() < end && !drawn;) {
+      await page.waitForTimeout(500);
+      drawn = (await svgsInFrames(page)).find((d) => titles.has(d.title));
+    }
+    if (!drawn) fail(`the walkthrough drew none of ${[...titles.values()].join(', ')}`);
+    const file = titles.get(drawn.title);
+    if (drawn.fills.includes('rgb(0, 0, 0)')) fail(`the walkthrough drew ${file} without the theme's colours (fills: ${drawn.fills.join(', ')})`);
+    console.log(`package: the walkthrough opens by itself and draws ${file} in the theme's colours (${drawn.fills.join(', ')})`);
+    // Once: closed, and the window reloaded, it stays closed.
+    await page.waitForTimeout(1000);
+    await page.locator('.tabs-container .tab.active .tab-actions .action-label').first().click({ force: true });
+    await page.locator('.gettingStartedContainer').first().waitFor({ state: 'hidden', timeout: 15_000 });
+    await page.waitForTimeout(2000);
+    await page.reload();
+    await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+    await page.locator('.part.statusbar').getByText('Leopold', { exact: false }).first().waitFor({ timeout: 90_000 });
+    await page.waitForTimeout(8000);
+    // The extension's own word, in its log on the server: it opened the walkthrough on one activation of the two (the
+    // workbench may restore an editor it had not yet saved as closed, so the editor itself proves nothing here).
+    const logs = readdirSync(server.dir, { recursive: true }).map(String).filter((f) => /Leopold\.log$/.test(f));
+    const activations = logs.map((f) => readFileSync(join(server.dir, f), 'utf8')).join('\n');
+    const opened = (activations.match(/opening the walkthrough \(once\)/g) ?? []).length;
+    const started = (activations.match(/Leopold for VS Code \S+ active in/g) ?? []).length;
+    if (started < 2 || opened !== 1) fail(`the walkthrough was opened on ${opened} of ${started} activations (expected 1 of 2 or more)`);
+    console.log(`package: the walkthrough was opened on ${opened} of ${started} activations`);
+    // The language server: its CodeLens verdict on the checkpoint.
+    await page.keyboard.press('Control+P');
+    await page.keyboard.type('.leopold/CHECKPOINT.md');
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(500);
+    await page.keyboard.press('Enter');
+    await page.locator('.codelens-decoration', { hasText: 'valid checkpoint' }).first().waitFor({ timeout: 60_000 })
+      .catch(() => fail('the language server gave no verdict on the demo\'s CHECKPOINT.md'));
+    console.log('package: the language server answers (CodeLens on CHECKPOINT.md)');
+    // The extension's page (Extensions view → the installed extension).
+    await palette(page, 'Extensions: Show Installed Extensions');
+    const item = page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Leopold' }).first();
+    await item.waitFor({ timeout: 60_000 });
+    await item.click();
+    await page.locator('.extension-editor .header .name', { hasText: 'Leopold' }).first().waitFor({ timeout: 30_000 })
+      .catch(() => fail('the extension page did not open'));
+    await page.waitForTimeout(3000);
+    const onPage = await imagesInFrames(page);
+    console.log(`package: the extension page opens (images loaded/shown per frame: ${JSON.stringify(onPage)})`);
+    // The installed README in the Markdown preview: every picture loads.
+    await page.keyboard.press('Control+P');
+    await page.keyboard.type(join(server.extensionsDir, id, 'readme.md'));
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(800);
+    await page.keyboard.press('Enter');
+    await page.locator('.tabs-container .tab', { hasText: /readme\.md/i }).first().waitFor({ timeout: 30_000 });
+    await palette(page, 'Markdown: Open Preview');
+    let best = [0, 0];
+    for (const end = Date.now() + 30_000; Date.now() < end && best[0] < pictures.length;) {
+      await page.waitForTimeout(1000);
+      best = (await imagesInFrames(page)).reduce((b, c) => (c[1] === pictures.length && c[0] >= b[0] ? c : b), [0, 0]);
+    }
+    if (best[0] !== pictures.length) fail(`the installed README's Markdown preview loaded ${best[0]} of ${pictures.length} pictures`);
+    console.log(`package: the installed README's Markdown preview loads ${best[0]} of ${pictures.length} pictures`);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
 }

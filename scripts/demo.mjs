@@ -4,7 +4,9 @@
 //                                           the walkthrough (shot-walkthrough.png), the tree's inline actions
 //                                           (shot-actions.png), the welcome view of a folder without .leopold/
 //                                           (shot-welcome.png), and a --parallel 3 driver run in the Runs view
-//                                           (shot-driver.png) and on the timeline (shot-driver-timeline.png), then exit
+//                                           (shot-driver.png) and on the timeline (shot-driver-timeline.png), then
+//                                           exit; each is also made into the README's picture, media/screenshots/*.webp
+//                                           (cropped and small: scripts/lib/screenshots.mjs), which the .vsix ships
 // npm run demo -- --folder PATH          -> open another folder (a copy is made; nothing in PATH is modified)
 // The extension is installed from the .vsix the way a user installs it (npm run package).
 import { execFileSync } from 'node:child_process';
@@ -14,6 +16,7 @@ import { ensureHost, ROOT } from './host.mjs';
 import { startCodeServer, launchBrowser, installVsix } from './lib/codeServer.mjs';
 import { FAKE_BIN } from './lib/scenarios.mjs';
 import { startDemoAgent } from './lib/demoAgent.mjs';
+import { writePicture } from './lib/screenshots.mjs';
 
 const arg = (name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
 const screenshot = arg('--screenshot') ? resolve(process.env.INIT_CWD || process.cwd(), arg('--screenshot')) : undefined;
@@ -67,6 +70,14 @@ try {
   await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
   const statusItem = page.locator('.part.statusbar').getByText('Leopold', { exact: false }).first();
   await statusItem.waitFor({ timeout: 90_000 });
+  // A fresh profile: the walkthrough opens by itself on this first activation (once). Seen, then closed for the shots.
+  const walkthroughOpened = await page.locator('.gettingStartedContainer').first().waitFor({ timeout: 15_000 }).then(() => true, () => false);
+  console.log(`demo: the walkthrough ${walkthroughOpened ? 'opened by itself on the first activation' : 'did NOT open by itself'}`);
+  if (walkthroughOpened) {
+    await page.waitForTimeout(1500);
+    await page.locator('.tabs-container .tab.active .tab-actions .action-label').first().click({ force: true });
+    await page.locator('.gettingStartedContainer').first().waitFor({ state: 'hidden', timeout: 15_000 });
+  }
   // The Leopold activity-bar view: open it, widen the side bar so descriptions fit, expand Windows and Plan.
   const container = page.locator('.activitybar [aria-label^="Leopold"]').first();
   await container.click();
@@ -174,4 +185,13 @@ try {
   await browser.close();
   server.stop();
 }
+// The README's pictures, from the screenshots just taken.
+const shotOf = (suffix) => screenshot.replace(/(\.png)?$/i, `-${suffix}.png`);
+let total = 0;
+for (const name of ['demo', 'live', 'actions', 'welcome', 'walkthrough', 'timeline', 'driver', 'driver-timeline']) {
+  const size = await writePicture(name, name === 'demo' ? screenshot : shotOf(name));
+  total += size;
+  console.log(`demo: media/screenshots/${name}.webp (${size} bytes)`);
+}
+console.log(`demo: ${total} bytes of README pictures in media/screenshots/`);
 process.exit(0);

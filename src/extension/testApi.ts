@@ -19,10 +19,11 @@ import type { LiveTestApi } from './live/live';
 import type { DriverTestApi } from './driver/driver';
 import type { AgentToolsTestApi } from './agentTools/agentTools';
 import type { NotifyCommandTestApi } from './control/notifyCommand';
+import type { StartTestApi } from './start/start';
 
 export type { SupervisorTestApi, StatusBarTestApi, RunActionsTestApi, SeatTestApi, NotificationsTestApi, ResumeAtTestApi };
 export type { RunsTreeTestApi, TreeActionsTestApi, WelcomeTestApi, TimelineTestApi, DoctorTestApi, DecisionsTestApi };
-export type { CheckpointTestApi, DecorationsTestApi, LiveTestApi, AgentToolsTestApi, NotifyCommandTestApi };
+export type { CheckpointTestApi, DecorationsTestApi, LiveTestApi, AgentToolsTestApi, NotifyCommandTestApi, StartTestApi };
 export type { TimelinePanelInfo } from './timeline/panel';
 export type { DecisionItemInfo } from './decisions/decisions';
 
@@ -48,4 +49,5 @@ export interface LeopoldTestApi {
   agentTools: AgentToolsTestApi;
   notifyCommand: NotifyCommandTestApi;
   driver: DriverTestApi;
+  start: StartTestApi;
 }

@@ -372,7 +372,7 @@ describe(`continuity loop [TZ=${ZONE}]`, () => {
   });
 
   describe('a missing binary', () => {
-    it('roll: refused:spawn_failed (real execa spawn), the error in the detail, never retried', async () => {
+    it('roll: refused:spawn_failed (real spawn), the error in the detail, never retried', async () => {
       const r = await tick(p.opts({ spawn: spawnDetached, binaries: { claude: join(p.tmp, 'no-such-claude') } }));
       assert.equal(r.decision.verdict, 'refused:spawn_failed');
       assert.equal(p.state().relaunch_result, 'refused:spawn_failed');

@@ -62,7 +62,7 @@ describe('lint: the layer rules', function () {
     { path: 'src/extension/probe.ts', code: "import { serveMcp } from '../cli/mcp';\nexport const s = serveMcp;\n" },
   ];
   const allowed: Probe[] = [
-    { path: 'src/core/probe.ts', code: "import * as z from 'zod';\nimport { execa } from 'execa';\nimport { formatUtc } from './time';\nexport const a = [z, execa, formatUtc];\n" },
+    { path: 'src/core/probe.ts', code: "import * as z from 'zod';\nimport { spawn } from 'node:child_process';\nimport { formatUtc } from './time';\nexport const a = [z, spawn, formatUtc];\n" },
     { path: 'src/server/probe.ts', code: "import { createConnection } from 'vscode-languageserver/node';\nimport { TextDocument } from 'vscode-languageserver-textdocument';\nimport { parseCheckpoint } from '../core/checkpoint';\nexport const a = [createConnection, TextDocument, parseCheckpoint];\n" },
     { path: 'src/extension/probe.ts', code: "import * as vscode from 'vscode';\nimport { LanguageClient } from 'vscode-languageclient/node';\nimport { parseCheckpoint } from '../core/checkpoint';\nexport const a = [vscode, LanguageClient, parseCheckpoint];\n" },
     { path: 'test/unit/probe.ts', code: "import * as vscode from 'vscode';\nexport const v = vscode;\n" },

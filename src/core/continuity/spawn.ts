@@ -11,7 +11,6 @@ import * as os from 'node:os';
 import { promises as fs, constants as fsConstants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { execa } from 'execa';
 import type { SpawnPlan } from './decide';
 import type { SpawnedChild } from './runner';
 import { procInfo } from './proc';
@@ -102,15 +101,12 @@ export interface AgentSpawn extends SpawnedChild {
 export async function spawnDetached(plan: SpawnPlan, env: NodeJS.ProcessEnv = process.env): Promise<AgentSpawn> {
   const [argv0, ...args] = plan.argv;
   const file = await resolveAgentBinary(argv0, plan.harness, env);
-  const child = execa(file, args, {
-    cwd: plan.cwd, env: agentEnvironment(env), extendEnv: false,
-    detached: true, stdio: 'ignore', shell: false, cleanup: false, reject: false, windowsHide: true,
+  const child = spawn(file, args, {
+    cwd: plan.cwd, env: agentEnvironment(env), detached: true, stdio: 'ignore', shell: false, windowsHide: true,
   });
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', () => resolve());
     child.once('error', reject);
-    // execa reports a spawn failure through its result as well (reject: false): surface it as the error.
-    void child.then((r) => (r.failed && r.exitCode === undefined ? reject(r.cause ?? new Error(r.shortMessage)) : undefined));
   });
   child.unref();
   return { pid: child.pid, file };
@@ -136,7 +132,7 @@ export interface LoggedSpawn extends AgentSpawn {
  * The spawner with a log: the same detached start as `spawnDetached` (its own session — closing VS Code does not end
  * it — no shell, the cleaned environment, the resolved binary), but stdout and stderr go straight to `logPath` (the
  * child holds the file itself: no pipe through VS Code, so the agent outlives it), after a header line. The exit is
- * watched without holding the child (unref'd). Node's own spawn: execa cannot hand a file descriptor to the child.
+ * watched without holding the child (unref'd).
  */
 export async function spawnLogged(plan: SpawnPlan, logPath: string, env: NodeJS.ProcessEnv = process.env): Promise<LoggedSpawn> {
   const [argv0, ...args] = plan.argv;
@@ -169,6 +165,7 @@ export async function spawnLogged(plan: SpawnPlan, logPath: string, env: NodeJS.
 
 const VERSION_TIMEOUT_MS = 3000;
 const VERSION_MAX_CHARS = 200;
+const VERSION_MAX_BUFFER = 64 * 1024;
 
 /**
  * The first non-empty line `<path> --version` prints (at most 200 characters), or why there is none. argv only, no
@@ -179,25 +176,42 @@ export async function agentVersion(path: string, timeoutMs = VERSION_TIMEOUT_MS)
   try {
     // In its own process group, so that a timeout kills whatever it started too (a wrapper script's child would
     // otherwise keep stdout open, and the answer would never come).
-    const child = execa(path, ['--version'], {
-      cwd: os.tmpdir(), reject: false, stdin: 'ignore', shell: false, detached: true,
-      env: agentEnvironment(process.env), extendEnv: false, maxBuffer: 64 * 1024,
+    const child = spawn(path, ['--version'], {
+      cwd: os.tmpdir(), stdio: ['ignore', 'pipe', 'ignore'], shell: false, detached: true, windowsHide: true,
+      env: agentEnvironment(process.env),
     });
-    const timer = setTimeout(() => {
-      timedOut = true;
+    const kill = (): void => {
       try {
         if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL');
         else child.kill('SIGKILL');
       } catch {
         child.kill('SIGKILL');
       }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
     }, timeoutMs);
-    const r = await child.finally(() => clearTimeout(timer));
+    let out = '';
+    let overflow = false;
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      if (overflow) return;
+      out += chunk;
+      if (out.length > VERSION_MAX_BUFFER) {
+        overflow = true;
+        kill();
+      }
+    });
+    const r = await new Promise<{ code: number | null; error?: Error }>((resolve) => {
+      child.once('error', (error) => resolve({ code: null, error }));
+      child.once('close', (code) => resolve({ code }));
+    }).finally(() => clearTimeout(timer));
     if (timedOut) return { error: `no answer within ${timeoutMs / 1000} s` };
-    if (r.isMaxBuffer) return { error: 'it printed more than 64 KiB' };
-    if (r.failed && r.exitCode === undefined) return { error: (r.shortMessage ?? 'it did not start').split('\n')[0] };
-    if (r.exitCode !== 0) return { error: `exit code ${r.exitCode}` };
-    const line = String(r.stdout).split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+    if (overflow) return { error: 'it printed more than 64 KiB' };
+    if (r.error) return { error: r.error.message.split('\n')[0] || 'it did not start' };
+    if (r.code !== 0) return { error: `exit code ${r.code}` };
+    const line = out.split('\n').map((l) => l.trim()).find(Boolean) ?? '';
     return { version: line.slice(0, VERSION_MAX_CHARS) };
   } catch (err) {
     return { error: timedOut ? `no answer within ${timeoutMs / 1000} s` : (err as Error).message.split('\n')[0] };

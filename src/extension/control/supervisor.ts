@@ -2,7 +2,7 @@
 // coalesced file-system events) with a 2 s safety poll for missed ones. Each tick runs the pure decision
 // (src/core/continuity) on the snapshot the project's one model read — the same reading the tree, the timeline and
 // the status bar show — and, when it must act, the locked runner: under the lock it reads again and decides again,
-// records first, then spawns (execa, detached), then logs. It never spawns or writes in an
+// records first, then spawns (node:child_process, detached), then logs. It never spawns or writes in an
 // untrusted workspace, nor when `leopold.autoRelaunch` is off, nor while a `leopold watch` serves this project (a
 // `leopold-watch.py` process whose --project or cwd is this folder; where processes cannot be listed, any watch
 // answering on 127.0.0.1:$LEOPOLD_WATCH_PORT): then it only observes and says which watch. The children it starts are

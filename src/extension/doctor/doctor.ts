@@ -17,12 +17,12 @@
 // watcher, `onDidChange`), and shares nothing else with the model. The status bar reads no file at all: it shows
 // the SupervisorHub's view.
 //
-// Safe by default: `git ls-files` (is state.json tracked?) runs only in a trusted workspace (execa, argv, no
+// Safe by default: `git ls-files` (is state.json tracked?) runs only in a trusted workspace (execFile, argv, no
 // shell); elsewhere the report says "not checked". Nothing is written. No notifications: the report is a document
 // the user asked for.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { execa } from 'execa';
+import { execFile } from 'node:child_process';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject, PerProject } from '../foundation/projects';
 import {
@@ -52,16 +52,18 @@ export function doctorStrings(): DoctorStrings {
 
 /** `git ls-files --error-unmatch -- .leopold/state.json` in the project root: tracked, untracked, or no repository. */
 export async function gitTracked(root: string): Promise<TrackedState> {
-  try {
-    const r = await execa('git', ['ls-files', '--error-unmatch', '--', '.leopold/state.json'], {
-      cwd: root, reject: false, shell: false, timeout: 10_000, stdin: 'ignore', windowsHide: true,
-    });
-    if (r.exitCode === 0) return 'tracked';
-    if (r.exitCode === 1) return 'untracked';
-    return 'no-git'; // 128: not a git repository (or git could not run)
-  } catch {
-    return 'no-git';
-  }
+  const code = await new Promise<number | null>((resolve) => {
+    try {
+      execFile('git', ['ls-files', '--error-unmatch', '--', '.leopold/state.json'], {
+        cwd: root, shell: false, timeout: 10_000, windowsHide: true, maxBuffer: 64 * 1024,
+      }, (err) => resolve(err ? (typeof err.code === 'number' ? err.code : null) : 0)).stdin?.end();
+    } catch {
+      resolve(null);
+    }
+  });
+  if (code === 0) return 'tracked';
+  if (code === 1) return 'untracked';
+  return 'no-git'; // 128: not a git repository (or git could not run)
 }
 
 interface ProjectResult {
