@@ -52,7 +52,7 @@ export function humanLines(d: RunStatusData, locale: Locale = 'en'): string[] {
   }
   const m = d.meters;
   const meters = (['iterations', 'subagents', 'forks', 'failures'] as const).map((k) => `${k} ${m[k][0]}/${m[k][1]}`).join(' · ');
-  lines.push(msg(locale, 'status.meters', { meters, decisions: d.decisions }));
+  lines.push(msg(locale, 'status.meters', { meters, decisions: d.decisions, entries: d.decisionEntries }));
   if (d.needsYou) lines.push(msg(locale, 'status.needsYou', { text: flat(d.needsYou.text, 300) }));
   if (d.partial?.length) lines.push(msg(locale, 'status.partial', { what: d.partial.join(', ') }));
   return lines;

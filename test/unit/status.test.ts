@@ -107,9 +107,13 @@ async function assertMatchesTree(root: string, d: RunStatusData, now = NOW): Pro
   if (awaiting && awaiting.contextValue === 'awaitingHuman') assert.equal(d.needsYou?.kind, 'awaitingHuman');
   // A stop reason that asks for a person (the tree's needsPerson tag) is a needs-you for the data too.
   if (/\bneedsPerson\b/.test(tree.contextValue ?? '')) assert.notEqual(d.needsYou, null, 'needsPerson');
-  // The decision count: the blocks Search Decisions lists for the current run.
+  // `decisions`: the dashboard's meter as the tree shows it (the `decision_asked` events; no meter, none asked).
+  const decisionsMeter = find(tree, '::live:meter:decisions');
+  if (decisionsMeter) assert.equal(decisionsMeter.description, `${d.decisions} / ${d.decisions}`, 'decisions');
+  else if (meters) assert.equal(d.decisions, 0, 'no decisions meter in the tree: none asked');
+  // `decisionEntries`: the blocks Search Decisions lists for the current run.
   const sources = await loadDecisionSources(path.join(root, '.leopold'));
-  assert.equal(d.decisions, sources.find((s) => s.run === 'current')?.blocks.length ?? 0, 'decisions');
+  assert.equal(d.decisionEntries, sources.find((s) => s.run === 'current')?.blocks.length ?? 0, 'decisionEntries');
   assert.equal(d.project, root);
   assert.equal(d.schema, 1);
 }
@@ -142,6 +146,9 @@ async function liveProject(dir: string): Promise<string> {
     '{"ts":"2026-10-04T23:30:00Z","event":"stop","reason":"context_budget","session":"aaaaaaaa"}',
     '{"ts":"2026-10-04T23:30:03Z","event":"window_relaunch","window":1,"harness":"claude","binary":"claude"}',
     '{"ts":"2026-10-04T23:31:00Z","event":"turn_start","iteration":12,"open_items":2,"no_progress":0,"session":"bbbbbbbb"}',
+    // The decisions seam: three providers asked, one failure (the dashboard's `decisions` meter counts the asks).
+    ...[1, 2, 3].map((n) => `{"ts":"2026-10-04T23:3${n}:30Z","event":"decision_asked","provider":"cli","questions":["routing"]}`),
+    '{"ts":"2026-10-04T23:34:00Z","event":"decision_failed","provider":"cli","reason":"no_answer"}',
   ].join('\n') + '\n');
   await fs.writeFile(path.join(leo, 'state.json'), JSON.stringify({
     active: true, iteration: 14, max_iterations: 40, consecutive_failures: 1, max_failures: 3, subagents_spawned: 1, max_subagents: 8,
@@ -207,7 +214,7 @@ describe('leopold-status: the run as data, key by key against the Runs tree (cor
     const d = await readRunStatus(root, { nowMs: NOW, env: {}, home: '/nonexistent-home' });
     await assertMatchesTree(root, d);
     assert.equal(statusLine(d), 'Leopold · demo · run active · window 3/10 · plan 3/7');
-    assert.deepEqual(humanLines(d).slice(1), ['loop: nothing to do (idle)', 'meters: iterations 23/60 · subagents 2/8 · forks 0/0 · failures 0/3 · decisions 3']);
+    assert.deepEqual(humanLines(d).slice(1), ['loop: nothing to do (idle)', 'meters: iterations 23/60 · subagents 2/8 · forks 0/0 · failures 0/3 · decisions 0 · DECISIONS.md 3']);
   });
 
   it('a live run with transcripts: tokens (main + subagents, deduplicated), cost, per window, the gauge and the meters equal the tree\'s live nodes', async () => {
@@ -221,7 +228,9 @@ describe('leopold-status: the run as data, key by key against the Runs tree (cor
     assert.deepEqual([d.context.capMb, Math.round(d.context.mb! * 100)], [1, 29], 'a little over 300 KB of 1 MiB');
     assert.deepEqual(d.meters, { iterations: [14, 40], subagents: [1, 8], forks: [0, 0], failures: [1, 3] });
     assert.equal(d.harness, 'claude');
-    assert.equal(d.decisions, 2, 'the template\'s commented-out example is not a decision');
+    assert.equal(d.decisionEntries, 2, 'the template\'s commented-out example is not a decision');
+    assert.equal(d.decisions, 3, 'the dashboard\'s decisions meter: the journal\'s decision_asked events');
+    assert.deepEqual(find(await treeOf(root), '::live:meter:decisions')?.description, '3 / 3', 'the tree\'s meter says the same');
     assert.equal(d.partial, undefined);
     assert.equal(statusLine(d), `Leopold · live · run active · window 2/6 · 29% · plan 2/4 · ≈ $${formatUsd(d.costUsd!)}`);
     assert.match(humanLines(d)[2], /^tokens \(run\): in 2\.05k · out 467 · cache write 7\.00k · cache read 130\.3k$/);
