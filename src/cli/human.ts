@@ -1,6 +1,6 @@
 // `leopold-status` without `--json`: the run status in a few lines for a person, every figure taken from the one
 // RunStatusData (core/status.ts), never read again. The first line alone is `--statusline` (Claude Code's
-// statusLine command, tmux): `Leopold · demo · run active · window 3/10 · 64% · plan 3/7 · ≈ $11.91`. Text from
+// statusLine command, tmux): `Leopold · demo · run active · window 3/10 · 61% · plan 3/7 · ≈ $11.23`. Text from
 // `.leopold/` (a stop reason, an awaiting_human question) is kept on one line and clipped: a terminal line, no more.
 import { basename } from 'node:path';
 import type { RunStatusData } from '../core/status';
