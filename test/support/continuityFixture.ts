@@ -38,7 +38,8 @@ export class Project {
   readonly root = join(this.tmp, 'project');
   readonly leo = join(this.root, '.leopold');
   readonly home = join(this.tmp, 'home');
-  readonly transcript = join(this.tmp, 'transcript.jsonl');
+  /** The running window's transcript: inside the project, one of the places a transcript is read from. */
+  readonly transcript = join(this.root, 'transcript.jsonl');
   spawned: SpawnPlan[] = [];
   now: number;
 

@@ -144,7 +144,7 @@ describe('issue 20: every figure true on real files', () => {
         const p = path.join(dir, `t${n}.jsonl`);
         if (exists) writeFileSync(p, `${first}\n`);
         const state = { transcript_path: p, ...(owner !== undefined ? { owner: { harness: owner } } : {}) };
-        const got = await detectHarness('/p', state, { home: dir });
+        const got = await detectHarness(dir, state, { home: dir }); // the transcripts inside the project: readable there
         const watcher = exists ? classifyTranscriptLine(first) : undefined;
         if (watcher) assert.equal(got.harness, watcher, `case ${n}: where the watcher decides, its answer`);
         else if (exists && first.includes('turn_context')) assert.equal(got.harness, 'codex', `case ${n}: a rollout item's shape`);

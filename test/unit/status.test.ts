@@ -220,7 +220,7 @@ describe('leopold-status: the run as data, key by key against the Runs tree (cor
   it('a live run with transcripts: tokens (main + subagents, deduplicated), cost, per window, the gauge and the meters equal the tree\'s live nodes', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-status-'));
     const root = await liveProject(dir);
-    const d = await readRunStatus(root, { nowMs: NOW, env: {}, home: '/nonexistent-home' });
+    const d = await readRunStatus(root, { nowMs: NOW, env: { CLAUDE_CONFIG_DIR: path.join(dir, 'claude') }, home: '/nonexistent-home' });
     await assertMatchesTree(root, d);
     assert.deepEqual(d.tokens, { input: 1200 + 50 + 800, output: 340 + 7 + 120, cacheWrite: 5000 + 2000, cacheRead: 90000 + 300 + 40000 });
     assert.deepEqual(d.perWindow.map((w) => [w.window, w.tokens?.input]), [[1, 1250], [2, 800]]);
@@ -246,11 +246,12 @@ describe('leopold-status: the run as data, key by key against the Runs tree (cor
     let history = '';
     while (history.length < 6 * 1024 * 1024) history += claudeAssistant(s, [{ type: 'text', text: 'y'.repeat(2000) }], { input_tokens: 1, output_tokens: 1 });
     await fs.writeFile(big, history + (await fs.readFile(big, 'utf8')));
-    const quick = await readRunStatus(root, { nowMs: NOW, env: {}, home: '/nonexistent-home', budgetMs: 0 });
+    const env = { CLAUDE_CONFIG_DIR: path.join(dir, 'claude') };
+    const quick = await readRunStatus(root, { nowMs: NOW, env, home: '/nonexistent-home', budgetMs: 0 });
     assert.deepEqual(quick.partial, ['tokens', 'costUsd', 'perWindow']);
     assert.match(statusLine(quick), / · ≥ \$[\d.]+ \(still counting\)$/, 'a cost still counted is given as a lower bound');
 
-    const full = await readRunStatus(root, { nowMs: NOW, env: {}, home: '/nonexistent-home' });
+    const full = await readRunStatus(root, { nowMs: NOW, env, home: '/nonexistent-home' });
     assert.equal(full.partial, undefined);
     assert.ok(full.tokens!.output > quick.tokens!.output, 'the whole history adds its tokens');
     // Cut short, every figure is what was read so far: never more than the whole count.
