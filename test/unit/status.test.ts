@@ -16,6 +16,7 @@ import { gaugeText } from '../../src/core/live/meters';
 import { loadDecisionSources } from '../../src/core/decisions';
 import { buildProjectNode, type NodeData } from '../../src/extension/runs/runsTreeNodes';
 import { statusLine, humanLines } from '../../src/cli/human';
+import { insightsJson, insightsMarkdown, readInsights } from '../../src/core/driver/insights';
 import { claudeAssistant, claudeUser, type ClaudeSession } from '../fixtures/transcripts';
 import { makeHostileSet } from '../fixtures/hostile';
 
@@ -301,9 +302,27 @@ describe('leopold-status: the command (dist/status.js as a child process)', func
 
     const help = await cli(['--help']);
     assert.deepEqual([help.code, help.stderr], [0, '']);
-    assert.match(help.stdout, /^usage: leopold-status \[--json\] \[--now <ISO-8601>\] \[--statusline\] \[--watch\] \[--mcp\] \[--allow DIR\] \[PROJECT_DIR\]\n$/);
+    assert.match(help.stdout, /^usage: leopold-status \[--json\] \[--now <ISO-8601>\] \[--statusline\] \[--watch\] \[--insights\] \[--mcp\] \[--allow DIR\] \[PROJECT_DIR\]\n$/);
     const pt = await cli(['--statusline', '--now', NOW_ISO, path.join(FIXTURES, 'aborted-run')], { env: { LANG: 'pt_BR.UTF-8' } });
     assert.equal(pt.stdout, 'Leopold · aborted-run · parada · user_stop · janela 2/10 · plano 1/3\n');
+  });
+
+  it('--insights: the driver run\'s `leopold insights` as JSON (key for key) or Markdown, the same the editor shows', async () => {
+    const root = path.join(FIXTURES, 'driver-run');
+    const json = await cli(['--insights', '--json', root]);
+    assert.equal(json.code, 0, json.stderr);
+    const read = await readInsights(path.join(root, '.leopold'));
+    assert.equal(json.stdout, `${insightsJson(read.report)}\n`);
+    assert.ok(JSON.parse(json.stdout).itemsDone >= 0);
+    const md = await cli(['--insights', root]);
+    assert.equal(md.code, 0, md.stderr);
+    assert.equal(md.stdout.trimEnd(), insightsMarkdown(read, 'driver-run').trimEnd());
+    for (const bad of [['--insights', '--statusline'], ['--insights', '--watch'], ['--insights', '--mcp'], ['--insights', '--now', NOW_ISO]]) {
+      const r = await cli([...bad, root]);
+      assert.equal(r.code, 2, bad.join(' '));
+      assert.match(r.stderr, /--insights takes only --json/);
+    }
+    assert.equal((await cli(['--insights', path.join(ROOT, 'test', 'fixtures', 'no-leopold')])).code, 2, 'no .leopold/: 2, as without --insights');
   });
 
   it('--now evaluates the loop at that instant: a fresh roll would relaunch (never spawned), ten minutes later it would be refused', async () => {
