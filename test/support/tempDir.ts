@@ -34,3 +34,21 @@ export function tempDir(prefix: string): () => string {
     return d;
   };
 }
+
+const everyTempFolder: string[] = [];
+// One root-level hook per test file, added while mocha loads the file: the folders `tempFolder` made go at the end.
+if (typeof after === 'function') {
+  after(() => {
+    for (const d of everyTempFolder.splice(0)) removeTempDir(d);
+  });
+}
+
+/**
+ * A temporary folder (`mkdtemp` under os.tmpdir()), removed when the test run ends: for folders made inside a test
+ * or a helper, where no suite-level hook can be added any more.
+ */
+export function tempFolder(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  everyTempFolder.push(d);
+  return d;
+}

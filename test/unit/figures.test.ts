@@ -5,7 +5,6 @@
 // the tree's (core/live/figures.ts, readFigures.ts).
 import * as assert from 'node:assert/strict';
 import { promises as fs, mkdirSync, writeFileSync, utimesSync, readFileSync } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { calcPrice } from '@pydantic/genai-prices';
 import { LiveRun, liveInputOf } from '../../src/core/live/run';
@@ -21,8 +20,9 @@ import {
   claudeAssistant, claudeToolResult, claudeUser, codexCall, codexMeta, codexOutput, codexTokenCount, codexTurn, writeCodexRollout,
   type ClaudeSession,
 } from '../fixtures/transcripts';
+import { tempFolder } from '../support/tempDir';
 
-const tmp = () => fs.mkdtemp(path.join(os.tmpdir(), 'leo-fig-'));
+const tmp = () => Promise.resolve(tempFolder('leo-fig-'));
 const MB = 1024 * 1024;
 const near = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
 /** The reference price of one Codex request, by @pydantic/genai-prices itself. */

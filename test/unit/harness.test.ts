@@ -3,11 +3,11 @@
 // first record of several MiB.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import * as H from '../../src/core/continuity/harness';
 import { rng } from '../fixtures/random';
+import { tempFolder } from '../support/tempDir';
 
 const CLAUDE_TYPES = ['assistant', 'user', 'system', 'summary', 'file-history-snapshot'];
 
@@ -68,7 +68,7 @@ function randomObject(next: () => number, depth: number): Record<string, unknown
 
 describe('the harness from the first record of a transcript (core/continuity/harness)', () => {
   let tmp: string;
-  beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'leo-harness-'))));
+  beforeEach(() => (tmp = tempFolder('leo-harness-')));
   afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('property: agrees with JSON.parse over 20,000 seeded random first records (escapes, nesting, blanks)', () => {

@@ -5,8 +5,7 @@
 // nothing written and nothing spawned; `--watch` printing once per change.
 import * as assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { promises as fs, mkdtempSync, readdirSync, statSync } from 'node:fs';
-import * as os from 'node:os';
+import { promises as fs, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { ProjectModel } from '../../src/core/project';
 import { readRunStatus, type RunStatusData } from '../../src/core/status';
@@ -19,6 +18,7 @@ import { statusLine, humanLines } from '../../src/cli/human';
 import { insightsJson, insightsMarkdown, readInsights } from '../../src/core/driver/insights';
 import { claudeAssistant, claudeUser, type ClaudeSession } from '../fixtures/transcripts';
 import { makeHostileSet } from '../fixtures/hostile';
+import { tempFolder } from '../support/tempDir';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'status.js');
@@ -219,7 +219,7 @@ describe('leopold-status: the run as data, key by key against the Runs tree (cor
   });
 
   it('a live run with transcripts: tokens (main + subagents, deduplicated), cost, per window, the gauge and the meters equal the tree\'s live nodes', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-status-'));
+    const dir = tempFolder('leo-status-');
     const root = await liveProject(dir);
     const d = await readRunStatus(root, { nowMs: NOW, env: { CLAUDE_CONFIG_DIR: path.join(dir, 'claude') }, home: '/nonexistent-home' });
     await assertMatchesTree(root, d);
@@ -238,7 +238,7 @@ describe('leopold-status: the run as data, key by key against the Runs tree (cor
   });
 
   it('a transcript whose history is still being counted says so in `partial`', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-status-'));
+    const dir = tempFolder('leo-status-');
     const root = await liveProject(dir);
     // 6 MB of earlier turns before the tail the live reader starts from: counted after the tail, within a budget.
     const state = JSON.parse(await fs.readFile(path.join(root, '.leopold', 'state.json'), 'utf8'));
@@ -288,7 +288,7 @@ describe('leopold-status: the command (dist/status.js as a child process)', func
       assert.equal(r.stdout, '');
     }
 
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-status-'));
+    const dir = tempFolder('leo-status-');
     await fs.mkdir(path.join(dir, 'file'));
     await fs.writeFile(path.join(dir, 'file', '.leopold'), 'not a folder');
     const notDir = await cli([path.join(dir, 'file')]);
@@ -326,7 +326,7 @@ describe('leopold-status: the command (dist/status.js as a child process)', func
   });
 
   it('--now evaluates the loop at that instant: a fresh roll would relaunch (never spawned), ten minutes later it would be refused', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-status-'));
+    const dir = tempFolder('leo-status-');
     const root = path.join(dir, 'rolled');
     await fs.cp(path.join(FIXTURES, 'rolled-window-3'), root, { recursive: true });
     // The transcript the harness is detected from, where Claude Code keeps this project's (CLAUDE_CONFIG_DIR).
@@ -352,7 +352,7 @@ describe('leopold-status: the command (dist/status.js as a child process)', func
   });
 
   it('hostile projects (FIFO state, 1e9 windows, 99 MB state, FIFO brief files, long lines) are answered, exit 0, within bounds', async () => {
-    const ws = mkdtempSync(path.join(os.tmpdir(), 'leo-status-hostile-'));
+    const ws = tempFolder('leo-status-hostile-');
     const set = makeHostileSet(ws);
     const answers: Record<string, RunStatusData> = {};
     for (const f of set) {
@@ -373,7 +373,7 @@ describe('leopold-status: the command (dist/status.js as a child process)', func
   });
 
   it('--watch prints once, then once per change (one line each with --statusline), and stops on SIGINT with exit 0', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-status-'));
+    const dir = tempFolder('leo-status-');
     const root = path.join(dir, 'watched');
     await fs.cp(path.join(FIXTURES, 'aborted-run'), root, { recursive: true });
     const child = spawn(process.execPath, [CLI, '--watch', '--statusline', '--now', NOW_ISO, root], { env: { PATH: process.env.PATH, HOME: '/nonexistent-home' } });
