@@ -7,7 +7,7 @@
 // (the journal, the state and the brief files are `.jsonl`/text the run itself writes). Every reader of a path
 // state.json names asks here first (the live run, the harness detection, Open Transcript).
 import { promises as fs } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 export type TranscriptPlace =
   | { ok: true; real: string; where: 'claude' | 'codex' | 'project' }
@@ -48,7 +48,14 @@ export async function transcriptPlace(path: string, projectRoot: string, env: Tr
   if (!isAbsolute(path)) return { ok: false, reason: 'not-absolute' };
   if (!path.endsWith('.jsonl')) return { ok: false, reason: 'not-jsonl' };
   const real = await fs.realpath(path).catch(() => undefined);
-  if (!real) return { ok: false, reason: 'missing' };
+  if (!real) {
+    // Not there (yet): judged where it would be, as written — a path that may appear later is still only followed
+    // inside a place transcripts are kept.
+    const roots = transcriptRoots(env);
+    if (inside(path, join(projectRoot, '.leopold'))) return { ok: false, reason: 'leopold' };
+    if (![...roots.claude, ...roots.codex, projectRoot].some((d) => inside(resolve(path), d))) return { ok: false, reason: 'outside' };
+    return { ok: false, reason: 'missing' };
+  }
   if (!real.endsWith('.jsonl')) return { ok: false, reason: 'not-jsonl', real };
   const st = await fs.stat(real).catch(() => undefined);
   if (!st?.isFile()) return { ok: false, reason: 'not-regular', real };

@@ -74,6 +74,16 @@ describe('transcripts are read only where they are kept (core/transcriptPlace.ts
       const found = await detectHarness(root, { transcript_path: file }, { home, claudeConfigDir: env.CLAUDE_CONFIG_DIR });
       assert.notEqual(found.transcript, file, `${what}: detectHarness did not read it`);
     }
+    // A path that is not there yet is judged where it would be: outside, never followed (a link made there later).
+    await fs.rm(root, { recursive: true, force: true });
+    await project(dir, path.join(home, 'later.jsonl'));
+    const run = new LiveRun();
+    const state = JSON.parse(await fs.readFile(path.join(root, '.leopold', 'state.json'), 'utf8'));
+    await run.setInput({ state, runEvents: [], windows: [], projectRoot: root, env: { home, claudeConfigDir: env.CLAUDE_CONFIG_DIR } });
+    await transcriptAt(path.join(home, 'later.jsonl'), root);
+    await run.pollCurrent();
+    assert.equal(run.view(NOW).transcript!.refused, 'outside');
+    assert.equal(run.view(NOW).run.total.tokens.input, 0, 'created after the state named it: still not read');
     // The same transcript where Claude Code keeps it is read.
     const kept = path.join(dir, 'claude', 'projects', claudeProjectSlug(root), `${SESSION}.jsonl`);
     await fs.rm(root, { recursive: true, force: true });
