@@ -8,39 +8,27 @@
 //                                           exit; each is also made into the README's picture, media/screenshots/*.webp
 //                                           (cropped and small: scripts/lib/screenshots.mjs), which the .vsix ships
 // npm run demo -- --folder PATH          -> open another folder (a copy is made; nothing in PATH is modified)
+// npm run demo -- --status               -> no editor: what `leopold-status` prints for the demo (README's examples,
+//                                           pinned by test/unit/readmeStatus.test.ts), then exit
 // The extension is installed from the .vsix the way a user installs it (npm run package).
 import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync, mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync, mkdirSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureHost, ROOT } from './host.mjs';
 import { startCodeServer, launchBrowser, installVsix } from './lib/codeServer.mjs';
 import { FAKE_BIN } from './lib/scenarios.mjs';
-import { startDemoAgent } from './lib/demoAgent.mjs';
 import { writePicture } from './lib/screenshots.mjs';
+import { startDemoAgent, restampToNow } from './lib/demoAgent.mjs';
+import { demoStatus } from './lib/demoStatus.mjs';
 
 const arg = (name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
 const screenshot = arg('--screenshot') ? resolve(process.env.INIT_CWD || process.cwd(), arg('--screenshot')) : undefined;
 const source = resolve(process.env.INIT_CWD || process.cwd(), arg('--folder') ?? join(ROOT, 'examples', 'demo'));
 if (!existsSync(join(source, '.leopold'))) console.warn(`note: ${source} has no .leopold/ folder; the extension will stay inactive`);
 
-/**
- * The copy's run as of now: every UTC stamp of state.json and events.jsonl moves by one offset, so the newest sign of
- * life is two minutes ago (an active run with a live owner, not one whose owner went stale days ago). Only the copy
- * changes (examples/demo stays the fixture the integration scenarios read); the stamps keep the hooks' format, and
- * nothing else of either file changes. Archived runs keep their own (older) stamps.
- */
-function restampToNow(leo) {
-  const STAMP = /\b(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?Z\b/g;
-  const files = ['state.json', 'events.jsonl'].map((f) => join(leo, f)).filter((f) => existsSync(f));
-  const texts = files.map((f) => readFileSync(f, 'utf8'));
-  const newest = Math.max(...texts.flatMap((t) => [...t.matchAll(STAMP)].map((m) => Date.parse(m[0]))));
-  if (!Number.isFinite(newest)) return;
-  const shift = Math.floor((Date.now() - 120_000 - newest) / 1000) * 1000;
-  const moved = (m, frac) => {
-    const iso = new Date(Date.parse(m) + shift).toISOString();
-    return frac ? iso : iso.replace(/\.\d{3}Z$/, 'Z'); // seconds precision stays seconds precision
-  };
-  files.forEach((f, i) => writeFileSync(f, texts[i].replace(STAMP, (m, y, mo, d, h, mi, sec, frac) => moved(m, frac))));
+if (process.argv.includes('--status')) {
+  process.stdout.write(demoStatus());
+  process.exit(0);
 }
 
 const host = ensureHost();

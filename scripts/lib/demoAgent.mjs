@@ -2,7 +2,7 @@
 // Claude Code writes it (one line per content block, the same message id/requestId/usage on each), growing by one
 // tool call and its result every second while the demo runs — so the Live node, the Context gauge and the status
 // bar move. The demo's state.json is pointed at it (`owner.transcript_path`, the field Leopold's skill writes).
-import { appendFileSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 
@@ -14,7 +14,10 @@ const STEPS = [
   ['Grep', { pattern: 'evict\\(' }, 'Looking for other callers of evict().'],
 ];
 
-export function startDemoAgent(leoDir, sessionDir) {
+/**
+ * The demo's running window, written once (460 steps, about 3.2 MB of 5) and then, when `live`, one step a second.
+ */
+export function startDemoAgent(leoDir, sessionDir, { live = true } = {}) {
   const state = JSON.parse(readFileSync(join(leoDir, 'state.json'), 'utf8'));
   const session = state.owner?.session_id ?? randomUUID();
   mkdirSync(sessionDir, { recursive: true });
@@ -41,6 +44,26 @@ export function startDemoAgent(leoDir, sessionDir) {
   state.owner = { ...state.owner, transcript_path: transcript };
   state.transcript_path = transcript;
   writeFileSync(join(leoDir, 'state.json'), JSON.stringify(state));
-  const timer = setInterval(step, 1000);
+  const timer = live ? setInterval(step, 1000) : undefined;
   return { transcript, stop: () => clearInterval(timer) };
+}
+
+/**
+ * The copy's run as of now: every UTC stamp of state.json and events.jsonl moves by one offset, so the newest sign of
+ * life is two minutes ago (an active run with a live owner, not one whose owner went stale days ago). Only the copy
+ * changes (examples/demo stays the fixture the integration scenarios read); the stamps keep the hooks' format, and
+ * nothing else of either file changes. Archived runs keep their own (older) stamps.
+ */
+export function restampToNow(leo, nowMs = Date.now()) {
+  const STAMP = /\b(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?Z\b/g;
+  const files = ['state.json', 'events.jsonl'].map((f) => join(leo, f)).filter((f) => existsSync(f));
+  const texts = files.map((f) => readFileSync(f, 'utf8'));
+  const newest = Math.max(...texts.flatMap((t) => [...t.matchAll(STAMP)].map((m) => Date.parse(m[0]))));
+  if (!Number.isFinite(newest)) return;
+  const shift = Math.floor((nowMs - 120_000 - newest) / 1000) * 1000;
+  const moved = (m, frac) => {
+    const iso = new Date(Date.parse(m) + shift).toISOString();
+    return frac ? iso : iso.replace(/\.\d{3}Z$/, 'Z'); // seconds precision stays seconds precision
+  };
+  files.forEach((f, i) => writeFileSync(f, texts[i].replace(STAMP, (m, y, mo, d, h, mi, sec, frac) => moved(m, frac))));
 }

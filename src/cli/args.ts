@@ -8,6 +8,8 @@ export interface StatusArgs {
   statusline: boolean;
   watch: boolean;
   mcp: boolean;
+  /** `--insights`: the `leopold insights` report of the run (Markdown; JSON with `--json`). */
+  insights: boolean;
   /** `--now` as UTC ms. */
   nowMs?: number;
   /** Extra directories the MCP server may read projects in. */
@@ -27,7 +29,7 @@ export function parseStatusArgs(argv: string[], cwd: string, locale: Locale): St
       allowPositionals: true,
       strict: true,
       options: {
-        json: { type: 'boolean' }, statusline: { type: 'boolean' }, watch: { type: 'boolean' }, mcp: { type: 'boolean' },
+        json: { type: 'boolean' }, statusline: { type: 'boolean' }, watch: { type: 'boolean' }, mcp: { type: 'boolean' }, insights: { type: 'boolean' },
         now: { type: 'string' }, allow: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' },
       },
     });
@@ -45,8 +47,9 @@ export function parseStatusArgs(argv: string[], cwd: string, locale: Locale): St
   if (v.allow && !v.mcp) return { error: msg(locale, 'status.cli.allowWithoutMcp') };
   if (v.mcp && (v.json || v.statusline || v.watch || v.now !== undefined)) return { error: msg(locale, 'status.cli.mcpAlone') };
   if (v.json && v.statusline) return { error: msg(locale, 'status.cli.jsonStatusline') };
+  if (v.insights && (v.mcp || v.statusline || v.watch || v.now !== undefined)) return { error: msg(locale, 'status.cli.insightsAlone') };
   return {
-    json: !!v.json, statusline: !!v.statusline, watch: !!v.watch, mcp: !!v.mcp, nowMs,
+    json: !!v.json, statusline: !!v.statusline, watch: !!v.watch, mcp: !!v.mcp, insights: !!v.insights, nowMs,
     allow: (v.allow ?? []).map((d) => resolve(cwd, d)), dir: resolve(cwd, parsed.positionals[0] ?? '.'),
     help: !!v.help, version: !!v.version,
   };

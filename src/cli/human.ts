@@ -1,6 +1,6 @@
 // `leopold-status` without `--json`: the run status in a few lines for a person, every figure taken from the one
 // RunStatusData (core/status.ts), never read again. The first line alone is `--statusline` (Claude Code's
-// statusLine command, tmux): `Leopold · demo · run active · window 3/10 · 64% · plan 3/7 · ≈ $11.91`. Text from
+// statusLine command, tmux): `Leopold · demo · run active · window 3/10 · 61% · plan 3/7 · ≈ $11.23`. Text from
 // `.leopold/` (a stop reason, an awaiting_human question) is kept on one line and clipped: a terminal line, no more.
 import { basename } from 'node:path';
 import type { RunStatusData } from '../core/status';
@@ -52,7 +52,7 @@ export function humanLines(d: RunStatusData, locale: Locale = 'en'): string[] {
   }
   const m = d.meters;
   const meters = (['iterations', 'subagents', 'forks', 'failures'] as const).map((k) => `${k} ${m[k][0]}/${m[k][1]}`).join(' · ');
-  lines.push(msg(locale, 'status.meters', { meters, decisions: d.decisions }));
+  lines.push(msg(locale, 'status.meters', { meters, decisions: d.decisions, entries: d.decisionEntries }));
   if (d.needsYou) lines.push(msg(locale, 'status.needsYou', { text: flat(d.needsYou.text, 300) }));
   if (d.partial?.length) lines.push(msg(locale, 'status.partial', { what: d.partial.join(', ') }));
   return lines;

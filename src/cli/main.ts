@@ -1,10 +1,11 @@
-// `leopold-status [--json] [--now <ISO-8601>] [--statusline] [--watch] [--mcp] [--allow DIR] [PROJECT_DIR]`: the
+// `leopold-status [--json] [--now <ISO-8601>] [--statusline] [--watch] [--insights] [--mcp] [--allow DIR] [PROJECT_DIR]`: the
 // run as data for scripts, terminals and agents, from the same core reading the Runs tree and the status bar show
 // (core/status.ts). Plain Node, no VS Code. It reads only: it never writes into `.leopold/` and never spawns.
 // Exit 0 when the project could be read, 2 when PROJECT_DIR has no `.leopold/` (or on bad usage), 1 when the project
 // cannot be read (the reason on stderr). `--mcp` serves the same answers over MCP on stdio (mcp.ts).
 import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { insightsJson, insightsMarkdown, readInsights } from '../core/driver/insights';
 import { readRunStatus, type RunStatusData } from '../core/status';
 import { statPath, kindOf, fileKindWords } from '../core/files';
 import { envLocale, msg, type Locale } from '../core/messages';
@@ -70,6 +71,18 @@ export async function runStatusCli(argv: string[], io: Io): Promise<number> {
   if (check.code !== 0) {
     io.stderr(`leopold-status: ${check.message}\n`);
     return check.code;
+  }
+  if (args.insights) {
+    // `leopold insights` of the run in `.leopold/`: its JSON key for key (`--json`), else its report in Markdown.
+    try {
+      const r = await readInsights(join(args.dir, '.leopold'));
+      const md = args.json ? '' : insightsMarkdown(r, basename(args.dir), locale);
+      io.stdout(args.json ? `${insightsJson(r.report)}\n` : md.endsWith('\n') ? md : `${md}\n`);
+      return 0;
+    } catch (err) {
+      io.stderr(`leopold-status: ${msg(locale, 'status.cli.unreadable', { dir: args.dir, reason: (err as Error).message })}\n`);
+      return 1;
+    }
   }
   const read = () => readRunStatus(args.dir, { nowMs: args.nowMs, env: io.env, locale, budgetMs: STATUS_BUDGET_MS });
   if (args.watch) {

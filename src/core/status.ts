@@ -34,8 +34,13 @@ export interface RunStatusData {
   plan: { done: number; total: number };
   windows: { current: number; max: number | null };
   meters: { iterations: [number, number]; subagents: [number, number]; forks: [number, number]; failures: [number, number] };
-  /** Decisions in DECISIONS.md. */
+  /**
+   * The dashboard's `decisions` meter, as the Runs tree shows it: the `decision_asked` events of the whole journal (a
+   * model provider asked typed questions; leopold-live.md §4.5). Not DECISIONS.md: that is `decisionEntries`.
+   */
   decisions: number;
+  /** The entries of the current run's DECISIONS.md, as Search Decisions lists them (HTML comments left out). */
+  decisionEntries: number;
   /** The running window's size (MiB, as the Stop hook measures it; null when no transcript is known) and its cap. */
   context: { mb: number | null; capMb: number };
   /** The whole run, deduplicated (main and subagent transcripts); null when no transcript is known. */
@@ -60,7 +65,7 @@ export interface RunStatusInput {
   /** The harness the loop detected, when it did. */
   harness?: Harness | null;
   /** DECISIONS.md entries, when counted. */
-  decisions?: number;
+  decisionEntries?: number;
   nowMs: number;
   locale?: Locale;
 }
@@ -118,7 +123,8 @@ export function runStatusData(input: RunStatusInput): RunStatusData {
     plan: { done: snap.plan?.done ?? 0, total: snap.plan?.total ?? 0 },
     windows: { current: st ? currentWindow(st) : 1, max: st ? snap.maxWindows : null },
     meters: { iterations: pair(byLabel('iterations')), subagents: pair(byLabel('subagents')), forks: pair(byLabel('forks')), failures: pair(byLabel('failures')) },
-    decisions: input.decisions ?? 0,
+    decisions: snap.decisions.asked,
+    decisionEntries: input.decisionEntries ?? 0,
     context: { mb: gauge.bytes === undefined ? null : gauge.bytes / MIB, capMb: gauge.maxMb },
     tokens: fig?.tokens ?? null,
     costUsd: fig?.costUsd ?? null,
@@ -173,6 +179,6 @@ export async function readRunStatus(root: string, opts: ReadRunStatusOptions = {
     env: harnessEnv, pricesPath: env.LEOPOLD_PRICES, historyBytes: opts.countHistory === false ? 0 : undefined, nowMs,
     budgetMs: opts.budgetMs,
   });
-  const decisions = decisionCount((await readText(join(leoDir, 'DECISIONS.md'))) ?? '');
-  return runStatusData({ snapshot: snap, decision, live: view, harness, decisions, nowMs, locale: opts.locale });
+  const decisionEntries = decisionCount((await readText(join(leoDir, 'DECISIONS.md'))) ?? '');
+  return runStatusData({ snapshot: snap, decision, live: view, harness, decisionEntries, nowMs, locale: opts.locale });
 }

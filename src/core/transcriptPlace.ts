@@ -3,20 +3,32 @@
 // `.jsonl` file where the harnesses keep their transcripts (leopold-live.md §3.1) — Claude Code's
 // `<config>/projects/…` (`$CLAUDE_CONFIG_DIR`, `$CLAUDE_HOME`, `~/.claude`), Codex's `$CODEX_HOME/sessions/…`
 // (`~/.codex`) — or one inside the project itself is. Symlinks are resolved on both sides first: a link inside
-// `~/.claude/projects` that points elsewhere is elsewhere.
+// `~/.claude/projects` that points elsewhere is elsewhere. Nothing under the project's `.leopold/` is a transcript
+// (the journal, the state and the brief files are `.jsonl`/text the run itself writes). Every reader of a path
+// state.json names asks here first (the live run, the harness detection, Open Transcript).
 import { promises as fs } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
-import { harnessEnvFrom, type HarnessEnv } from './continuity/harness';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 export type TranscriptPlace =
   | { ok: true; real: string; where: 'claude' | 'codex' | 'project' }
-  | { ok: false; reason: 'not-absolute' | 'not-jsonl' | 'missing' | 'not-regular' | 'outside'; real?: string };
+  | { ok: false; reason: 'not-absolute' | 'not-jsonl' | 'missing' | 'not-regular' | 'outside' | 'leopold'; real?: string };
 
-/** The harnesses' homes, as this process's environment names them (`$CLAUDE_HOME` too: the skill globs it). */
-export type TranscriptEnv = HarnessEnv & { claudeHome?: string };
+/**
+ * The harnesses' homes, as this process's environment names them (`$CLAUDE_HOME` too: the skill globs it); the
+ * shape of continuity/harness.ts's HarnessEnv, plus that one.
+ */
+export interface TranscriptEnv {
+  home: string;
+  claudeConfigDir?: string;
+  codexHome?: string;
+  claudeHome?: string;
+}
 
 export function transcriptEnv(env: NodeJS.ProcessEnv, home: string): TranscriptEnv {
-  return { ...harnessEnvFrom(env, home), claudeHome: env.CLAUDE_HOME || undefined };
+  return {
+    home, claudeConfigDir: env.CLAUDE_CONFIG_DIR || undefined, codexHome: env.CODEX_HOME || undefined,
+    claudeHome: env.CLAUDE_HOME || undefined,
+  };
 }
 
 /** The folders transcripts may live in, per harness (not resolved). */
@@ -36,13 +48,21 @@ export async function transcriptPlace(path: string, projectRoot: string, env: Tr
   if (!isAbsolute(path)) return { ok: false, reason: 'not-absolute' };
   if (!path.endsWith('.jsonl')) return { ok: false, reason: 'not-jsonl' };
   const real = await fs.realpath(path).catch(() => undefined);
-  if (!real) return { ok: false, reason: 'missing' };
+  if (!real) {
+    // Not there (yet): judged where it would be, as written — a path that may appear later is still only followed
+    // inside a place transcripts are kept.
+    const roots = transcriptRoots(env);
+    if (inside(path, join(projectRoot, '.leopold'))) return { ok: false, reason: 'leopold' };
+    if (![...roots.claude, ...roots.codex, projectRoot].some((d) => inside(resolve(path), d))) return { ok: false, reason: 'outside' };
+    return { ok: false, reason: 'missing' };
+  }
   if (!real.endsWith('.jsonl')) return { ok: false, reason: 'not-jsonl', real };
   const st = await fs.stat(real).catch(() => undefined);
   if (!st?.isFile()) return { ok: false, reason: 'not-regular', real };
   const resolved = async (dirs: string[]) =>
     (await Promise.all(dirs.map((d) => fs.realpath(d).catch(() => undefined)))).filter((d): d is string => !!d);
   const roots = transcriptRoots(env);
+  if ((await resolved([join(projectRoot, '.leopold')])).some((d) => inside(real, d))) return { ok: false, reason: 'leopold', real };
   if ((await resolved(roots.claude)).some((d) => inside(real, d))) return { ok: true, real, where: 'claude' };
   if ((await resolved(roots.codex)).some((d) => inside(real, d))) return { ok: true, real, where: 'codex' };
   if ((await resolved([projectRoot])).some((d) => inside(real, d))) return { ok: true, real, where: 'project' };

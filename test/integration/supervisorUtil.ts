@@ -7,8 +7,14 @@ import { formatUtc } from '../../src/core/time';
 
 export const stamp = (agoS = 0) => formatUtc(Date.now() - agoS * 1000);
 
+/**
+ * A Claude Code transcript where Claude Code keeps them (`~/.claude/projects/<folder>/`, the test HOME): a path
+ * state.json names is read only there (core/transcriptPlace.ts).
+ */
 export function claudeTranscript(): string {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'leo-transcript-')), 'session.jsonl');
+  const projects = path.join(os.homedir(), '.claude', 'projects');
+  fs.mkdirSync(projects, { recursive: true });
+  const file = path.join(fs.mkdtempSync(path.join(projects, '-leo-transcript-')), 'session.jsonl');
   fs.writeFileSync(file, JSON.stringify({ type: 'assistant', sessionId: 's1', uuid: 'u1' }) + '\n');
   return file;
 }

@@ -1,13 +1,13 @@
 // The hooks' lock budget, for real: a live lock (a writer that never lets go) is waited for the hooks' 50 tries × 0.1 s
 // (about 6 s of wall time with the reaper's checks) and then given up on with a clear error. Slow by nature: stress.
 import * as assert from 'node:assert';
-import { mkdtempSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { withStateLock, LOCK_DIR } from '../../src/core/atomic';
+import { tempFolder } from '../support/tempDir';
 
 function leoDir(): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'leo-atomic-')), '.leopold');
+  const dir = join(tempFolder('leo-atomic-'), '.leopold');
   mkdirSync(dir);
   return dir;
 }

@@ -3,12 +3,12 @@
 // Zero double holds, zero double spawns. Also: a lock stamped in the future does not block writes for minutes.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { withStateLock, LOCK_DIR } from '../../src/core/atomic';
 import { formatUtc } from '../../src/core/time';
 import { CHECKPOINT, GUARDRAILS_AUTO, PLAN } from '../support/continuityFixture';
+import { tempFolder } from '../support/tempDir';
 
 const RACERS = 6;
 const GROUP = 40;
@@ -64,7 +64,7 @@ function run(args: string[], log: string, bashGroups?: { at: number; dirs: strin
 describe('stale .state.lock reaping, raced by real processes', function () {
   this.timeout(120_000);
   let tmp: string;
-  beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'leo-lockrace-'))));
+  beforeEach(() => (tmp = tempFolder('leo-lockrace-')));
   afterEach(() => {
     for (const k of live) if (k.exitCode === null && k.signalCode === null) k.kill('SIGKILL');
     rmSync(tmp, { recursive: true, force: true });

@@ -1,11 +1,11 @@
 // Shared fixtures for the continuity tests (not a test file itself): a temp project with `.leopold/`, temp harness
 // homes, and upstream's rolled and api_error states (built the way Leopold's own tests build them).
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatUtc } from '../../src/core/time';
 import type { SpawnPlan } from '../../src/core/continuity/decide';
 import type { RunnerOptions } from '../../src/core/continuity/runner';
+import { tempFolder } from './tempDir';
 
 export const CHECKPOINT = `# Leopold Checkpoint
 
@@ -34,11 +34,12 @@ export const PLAN = '# Plan\n\n- [x] First item, closed in window 1\n- [ ] Secon
 export const GUARDRAILS_AUTO = '# Guardrails\n\n## Continuity\n- continuity: auto           # auto | manual\n- max_windows: 10            # total context windows one run may span\n';
 
 export class Project {
-  readonly tmp = mkdtempSync(join(tmpdir(), 'leo-cont-'));
+  readonly tmp = tempFolder('leo-cont-');
   readonly root = join(this.tmp, 'project');
   readonly leo = join(this.root, '.leopold');
   readonly home = join(this.tmp, 'home');
-  readonly transcript = join(this.tmp, 'transcript.jsonl');
+  /** The running window's transcript: inside the project, one of the places a transcript is read from. */
+  readonly transcript = join(this.root, 'transcript.jsonl');
   spawned: SpawnPlan[] = [];
   now: number;
 

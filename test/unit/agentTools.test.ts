@@ -3,12 +3,12 @@
 // user's only.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, openSync, promises as fs, mkdtempSync, readFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { closeSync, constants, openSync, promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
   AGENT_TOOLS, EVENTS_MAX, ToolInputError, checkCheckpointAnswer, recentEventsAnswer, searchDecisionsAnswer, toolInput,
 } from '../../src/core/agent/tools';
+import { tempFolder } from '../support/tempDir';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -56,7 +56,7 @@ describe('agent tools: one definition, bounded answers (core/agent/tools.ts)', f
   });
 
   it('recent events come from the journal\'s tail only, newest first, at most 200, whatever the journal\'s size', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-tools-'));
+    const dir = tempFolder('leo-tools-');
     const lines: string[] = [];
     for (let i = 0; i < 120_000; i++) lines.push(`{"ts":"2026-11-01T00:00:00Z","event":"turn_start","iteration":${i},"open_items":2}`);
     await fs.writeFile(path.join(dir, 'events.jsonl'), lines.join('\n') + '\n');
@@ -67,7 +67,7 @@ describe('agent tools: one definition, bounded answers (core/agent/tools.ts)', f
   });
 
   it('a FIFO checkpoint or journal is never opened (no hang), and says so', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-tools-'));
+    const dir = tempFolder('leo-tools-');
     const fifos = ['CHECKPOINT.md', 'events.jsonl'].map((f) => path.join(dir, f));
     for (const f of fifos) execFileSync('mkfifo', [f]);
     // A reader that opened a FIFO would block until a writer came: race each answer against a timer.

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert';
-import { promises as fs, mkdtempSync, utimesSync, mkdirSync } from 'node:fs';
+import { promises as fs, utimesSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
 import { withStateLock, mergeStateFields, writeFileAtomic, UnparseableFileError, LOCK_DIR } from '../../src/core/atomic';
+import { tempFolder } from '../support/tempDir';
 
 function leoDir(): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'leo-atomic-')), '.leopold');
+  const dir = join(tempFolder('leo-atomic-'), '.leopold');
   mkdirSync(dir);
   return dir;
 }

@@ -1,12 +1,12 @@
 // `leopold-checkpoint-server --check [FILE…]`: the real built dist/server.js, in real project folders.
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { validateCheckpoint } from '../../src/core/checkpoint';
 import { BROKEN, bigDoc, doc } from '../fixtures/checkpoints/docs';
 import { SERVER_JS } from '../fixtures/checkpoints/lsp';
+import { tempFolder } from '../support/tempDir';
 
 const LINE = /^(.+):(\d+):(\d+): (error|warning) ([a-z-]+) (.+)$/;
 
@@ -22,7 +22,7 @@ describe('leopold-checkpoint-server --check', function () {
   let root: string;
   const leo = (...p: string[]) => path.join(root, '.leopold', ...p);
   beforeEach(() => {
-    root = mkdtempSync(path.join(tmpdir(), 'leopold-check-'));
+    root = tempFolder('leopold-check-');
     mkdirSync(leo('runs', '20260807T002623Z'), { recursive: true });
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));

@@ -2,14 +2,14 @@
 // Resume at…'s one shared schedule per run (claimed once when it fires, cancelled everywhere); and where a transcript
 // may be read or opened from.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { runControls } from '../../src/core/continuity/controls';
 import { newScheduleId, ScheduleStore, type StoredSchedule } from '../../src/core/continuity/scheduleStore';
 import { transcriptPlace } from '../../src/core/transcriptPlace';
 import { claimedHarness } from '../../src/core/continuity/resume';
+import { tempFolder } from '../support/tempDir';
 
 describe('Run Actions: the controls by the run\'s state, the likely action first (issue 23)', () => {
   const base = { killSwitch: false, agentRunning: false, modeRemembered: false };
@@ -37,7 +37,7 @@ describe('Run Actions: the controls by the run\'s state, the likely action first
 
 describe('Resume at…: one schedule per run across windows (issue 19)', () => {
   const project = () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), 'leo-sched-')));
+    const root = realpathSync(tempFolder('leo-sched-'));
     mkdirSync(join(root, '.leopold'));
     return { root, leo: join(root, '.leopold'), storage: join(root, 'global-storage') };
   };
@@ -90,7 +90,7 @@ describe('Resume at…: one schedule per run across windows (issue 19)', () => {
 
 describe('Open Transcript: only transcripts where the harnesses keep them, or inside the project (issue 19)', () => {
   const setup = () => {
-    const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'leo-tx-')));
+    const tmp = realpathSync(tempFolder('leo-tx-'));
     const home = join(tmp, 'home');
     const root = join(tmp, 'project');
     for (const d of [join(home, '.claude', 'projects', '-p'), join(home, '.codex', 'sessions', '2026', '01', '01'), join(root, '.leopold'), join(tmp, 'cfg', 'projects', 'x')]) mkdirSync(d, { recursive: true });

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { decisionCount, loadDecisionSources, parseDecisions, queryTerms, searchDecisions, stripComments, type DecisionSource } from '../../src/core/decisions';
 import { rng } from '../fixtures/random';
+import { tempFolder } from '../support/tempDir';
 
 const root = path.join(__dirname, '..', '..');
 const demo = path.join(root, 'examples', 'demo', '.leopold');
@@ -192,7 +192,7 @@ describe('DECISIONS.md (core/decisions)', () => {
   });
 
   it('loads every archived run newest first and skips runs without a DECISIONS.md', async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'leo-dec-'));
+    const dir = await Promise.resolve(tempFolder('leo-dec-'));
     try {
       const leo = path.join(dir, '.leopold');
       for (const run of ['20260101T000000Z', '20260301T000000Z-graph', 'hand named', '20260201T000000Z']) {

@@ -1,6 +1,5 @@
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   doctorStringsFor,
@@ -8,6 +7,7 @@ import {
   runDoctor, type DoctorCheckId, type DoctorInput, type DoctorReport, type TrackedState,
 } from '../../src/core/doctor';
 import { ReadCache } from '../../src/core/readCache';
+import { tempFolder } from '../support/tempDir';
 
 const fixture = (name: string) => path.join(__dirname, '..', '..', 'test', 'fixtures', 'projects', name, '.leopold');
 const T = (iso: string) => Date.parse(iso);
@@ -56,7 +56,7 @@ describe('leopold doctor, project continuity block (core/doctor)', () => {
   });
 
   it('counts foreign stops incrementally: only appended whole lines are read; truncation or a new owner starts over', async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'leo-foreign-'));
+    const dir = await Promise.resolve(tempFolder('leo-foreign-'));
     const file = path.join(dir, 'events.jsonl');
     const cache = new ReadCache(); // the project's cache: counts carry over between checks
     const stop = (ts: string) => `{"ts":"${ts}","event":"foreign_stop","session":"bbbb2222","owner":"aaaa1111","owner_engine":"skill"}\n`;

@@ -1,7 +1,6 @@
 import * as assert from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   addDirective, canvasCommand, CANVAS_KINDS, commandLine, CommandTracker, itemNodeId, LOST_AFTER_MS, parseCommandLines,
@@ -11,6 +10,7 @@ import { appendLine } from '../../src/core/atomic';
 import { parseEventLine, type JournalEvent } from '../../src/core/journal';
 import { rng } from '../fixtures/random';
 import { at, driverLine } from '../fixtures/driver';
+import { tempFolder } from '../support/tempDir';
 
 /** The dashboard's `apply_canvas_command` + `append_command`, run by Python itself, for each request: the line or the error. */
 function pythonLines(requests: { cmd: unknown; nodeId: string; text: unknown }[]): string[] {
@@ -158,7 +158,7 @@ describe('Canvas commands (core/driver/commands)', () => {
   });
 
   it('appendLine appends one line per call and never rewrites what is there; it refuses a symlink and a FIFO', async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'leo-cmd-'));
+    const dir = await Promise.resolve(tempFolder('leo-cmd-'));
     const file = path.join(dir, 'commands.jsonl');
     await fs.writeFile(file, '{"cmd": "approve"}'); // a line the dashboard left unterminated? (never: it writes "\n") — kept as is
     await appendLine(file, '{"cmd": "kill-item", "index": 2}\n');
@@ -176,7 +176,7 @@ describe('Canvas commands (core/driver/commands)', () => {
 
   it('appendLine: 8 processes × 200 appends of 12 KB lines race on one file, and every line arrives whole', async function () {
     this.timeout(60000);
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'leo-cmd-race-'));
+    const dir = await Promise.resolve(tempFolder('leo-cmd-race-'));
     const file = path.join(dir, 'commands.jsonl');
     // Each child appends with O_APPEND in one write, like the dashboard's Python and like appendLine.
     const child = `

@@ -11,6 +11,8 @@ import { parseJournal } from '../../src/core/journal';
 import { parsePlan } from '../../src/core/plan';
 import { rng } from '../fixtures/random';
 import { at, budgetRun, driverLine, parallelRun, serialRun, workflowRun, worktreeRun } from '../fixtures/driver';
+import { driverRunNode } from '../../src/extension/driver/nodes';
+import type { NodeData } from '../../src/extension/runs/runsTreeNodes';
 
 const load = (f: { root: string; leoDir: string; claudeConfigDir?: string }) =>
   new DriverRunModel(f.leoDir, {
@@ -69,6 +71,33 @@ describe('driver runs (core/driver)', () => {
     assert.deepStrictEqual({ spent: v.spend.spentUsd, budget: v.spend.budgetUsd, level: v.spend.level }, { spent: 6.4, budget: 10, level: 'ok' });
     assert.strictEqual(v.items[2].folded!.costUsd.toFixed(2), '2.50');
     assert.strictEqual(v.progress.conflicts, 1);
+  });
+
+  it('a merge conflict\'s row is a kept worktree row: the tree\'s open and add-to-workspace actions show on it (package.json menus)', async () => {
+    const f = await parallelRun();
+    const s = await load(f);
+    const kept = f.worktrees![2];
+    const menus = (JSON.parse(await fs.readFile(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { menus: { 'view/item/context': { command: string; when: string }[] } };
+    }).contributes.menus['view/item/context'];
+    /** The commands VS Code would offer on a row with this contextValue. */
+    const offered = (contextValue: string) => menus.filter((m) => m.command.startsWith('leopold.driver.') && /viewItem =~ \//.test(m.when))
+      .filter((m) => new RegExp(/viewItem =~ \/(.*)\/(?:\s|$)/.exec(m.when)![1]).test(contextValue)).map((m) => m.command);
+    const find = (n: NodeData | undefined, suffix: string): NodeData | undefined =>
+      !n ? undefined : n.id.endsWith(suffix) ? n : n.children?.map((c) => find(c, suffix)).find(Boolean);
+    for (const open of [new Set<string>(), new Set([kept])]) {
+      const node = driverRunNode(f.root, f.leoDir, { snapshot: s, commands: [], dismissed: new Set(), openFolders: open });
+      const row = find(node, '::conflict')!;
+      assert.strictEqual(row.resource, kept);
+      const worktreeRow = find(node, `::driver:worktree:${kept}`)!;
+      assert.strictEqual(row.contextValue, worktreeRow.contextValue, 'the same context as the Worktrees node\'s row for that folder');
+      assert.deepStrictEqual([...new Set(offered(row.contextValue!))].sort(), open.size
+        ? ['leopold.driver.openWorktree'] : ['leopold.driver.addWorktreeToWorkspace', 'leopold.driver.openWorktree']);
+    }
+    // Once its folder is gone, the row offers nothing to open.
+    await fs.rm(kept, { recursive: true, force: true });
+    const gone = driverRunNode(f.root, f.leoDir, { snapshot: await load(f), commands: [], dismissed: new Set(), openFolders: new Set() });
+    assert.deepStrictEqual(offered(find(gone, '::conflict')!.contextValue!), []);
   });
 
   it('a worktree whose folder was deleted reads as missing; a second run\'s worktrees are listed apart from the current one', async () => {

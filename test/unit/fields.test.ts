@@ -2,8 +2,7 @@
 // pill, the doctor, the run model, the runs tree — reads `windows` and `max_windows` the same way, whatever type the
 // file gives them.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   apiErrorAttempts, capContextMb, currentWindow, hookContextMb, jsonInt, pyInt, recordIsForCurrentWindow, relaunchWindow,
@@ -17,6 +16,7 @@ import { assembleWindows, runStatus } from '../../src/core/runs';
 import { ProjectModel } from '../../src/core/project';
 import { buildProjectNode } from '../../src/extension/runs/runsTreeNodes';
 import { formatUtc } from '../../src/core/time';
+import { tempFolder } from '../support/tempDir';
 
 const NOW = Date.UTC(2026, 10, 30, 6, 0, 0);
 
@@ -95,7 +95,7 @@ describe('state.json fields: one resolver each (core/fields)', () => {
       assert.equal(pillWindow({ ...raw, windows: 2 }, 4), `run active · window 2/${expected}`);
       assert.deepEqual(doctorWindows({ ...raw, windows: 2 }, '- max_windows: 4\n'), { n: 2, m: expected });
       // The project model (the runs tree and the timeline read its ceiling), from files on disk.
-      const dir = mkdtempSync(join(tmpdir(), 'leo-fields-'));
+      const dir = tempFolder('leo-fields-');
       const leo = join(dir, '.leopold');
       mkdirSync(leo);
       writeFileSync(join(leo, 'GUARDRAILS.md'), '- max_windows: 4\n');

@@ -5,7 +5,6 @@
 // the tree's (core/live/figures.ts, readFigures.ts).
 import * as assert from 'node:assert/strict';
 import { promises as fs, mkdirSync, writeFileSync, utimesSync, readFileSync } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { calcPrice } from '@pydantic/genai-prices';
 import { LiveRun, liveInputOf } from '../../src/core/live/run';
@@ -21,8 +20,9 @@ import {
   claudeAssistant, claudeToolResult, claudeUser, codexCall, codexMeta, codexOutput, codexTokenCount, codexTurn, writeCodexRollout,
   type ClaudeSession,
 } from '../fixtures/transcripts';
+import { tempFolder } from '../support/tempDir';
 
-const tmp = () => fs.mkdtemp(path.join(os.tmpdir(), 'leo-fig-'));
+const tmp = () => Promise.resolve(tempFolder('leo-fig-'));
 const MB = 1024 * 1024;
 const near = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
 /** The reference price of one Codex request, by @pydantic/genai-prices itself. */
@@ -144,7 +144,7 @@ describe('issue 20: every figure true on real files', () => {
         const p = path.join(dir, `t${n}.jsonl`);
         if (exists) writeFileSync(p, `${first}\n`);
         const state = { transcript_path: p, ...(owner !== undefined ? { owner: { harness: owner } } : {}) };
-        const got = await detectHarness('/p', state, { home: dir });
+        const got = await detectHarness(dir, state, { home: dir }); // the transcripts inside the project: readable there
         const watcher = exists ? classifyTranscriptLine(first) : undefined;
         if (watcher) assert.equal(got.harness, watcher, `case ${n}: where the watcher decides, its answer`);
         else if (exists && first.includes('turn_context')) assert.equal(got.harness, 'codex', `case ${n}: a rollout item's shape`);

@@ -1,14 +1,14 @@
 // The bounded whole-file read (core/files.ts readUpTo): sized by what fstat said, grown when the file grew since,
 // never past its limit. Property over seeded sizes, with the file appended to between the fstat and the read.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, promises as fs } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { readUpTo, readBounded } from '../../src/core/files';
 import { rng } from '../fixtures/random';
+import { tempFolder } from '../support/tempDir';
 
 describe('core/files readUpTo (a buffer the size of the file, not of the cap)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'leo-files-'));
+  const dir = tempFolder('leo-files-');
 
   it('reads exactly the file, whatever the size it was told, and never past the limit (2,000 seeded cases)', async () => {
     const rand = rng(1201);

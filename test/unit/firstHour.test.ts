@@ -2,8 +2,7 @@
 // checkpoint's error count in the snapshot, one local-time rule, plurals by Intl.PluralRules, the nested-project
 // search and its bounds, and the manifest's menus against the tags.
 import * as assert from 'node:assert';
-import { promises as fs, mkdirSync, mkdtempSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { promises as fs, mkdirSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ProjectModel } from '../../src/core/project';
 import { buildProjectNode, type NodeData } from '../../src/extension/runs/runsTreeNodes';
@@ -13,13 +12,14 @@ import { discoverNested, hasOwnProject } from '../../src/core/discover';
 import { rng } from '../fixtures/random';
 import { agentVersion } from '../../src/core/continuity/spawn';
 import { DOCTOR_EN, doctorStringsFor, firstRunFindings, renderFirstRun } from '../../src/core/doctor';
+import { tempFolder } from '../support/tempDir';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const fixtures = path.join(ROOT, 'test', 'fixtures', 'projects');
 const find = (n: NodeData, id: string): NodeData | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
 
 async function copyFixture(name: string): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `leo15-${name}-`));
+  const dir = await Promise.resolve(tempFolder(`leo15-${name}-`));
   await fs.cp(path.join(fixtures, name), dir, { recursive: true });
   return dir;
 }
@@ -132,7 +132,7 @@ describe('issue 15: one time rule, counted words by the language', () => {
 });
 
 describe('issue 15: nested projects (core/discover)', () => {
-  const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'leo15-discover-'));
+  const tmp = () => tempFolder('leo15-discover-');
 
   it('finds the folder itself and projects one and two levels down; never deeper, never in skipped trees', async () => {
     const dir = tmp();
@@ -173,7 +173,7 @@ describe('issue 15: nested projects (core/discover)', () => {
 
 describe('issue 15: the Doctor\'s first-run block (core/doctor firstRunFindings, spawn agentVersion)', () => {
   const exe = (body: string) => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo15-agent-'));
+    const dir = tempFolder('leo15-agent-');
     const file = path.join(dir, 'claude');
     writeFileSync(file, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
     return file;

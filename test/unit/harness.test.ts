@@ -3,11 +3,11 @@
 // first record of several MiB.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import * as H from '../../src/core/continuity/harness';
 import { rng } from '../fixtures/random';
+import { tempFolder } from '../support/tempDir';
 
 const CLAUDE_TYPES = ['assistant', 'user', 'system', 'summary', 'file-history-snapshot'];
 
@@ -68,7 +68,7 @@ function randomObject(next: () => number, depth: number): Record<string, unknown
 
 describe('the harness from the first record of a transcript (core/continuity/harness)', () => {
   let tmp: string;
-  beforeEach(() => (tmp = mkdtempSync(join(tmpdir(), 'leo-harness-'))));
+  beforeEach(() => (tmp = tempFolder('leo-harness-')));
   afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('property: agrees with JSON.parse over 20,000 seeded random first records (escapes, nesting, blanks)', () => {
@@ -98,9 +98,9 @@ describe('the harness from the first record of a transcript (core/continuity/har
     writeFileSync(claude, `${JSON.stringify({ parentUuid: null, message: { content: big }, type: 'user', uuid: 'u1', sessionId: 's1' })}\n{"type":"assistant"}\n`);
     const codex = join(tmp, 'codex.jsonl');
     writeFileSync(codex, `${JSON.stringify({ timestamp: 't', type: 'session_meta', payload: { instructions: big, cwd: '/p' } })}\n`);
-    // The relaunch gate: no unknown_harness.
-    assert.deepEqual(await H.detectHarness('/p', { transcript_path: claude }, { home: tmp }), { harness: 'claude', source: 'first-record', transcript: claude });
-    assert.deepEqual(await H.detectHarness('/p', { transcript_path: codex }, { home: tmp }), { harness: 'codex', source: 'first-record', transcript: codex });
+    // The relaunch gate: no unknown_harness (the transcripts inside the project: a place transcripts may be read from).
+    assert.deepEqual(await H.detectHarness(tmp, { transcript_path: claude }, { home: tmp }), { harness: 'claude', source: 'first-record', transcript: claude });
+    assert.deepEqual(await H.detectHarness(tmp, { transcript_path: codex }, { home: tmp }), { harness: 'codex', source: 'first-record', transcript: codex });
     assert.equal(await H.classifyTranscript(claude), 'claude');
     assert.equal(await H.classifyTranscript(codex), 'codex');
     // Type first, the big value after it: decided at the start, so a cut-off tail does not matter.
@@ -109,7 +109,23 @@ describe('the harness from the first record of a transcript (core/continuity/har
     assert.equal(await H.classifyTranscript(early), 'claude');
   });
 
-  it('a 200 MiB first record is scanned in bounded memory', async function () {
+  it('classifying reads at most 16 MiB: a record that names its harness only after 20 MiB of padding is unknown', async () => {
+    const file = join(tmp, 'padded.jsonl');
+    const fd = openSync(file, 'w');
+    writeSync(fd, '{"pad":"');
+    const chunk = Buffer.alloc(4 * 1024 * 1024, 'a');
+    for (let i = 0; i < 5; i++) writeSync(fd, chunk);
+    writeSync(fd, '","type":"session_meta","payload":{}}\n');
+    closeSync(fd);
+    assert.equal(H.CLASSIFY_MAX_BYTES, 16 * 1024 * 1024);
+    assert.equal(await H.classifyTranscript(file), undefined, 'not read past 16 MiB');
+    // Just under the bound, the same record is classified.
+    const near = join(tmp, 'near.jsonl');
+    writeFileSync(near, `{"pad":"${'a'.repeat(15 * 1024 * 1024)}","type":"session_meta","payload":{}}\n`);
+    assert.equal(await H.classifyTranscript(near), 'codex');
+  });
+
+  it('a 200 MiB first record is scanned in bounded memory and time: unknown after 16 MiB', async function () {
     this.timeout(120_000);
     const file = join(tmp, 'huge.jsonl');
     const fd = openSync(file, 'w');
@@ -123,7 +139,7 @@ describe('the harness from the first record of a transcript (core/continuity/har
     let peak = before;
     const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
     try {
-      assert.equal(await H.classifyTranscript(file), 'claude');
+      assert.equal(await H.classifyTranscript(file), undefined, 'a first record of 200 MiB is no transcript\'s: not read to its end');
     } finally {
       clearInterval(timer);
     }

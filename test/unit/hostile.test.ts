@@ -3,8 +3,7 @@
 // and the tree says what it found. Each read is raced against a generous timer: a reader that blocks fails the
 // test instead of hanging it, and every FIFO is opened for writing afterwards so a blocked old reader is released.
 import * as assert from 'node:assert/strict';
-import { closeSync, constants, existsSync, mkdtempSync, openSync, promises as fs, readdirSync, lstatSync, writeFileSync, utimesSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, constants, existsSync, openSync, promises as fs, readdirSync, lstatSync, writeFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { LONG_JOURNAL_EVENTS, longOnPlan, makeHostileSet, type HostileFolder } from '../fixtures/hostile';
 import * as planModule from '../../src/core/plan';
@@ -27,6 +26,7 @@ import { LineSplitter } from '../../src/core/lines';
 
 const MAX_LINE_BYTES = 4 * 1024 * 1024; // core/journal.ts's cap (spelled out: the old code has no such export)
 import { CapStore } from '../../src/server/caps';
+import { tempFolder } from '../support/tempDir';
 
 /** Rejects when `p` has not settled after `ms` (a hang, not a slow machine: the bounds are generous). */
 export function bounded<T>(what: string, p: Promise<T>, ms = 5000): Promise<T> {
@@ -64,7 +64,7 @@ describe('hostile files (FIFOs, symlinks, directories): never opened, never hang
   const leo = (name: string) => join(set.find((f) => f.name === name)!.root, '.leopold');
 
   before(() => {
-    ws = mkdtempSync(join(tmpdir(), 'leo-hostile-'));
+    ws = tempFolder('leo-hostile-');
     set = makeHostileSet(ws, { hugeStateBytes: 99 * 1000 * 1000 });
   });
   afterEach(() => releaseFifos(ws));
@@ -91,7 +91,7 @@ describe('hostile files (FIFOs, symlinks, directories): never opened, never hang
   });
 
   it('a file over the cap is too large and not read; one byte under is read', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'leo-cap-'));
+    const dir = tempFolder('leo-cap-');
     writeFileSync(join(dir, 'a'), 'x'.repeat(1000));
     assert.deepEqual((({ kind, bytes, limit }: any) => ({ kind, bytes, limit }))(await readBounded(join(dir, 'a'), 999)), { kind: 'too-large', bytes: 1000, limit: 999 });
     assert.equal(((await readBounded(join(dir, 'a'), 1000)) as { text: string }).text.length, 1000);
@@ -181,7 +181,7 @@ describe('a huge state.json: observed by stat, never parsed', function () {
   let set: HostileFolder[];
   const leo = (name: string) => join(set.find((f) => f.name === name)!.root, '.leopold');
   before(() => {
-    ws = mkdtempSync(join(tmpdir(), 'leo-huge-'));
+    ws = tempFolder('leo-huge-');
     set = makeHostileSet(ws);
   });
   after(async () => {
@@ -226,7 +226,7 @@ describe('a huge state.json: observed by stat, never parsed', function () {
   });
 
   it('an unchanged state.json is not read again; any change (new inode, size, mtime or ctime) is', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'leo-cache-'));
+    const dir = tempFolder('leo-cache-');
     const file = join(dir, 'state.json');
     const cache = new ReadCache(); // the project's cache: the VS Code layer makes one per project
     writeFileSync(file, '{"active":false,"stopped_reason":"user_stop","iteration":1}\n');
@@ -282,13 +282,13 @@ export function rng(seed: number): () => number {
 describe('the journal: line boundaries whatever the line length, in bounded memory; rewrites noticed', function () {
   this.timeout(120_000);
   const tmpJournal = () => {
-    const dir = mkdtempSync(join(tmpdir(), 'leo-tail-'));
+    const dir = tempFolder('leo-tail-');
     return { dir, file: join(dir, 'events.jsonl') };
   };
   const evLine = (i: number, pad = 0, event = 'turn_start') => `${JSON.stringify({ ts: '2026-09-04T05:00:00Z', event, iteration: i, pad: 'é'.repeat(pad) })}\n`;
 
   it('a 200 KB line straddling the first 64 KB of the tail: Recent events shows the tail, not 0 of 4,787', async () => {
-    const ws = mkdtempSync(join(tmpdir(), 'leo-long-'));
+    const ws = tempFolder('leo-long-');
     const set = makeHostileSet(ws, { hugeStateBytes: 1000 });
     const leo = join(set.find((f) => f.name === 'long-line-journal')!.root, '.leopold');
     releaseFifos(ws);
@@ -493,7 +493,7 @@ describe('write paths never block on a FIFO (issue 19): the lock is released, th
   let set: HostileFolder[];
   const leo = (name: string) => join(set.find((f) => f.name === name)!.root, '.leopold');
   before(() => {
-    ws = mkdtempSync(join(tmpdir(), 'leo-hostile-write-'));
+    ws = tempFolder('leo-hostile-write-');
     set = makeHostileSet(ws, { hugeStateBytes: 1000 });
   });
   afterEach(() => releaseFifos(ws));
@@ -533,7 +533,7 @@ describe('write paths never block on a FIFO (issue 19): the lock is released, th
   });
 
   it('the kill switch over a FIFO named STOP: counts as there, never opened', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'leo-stop-fifo-'));
+    const dir = tempFolder('leo-stop-fifo-');
     try {
       execFileSync('mkfifo', [join(dir, 'STOP')]);
       await bounded('touch STOP (a FIFO)', touchFlagFile(join(dir, 'STOP')));

@@ -1,6 +1,5 @@
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { AppendLineReader, type TranscriptLine } from '../../src/core/live/lines';
 import { LineSplitter } from '../../src/core/lines';
@@ -19,8 +18,9 @@ import {
   codexAgentMessage, codexCall, codexMeta, codexOutput, codexTokenCount, codexTurn,
   type ClaudeSession,
 } from '../fixtures/transcripts';
+import { tempFolder } from '../support/tempDir';
 
-const tmp = () => fs.mkdtemp(path.join(os.tmpdir(), 'leo-live-'));
+const tmp = () => Promise.resolve(tempFolder('leo-live-'));
 let clock = Date.UTC(2026, 11, 1, 12, 0, 0);
 const session = (id = '11111111-2222-3333-4444-555555555555', sidechain = false): ClaudeSession => ({ sessionId: id, cwd: '/work/p', now: () => new Date((clock += 1000)).toISOString(), sidechain });
 const U = (input: number, output: number, cw = 0, cr = 0) =>

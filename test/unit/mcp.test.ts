@@ -4,14 +4,14 @@
 // hostile projects. The answers are the same core answers `leopold-status --json` gives.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { promises as fs, mkdtempSync, symlinkSync } from 'node:fs';
-import * as os from 'node:os';
+import { promises as fs, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { AGENT_TOOLS } from '../../src/core/agent/tools';
 import { readRunStatus } from '../../src/core/status';
 import { makeHostileSet } from '../fixtures/hostile';
+import { tempFolder } from '../support/tempDir';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'status.js');
@@ -39,7 +39,7 @@ describe('leopold-status --mcp: the MCP server over stdio, with the SDK\'s clien
   let dir: string;
 
   before(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'leo-mcp-'));
+    dir = tempFolder('leo-mcp-');
     // The server is started for a copy of the demo; a second project sits beside it (outside, unless --allow'ed).
     await fs.cp(DEMO, path.join(dir, 'demo'), { recursive: true });
     await fs.cp(path.join(FIXTURES, 'aborted-run'), path.join(dir, 'other'), { recursive: true });
@@ -154,7 +154,7 @@ describe('leopold-status --mcp: the MCP server over stdio, with the SDK\'s clien
   });
 
   it('huge and hostile projects are answered within bounds (99 MB state, 1e9 windows, FIFOs, a 40 MB journal)', async () => {
-    const ws = mkdtempSync(path.join(os.tmpdir(), 'leo-mcp-hostile-'));
+    const ws = tempFolder('leo-mcp-hostile-');
     makeHostileSet(ws);
     const big = path.join(ws, 'big-journal', '.leopold');
     await fs.mkdir(big, { recursive: true });

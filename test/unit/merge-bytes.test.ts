@@ -2,11 +2,11 @@
 // JSON documents in every writer's formatting (jq compact, Python json.dumps, 2/4-space and tab pretty, CRLF), with
 // numbers JavaScript cannot hold (12345678901234567890, 1e400), non-ASCII, nesting and odd modes.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTree, type Node } from 'jsonc-parser/lib/esm/main.js';
 import { editJsonFields, mergeStateFields } from '../../src/core/atomic';
+import { tempFolder } from '../support/tempDir';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -114,7 +114,7 @@ describe('the state.json merge-write keeps every byte it does not own', () => {
   });
 
   it('on disk: 200 documents, the file\'s mode kept, nothing else left behind', async () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'leo-merge-'));
+    const tmp = tempFolder('leo-merge-');
     try {
       const leo = join(tmp, '.leopold');
       mkdirSync(leo);

@@ -2,11 +2,12 @@
 // its argv, its working directory and its stdin; one that fails, one that hangs, one that leaves a child holding its
 // stderr, one that never reads its stdin, one that is not there. Each returns within its bound and says what happened.
 import * as assert from 'node:assert/strict';
-import { promises as fs, mkdtempSync } from 'node:fs';
+import { promises as fs} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { notifyArgv, runNotifyCommand, type NotifyEvent } from '../../src/core/notifyCommand';
 import { readRunStatus } from '../../src/core/status';
+import { tempFolder } from '../support/tempDir';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -22,7 +23,7 @@ describe('leopold.notify.command: the runner (core/notifyCommand.ts), real proce
   let event: NotifyEvent;
 
   before(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'leo-notify-'));
+    dir = tempFolder('leo-notify-');
     const status = await readRunStatus(path.join(ROOT, 'test', 'fixtures', 'projects', 'rolled-window-3'), { nowMs: Date.UTC(2026, 8, 4, 9), env: {}, home: '/nonexistent' });
     event = {
       schema: 1, event: 'needsYou', kind: 'relaunch', key: 'relaunch:4:refused:stale_roll:2026-09-04T09:00:00Z', project: status.project, name: 'rolled',

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { gatherOwnerSignals, isPidAlive, ownerPid, ownerStatus } from '../../src/core/owner';
+import { tempFolder } from '../support/tempDir';
 
 const NOW = Date.UTC(2026, 8, 4, 6, 0, 0);
 const ago = (s: number) => new Date(NOW - s * 1000).toISOString().replace('.000Z', 'Z');
@@ -51,7 +51,7 @@ describe('ownership and liveness (core/owner)', () => {
   });
 
   it('an empty owner.transcript_path is "no transcript signal" (as leopold-owner.sh reads it); an absent one falls back', async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'leo-owner-'));
+    const dir = await Promise.resolve(tempFolder('leo-owner-'));
     const fresh = path.join(dir, 'top-level.jsonl');
     await fs.writeFile(fresh, '{"type":"assistant","sessionId":"s1","uuid":"u1"}\n');
     const base = { active: true, last_turn: ago(3600), transcript_path: fresh };
@@ -73,7 +73,7 @@ describe('ownership and liveness (core/owner)', () => {
 
   it('gathers signals: kill -0 and the transcript mtime', async () => {
     assert.strictEqual(isPidAlive(process.pid), true);
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'leo-owner-'));
+    const dir = await Promise.resolve(tempFolder('leo-owner-'));
     const transcript = path.join(dir, 's.jsonl');
     await fs.writeFile(transcript, '{"type":"assistant","sessionId":"s1","uuid":"u1"}\n');
     const sig = await gatherOwnerSignals({ owner: { pid: String(process.pid), transcript_path: transcript } });

@@ -1,6 +1,5 @@
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { appendEvent } from '../../src/core/journal';
 import { checkpointVerdict, ProjectModel, sectionsFor } from '../../src/core/project';
@@ -8,12 +7,13 @@ import { capFrom } from '../../src/core/checkpoint';
 import { formatLocal } from '../../src/core/time';
 import { parseRunName, sortRuns } from '../../src/core/runs';
 import { ARCHIVE_PAGE, archivedRunFileNodes, buildProjectNode, changedNodes, type NodeData } from '../../src/extension/runs/runsTreeNodes';
+import { tempFolder } from '../support/tempDir';
 
 const fixtures = path.join(__dirname, '..', '..', 'test', 'fixtures', 'projects');
 const NOW = Date.UTC(2026, 8, 4, 8, 25, 0);
 
 async function copyFixture(name: string): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `leo-${name}-`));
+  const dir = await Promise.resolve(tempFolder(`leo-${name}-`));
   await fs.cp(path.join(fixtures, name), dir, { recursive: true });
   return path.join(dir, '.leopold');
 }

@@ -2,13 +2,13 @@
 // journal, a run archived with its journal (on_finish: archive), an aborted run; and a hostile window count.
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { ProjectModel } from '../../src/core/project';
 import { archivedRunWindows, readJournalContinuity } from '../../src/core/runs';
 import { buildTimeline } from '../../src/core/timeline';
 import { parsePlan } from '../../src/core/plan';
 import { archivedRunNodes, buildProjectNode, type NodeData } from '../../src/extension/runs/runsTreeNodes';
+import { tempFolder } from '../support/tempDir';
 
 const fixtures = path.join(__dirname, '..', '..', 'test', 'fixtures', 'projects');
 const leo = (name: string) => path.join(fixtures, name, '.leopold');
@@ -95,7 +95,7 @@ describe('the run model on hook-written fixtures (core/project, core/runs, core/
   });
 
   it('state.json {"active": true, "windows": 1000000000} loads in bounded time and memory; the tree shows the number', async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'leo-windows-'));
+    const dir = await Promise.resolve(tempFolder('leo-windows-'));
     await fs.writeFile(path.join(dir, 'state.json'), '{"active": true, "windows": 1000000000}');
     const heap0 = process.memoryUsage().heapUsed;
     const t0 = Date.now();

@@ -3,8 +3,7 @@
 // ending a process with its descendants.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ChildRegistry, CHILDREN_KEPT_PER_PROJECT, earlyExitRecord, exitedEarly, parseChildRecord, readLogTail, tailLines, type ChildRecord,
@@ -17,6 +16,7 @@ import { formatEventLine, parseJournal } from '../../src/core/journal';
 import { assembleWindows, runStatus } from '../../src/core/runs';
 import { buildTimeline } from '../../src/core/timeline';
 import { rng } from '../fixtures/random';
+import { tempFolder } from '../support/tempDir';
 
 const linux = process.platform === 'linux';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -32,7 +32,7 @@ async function waitForFile(path: string, ms: number) {
 }
 
 function tmpProject(state: Record<string, unknown>): { root: string; leo: string } {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'leo-seat-')));
+  const root = realpathSync(tempFolder('leo-seat-'));
   const leo = join(root, '.leopold');
   mkdirSync(leo);
   writeFileSync(join(leo, 'state.json'), JSON.stringify(state, null, 2) + '\n');
@@ -342,7 +342,7 @@ describe('seat: pid verification and ending a process tree (real processes)', ()
 
   (linux ? it : it.skip)('the real cwd decides: a deleted directory whose "(deleted)" name is a symlink to the project is refused', async () => {
     const { root } = tmpProject({});
-    const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), 'leo-elsewhere-')));
+    const elsewhere = realpathSync(tempFolder('leo-elsewhere-'));
     const dir = join(elsewhere, 'd');
     mkdirSync(dir);
     const file = fakeAgent(elsewhere, 'sleep 30');

@@ -1,8 +1,7 @@
 // The checkpoint language server through a real LSP connection: `node dist/server.js --stdio`.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -12,12 +11,13 @@ import type {
 import { SECTIONS, TITLE, validateCheckpoint } from '../../src/core/checkpoint';
 import { BROKEN, bigDoc, doc } from '../fixtures/checkpoints/docs';
 import { LspTestClient, SERVER_JS } from '../fixtures/checkpoints/lsp';
+import { tempFolder } from '../support/tempDir';
 
 const codes = (d: Diagnostic[]) => d.map((x) => x.code).sort();
 const ALL_RANGE = { start: { line: 0, character: 0 }, end: { line: 10_000, character: 0 } };
 
 function project(files: Record<string, string>): { root: string; checkpoint: string; uri: string } {
-  const root = mkdtempSync(path.join(tmpdir(), 'leopold-server-'));
+  const root = tempFolder('leopold-server-');
   mkdirSync(path.join(root, '.leopold'), { recursive: true });
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(root, '.leopold', name)), { recursive: true });

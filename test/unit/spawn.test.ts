@@ -1,8 +1,7 @@
 // Starting the agent (core/continuity/spawn): real child processes (a fake agent that records its environment and
 // its own path), a PATH with empty and relative entries, a `claude` planted in the project directory.
 import * as assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 // A namespace import, so this file also builds against the spawner before these fixes (to see its tests fail there).
 import * as S from '../../src/core/continuity/spawn';
@@ -23,6 +22,7 @@ async function spawnDetached(plan: Parameters<typeof S.spawnDetached>[0], env: N
 const SESSION_VARS = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SESSION_ID', 'CLAUDE_PID', 'CODEX_THREAD_ID', 'CODEX_SANDBOX',
   'CODEX_SANDBOX_NETWORK_DISABLED', 'CODEX_MANAGED_BY_NPM', 'CODEX_MANAGED_BY_BUN', 'CODEX_MANAGED_PACKAGE_ROOT'];
 import { relaunchArgv } from '../../src/core/continuity/harness';
+import { tempFolder } from '../support/tempDir';
 
 async function waitForFile(file: string, ms = 10_000): Promise<string> {
   const t0 = Date.now();
@@ -49,7 +49,7 @@ describe('starting the agent (core/continuity/spawn)', () => {
   let tmp: string;
   let project: string;
   beforeEach(() => {
-    tmp = mkdtempSync(join(tmpdir(), 'leo-spawn-'));
+    tmp = tempFolder('leo-spawn-');
     project = join(tmp, 'project');
     mkdirSync(project);
   });

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseState, readState, describeStateRead, stateTime } from '../../src/core/state';
+import { tempFolder } from '../support/tempDir';
 
 const fixture = (name: string) => path.join(__dirname, '..', '..', 'test', 'fixtures', 'projects', name, '.leopold');
 
@@ -71,7 +71,7 @@ describe('state.json (core/state)', () => {
   });
 
   it('readState: missing, fixture files, mtime, and never rewrites an invalid file', async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'leo-state-'));
+    const dir = await Promise.resolve(tempFolder('leo-state-'));
     assert.deepStrictEqual(await readState(dir), { kind: 'missing' });
     assert.deepStrictEqual(await readState(path.join(dir, 'nope')), { kind: 'missing' });
     const malformed = path.join(fixture('malformed-state'), 'state.json');

@@ -5,8 +5,7 @@
 // nothing written and nothing spawned; `--watch` printing once per change.
 import * as assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { promises as fs, mkdtempSync, readdirSync, statSync } from 'node:fs';
-import * as os from 'node:os';
+import { promises as fs, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { ProjectModel } from '../../src/core/project';
 import { readRunStatus, type RunStatusData } from '../../src/core/status';
@@ -16,8 +15,10 @@ import { gaugeText } from '../../src/core/live/meters';
 import { loadDecisionSources } from '../../src/core/decisions';
 import { buildProjectNode, type NodeData } from '../../src/extension/runs/runsTreeNodes';
 import { statusLine, humanLines } from '../../src/cli/human';
+import { insightsJson, insightsMarkdown, readInsights } from '../../src/core/driver/insights';
 import { claudeAssistant, claudeUser, type ClaudeSession } from '../fixtures/transcripts';
 import { makeHostileSet } from '../fixtures/hostile';
+import { tempFolder } from '../support/tempDir';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'status.js');
@@ -107,9 +108,13 @@ async function assertMatchesTree(root: string, d: RunStatusData, now = NOW): Pro
   if (awaiting && awaiting.contextValue === 'awaitingHuman') assert.equal(d.needsYou?.kind, 'awaitingHuman');
   // A stop reason that asks for a person (the tree's needsPerson tag) is a needs-you for the data too.
   if (/\bneedsPerson\b/.test(tree.contextValue ?? '')) assert.notEqual(d.needsYou, null, 'needsPerson');
-  // The decision count: the blocks Search Decisions lists for the current run.
+  // `decisions`: the dashboard's meter as the tree shows it (the `decision_asked` events; no meter, none asked).
+  const decisionsMeter = find(tree, '::live:meter:decisions');
+  if (decisionsMeter) assert.equal(decisionsMeter.description, `${d.decisions} / ${d.decisions}`, 'decisions');
+  else if (meters) assert.equal(d.decisions, 0, 'no decisions meter in the tree: none asked');
+  // `decisionEntries`: the blocks Search Decisions lists for the current run.
   const sources = await loadDecisionSources(path.join(root, '.leopold'));
-  assert.equal(d.decisions, sources.find((s) => s.run === 'current')?.blocks.length ?? 0, 'decisions');
+  assert.equal(d.decisionEntries, sources.find((s) => s.run === 'current')?.blocks.length ?? 0, 'decisionEntries');
   assert.equal(d.project, root);
   assert.equal(d.schema, 1);
 }
@@ -142,6 +147,9 @@ async function liveProject(dir: string): Promise<string> {
     '{"ts":"2026-10-04T23:30:00Z","event":"stop","reason":"context_budget","session":"aaaaaaaa"}',
     '{"ts":"2026-10-04T23:30:03Z","event":"window_relaunch","window":1,"harness":"claude","binary":"claude"}',
     '{"ts":"2026-10-04T23:31:00Z","event":"turn_start","iteration":12,"open_items":2,"no_progress":0,"session":"bbbbbbbb"}',
+    // The decisions seam: three providers asked, one failure (the dashboard's `decisions` meter counts the asks).
+    ...[1, 2, 3].map((n) => `{"ts":"2026-10-04T23:3${n}:30Z","event":"decision_asked","provider":"cli","questions":["routing"]}`),
+    '{"ts":"2026-10-04T23:34:00Z","event":"decision_failed","provider":"cli","reason":"no_answer"}',
   ].join('\n') + '\n');
   await fs.writeFile(path.join(leo, 'state.json'), JSON.stringify({
     active: true, iteration: 14, max_iterations: 40, consecutive_failures: 1, max_failures: 3, subagents_spawned: 1, max_subagents: 8,
@@ -207,13 +215,13 @@ describe('leopold-status: the run as data, key by key against the Runs tree (cor
     const d = await readRunStatus(root, { nowMs: NOW, env: {}, home: '/nonexistent-home' });
     await assertMatchesTree(root, d);
     assert.equal(statusLine(d), 'Leopold · demo · run active · window 3/10 · plan 3/7');
-    assert.deepEqual(humanLines(d).slice(1), ['loop: nothing to do (idle)', 'meters: iterations 23/60 · subagents 2/8 · forks 0/0 · failures 0/3 · decisions 3']);
+    assert.deepEqual(humanLines(d).slice(1), ['loop: nothing to do (idle)', 'meters: iterations 23/60 · subagents 2/8 · forks 0/0 · failures 0/3 · decisions 0 · DECISIONS.md 3']);
   });
 
   it('a live run with transcripts: tokens (main + subagents, deduplicated), cost, per window, the gauge and the meters equal the tree\'s live nodes', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-status-'));
+    const dir = tempFolder('leo-status-');
     const root = await liveProject(dir);
-    const d = await readRunStatus(root, { nowMs: NOW, env: {}, home: '/nonexistent-home' });
+    const d = await readRunStatus(root, { nowMs: NOW, env: { CLAUDE_CONFIG_DIR: path.join(dir, 'claude') }, home: '/nonexistent-home' });
     await assertMatchesTree(root, d);
     assert.deepEqual(d.tokens, { input: 1200 + 50 + 800, output: 340 + 7 + 120, cacheWrite: 5000 + 2000, cacheRead: 90000 + 300 + 40000 });
     assert.deepEqual(d.perWindow.map((w) => [w.window, w.tokens?.input]), [[1, 1250], [2, 800]]);
@@ -221,14 +229,16 @@ describe('leopold-status: the run as data, key by key against the Runs tree (cor
     assert.deepEqual([d.context.capMb, Math.round(d.context.mb! * 100)], [1, 29], 'a little over 300 KB of 1 MiB');
     assert.deepEqual(d.meters, { iterations: [14, 40], subagents: [1, 8], forks: [0, 0], failures: [1, 3] });
     assert.equal(d.harness, 'claude');
-    assert.equal(d.decisions, 2, 'the template\'s commented-out example is not a decision');
+    assert.equal(d.decisionEntries, 2, 'the template\'s commented-out example is not a decision');
+    assert.equal(d.decisions, 3, 'the dashboard\'s decisions meter: the journal\'s decision_asked events');
+    assert.deepEqual(find(await treeOf(root), '::live:meter:decisions')?.description, '3 / 3', 'the tree\'s meter says the same');
     assert.equal(d.partial, undefined);
     assert.equal(statusLine(d), `Leopold · live · run active · window 2/6 · 29% · plan 2/4 · ≈ $${formatUsd(d.costUsd!)}`);
     assert.match(humanLines(d)[2], /^tokens \(run\): in 2\.05k · out 467 · cache write 7\.00k · cache read 130\.3k$/);
   });
 
   it('a transcript whose history is still being counted says so in `partial`', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-status-'));
+    const dir = tempFolder('leo-status-');
     const root = await liveProject(dir);
     // 6 MB of earlier turns before the tail the live reader starts from: counted after the tail, within a budget.
     const state = JSON.parse(await fs.readFile(path.join(root, '.leopold', 'state.json'), 'utf8'));
@@ -237,11 +247,12 @@ describe('leopold-status: the run as data, key by key against the Runs tree (cor
     let history = '';
     while (history.length < 6 * 1024 * 1024) history += claudeAssistant(s, [{ type: 'text', text: 'y'.repeat(2000) }], { input_tokens: 1, output_tokens: 1 });
     await fs.writeFile(big, history + (await fs.readFile(big, 'utf8')));
-    const quick = await readRunStatus(root, { nowMs: NOW, env: {}, home: '/nonexistent-home', budgetMs: 0 });
+    const env = { CLAUDE_CONFIG_DIR: path.join(dir, 'claude') };
+    const quick = await readRunStatus(root, { nowMs: NOW, env, home: '/nonexistent-home', budgetMs: 0 });
     assert.deepEqual(quick.partial, ['tokens', 'costUsd', 'perWindow']);
     assert.match(statusLine(quick), / · ≥ \$[\d.]+ \(still counting\)$/, 'a cost still counted is given as a lower bound');
 
-    const full = await readRunStatus(root, { nowMs: NOW, env: {}, home: '/nonexistent-home' });
+    const full = await readRunStatus(root, { nowMs: NOW, env, home: '/nonexistent-home' });
     assert.equal(full.partial, undefined);
     assert.ok(full.tokens!.output > quick.tokens!.output, 'the whole history adds its tokens');
     // Cut short, every figure is what was read so far: never more than the whole count.
@@ -277,7 +288,7 @@ describe('leopold-status: the command (dist/status.js as a child process)', func
       assert.equal(r.stdout, '');
     }
 
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-status-'));
+    const dir = tempFolder('leo-status-');
     await fs.mkdir(path.join(dir, 'file'));
     await fs.writeFile(path.join(dir, 'file', '.leopold'), 'not a folder');
     const notDir = await cli([path.join(dir, 'file')]);
@@ -291,13 +302,31 @@ describe('leopold-status: the command (dist/status.js as a child process)', func
 
     const help = await cli(['--help']);
     assert.deepEqual([help.code, help.stderr], [0, '']);
-    assert.match(help.stdout, /^usage: leopold-status \[--json\] \[--now <ISO-8601>\] \[--statusline\] \[--watch\] \[--mcp\] \[--allow DIR\] \[PROJECT_DIR\]\n$/);
+    assert.match(help.stdout, /^usage: leopold-status \[--json\] \[--now <ISO-8601>\] \[--statusline\] \[--watch\] \[--insights\] \[--mcp\] \[--allow DIR\] \[PROJECT_DIR\]\n$/);
     const pt = await cli(['--statusline', '--now', NOW_ISO, path.join(FIXTURES, 'aborted-run')], { env: { LANG: 'pt_BR.UTF-8' } });
     assert.equal(pt.stdout, 'Leopold · aborted-run · parada · user_stop · janela 2/10 · plano 1/3\n');
   });
 
+  it('--insights: the driver run\'s `leopold insights` as JSON (key for key) or Markdown, the same the editor shows', async () => {
+    const root = path.join(FIXTURES, 'driver-run');
+    const json = await cli(['--insights', '--json', root]);
+    assert.equal(json.code, 0, json.stderr);
+    const read = await readInsights(path.join(root, '.leopold'));
+    assert.equal(json.stdout, `${insightsJson(read.report)}\n`);
+    assert.ok(JSON.parse(json.stdout).itemsDone >= 0);
+    const md = await cli(['--insights', root]);
+    assert.equal(md.code, 0, md.stderr);
+    assert.equal(md.stdout.trimEnd(), insightsMarkdown(read, 'driver-run').trimEnd());
+    for (const bad of [['--insights', '--statusline'], ['--insights', '--watch'], ['--insights', '--mcp'], ['--insights', '--now', NOW_ISO]]) {
+      const r = await cli([...bad, root]);
+      assert.equal(r.code, 2, bad.join(' '));
+      assert.match(r.stderr, /--insights takes only --json/);
+    }
+    assert.equal((await cli(['--insights', path.join(ROOT, 'test', 'fixtures', 'no-leopold')])).code, 2, 'no .leopold/: 2, as without --insights');
+  });
+
   it('--now evaluates the loop at that instant: a fresh roll would relaunch (never spawned), ten minutes later it would be refused', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-status-'));
+    const dir = tempFolder('leo-status-');
     const root = path.join(dir, 'rolled');
     await fs.cp(path.join(FIXTURES, 'rolled-window-3'), root, { recursive: true });
     // The transcript the harness is detected from, where Claude Code keeps this project's (CLAUDE_CONFIG_DIR).
@@ -323,7 +352,7 @@ describe('leopold-status: the command (dist/status.js as a child process)', func
   });
 
   it('hostile projects (FIFO state, 1e9 windows, 99 MB state, FIFO brief files, long lines) are answered, exit 0, within bounds', async () => {
-    const ws = mkdtempSync(path.join(os.tmpdir(), 'leo-status-hostile-'));
+    const ws = tempFolder('leo-status-hostile-');
     const set = makeHostileSet(ws);
     const answers: Record<string, RunStatusData> = {};
     for (const f of set) {
@@ -344,7 +373,7 @@ describe('leopold-status: the command (dist/status.js as a child process)', func
   });
 
   it('--watch prints once, then once per change (one line each with --statusline), and stops on SIGINT with exit 0', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-status-'));
+    const dir = tempFolder('leo-status-');
     const root = path.join(dir, 'watched');
     await fs.cp(path.join(FIXTURES, 'aborted-run'), root, { recursive: true });
     const child = spawn(process.execPath, [CLI, '--watch', '--statusline', '--now', NOW_ISO, root], { env: { PATH: process.env.PATH, HOME: '/nonexistent-home' } });

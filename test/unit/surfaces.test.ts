@@ -2,8 +2,7 @@
 // — the status bar's text, the Runs tree, the Run Timeline and the run-status data — shows the same window, ceiling,
 // plan and verdict; and the project model's snapshot decides exactly what the relaunch loop's own read decides.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rng } from '../fixtures/random';
 import { ProjectModel } from '../../src/core/project';
@@ -13,6 +12,7 @@ import { pill } from '../../src/core/continuity/pill';
 import { buildTimeline } from '../../src/core/timeline';
 import { runStatusData } from '../../src/core/status';
 import { buildProjectNode, type NodeData } from '../../src/extension/runs/runsTreeNodes';
+import { tempFolder } from '../support/tempDir';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -64,7 +64,7 @@ function writeProject(dir: string, r: () => number): void {
 describe('one reading per field: every surface shows the same run', function () {
   this.timeout(120_000);
   let base: string;
-  before(() => (base = mkdtempSync(join(tmpdir(), 'leo-surfaces-'))));
+  before(() => (base = tempFolder('leo-surfaces-')));
   after(() => rmSync(base, { recursive: true, force: true }));
 
   it('status bar, tree, timeline and run status agree on window, ceiling, plan and verdict (400 seeded projects)', async () => {

@@ -2,11 +2,11 @@
 // (extension/control/watchProcesses, /proc), against real processes: a tiny `leopold-watch.py` that only sleeps.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseWatchArgv, watchFromProcess, watchesServing } from '../../src/core/watch';
 import { listWatchProcesses, watchesFor } from '../../src/extension/control/watchProcesses';
+import { tempFolder } from '../support/tempDir';
 
 const facts = (argv: string[], cwd?: string, env?: Record<string, string>) => watchFromProcess({ pid: 7, argv, cwd, env });
 
@@ -60,7 +60,7 @@ describe('leopold watch detection per project (core/watch)', () => {
     const children: ChildProcess[] = [];
     before(function () {
       if (process.platform !== 'linux') this.skip();
-      tmp = realpathSync(mkdtempSync(join(tmpdir(), 'leo-watch-')));
+      tmp = realpathSync(tempFolder('leo-watch-'));
       for (const d of ['x', 'y', 'z', 'home', 'scripts']) mkdirSync(join(tmp, d));
       symlinkSync(join(tmp, 'z'), join(tmp, 'z-link'));
       writeFileSync(join(tmp, 'scripts', 'leopold-watch.py'), 'import time\ntime.sleep(120)\n');
@@ -93,7 +93,7 @@ describe('leopold watch detection per project (core/watch)', () => {
       await new Promise((r) => setTimeout(r, 200));
       const after = await listWatchProcesses();
       assert.deepEqual(mine(await watchesFor(join(tmp, 'y'), after!)), [], 'project Y: its watch is gone, nothing defers');
-      const other = realpathSync(mkdtempSync(join(tmpdir(), 'leo-watch-other-')));
+      const other = realpathSync(tempFolder('leo-watch-other-'));
       assert.deepEqual(mine(await watchesFor(other, after!)), [], 'a project no watch serves');
       rmSync(other, { recursive: true });
     });

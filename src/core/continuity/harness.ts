@@ -11,6 +11,7 @@ import { promises as fs, constants as fsConstants } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { join, resolve, sep } from 'node:path';
 import { jsonObject } from '../json';
+import { transcriptPlace } from '../transcriptPlace';
 import { openRegular, readAt } from '../files';
 
 export type Harness = 'claude' | 'codex';
@@ -204,7 +205,16 @@ export function classifyTranscriptLine(line: string | undefined): Harness | unde
   return c.end();
 }
 
-/** The harness of a transcript, from its first record, read in 64 KiB pieces only until the answer is known. */
+/**
+ * At most this much of a transcript is read to classify its first record: a first line longer than this (a 500 MB
+ * line of padding, say) is not a record either harness writes, and reading on would cost its whole size.
+ */
+export const CLASSIFY_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The harness of a transcript, from its first record, read in 64 KiB pieces only until the answer is known, and never
+ * past CLASSIFY_MAX_BYTES (then: unknown, and the caller asks the record shapes, the place and the run's records).
+ */
 export async function classifyTranscript(path: string): Promise<Harness | undefined> {
   let fh: fs.FileHandle | undefined;
   try {
@@ -213,11 +223,12 @@ export async function classifyTranscript(path: string): Promise<Harness | undefi
     const c = new FirstRecordClassifier();
     const decoder = new StringDecoder('utf8');
     const chunk = Buffer.alloc(64 * 1024);
-    for (let pos = 0; ; ) {
-      const { bytesRead } = await fh.read(chunk, 0, chunk.length, pos);
+    for (let pos = 0; pos < CLASSIFY_MAX_BYTES; ) {
+      const { bytesRead } = await fh.read(chunk, 0, Math.min(chunk.length, CLASSIFY_MAX_BYTES - pos), pos);
       if (bytesRead === 0) break;
       pos += bytesRead;
       if (c.feed(decoder.write(chunk.subarray(0, bytesRead)))) return c.result ?? undefined;
+      if (pos >= CLASSIFY_MAX_BYTES) return undefined; // the first record is still open: not a transcript's
     }
     c.feed(decoder.end());
     return c.end();
@@ -410,7 +421,10 @@ export interface HarnessDetection extends HarnessAnswer {
  */
 export async function detectHarness(projectRoot: string, state: Record<string, unknown>, env: HarnessEnv,
   events?: readonly HarnessEvent[]): Promise<HarnessDetection> {
-  const recorded = typeof state.transcript_path === 'string' && state.transcript_path !== '' ? state.transcript_path : undefined;
+  const named = typeof state.transcript_path === 'string' && state.transcript_path !== '' ? state.transcript_path : undefined;
+  // The state is untrusted: a path it names is read only where transcripts are kept (core/transcriptPlace.ts).
+  const place = named === undefined ? undefined : await transcriptPlace(named, projectRoot, env);
+  const recorded = place && (place.ok || place.reason === 'missing') ? named : undefined;
   const transcript = recorded ?? (await discoverClaudeTranscript(projectRoot, env)) ?? (await discoverCodexTranscript(projectRoot, env));
   const answer = await transcriptHarness(transcript, env, state, events);
   if (answer.harness) return { ...answer, ...(transcript ? { transcript } : {}) };

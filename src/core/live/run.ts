@@ -22,6 +22,8 @@ import { claudeProjectSlug, readFirstLine, recordedHarness, type HarnessEnv, typ
 import { jsonObject } from '../json';
 import { openRegular, readAt } from '../files';
 import { runFigures, type RunFigures } from './figures';
+import { transcriptPlace } from '../transcriptPlace';
+import { parseUtc } from '../time';
 import type { ProjectSnapshot } from '../project';
 
 export interface TranscriptRef {
@@ -167,10 +169,19 @@ async function readSessionHead(path: string): Promise<SessionHead> {
     const cwd = out.cwd === undefined && /^\s*\{\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*"type"\s*:\s*"session_meta"/.test(text)
       ? /"cwd"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(text)?.[1] : undefined;
     if (cwd !== undefined) out.cwd = jsonString(cwd);
+    // Claude Code writes the session's cwd on its records (a `summary` or a snapshot line may come first without one).
+    const claude = meta?.type !== 'session_meta';
     for (const line of text.split('\n').slice(0, 50)) {
-      const ts = /"timestamp"\s*:\s*"([^"]{10,40})"/.exec(line)?.[1];
-      const t = ts === undefined ? NaN : Date.parse(ts);
-      if (Number.isFinite(t)) return { ...out, firstMs: t };
+      if (claude && out.cwd === undefined && line.includes('"cwd"')) {
+        const cwd = jsonObject(line)?.cwd;
+        if (typeof cwd === 'string') out.cwd = cwd;
+      }
+      if (out.firstMs === undefined) {
+        const ts = /"timestamp"\s*:\s*"([^"]{10,40})"/.exec(line)?.[1];
+        const t = ts === undefined ? NaN : Date.parse(ts);
+        if (Number.isFinite(t)) out.firstMs = t;
+      }
+      if (out.firstMs !== undefined && (out.cwd !== undefined || !claude)) break;
     }
     return out;
   } finally {
@@ -211,6 +222,8 @@ export interface LiveView {
   /** The running window's transcript, as the state names it. */
   transcript?: TranscriptRef & {
     exists: boolean; harness?: Harness; harnessSource?: HarnessSource; unknownFormat: boolean; notRegular?: string;
+    /** Not read: the path is not where transcripts are kept (core/transcriptPlace.ts says why). */
+    refused?: 'not-absolute' | 'not-jsonl' | 'not-regular' | 'outside' | 'leopold';
   };
   gauge: ContextGauge;
   window: number;
@@ -260,6 +273,8 @@ export class LiveRun {
   private readonly others = new Map<string, TranscriptFollower>();
   private files: WindowFiles[] = [];
   private input: LiveInput = { runEvents: [], windows: [] };
+  /** Why the state's transcript path is not read, when it is not (core/transcriptPlace.ts). */
+  private refused: NonNullable<LiveView['transcript']>['refused'];
   prices: PriceTable = DEFAULT_PRICES;
   private closed = false;
 
@@ -283,7 +298,15 @@ export class LiveRun {
     this.closed = false;
     this.input = input;
     const ref = currentTranscriptRef(input.state);
-    if (!ref) this.current = undefined;
+    // A path state.json names is read only where transcripts are kept (the harnesses' folders, the project outside
+    // .leopold/): the state is untrusted, and /etc/passwd, a FIFO or the journal are no transcript. Without an
+    // environment (a caller that names its own transcripts) the state's path is taken as given.
+    this.refused = undefined;
+    if (ref && input.env && input.projectRoot) {
+      const place = await transcriptPlace(ref.path, input.projectRoot, input.env);
+      if (!place.ok && place.reason !== 'missing') this.refused = place.reason;
+    }
+    if (!ref || this.refused) this.current = undefined;
     else if (this.current?.path !== ref.path) {
       this.others.delete(ref.path);
       this.current = this.follower_(ref.path, true);
@@ -317,12 +340,15 @@ export class LiveRun {
     const harness = this.harness();
     const after = Math.max(runStartMs - SLACK_MS, this.input.floorMs !== undefined ? this.input.floorMs + SLACK_MS : -Infinity);
     const out: { path: string; firstMs: number; harness: Harness }[] = [];
+    const rootPaths = new Set<string>(root ? [root, await fs.realpath(root).catch(() => root)] : []);
     const consider = async (path: string, h: Harness) => {
       if (this.input.foreignSessions?.some((f) => sessionOfFile(path).startsWith(f))) return;
       const st = await fs.stat(path).catch(() => undefined);
       if (!st?.isFile() || st.mtimeMs < after) return;
       const head = await this.head(path);
-      if (h === 'codex' && head.cwd !== root) return;
+      // A session is this project's by its cwd (Claude Code's folder slug is lossy: `/a/b-c` and `/a/b/c` share one);
+      // a Claude Code session whose first records name no cwd is taken by its folder, a Codex rollout never is.
+      if (head.cwd !== undefined ? !rootPaths.has(head.cwd) : h === 'codex') return;
       out.push({ path, firstMs: head.firstMs ?? st.mtimeMs, harness: h });
     };
     if (harness !== 'codex') {
@@ -338,7 +364,10 @@ export class LiveRun {
       if (env) bases.add(join(env.codexHome || join(env.home, '.codex'), 'sessions'));
       const m = cur ? /^(.*)[/\\]\d{4}[/\\]\d{2}[/\\]\d{2}$/.exec(dirname(cur.path)) : null;
       if (m) bases.add(m[1]);
-      const now = Date.now();
+      // The run's span only: from its start to now, or, for a run that has stopped, to its last turn.
+      const state = this.input.state;
+      const lastMs = state && state.active !== true ? parseUtc(typeof state.last_turn === 'string' ? state.last_turn : undefined) : undefined;
+      const now = lastMs !== undefined && lastMs >= runStartMs ? Math.min(Date.now(), lastMs + SLACK_MS) : Date.now();
       const days = Math.min(CODEX_DAYS, Math.max(0, Math.ceil((now - runStartMs) / 86400000)) + 1);
       for (const base of bases) {
         for (let i = 0; i <= days; i++) {
@@ -499,6 +528,7 @@ export class LiveRun {
         ...ref, exists: cur?.exists ?? false, harness: cur?.harness, harnessSource: cur?.harnessSource,
         unknownFormat: cur?.unknownFormat ?? false,
         notRegular: cur && cur.reader.fileKind !== 'regular' && cur.reader.fileKind !== 'missing' ? cur.reader.fileKind : undefined,
+        ...(this.refused ? { refused: this.refused } : {}),
       },
       gauge,
       window,

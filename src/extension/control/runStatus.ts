@@ -3,7 +3,7 @@
 // notify command's event say what the tree and the status bar say — no second reading of the run.
 import { join } from 'node:path';
 import { runStatusData, type RunStatusData } from '../../core/status';
-import { parseDecisions } from '../../core/decisions';
+import { decisionCount } from '../../core/decisions';
 import { readText } from '../../core/files';
 import { uiLocale } from '../foundation/locale';
 import type { LeopoldProject } from '../foundation/projects';
@@ -17,6 +17,6 @@ export async function projectRunStatus(project: LeopoldProject, hub: SupervisorH
   const decisions = await readText(join(project.leoDir, 'DECISIONS.md'));
   return runStatusData({
     snapshot: project.model.snapshot, decision: view.decision, live: live.of(project).view, harness: view.snapshot.harness,
-    decisions: decisions === undefined ? 0 : parseDecisions(decisions).length, nowMs: Date.now(), locale: uiLocale(),
+    decisionEntries: decisions === undefined ? 0 : decisionCount(decisions), nowMs: Date.now(), locale: uiLocale(),
   });
 }

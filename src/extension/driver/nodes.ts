@@ -67,7 +67,10 @@ export function spendText(s: DriverSnapshot['view']['spend'], locale: Locale): s
 /** The item's context value: the Canvas menus match `driverItem` (and `plan` for an item PLAN.md has). */
 const itemContext = (i: DriverItemView) => ['driverItem', i.index !== undefined ? 'plan' : 'node', i.state].join(' ');
 
-function itemNode(root: string, i: DriverItemView, locale: Locale, planPath: string): NodeData {
+/** The worktrees git lists, by path, and the folders open in the workspace: what a kept conflict's row can offer. */
+interface WorktreeLookup { byPath: ReadonlyMap<string, DriverWorktree>; openFolders: ReadonlySet<string> }
+
+function itemNode(root: string, i: DriverItemView, locale: Locale, planPath: string, wt: WorktreeLookup): NodeData {
   const m = (k: MessageKey, a?: Record<string, string | number>) => msg(locale, k, a);
   const f = i.folded;
   const base = i.index !== undefined ? `${root}::driver:item:${i.index}` : `${root}::driver:node:${encodeURIComponent(clip(i.title, 200))}`;
@@ -117,7 +120,8 @@ function itemNode(root: string, i: DriverItemView, locale: Locale, planPath: str
     children.push({
       id: `${base}::conflict`, label: m('driver.item.state.conflict'), description: clip(f.conflict.worktree ?? '', 100),
       tooltip: m('driver.conflict.tooltip', { err: clip(f.conflict.err ?? '', 600) }), icon: { id: 'git-merge', color: 'problemsErrorIcon.foreground' },
-      collapsible: 'none', contextValue: f.conflict.worktree ? 'driverWorktree kept' : 'driverConflict',
+      // A kept worktree git still lists is a worktree row like the Worktrees node's: its open and add actions show.
+      collapsible: 'none', contextValue: conflictContext(f.conflict.worktree, wt),
       resource: f.conflict.worktree,
     });
   }
@@ -133,6 +137,13 @@ function itemNode(root: string, i: DriverItemView, locale: Locale, planPath: str
     open: i.plan ? { path: planPath, line: i.plan.line } : undefined,
     children: children.length ? children : undefined,
   };
+}
+
+/** A merge conflict row's context: `driverWorktree kept exists [inWorkspace]` when git lists its kept worktree. */
+function conflictContext(path: string | undefined, wt: WorktreeLookup): string {
+  if (!path) return 'driverConflict';
+  const w = wt.byPath.get(path);
+  return `driverWorktree kept${w?.worktree.exists ? ' exists' : ''}${wt.openFolders.has(path) ? ' inWorkspace' : ''}`;
 }
 
 function worktreeNode(root: string, w: DriverWorktree, locale: Locale, openFolders: ReadonlySet<string>): NodeData {
@@ -246,12 +257,13 @@ export function driverRunNode(root: string, leoDir: string, input: DriverTreeInp
   const m = (k: MessageKey, a?: Record<string, string | number>) => msg(locale, k, a);
   const kids: NodeData[] = [];
   const planPath = join(leoDir, 'PLAN.md');
+  const wt: WorktreeLookup = { byPath: new Map(s.worktrees.map((w) => [w.worktree.path, w])), openFolders: input.openFolders };
   if (v.driver) {
     const items = [...v.items, ...v.unmatched];
     kids.push({
       id: `${root}::driver:items`, label: m('driver.items'), description: `${v.progress.done}/${v.progress.total}`,
       icon: { id: 'checklist' }, collapsible: items.length ? 'expanded' : 'none', contextValue: 'driverItems',
-      children: items.map((i) => itemNode(root, i, locale, planPath)),
+      children: items.map((i) => itemNode(root, i, locale, planPath, wt)),
     });
     kids.push({
       id: `${root}::driver:spend`, label: m('driver.spend'), description: spendText(v.spend, locale), tooltip: m('driver.spend.tooltip'),

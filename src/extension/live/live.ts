@@ -238,7 +238,8 @@ export async function openTranscript(path: string, projectRoots: readonly string
   if (!place.ok) {
     const why = place.reason === 'outside'
       ? vscode.l10n.t('it is not where Claude Code or Codex keep transcripts (~/.claude/projects, ~/.codex/sessions), nor inside the project')
-      : place.reason === 'not-jsonl' ? vscode.l10n.t('it is not a .jsonl file') : vscode.l10n.t('it is not a readable file');
+      : place.reason === 'not-jsonl' ? vscode.l10n.t('it is not a .jsonl file')
+        : place.reason === 'leopold' ? vscode.l10n.t('it is one of the run\'s own files in .leopold/, not a transcript') : vscode.l10n.t('it is not a readable file');
     void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: the transcript {0} was not opened — {1}.', inert(path, 200), why));
     return false;
   }

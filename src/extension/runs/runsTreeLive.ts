@@ -104,6 +104,10 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
     context.description = m('live.context.unknown');
     context.tooltip = m('live.context.unknown.tooltip');
     context.icon = { id: 'question' };
+  } else if (t.refused) {
+    context.description = m('live.context.refused');
+    context.tooltip = m('live.context.refused.tooltip', { path: t.path });
+    context.icon = { id: 'warning', color: 'problemsWarningIcon.foreground' };
   } else if (t.notRegular) {
     context.description = m('live.context.notRegular', { kind: fileKindWords(t.notRegular as Parameters<typeof fileKindWords>[0], locale) });
     context.tooltip = t.path;

@@ -240,8 +240,13 @@ suite('Driver runs', () => {
     await fs.writeFile(path.join(wt, '.leopold', 'events.jsonl'), `${JSON.stringify({ ts: new Date().toISOString(), event: 'run_start', parallel: 1 })}\n`
       + `${JSON.stringify({ ts: new Date().toISOString(), event: 'item_start', iteration: 1, item: 'Integrate the header option by hand', effort: 'low' })}\n`);
     await fs.writeFile(path.join(wt, '.leopold', 'state.json'), JSON.stringify({ active: true, owner: { engine: 'driver', pid: 4242 } }, null, 2));
+    // The worktree is a project of its own as soon as its .leopold/ appears; its row first says what its state.json
+    // says (`· active`) and, once its own driver model has read the journal (a queue of its own, a moment later), the
+    // driver run's progress. So the row is awaited in its settled words, not asserted on first sight.
     const same = await waitFor('the Same repository node', () => node(`${root}::driver:repository`)?.children?.find((c) => c.id.endsWith(wt)), 30_000);
-    assert.match(same.description ?? '', /^leopold\/run-a1b2c3-i2 · 0\/1 done · 1 running$/);
+    const settled = /^leopold\/run-a1b2c3-i2 · 0\/1 done · 1 running$/;
+    await waitFor(`the worktree's row to show its driver run (last: ${same.description})`,
+      () => settled.test(node(`${root}::driver:repository`)?.children?.find((c) => c.id.endsWith(wt))?.description ?? ''), 30_000);
     const back = await waitFor('the worktree project\'s view of its repository', () => {
       const project = (api.runsTree.render() as Plain[]).find((p) => p.id === wt);
       return project && find(project, `${wt}::driver:repository`)?.children;

@@ -1,0 +1,36 @@
+// What `leopold-status` prints for the demo, as README's "Outside VS Code" shows it: a copy of examples/demo with its
+// running window written by the demo's agent (scripts/lib/demoAgent.mjs, its stamps moved to now), and a rolled run
+// (test/fixtures/projects/rolled-window-3, as `../app`) asked at the instant just after its roll. The real command
+// (dist/status.js, built by `npm run demo` or `node scripts/build.mjs`) runs in a temporary folder that holds the
+// transcripts (CLAUDE_CONFIG_DIR) and is removed afterwards. test/unit/readmeStatus.test.ts compares README with this.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { restampToNow, startDemoAgent } from './demoAgent.mjs';
+
+const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..');
+
+/** The README's console block: each command after `$ `, then its output; a blank line between commands. */
+export function demoStatus() {
+  const dir = mkdtempSync(join(tmpdir(), 'leo-demo-status-'));
+  try {
+    const ws = join(dir, 'workspace');
+    const demo = join(ws, 'demo'), app = join(ws, 'app');
+    mkdirSync(ws, { recursive: true });
+    cpSync(join(ROOT, 'examples', 'demo'), demo, { recursive: true });
+    restampToNow(join(demo, '.leopold'));
+    startDemoAgent(join(demo, '.leopold'), join(dir, 'claude', 'projects', 'demo'), { live: false });
+    cpSync(join(ROOT, 'test', 'fixtures', 'projects', 'rolled-window-3'), app, { recursive: true });
+    // The rolled run's transcript where Claude Code keeps this project's: the loop knows its harness from it.
+    const slug = join(dir, 'claude', 'projects', app.replace(/[^A-Za-z0-9]/g, '-'));
+    mkdirSync(slug, { recursive: true });
+    writeFileSync(join(slug, 's.jsonl'), `${JSON.stringify({ type: 'user', sessionId: 'c4d5e6f7', uuid: 'u1', cwd: app })}\n`);
+    const env = { PATH: process.env.PATH, HOME: dir, LANG: 'C', CLAUDE_CONFIG_DIR: join(dir, 'claude') };
+    const run = (args) => execFileSync(process.execPath, [join(ROOT, 'dist', 'status.js'), ...args], { cwd: demo, env, encoding: 'utf8' });
+    return [[], ['--now', '2026-09-04T08:25:00Z', '../app']]
+      .map((args) => `$ ${['leopold-status', ...args].join(' ')}\n${run(args)}`).join('\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
