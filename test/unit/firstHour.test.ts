@@ -52,7 +52,8 @@ describe('issue 15: the runs tree you can act on', () => {
     snap = model.snapshot;
     assert.strictEqual(snap.killSwitch, true);
     run = find(buildProjectNode({ root: dir, name: 'p' }, snap), `${dir}::run`)!;
-    assert.strictEqual(run.contextValue, 'run active killSwitch');
+    // Active with STOP set and its owner not known gone: stopping.
+    assert.strictEqual(run.contextValue, 'run active killSwitch stopping');
     assert.deepStrictEqual(menus(run.contextValue), [false, false, true, true]);
     // The run stops for a person: Resume comes, and the node says a person is needed.
     const state = JSON.parse(readFileSync(path.join(leo, 'state.json'), 'utf8'));

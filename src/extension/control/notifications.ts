@@ -60,7 +60,7 @@ export class Notifier implements vscode.Disposable {
     const root = view.project.root;
     const notice = noticeFor(noticeState(view.snapshot.state, view.snapshot.stateMtimeMs));
     // The status bar's reading of "needs you" (one rule: core/continuity/pill.ts).
-    const need = pill(view.snapshot, view.decision, Date.now(), view.mode).warning;
+    const need = pill(view.snapshot, view.decision, Date.now(), view.mode, 'en', view.project.model.condition).warning;
     if (this.needs.get(root) !== need) {
       this.needs.set(root, need);
       this.renderBadge();

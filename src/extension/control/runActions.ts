@@ -292,6 +292,8 @@ export async function stopNow(deps: RunActionDeps, arg?: unknown): Promise<StopN
     return { outcome: 'refused', reason: 'symlink' };
   }
   project.flush();
+  // The agent has ended now: the owner is looked at again (the status bar and the tree read `stopped · STOP · owner gone`).
+  void project.model.schedule(['state.json']);
   const ended = result.ended.flatMap((e) => e.result.ended);
   const survivors = result.ended.flatMap((e) => e.result.survivors);
   const spared = [
@@ -361,7 +363,7 @@ export async function showRunActions(deps: RunActionDeps, arg?: unknown): Promis
     { label: `$(checklist) ${vscode.l10n.t('Doctor')}`, description: vscode.l10n.t('the continuity checks of leopold doctor'), run: () => vscode.commands.executeCommand('leopold.doctor') },
   );
   const view = deps.hub.viewFor(project);
-  const pillText = view ? pill(view.snapshot, view.decision, Date.now(), view.mode, uiLocale()).text : '';
+  const pillText = view ? pill(view.snapshot, view.decision, Date.now(), view.mode, uiLocale(), project.model.condition).text : '';
   const pick = await vscode.window.showQuickPick(actions, { placeHolder: `Leopold — ${inert(project.name)}: ${inert(pillText)}` });
   await pick?.run();
 }

@@ -9,6 +9,7 @@ import type { TokenTotals } from '../../core/live/ledger';
 import { oneLine, totalTokens, type Tokens } from '../../core/live/records';
 import { apiErrorHint, awaitingHuman, dashboardMeters, gaugeText, meterText, subagentsOf, verificationState, type DecisionCounts } from '../../core/live/meters';
 import { formatAge } from '../../core/owner';
+import { runCondition } from '../../core/runs';
 import { fileKindWords, formatSize } from '../../core/files';
 import { msg, msgN, type Locale, type MessageArgs, type MessageKey } from '../../core/messages';
 import { clip } from '../../core/inert';
@@ -185,10 +186,15 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
     });
   }
   const now = a?.tool ? `${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}` : a?.text?.line;
+  // Stopping, stopped by Stop now, the owner gone: said first (the transcript's last write is no sign of life then).
+  const cond = snap.status ? runCondition(snap.status, snap.killSwitch, snap.owner, locale) : undefined;
+  const condition = cond && (cond.stop || cond.ownerGone) ? cond.label : undefined;
   out.push({
     id: `${root}::live:live`, label: m('live.live'),
-    description: clip([now, idle ? m('live.live.desc.idle', { age: idle }) : undefined].filter(Boolean).join(' · '), 120) || undefined,
-    tooltip: m('live.live.tooltip'), icon: { id: 'pulse', color: a?.tool?.running ? 'charts.green' : undefined }, collapsible: 'collapsed', contextValue: 'live',
+    description: clip([condition, now, idle ? m('live.live.desc.idle', { age: idle }) : undefined].filter(Boolean).join(' · '), 120) || undefined,
+    tooltip: m('live.live.tooltip') + (condition ? `\n${condition}` : ''),
+    icon: condition ? { id: cond?.ownerGone ? 'debug-disconnect' : 'stop-circle' } : { id: 'pulse', color: a?.tool?.running ? 'charts.green' : undefined },
+    collapsible: 'collapsed', contextValue: 'live',
     command: t?.exists ? { id: 'leopold.openTranscript', args: [t.path] } : undefined,
     children,
   });

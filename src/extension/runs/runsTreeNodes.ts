@@ -8,7 +8,7 @@ import type { JournalEvent } from '../../core/journal';
 import { formatAge, ownerTranscript } from '../../core/owner';
 import type { PlanItem } from '../../core/plan';
 import type { ProjectSnapshot } from '../../core/project';
-import { windowFacts, type ArchivedRun, type RunWindow } from '../../core/runs';
+import { runCondition, windowFacts, type ArchivedRun, type RunWindow } from '../../core/runs';
 import { withLiveSize } from '../../core/live/meters';
 import { describeStateRead } from '../../core/state';
 import { currentWindow, iterationOf, objectField, resolveMaxIterations, stoppedReason } from '../../core/fields';
@@ -56,6 +56,9 @@ export const ARCHIVE_PAGE = 50;
 export function runContext(base: 'project' | 'run', snap: ProjectSnapshot): string {
   const tags: string[] = [base, snap.status.kind];
   if (snap.killSwitch) tags.push('killSwitch');
+  const cond = runCondition(snap.status, snap.killSwitch, snap.owner);
+  if (cond.kind === 'stopping') tags.push('stopping');
+  if (cond.ownerGone) tags.push('ownerGone');
   const reason = snap.stateObject ? stoppedReason(snap.stateObject) : undefined;
   if (snap.status.kind !== 'active' && reason !== undefined && personNeededReason(reason)) tags.push('needsPerson');
   return tags.join(' ');
@@ -190,11 +193,15 @@ export function buildProjectNode(
   const maxIter = resolveMaxIterations(state, snap.guardrails.maxIterations);
   const windowsNow = state ? currentWindow(state) : undefined;
   const plan = snap.plan;
+  // The run's condition (STOP, the owner gone): the words the status bar and leopold-status show too.
+  const cond = runCondition(snap.status, snap.killSwitch, snap.owner, locale);
   if (state) {
     runChildren.push({
-      id: `${root}::status`, label: m('tree.status'), description: snap.status.label, collapsible: 'none', contextValue: 'status',
-      icon: { id: snap.status.kind === 'active' ? 'pulse' : snap.status.kind === 'rolled' ? 'debug-pause' : snap.status.kind === 'finished' ? 'pass' : 'debug-stop' },
-      tooltip: `${m('tree.status.tooltip', { label: snap.status.label })}${state.stopped_reason ? `\nstopped_reason: ${String(state.stopped_reason)}` : ''}`,
+      id: `${root}::status`, label: m('tree.status'), description: cond.label, collapsible: 'none', contextValue: 'status',
+      icon: cond.ownerGone ? { id: 'warning', color: 'problemsWarningIcon.foreground' }
+        : { id: cond.kind === 'active' ? 'pulse' : cond.kind === 'stopping' ? 'stop-circle' : snap.status.kind === 'rolled' ? 'debug-pause' : snap.status.kind === 'finished' ? 'pass' : 'debug-stop' },
+      tooltip: `${m('tree.status.tooltip', { label: cond.label })}${cond.stop ? `\n${m('tree.status.stop')}` : ''}`
+        + `${cond.ownerGone ? `\n${m('tree.status.ownerGone')}` : ''}${state.stopped_reason ? `\nstopped_reason: ${String(state.stopped_reason)}` : ''}`,
       open: { path: join(leo, 'state.json') },
     });
     runChildren.push({
@@ -204,7 +211,9 @@ export function buildProjectNode(
     const o = snap.owner;
     if (o) {
       const who = [o.short ?? m('tree.owner.unknown'), o.engine, o.harness].filter(Boolean).join(' · ');
-      const life = o.ageS === undefined ? m('tree.owner.noLife') : m(o.alive ? 'tree.owner.alive' : 'tree.owner.stale', { age: formatAge(o.ageS, locale) });
+      // A pid that answers no kill -0 has ended, however recent its last turn (Stop now, a crash).
+      const life = o.pidGone ? m('tree.owner.gone', { pid: o.pid }) : o.ageS === undefined ? m('tree.owner.noLife')
+        : m(o.alive ? 'tree.owner.alive' : 'tree.owner.stale', { age: formatAge(o.ageS, locale) });
       const none = m('tree.owner.none');
       // The live pid in the description (the seat: which process holds the run — only when it is alive, which makes
       // it the newest signal); a click opens the transcript.
@@ -212,9 +221,9 @@ export function buildProjectNode(
       const transcript = ownerTranscript(state);
       runChildren.push({
         id: `${root}::owner`, label: m('tree.owner'), description: `${who} · ${life}${pid}`, collapsible: 'none',
-        contextValue: [o.alive ? 'owner.alive' : 'owner.stale', o.sessionId ? 'session' : '',
+        contextValue: [o.alive && !o.pidGone ? 'owner.alive' : 'owner.stale', o.sessionId ? 'session' : '',
           typeof objectField(state.owner).transcript_path === 'string' && objectField(state.owner).transcript_path !== '' ? 'transcript' : ''].filter(Boolean).join(' '),
-        icon: { id: o.driver ? 'server-process' : 'account', color: o.alive ? 'charts.green' : undefined },
+        icon: { id: o.driver ? 'server-process' : 'account', color: o.alive && !o.pidGone ? 'charts.green' : undefined },
         tooltip: m('tree.owner.tooltip', { session: o.sessionId ?? none, engine: o.engine ?? none, harness: o.harness ?? none }) +
           `${o.pid !== undefined ? `\npid: ${o.pid}` : ''}\n${life}${o.signal ? m('tree.owner.signal', { signal: o.signal }) : ''}\n${m('tree.owner.aliveMeans')}` +
           `${transcript ? `\n${m('tree.owner.openTranscript', { path: transcript })}` : ''}`,
@@ -273,12 +282,12 @@ export function buildProjectNode(
 
   const planDesc = plan ? m('tree.run.plan', { done: plan.done, total: plan.total }) : '';
   const runDesc = state
-    ? m('tree.run.desc', { status: snap.status.label, iteration: iteration ?? 0, max: maxIter, window: windowsNow, windows: snap.maxWindows, plan: planDesc })
+    ? m('tree.run.desc', { status: cond.label, iteration: iteration ?? 0, max: maxIter, window: windowsNow, windows: snap.maxWindows, plan: planDesc })
     : m(snap.state.kind === 'missing' ? 'tree.run.noRun' : 'tree.run.unreadable', { plan: planDesc });
   return {
     id: root,
     label: head.name,
-    description: state ? m('tree.project.desc', { status: snap.status.label, window: windowsNow, windows: snap.maxWindows })
+    description: state ? m('tree.project.desc', { status: cond.label, window: windowsNow, windows: snap.maxWindows })
       : m(snap.state.kind === 'missing' ? 'tree.project.noRun' : 'tree.project.invalid'),
     tooltip: head.root,
     icon: { id: snap.state.kind === 'invalid' || snap.state.kind === 'invalid-json' || snap.state.kind === 'not-regular' || snap.state.kind === 'too-large' ? 'error' : 'rocket' },
