@@ -163,8 +163,11 @@ export async function resumeRun(
       return { outcome: 'refused', reason: 'unsafe_state' };
     }
     deps.log.error(`${project.name}: resume failed: ${msg}`);
+    // The fix is the setting: offered first (a second Resume would fail the same way).
+    const openSetting = vscode.l10n.t('Open Setting'), showLog = vscode.l10n.t('Show Log');
     void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: could not start {0} ({1}). Set leopold.{2}.path if it is not on the PATH of VS Code.', inert(argv[0]), inert(msg), harness),
-      vscode.l10n.t('Show Log')).then((c) => c && deps.log.show(true));
+      openSetting, showLog).then((c) => (c === openSetting ? vscode.commands.executeCommand('workbench.action.openSettings', `leopold.${harness}.path`)
+      : c === showLog ? deps.log.show(true) : undefined));
     return { outcome: 'failed', reason: msg, argv };
   }
   const d = outcome.decision;
@@ -350,7 +353,8 @@ export async function showRunActions(deps: RunActionDeps, arg?: unknown): Promis
     const items: Record<RunControl, Action | undefined> = {
       resume, resumeOther, resumeAt, stopRun: stopRunItem, stopNow: stopNowItem, clearKillSwitch: clear,
     };
-    for (const c of runControls({ status, killSwitch: stop, agentRunning: running, modeRemembered: !!mode })) {
+    const ownerGone = project.model.condition?.ownerGone ?? false;
+    for (const c of runControls({ status, killSwitch: stop, agentRunning: running, modeRemembered: !!mode, ownerGone })) {
       const item = items[c];
       if (item) actions.push(item);
     }

@@ -157,15 +157,16 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
       tooltip: m('live.cost.tooltip', { table: fig.prices }) + (unpriced ? m('live.cost.tooltip.unpriced', { models: unpriced }) : ''),
     });
   }
-  // The dashboard's meters, with the subagents map under its meter.
+  // The dashboard's meters, with the subagents map under its meter; their names in the person's language.
+  const meterLabel = (l: string) => m(`live.meter.label.${l}` as MessageKey);
   const meters = dashboardMeters(state, snap.guardrails.maxIterations, snap.guardrails.maxFailures, g, input?.decisions);
   const subs = subagentsOf(state);
   children.push({
     id: `${root}::live:meters`, label: m('live.meters'), collapsible: 'collapsed', icon: { id: 'graph' }, contextValue: 'live.meters',
-    description: meters.filter((x) => x.label !== 'context').map((x) => `${x.label} ${x.val}/${x.max}`).join(' · '),
+    description: meters.filter((x) => x.label !== 'context').map((x) => `${meterLabel(x.label)} ${x.val}/${x.max}`).join(' · '),
     children: meters.map((x) => ({
-      id: `${root}::live:meter:${x.label}`, label: x.label, description: meterText(x, locale),
-      tooltip: m('live.meter.tooltip', { label: x.label, value: meterText(x, locale), pct: x.pct }),
+      id: `${root}::live:meter:${x.label}`, label: meterLabel(x.label), description: meterText(x, locale),
+      tooltip: m('live.meter.tooltip', { label: meterLabel(x.label), value: meterText(x, locale), pct: x.pct }),
       icon: { id: x.pct >= 100 ? 'error' : x.pct >= 75 ? 'warning' : 'circle-outline' }, contextValue: 'live.meter',
       collapsible: x.label === 'subagents' && subs.length ? 'collapsed' as const : 'none' as const,
       children: x.label === 'subagents' && subs.length ? subs.map((s) => ({
