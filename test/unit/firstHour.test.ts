@@ -71,6 +71,14 @@ describe('issue 15: the runs tree you can act on', () => {
     }
   });
 
+  it('every inline button is an icon (issue 23: Clear Kill Switch was a wide text button)', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const icons = new Map<string, unknown>(pkg.contributes.commands.map((c: { command: string; icon?: unknown }) => [c.command, c.icon]));
+    const inline = pkg.contributes.menus['view/item/context'].filter((m: { group?: string }) => /^inline/.test(m.group ?? ''));
+    assert.ok(inline.some((m: { command: string }) => m.command === 'leopold.clearKillSwitch'));
+    for (const m of inline) assert.ok(icons.get(m.command), `${m.command} is an inline button without an icon`);
+  });
+
   it('file and archived nodes carry their path as resource; the file menus match files only', async () => {
     const rolled = await copyFixture('rolled-window-3');
     const rolledNode = buildProjectNode({ root: rolled, name: 'p' }, await new ProjectModel(path.join(rolled, '.leopold'), { ownerSignals: false }).load());

@@ -17,7 +17,7 @@ import { resolveAgentBinary, sessionVarsUnset, type LoggedSpawn } from '../../co
 import type { Seat } from './seat';
 import type { ChildRecord } from '../../core/continuity/children';
 import type { LeopoldProject } from '../foundation/projects';
-import { parseUtc } from '../../core/time';
+import { formatLocal, parseUtc } from '../../core/time';
 import { objectField } from '../../core/fields';
 import { ownerPid } from '../../core/owner';
 import { descendants as descendantsOf, procInfo, refusalText, verifyOwnerPid, type ProcInfo } from '../../core/continuity/proc';
@@ -227,7 +227,7 @@ export async function stopNowTargets(deps: RunActionDeps, project: LeopoldProjec
   const targets: StopTarget[] = [];
   const refusals: string[] = [];
   for (const { child, info } of await deps.seat.verifiedRunning(project.root)) {
-    targets.push({ info, child, what: vscode.l10n.t('the agent this window started ({0}, pid {1}, started {2})', child.harness, child.pid, new Date(child.startedAt).toLocaleTimeString()) });
+    targets.push({ info, child, what: vscode.l10n.t('the agent this window started ({0}, pid {1}, started {2})', child.harness, child.pid, formatLocal(child.startedAt, 'time')) });
   }
   const read = await readState(project.leoDir);
   const raw = read.kind === 'ok' ? read.raw : undefined;
@@ -349,7 +349,7 @@ export async function showRunActions(deps: RunActionDeps, arg?: unknown): Promis
     const stopRunItem: Action = { label: `$(debug-stop) ${vscode.l10n.t('Stop run')}`, description: vscode.l10n.t('create .leopold/STOP (the kill switch: waits, never burns the relaunch)'), run: () => stopRun(deps, project.root) };
     const stopNowItem: Action = { label: `$(stop-circle) ${vscode.l10n.t('Stop now')}`, description: vscode.l10n.t('create .leopold/STOP, then end the agent process now'), run: () => stopNow(deps, project.root) };
     const resumeAt: Action = { label: `$(watch) ${vscode.l10n.t('Resume at…')}`, description: vscode.l10n.t('resume later: at the usage-limit reset, or after a delay'), run: () => vscode.commands.executeCommand('leopold.resumeAt', project.root) };
-    const clear: Action = { label: `$(debug-restart) ${vscode.l10n.t('Clear kill switch')}`, description: vscode.l10n.t('remove .leopold/STOP'), run: () => clearKillSwitch(deps, project.root) };
+    const clear: Action = { label: `$(unlock) ${vscode.l10n.t('Clear kill switch')}`, description: vscode.l10n.t('remove .leopold/STOP'), run: () => clearKillSwitch(deps, project.root) };
     const items: Record<RunControl, Action | undefined> = {
       resume, resumeOther, resumeAt, stopRun: stopRunItem, stopNow: stopNowItem, clearKillSwitch: clear,
     };

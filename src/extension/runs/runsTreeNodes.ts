@@ -3,7 +3,7 @@
 // building them. Every node has a stable id (the project root + a path), so VS Code keeps expansion and
 // selection across refreshes. Text that comes from `.leopold/` files goes into plain labels and tooltips only.
 import { join } from 'node:path';
-import { eventDetail, eventInfo, SEVERITY_COLOR, SEVERITY_ICON } from '../../core/events';
+import { eventDetail, eventInfo, eventTone, TONE_ICON } from '../../core/events';
 import type { JournalEvent } from '../../core/journal';
 import { formatAge, ownerTranscript } from '../../core/owner';
 import type { PlanItem } from '../../core/plan';
@@ -144,7 +144,8 @@ function eventNode(root: string, e: JournalEvent, journalPath: string, locale: L
     // The watcher's badge tooltip is the meaning; unregistered events have none and show their fields only.
     tooltip: [`${e.tsMs !== undefined ? `${formatLocal(e.tsMs)} · ${utcTooltip(e.tsMs)}` : e.ts ?? msg(locale, 'tree.event.noTs')}  ${e.event}  [${info.severity}]`, info.meaning || msg(locale, 'tree.event.unregistered'),
       detail, clip(JSON.stringify(e.fields), 2000)].filter(Boolean).join('\n'),
-    icon: { id: SEVERITY_ICON[info.severity], color: SEVERITY_COLOR[info.severity] },
+    // The icon says what the event means to a person (a relaunch is good news, a refusal asks for attention).
+    icon: { ...TONE_ICON[eventTone(e.event, e.fields)] },
     collapsible: 'none',
     contextValue: `event.${info.severity}`,
     open: { path: journalPath, line: e.line, offset: e.offset },
