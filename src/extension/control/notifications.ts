@@ -181,12 +181,9 @@ export class Notifier implements vscode.Disposable {
     // The detail of the refusal: only this window's loop knows it (the journal holds it); another observer's notice
     // goes without. The core's words are the watcher's English (what the journal holds): shown as they are in an
     // English UI, and as a sentence in the person's language otherwise (the log keeps the core's words).
-    const acted = view.lastAction;
-    const why = notice.reason?.replace(/^(api_)?refused:/, '');
-    const ours = acted?.detail && why && acted.verdict.endsWith(why) ? acted.detail : undefined;
-    // An agent that is not found: the fix is the setting, not a Resume that fails the same way.
-    const notFound = why === 'spawn_failed' && ours ? /\bleopold\.(claude|codex)\.path\b/.exec(ours)?.[1] : undefined;
-    let detail = ours ? ` ${uiLocale() === 'en' ? `${inert(ours)}.` : reasonWords(why!) ?? ''}` : '';
+    const refusal = refusalDetail(view, notice);
+    const notFound = refusal.notFound;
+    let detail = refusal.detail;
     if (notFound) {
       text = vscode.l10n.t('{0} could not be started: it is not on the PATH VS Code sees. Set leopold.{0}.path to its absolute path, then resume.', notFound);
       detail = '';
@@ -204,6 +201,18 @@ export class Notifier implements vscode.Disposable {
     this.notified.dispose();
     this.badgeView = undefined;
   }
+}
+
+/**
+ * The detail a notice adds (the loop's own words in English, a sentence in the person's language otherwise), and the
+ * harness whose binary was not found, when that is why (the fix is its path setting, not a Resume).
+ */
+function refusalDetail(view: SupervisorView, notice: Notice): { detail: string; notFound?: string } {
+  const acted = view.lastAction;
+  const why = notice.reason?.replace(/^(api_)?refused:/, '');
+  const ours = acted?.detail && why && acted.verdict.endsWith(why) ? acted.detail : undefined;
+  const notFound = why === 'spawn_failed' && ours ? /\bleopold\.(claude|codex)\.path\b/.exec(ours)?.[1] : undefined;
+  return { detail: ours ? ` ${uiLocale() === 'en' ? `${inert(ours)}.` : reasonWords(why!) ?? ''}` : '', notFound };
 }
 
 /** A refusal's reason as a sentence in the person's language (the journal's detail is the watcher's English). */
