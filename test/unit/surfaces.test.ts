@@ -158,6 +158,14 @@ describe('one reading per field: every surface shows the same run', function () 
       assert.equal(/\bkillSwitch\b/.test(run.contextValue!), stop, why);
       assert.equal(/\bownerGone\b/.test(run.contextValue!), gone, why);
       assert.equal(/\bstopping\b/.test(run.contextValue!), cond.kind === 'stopping', why);
+      // The run and project rows' rich hover: the same words, and links only to this extension's commands for the state.
+      assert.ok(run.hover!.lines[0].endsWith(cond.label), `${why}\n${run.hover!.lines[0]}`);
+      assert.deepEqual([tree.hover!.lines[0], tree.hover!.links], [run.hover!.lines[0], run.hover!.links], why);
+      const links = run.hover!.links.map((l) => l.command);
+      assert.ok(links.every((c) => c.startsWith('leopold.')), why);
+      assert.equal(links.includes('leopold.clearKillSwitch'), stop, why);
+      assert.equal(links.includes('leopold.stopRun'), active && !stop, why);
+      assert.ok(run.hover!.links.every((l) => JSON.stringify(l.args) === JSON.stringify([dir])), why);
       const owner = find(tree, `${dir}::owner`);
       if (pid !== undefined) {
         assert.equal(owner!.description!.includes(locale === 'en' ? `gone (pid ${DEAD}` : `encerrado (o pid ${DEAD}`), pid === DEAD, `${why}\n${owner!.description}`);

@@ -282,6 +282,7 @@ export function buildProjectNode(
   });
 
   const planDesc = plan ? m('tree.run.plan', { done: plan.done, total: plan.total }) : '';
+  const hover = runHover(head, snap, cond, locale, true);
   const runDesc = state
     ? m('tree.run.desc', { status: cond.label, iteration: iteration ?? 0, max: maxIter, window: windowsNow, windows: snap.maxWindows, plan: planDesc })
     : m(snap.state.kind === 'missing' ? 'tree.run.noRun' : 'tree.run.unreadable', { plan: planDesc });
@@ -291,17 +292,50 @@ export function buildProjectNode(
     description: state ? m('tree.project.desc', { status: cond.label, window: windowsNow, windows: snap.maxWindows })
       : m(snap.state.kind === 'missing' ? 'tree.project.noRun' : 'tree.project.invalid'),
     tooltip: head.root,
+    hover: runHover(head, snap, cond, locale, false),
     icon: { id: snap.state.kind === 'invalid' || snap.state.kind === 'invalid-json' || snap.state.kind === 'not-regular' || snap.state.kind === 'too-large' ? 'error' : 'rocket' },
     collapsible: 'expanded',
     contextValue: runContext('project', snap),
     children: [
       {
         id: `${root}::run`, label: m('tree.currentRun'), description: runDesc, collapsible: 'expanded', icon: { id: 'run-all' },
-        contextValue: runContext('run', snap), tooltip: runDesc, children: runChildren,
+        contextValue: runContext('run', snap), tooltip: runDesc, hover, children: runChildren,
       },
       archivesNode(root, snap.runs, archivesShown, locale),
     ],
   };
+}
+
+/**
+ * The run and project rows' hover: the run's facts (its condition, window, iteration, plan, owner, the kill switch) and
+ * the commands that apply to its state, as the inline buttons and Run Actions offer them.
+ */
+function runHover(head: ProjectHead, snap: ProjectSnapshot, cond: ReturnType<typeof runCondition>, locale: Locale, full: boolean): NodeData['hover'] {
+  const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
+  const st = snap.stateObject;
+  const lines: string[] = [m('tree.hover.status', { status: st ? cond.label : m(snap.state.kind === 'missing' ? 'tree.status.noRun' : 'tree.project.invalid') })];
+  if (st) {
+    // Only what the row's own description already changes with (no ages): a hover that changed every minute would
+    // refresh the whole subtree below the row.
+    lines.push(full
+      ? m('tree.hover.window', { window: currentWindow(st), max: snap.maxWindows, iteration: iterationOf(st) ?? 0, maxIter: resolveMaxIterations(st, snap.guardrails.maxIterations) })
+      : m('tree.hover.windowOnly', { window: currentWindow(st), max: snap.maxWindows }));
+    const o = snap.owner;
+    if (o && full) {
+      const who = [o.short ?? m('tree.owner.unknown'), o.harness].filter(Boolean).join(' · ');
+      lines.push(o.pidGone ? m('tree.hover.owner', { who, life: m('tree.owner.gone', { pid: o.pid }) }) : m('tree.hover.ownerWho', { who }));
+    }
+  }
+  if (snap.plan && full) lines.push(m('tree.hover.plan', { done: snap.plan.done, total: snap.plan.total }));
+  if (cond.stop) lines.push(m('tree.status.stop'));
+  const args = [head.root];
+  const links: NonNullable<NodeData['hover']>['links'] = [{ label: m('tree.hover.actions'), icon: 'list-selection', command: 'leopold.showRunActions', args }];
+  const kind = snap.status.kind;
+  if (kind === 'stopped' || kind === 'rolled') links.push({ label: m('tree.hover.resume'), icon: 'debug-start', command: 'leopold.resumeRun', args });
+  if (kind === 'active' && !cond.stop) links.push({ label: m('tree.hover.stop'), icon: 'debug-stop', command: 'leopold.stopRun', args });
+  if (cond.stop) links.push({ label: m('tree.hover.clear'), icon: 'unlock', command: 'leopold.clearKillSwitch', args });
+  links.push({ label: m('tree.hover.timeline'), icon: 'graph-line', command: 'leopold.showTimeline', args });
+  return { title: head.name, lines, links };
 }
 
 /**
@@ -359,7 +393,7 @@ export function archivedRunFileNodes(root: string, runName: string, runPath: str
 /** A node's own rendering (children excluded), for change detection. */
 function ownKey(n: NodeData): string {
   return JSON.stringify([
-    n.label, n.description, n.tooltip, n.icon, n.collapsible, n.contextValue, n.open, n.lazyRun, n.command, n.resource,
+    n.label, n.description, n.tooltip, n.icon, n.collapsible, n.contextValue, n.open, n.lazyRun, n.command, n.resource, n.hover,
   ]);
 }
 
