@@ -142,7 +142,8 @@ suite('the seat (trusted, a fake claude that fails, hangs or reactivates)', () =
     await waitFor('run active · owner gone', () => /run active · owner gone/.test(api.statusBar.text()) || undefined, 5000);
     assert.strictEqual(api.statusBar.warning(), true);
     // The owner alive (this extension host's pid) with STOP set: stopping.
-    writeState(folder, { active: true, iteration: 2, windows: 4, last_turn: stamp(1), started_at: stamp(60), owner: { ...owner, pid: String(process.pid) } });
+    const alivePid = { ...owner, pid: String(process.pid) };
+    writeState(folder, { active: true, iteration: 2, windows: 4, last_turn: stamp(1), started_at: stamp(60), owner: alivePid });
     fs.writeFileSync(leoFile(folder, 'STOP'), '');
     await waitFor('stopping · STOP', () => /stopping · STOP · window 4/.test(api.statusBar.text()) || undefined, 5000);
     assert.strictEqual(api.statusBar.warning(), false);
