@@ -49,22 +49,37 @@ export function eventInfo(name: string, locale: Locale = 'en', fields?: Record<s
   return { severity, meaning: msg(locale, `event.${name}` as MessageKey) };
 }
 
-/** Codicon name per severity (a view may map these to ThemeIcons). */
-export const SEVERITY_ICON: Readonly<Record<Severity, string>> = {
-  crit: 'error',
-  high: 'warning',
-  med: 'info',
-  low: 'circle-small',
-  info: 'circle-small-filled',
+/**
+ * What an event means to a person, which its icon shows (the severity above is the watcher's attention level: a
+ * relaunch is `high` because it matters, not because it went wrong). One table; an event not listed is neutral.
+ */
+export type Tone = 'good' | 'neutral' | 'attention' | 'bad';
+
+export const TONE: Readonly<Record<string, Tone>> = {
+  item_done: 'good', window_relaunch: 'good', api_error_relaunch: 'good', compact_resumed: 'good', verify_recorded: 'good',
+  decision_answered: 'good', failure_rescue: 'good',
+  item_incomplete: 'attention', awaiting_human: 'attention', foreign_stop: 'attention', owner_unknown: 'attention',
+  owner_takeover: 'attention', checkpoint_grace: 'attention', api_error_observed: 'attention', subagent_cap_denied: 'attention',
+  done_denied: 'attention', external_write: 'attention', window_relaunch_refused: 'attention', decision_timeout: 'attention',
+  decision_retry: 'attention', persona_guard_block: 'attention',
+  lock_timeout: 'attention', decision_failed: 'attention',
+  merge_conflict: 'bad', decision_denied: 'bad', guard_block: 'bad', failure_rescue_declined: 'bad', state_invalid: 'bad', max_windows: 'bad',
+  no_progress_across_windows: 'bad', stop_failure: 'bad', checkpoint_oversize: 'bad', checkpoint_unmergeable: 'bad',
+  config_change_blocked: 'bad', window_relaunch_failed: 'bad', api_error_relaunch_refused: 'bad',
 };
 
-/** Theme color id per severity, undefined for the quiet ones. */
-export const SEVERITY_COLOR: Readonly<Record<Severity, string | undefined>> = {
-  crit: 'problemsErrorIcon.foreground',
-  high: 'problemsWarningIcon.foreground',
-  med: 'problemsInfoIcon.foreground',
-  low: undefined,
-  info: undefined,
+/** An event's tone: the table's, a blocking review (`ok: false`) asks for attention, a passing one is good. */
+export function eventTone(name: string, fields?: Record<string, unknown>): Tone {
+  if (name === 'review') return fields?.ok === false ? 'attention' : fields?.ok === true ? 'good' : 'neutral';
+  return Object.prototype.hasOwnProperty.call(TONE, name) ? TONE[name] : 'neutral';
+}
+
+/** Codicon and theme colour per tone: the icon an event row shows. */
+export const TONE_ICON: Readonly<Record<Tone, { id: string; color?: string }>> = {
+  good: { id: 'pass', color: 'testing.iconPassed' },
+  neutral: { id: 'circle-small-filled' },
+  attention: { id: 'warning', color: 'problemsWarningIcon.foreground' },
+  bad: { id: 'error', color: 'problemsErrorIcon.foreground' },
 };
 
 const MAX_SCALAR = 200;

@@ -32,6 +32,8 @@ export interface OwnerStatus {
   /** Which signal decided `ageS`. */
   signal?: 'pid' | 'last_turn' | 'started_at' | 'transcript' | 'claimed_at';
   pid?: number;
+  /** The owner's pid was checked and no such process exists (`kill -0` failed): the agent has ended. */
+  pidGone?: boolean;
 }
 
 const str = nonEmptyString;
@@ -89,6 +91,7 @@ export function ownerStatus(state: Record<string, unknown>, now: number, signals
     ageS,
     signal: newest?.signal,
     pid,
+    ...(pid !== undefined && signals.pidAlive === false ? { pidGone: true } : {}),
   };
 }
 

@@ -117,7 +117,9 @@ export function sectionsFor(rel: string): Section[] {
   if (rel === 'GUARDRAILS.md') return ['guardrails', 'files', 'checkpoint', 'state'];
   if (rel === 'CHECKPOINT.md') return ['checkpoint', 'files'];
   if (rel === 'runs' || rel.startsWith('runs/')) return ['runs', 'windows'];
-  if ((BRIEF_FILES as readonly string[]).includes(rel) || rel === 'STOP') return ['files'];
+  // STOP looks at the owner again too: Stop now ends the agent just after it (the run's condition, core/runs.ts).
+  if (rel === 'STOP') return ['files', 'state'];
+  if ((BRIEF_FILES as readonly string[]).includes(rel)) return ['files'];
   return [];
 }
 

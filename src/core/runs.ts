@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { JournalTailer, type JournalEvent } from './journal';
 import { itemsClosed } from './plan';
 import { parseUtc } from './time';
+import type { OwnerStatus } from './owner';
 import {
   DEFAULT_WINDOWS, activationMs, apiError, apiErrorAttempts, apiErrorResult, currentWindow, hookContextMb, jsonNumber, relaunchResult,
   nonEmptyString, relaunchWindow, windowProgress, windowsOf,
@@ -137,6 +138,42 @@ export function runStatus(state: Record<string, unknown> | undefined, locale: Lo
   if (reason === 'plan_complete' || reason === 'routed_complete') return { kind: 'finished', label: msg(locale, 'run.status.finished', { reason }), reason };
   if (reason) return { kind: 'stopped', label: msg(locale, 'run.status.stopped', { reason }), reason };
   return { kind: 'stopped', label: msg(locale, 'run.status.inactive') };
+}
+
+/**
+ * What `state.json` alone does not say about a run, and every surface shows (the status bar's text, tooltip and
+ * accessible label, the Runs tree's run, project, status and owner rows, the Live node, `leopold-status`): the kill
+ * switch is set, and an active run's owner has gone (its pid answers no `kill -0`). After Stop now the state still
+ * reads `active` (the Stop hook never ran): the condition reads `stopped · STOP · owner gone`. The one decision;
+ * every surface renders `label`.
+ */
+export interface RunCondition {
+  /** `stopping`: active with STOP set and its owner alive; `stopped`: active on disk, STOP set, its owner gone. */
+  kind: RunStatus['kind'] | 'stopping';
+  /** `.leopold/STOP` is there. */
+  stop: boolean;
+  /** An active run's owner process is gone (never said of a run that is not active: its owner is expected gone). */
+  ownerGone: boolean;
+  /** `active`, `active · owner gone`, `stopping · STOP`, `stopped · STOP · owner gone`, `stopped · max_windows · STOP`. */
+  label: string;
+}
+
+/**
+ * The owner has ended: its pid answers no `kill -0`. Only that fact: an owner with no pid that is merely quiet (a
+ * long tool call, a session kept on another machine) is `stale` on its own row, never called gone.
+ */
+export function ownerGone(owner: Pick<OwnerStatus, 'pidGone'> | undefined): boolean {
+  return owner?.pidGone === true;
+}
+
+export function runCondition(status: RunStatus, killSwitch: boolean, owner: OwnerStatus | undefined, locale: Locale = 'en'): RunCondition {
+  const gone = status.kind === 'active' && ownerGone(owner);
+  const kind: RunCondition['kind'] = status.kind === 'active' && killSwitch ? (gone ? 'stopped' : 'stopping') : status.kind;
+  const head = kind === 'stopping' ? msg(locale, 'run.condition.stopping') : kind === 'stopped' && status.kind === 'active' ? msg(locale, 'run.condition.stopped') : status.label;
+  const parts = [head];
+  if (killSwitch) parts.push('STOP');
+  if (gone) parts.push(msg(locale, 'run.condition.ownerGone'));
+  return { kind, stop: killSwitch, ownerGone: gone, label: parts.join(' · ') };
 }
 
 /** A relaunch record (`fired[:detail]`, `refused:<reason>`, `failed[:detail]`) as an ending; undefined without one. */

@@ -15,6 +15,7 @@ import { readLiveView } from './live/readFigures';
 import type { Tokens } from './live/records';
 import { noticeFor, noticeState } from './notify';
 import { ProjectModel, type ProjectSnapshot } from './project';
+import { runCondition, type RunCondition } from './runs';
 import { decisionCount } from './decisions';
 import { readText } from './files';
 import type { Locale } from './messages';
@@ -29,6 +30,11 @@ export interface RunStatusData {
   project: string;
   harness: Harness | null;
   stoppedReason: string | null;
+  /**
+   * The run's condition (core/runs.ts runCondition): STOP set, an active run's owner gone, and the label every surface
+   * shows (`active`, `stopping · STOP`, `stopped · STOP · owner gone`, `active · owner gone`, `… · STOP`).
+   */
+  condition: { kind: RunCondition['kind']; stop: boolean; ownerGone: boolean; label: string };
   /** What the relaunch loop would do if it ran now, without acting. */
   loop: { action: LoopAction; reason?: string; harness?: Harness; seconds?: number };
   plan: { done: number; total: number };
@@ -105,11 +111,13 @@ export function runStatusData(input: RunStatusInput): RunStatusData {
   const gauge = live?.gauge ?? contextGauge(st, undefined);
   const meters = dashboardMeters(st, snap.guardrails.maxIterations, snap.guardrails.maxFailures, gauge);
   const byLabel = (l: Meter['label']) => meters.find((m) => m.label === l);
-  const p = pill(cont, decision, nowMs, 'auto', input.locale ?? 'en');
+  const cond = runCondition(snap.status, snap.killSwitch, snap.owner, input.locale ?? 'en');
+  const p = pill(cont, decision, nowMs, 'auto', input.locale ?? 'en', cond);
   const notice = noticeFor(noticeState(cont.state, cont.stateMtimeMs));
   const wait = awaitingHuman(st, snap.recent, snap.plan);
   let needsYou: RunStatusData['needsYou'] = null;
   if (wait && !wait.ticked) needsYou = { kind: 'awaitingHuman', text: wait.text || `#${wait.index ?? '?'}` };
+  else if (p.warning && cond.ownerGone && !cond.stop) needsYou = { kind: 'ownerGone', text: p.text };
   else if (p.warning) needsYou = { kind: notice?.kind ?? (cont.state.kind === 'ok' ? decision.kind : 'stateInvalid'), text: p.text };
   // The figures every surface shows (core/live/figures.ts): no second computation here.
   const fig = live?.figures;
@@ -119,6 +127,7 @@ export function runStatusData(input: RunStatusInput): RunStatusData {
     project: dirname(snap.leoDir),
     harness,
     stoppedReason: st ? stoppedReason(st) ?? null : null,
+    condition: { kind: cond.kind, stop: cond.stop, ownerGone: cond.ownerGone, label: cond.label },
     loop: loopOf(decision, nowMs),
     plan: { done: snap.plan?.done ?? 0, total: snap.plan?.total ?? 0 },
     windows: { current: st ? currentWindow(st) : 1, max: st ? snap.maxWindows : null },

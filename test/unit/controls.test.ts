@@ -16,6 +16,10 @@ describe('Run Actions: the controls by the run\'s state, the likely action first
   it('an active run: Stop run, Stop now — never Resume run first, never Resume at…', () => {
     assert.deepEqual(runControls({ ...base, status: 'active' }), ['stopRun', 'stopNow']);
     assert.deepEqual(runControls({ ...base, status: 'active', killSwitch: true }), ['stopNow', 'clearKillSwitch'], 'STOP already set: no second Stop run');
+    // The owner's pid has ended (after Stop now, a crash): nothing for Stop now to end, unless an agent started here runs.
+    assert.deepEqual(runControls({ ...base, status: 'active', ownerGone: true }), ['stopRun']);
+    assert.deepEqual(runControls({ ...base, status: 'active', killSwitch: true, ownerGone: true }), ['clearKillSwitch']);
+    assert.deepEqual(runControls({ ...base, status: 'active', ownerGone: true, agentRunning: true }), ['stopRun', 'stopNow']);
   });
   it('a stopped or rolled run: Resume run first, the other mode once one is remembered, Resume at…', () => {
     assert.deepEqual(runControls({ ...base, status: 'rolled' }), ['resume', 'resumeAt']);

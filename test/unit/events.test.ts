@@ -1,5 +1,5 @@
 import * as assert from 'node:assert';
-import { EVENT_REGISTRY, eventDetail, eventInfo, eventSummary, genericFields } from '../../src/core/events';
+import { EVENT_REGISTRY, eventDetail, eventInfo, eventSummary, eventTone, genericFields, TONE, TONE_ICON } from '../../src/core/events';
 
 // scripts/leopold-watch.py's `EVENTS`: the watcher's 52 registered events and their severities.
 const TABLE: Record<string, string[]> = {
@@ -14,6 +14,21 @@ const TABLE: Record<string, string[]> = {
     'subagent_stopped', 'verify_recorded'],
   info: ['stop', 'item_done', 'compact_checkpoint'],
 };
+
+describe('event icons by what the event means to a person (issue 23)', () => {
+  it('a relaunch reads good, a refusal asks for attention, a failure is bad; every toned name is a registered event', () => {
+    assert.strictEqual(eventTone('window_relaunch'), 'good');
+    assert.strictEqual(eventTone('api_error_relaunch'), 'good');
+    assert.strictEqual(eventTone('window_relaunch_refused'), 'attention');
+    assert.strictEqual(eventTone('window_relaunch_failed'), 'bad');
+    assert.strictEqual(eventTone('window_roll'), 'neutral');
+    assert.strictEqual(eventTone('review', { ok: false }), 'attention');
+    assert.strictEqual(eventTone('review', { ok: true }), 'good');
+    assert.strictEqual(eventTone('no_such_event'), 'neutral');
+    for (const name of Object.keys(TONE)) assert.ok(EVENT_REGISTRY[name], `${name} is not a registered event`);
+    assert.deepStrictEqual([TONE_ICON.good.id, TONE_ICON.attention.id, TONE_ICON.bad.id], ['pass', 'warning', 'error']);
+  });
+});
 
 describe('event severity registry (core/events)', () => {
   it('holds the watcher\'s whole registry: 52 events, each with its severity and a meaning in both languages', () => {

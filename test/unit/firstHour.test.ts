@@ -52,7 +52,8 @@ describe('issue 15: the runs tree you can act on', () => {
     snap = model.snapshot;
     assert.strictEqual(snap.killSwitch, true);
     run = find(buildProjectNode({ root: dir, name: 'p' }, snap), `${dir}::run`)!;
-    assert.strictEqual(run.contextValue, 'run active killSwitch');
+    // Active with STOP set and its owner not known gone: stopping.
+    assert.strictEqual(run.contextValue, 'run active killSwitch stopping');
     assert.deepStrictEqual(menus(run.contextValue), [false, false, true, true]);
     // The run stops for a person: Resume comes, and the node says a person is needed.
     const state = JSON.parse(readFileSync(path.join(leo, 'state.json'), 'utf8'));
@@ -68,6 +69,14 @@ describe('issue 15: the runs tree you can act on', () => {
     for (const other of ['windows', 'windowGap', 'owner.alive session', 'file checkpoint', 'event.info', 'status']) {
       assert.strictEqual(resume.test(other) || stop.test(other) || clear.test(other), false, other);
     }
+  });
+
+  it('every inline button is an icon (issue 23: Clear Kill Switch was a wide text button)', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const icons = new Map<string, unknown>(pkg.contributes.commands.map((c: { command: string; icon?: unknown }) => [c.command, c.icon]));
+    const inline = pkg.contributes.menus['view/item/context'].filter((m: { group?: string }) => /^inline/.test(m.group ?? ''));
+    assert.ok(inline.some((m: { command: string }) => m.command === 'leopold.clearKillSwitch'));
+    for (const m of inline) assert.ok(icons.get(m.command), `${m.command} is an inline button without an icon`);
   });
 
   it('file and archived nodes carry their path as resource; the file menus match files only', async () => {

@@ -85,7 +85,7 @@ describe('the run model on hook-written fixtures (core/project, core/runs, core/
     assert.deepStrictEqual(icon('config_change_blocked'), ['error', 'problemsErrorIcon.foreground', 'event.crit']);
     assert.deepStrictEqual(icon('decision_denied'), ['error', 'problemsErrorIcon.foreground', 'event.crit']);
     assert.deepStrictEqual(icon('awaiting_human'), ['warning', 'problemsWarningIcon.foreground', 'event.high']);
-    assert.deepStrictEqual(icon('external_write'), ['info', 'problemsInfoIcon.foreground', 'event.med']);
+    assert.deepStrictEqual(icon('external_write'), ['warning', 'problemsWarningIcon.foreground', 'event.med'], 'icons by meaning: an outside write asks for attention');
     assert.deepStrictEqual(icon('tool_run'), ['circle-small-filled', undefined, 'event.info']);
     assert.strictEqual(by('awaiting_human').description, '07:50:00 item 3 needs you · Pick the header-row default');
     assert.strictEqual(by('tool_run').description, '07:52:00 tool make · exit 2 · session dddd2222');

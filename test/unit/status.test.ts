@@ -47,7 +47,8 @@ function cli(args: string[], opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number
 
 /** The Runs tree of a project as the extension renders it, at `now`: the model, and the live run while one is active. */
 async function treeOf(root: string, now = NOW): Promise<NodeData> {
-  const model = new ProjectModel(path.join(root, '.leopold'), { ownerSignals: false, now: () => now });
+  // The owner's pid checked, as the extension's model and leopold-status check it.
+  const model = new ProjectModel(path.join(root, '.leopold'), { now: () => now });
   await model.load();
   await model.completeHistory();
   const snap = model.snapshot;
@@ -71,6 +72,8 @@ async function assertMatchesTree(root: string, d: RunStatusData, now = NOW): Pro
   const plan = find(tree, '::plan')!;
   assert.equal(plan.description, d.plan.total || plan.description !== 'no PLAN.md' ? `${d.plan.done} / ${d.plan.total} done` : 'no PLAN.md', 'plan');
   const status = find(tree, '::status');
+  // The run's condition (STOP, the owner gone): the tree's status row says the data's words.
+  if (status && d.condition.kind !== 'none') assert.equal(status.description, d.condition.label, 'condition');
   if (d.stoppedReason === null) assert.doesNotMatch(status?.tooltip ?? '', /stopped_reason/);
   else assert.match(status!.tooltip!, new RegExp(`stopped_reason: ${d.stoppedReason}$`));
   const iteration = find(tree, '::iteration');
@@ -181,12 +184,13 @@ describe('leopold-status: the run as data, key by key against the Runs tree (cor
     'clone-future-roll': [{ action: 'refuse', reason: 'stale_roll' }, 'stopped · context_budget · not relaunched (stale_roll)', 'refused'],
     'clone-no-roll-time': [{ action: 'refuse', reason: 'stale_roll' }, 'stopped · context_budget · not relaunched (stale_roll)', 'refused'],
     'cont-project': [{ action: 'none', reason: 'idle' }, 'stopped · plan_complete', null],
-    'doctor-broken': [{ action: 'none', reason: 'idle' }, 'stopped · kill_switch', null],
-    'doctor-driver': [{ action: 'none', reason: 'idle' }, 'run active · window 10/10', null],
+    'doctor-broken': [{ action: 'none', reason: 'idle' }, 'stopped · context_budget · STOP', null],
+    // The driver fixtures' owner pid 48211 is not running here: active, its owner gone.
+    'doctor-driver': [{ action: 'none', reason: 'idle' }, 'run active · owner gone · window 10/10', 'ownerGone'],
     'doctor-empty': [{ action: 'none', reason: 'idle' }, 'no active run', null],
     'doctor-healthy': [{ action: 'none', reason: 'idle' }, 'run active · window 3/10', null],
     'doctor-invalid-state': [{ action: 'none', reason: 'idle' }, 'state invalid', 'stateInvalid'],
-    'driver-run': [{ action: 'none', reason: 'idle' }, 'run active · window 1/10', null],
+    'driver-run': [{ action: 'none', reason: 'idle' }, 'run active · owner gone · window 1/10', 'ownerGone'],
     'finished-archived': [{ action: 'none', reason: 'idle' }, 'stopped · plan_complete', null],
     'live-project': [{ action: 'none', reason: 'idle' }, 'stopped · plan_complete', null],
     'malformed-state': [{ action: 'none', reason: 'state_invalid' }, 'state invalid', 'stateInvalid'],

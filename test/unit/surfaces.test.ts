@@ -2,7 +2,7 @@
 // — the status bar's text, the Runs tree, the Run Timeline and the run-status data — shows the same window, ceiling,
 // plan and verdict; and the project model's snapshot decides exactly what the relaunch loop's own read decides.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rng } from '../fixtures/random';
 import { ProjectModel } from '../../src/core/project';
@@ -11,6 +11,8 @@ import { loadSnapshot } from '../../src/core/continuity/runner';
 import { pill } from '../../src/core/continuity/pill';
 import { buildTimeline } from '../../src/core/timeline';
 import { runStatusData } from '../../src/core/status';
+import { runCondition } from '../../src/core/runs';
+import type { Locale } from '../../src/core/messages';
 import { buildProjectNode, type NodeData } from '../../src/extension/runs/runsTreeNodes';
 import { tempFolder } from '../support/tempDir';
 
@@ -75,7 +77,8 @@ describe('one reading per field: every surface shows the same run', function () 
       const snap = await model.load();
       const decision = decide(snap.continuity, NOW);
       const status = runStatusData({ snapshot: snap, decision, nowMs: NOW });
-      const bar = pill(snap.continuity, decision, NOW);
+      // The status bar passes the project model's condition (foundation/projectModel.ts), as here.
+      const bar = pill(snap.continuity, decision, NOW, 'auto', 'en', runCondition(snap.status, snap.killSwitch, snap.owner));
       const tree = buildProjectNode({ root: dir, name: `p${seed}` }, snap, 'en', {});
       const timeline = buildTimeline({
         project: `p${seed}`, root: dir, status: snap.status, maxWindows: snap.maxWindows, windows: snap.windows, events: snap.runEvents,
@@ -97,6 +100,82 @@ describe('one reading per field: every surface shows the same run', function () 
       assert.equal(status.text, bar.text, why);
       assert.equal(status.needsYou !== null, bar.warning, why);
     }
+  });
+
+  it('status bar, tree rows, Live node and run status agree on STOP and the owner gone (600 seeded projects, both languages)', async () => {
+    // A pid past Linux's pid_max never exists (kill -0: ESRCH); this test's own pid is alive.
+    const DEAD = 4_194_305;
+    const seen = { stopping: 0, stoppedGone: 0, activeGone: 0, stopOnly: 0 };
+    for (let seed = 2001; seed <= 2600; seed++) {
+      const dir = join(base, `s${seed}`);
+      const r = rng(seed);
+      writeProject(dir, r);
+      const leo = join(dir, '.leopold');
+      const state = JSON.parse(readFileSync(join(leo, 'state.json'), 'utf8')) as Record<string, unknown>;
+      const pidChoice = r();
+      const pid = pidChoice < 0.4 ? DEAD : pidChoice < 0.7 ? process.pid : undefined;
+      if (r() < 0.5) state.active = true;
+      if (pid !== undefined) state.owner = { session_id: 'aaaa1111-bbbb', harness: 'claude', engine: 'skill', claimed_at: iso(NOW - 3600_000), pid };
+      writeFileSync(join(leo, 'state.json'), JSON.stringify(state));
+      if (r() < 0.4) writeFileSync(join(leo, 'STOP'), '');
+      const locale: Locale = seed % 2 ? 'en' : 'pt-br';
+      const model = new ProjectModel(leo, { now: () => NOW, locale });
+      const snap = await model.load();
+      if (!snap.stateObject) continue;
+      const decision = decide(snap.continuity, NOW);
+      const cond = runCondition(snap.status, snap.killSwitch, snap.owner, locale);
+      const data = runStatusData({ snapshot: snap, decision, nowMs: NOW, locale });
+      const bar = pill(snap.continuity, decision, NOW, 'auto', locale, cond);
+      const tree = buildProjectNode({ root: dir, name: `s${seed}` }, snap, locale, {
+        // A live view with no transcript (the Live node is drawn; its figures unknown).
+        view: { gauge: { maxMb: 5, band: 'ok' }, window: 1, windows: [], feed: [], counting: false, figures: { perWindow: [], tokens: null, costUsd: null, unpriced: [], prices: '', partial: false } } as never,
+      });
+      const why = `seed ${seed} (${locale}): ${JSON.stringify(snap.stateObject)} STOP=${snap.killSwitch}`;
+      const active = snap.status.kind === 'active';
+      const stop = snap.killSwitch;
+      const gone = active && pid === DEAD;
+      const goneWords = locale === 'en' ? 'owner gone' : 'dono encerrado';
+      if (active && stop && !gone) seen.stopping++;
+      if (active && stop && gone) seen.stoppedGone++;
+      if (active && !stop && gone) seen.activeGone++;
+      if (!active && stop) seen.stopOnly++;
+      // The one decision…
+      assert.deepEqual([cond.stop, cond.ownerGone], [stop, gone], why);
+      assert.equal(cond.kind, active && stop ? (gone ? 'stopped' : 'stopping') : snap.status.kind, why);
+      // …in the run-status data (leopold-status, the LM tools, the notify command)…
+      assert.deepEqual(data.condition, { kind: cond.kind, stop, ownerGone: gone, label: cond.label }, why);
+      // …in the status bar's words (its text, tooltip and accessible label are built from them), the same as the data's…
+      assert.equal(data.text, bar.text, why);
+      if (snap.state.kind === 'ok') {
+        assert.equal(bar.text.includes('STOP'), stop, `${why}\n${bar.text}`);
+        assert.equal(bar.text.includes(goneWords), gone, `${why}\n${bar.text}`);
+      }
+      // …and on the tree's run, project and status rows, its owner row and its context tags.
+      const run = find(tree, `${dir}::run`)!;
+      assert.ok(run.description!.startsWith(cond.label), `${why}\n${run.description}`);
+      assert.ok(tree.description!.startsWith(cond.label), `${why}\n${tree.description}`);
+      assert.equal(find(tree, `${dir}::status`)?.description, cond.label, why);
+      assert.equal(/\bkillSwitch\b/.test(run.contextValue!), stop, why);
+      assert.equal(/\bownerGone\b/.test(run.contextValue!), gone, why);
+      assert.equal(/\bstopping\b/.test(run.contextValue!), cond.kind === 'stopping', why);
+      // The run and project rows' rich hover: the same words, and links only to this extension's commands for the state.
+      assert.ok(run.hover!.lines[0].endsWith(cond.label), `${why}\n${run.hover!.lines[0]}`);
+      assert.deepEqual([tree.hover!.lines[0], tree.hover!.links], [run.hover!.lines[0], run.hover!.links], why);
+      const links = run.hover!.links.map((l) => l.command);
+      assert.ok(links.every((c) => c.startsWith('leopold.')), why);
+      assert.equal(links.includes('leopold.clearKillSwitch'), stop, why);
+      assert.equal(links.includes('leopold.stopRun'), active && !stop, why);
+      assert.ok(run.hover!.links.every((l) => JSON.stringify(l.args) === JSON.stringify([dir])), why);
+      const owner = find(tree, `${dir}::owner`);
+      if (pid !== undefined) {
+        assert.equal(owner!.description!.includes(locale === 'en' ? `gone (pid ${DEAD}` : `encerrado (o pid ${DEAD}`), pid === DEAD, `${why}\n${owner!.description}`);
+        if (pid === DEAD) assert.ok(!owner!.description!.includes(locale === 'en' ? 'alive' : 'vivo'), why);
+      }
+      const live = find(tree, `${dir}::live:live`);
+      if (live && (stop || gone)) assert.ok(live.description!.startsWith(cond.label), `${why}\n${live.description}`);
+    }
+    // Every case reached (a property that never sees the case proves nothing about it).
+    for (const [k, n] of Object.entries(seen)) assert.ok(n > 10, `only ${n} seeds reached ${k}`);
   });
 
   it('the model decides what the loop\'s own read decides (400 seeded projects, every verdict)', async () => {

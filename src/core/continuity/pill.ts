@@ -6,6 +6,7 @@ import { apiErrorAttempts, apiErrorResult, currentWindow, isActive, relaunchResu
 import { maxWindowsOf, needsHuman, type ContinuitySnapshot, type Decision } from './decide';
 import { msg, type Locale } from '../messages';
 import { needsPerson, noticeFor, noticeState } from '../notify';
+import type { RunCondition } from '../runs';
 
 /** Why the loop is not acting on its own, when it is not. */
 export type LoopMode = 'auto' | 'off' | 'untrusted' | 'deferred';
@@ -32,7 +33,20 @@ export function personNeededReason(reason: string): boolean {
   return HUMAN_REASONS.has(reason);
 }
 
-export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number, mode: LoopMode = 'auto', locale: Locale = 'en'): Pill {
+/** An active run: state.json says active; STOP and the owner's process say more (after Stop now the Stop hook never runs). */
+function activePill(w: { window: number; max: number }, cond: RunCondition | undefined, locale: Locale): Pill {
+  const m = (key: Parameters<typeof msg>[1]) => msg(locale, key, w);
+  if (cond?.kind === 'stopping') return { text: m('pill.stopping'), warning: false, explanation: m('pill.stopping.why') };
+  if (cond?.kind === 'stopped') return { text: m('pill.stoppedGone'), warning: false, explanation: m('pill.stoppedGone.why') };
+  if (cond?.ownerGone) return { text: m('pill.activeGone'), warning: true, explanation: m('pill.activeGone.why') };
+  return { text: m('pill.active'), warning: false, explanation: m('pill.active.why') };
+}
+
+/**
+ * `cond` is the run's condition (core/runs.ts runCondition: STOP, the owner gone) from the project's model; without
+ * it the pill reads `state.json` and STOP only.
+ */
+export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number, mode: LoopMode = 'auto', locale: Locale = 'en', cond?: RunCondition): Pill {
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   if (snap.state.kind === 'invalid') return { text: m('pill.stateInvalid'), warning: true, explanation: m('pill.stateSchema.why', { problem: snap.state.problem }) };
   if (snap.state.kind === 'unreadable') return { text: m('pill.stateUnreadable'), warning: true, explanation: m('pill.stateUnreadable.why') };
@@ -42,9 +56,11 @@ export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number
   // The one reading of each field (core/fields.ts), as the tree, the timeline and the run status show it.
   const windows = currentWindow(st);
   const maxW = maxWindowsOf(snap, st);
-  if (isActive(st)) return { text: m('pill.active', { window: windows, max: maxW }), warning: false, explanation: m('pill.active.why') };
-  if (snap.stopExists) return { text: m('pill.killSwitch'), warning: false, explanation: m('pill.killSwitch.why') };
+  if (isActive(st)) return activePill({ window: windows, max: maxW }, cond, locale);
   const reason = stoppedReason(st);
+  if (snap.stopExists) {
+    return { text: `${reason ? m('pill.stoppedReason', { reason }) : m('pill.stopped')} · STOP`, warning: false, explanation: m('pill.killSwitch.why') };
+  }
   let text = reason ? m('pill.stoppedReason', { reason }) : m('pill.stopped');
   let warning = reason !== undefined && HUMAN_REASONS.has(reason);
   let explanation = reason ? m('pill.stoppedReason.why', { reason }) : m('pill.stopped.why');

@@ -10,7 +10,7 @@ import type { SupervisorHub, SupervisorView } from './supervisor';
 import type { Seat } from './seat';
 import { inert } from '../foundation/untrusted';
 import type { Recorder } from '../foundation/recorder';
-import { counted } from '../foundation/locale';
+import { counted, uiLocale } from '../foundation/locale';
 import { NoticeMemory, noticeFor, noticeState, shouldShow, type Notice, type NoticeKind } from '../../core/notify';
 import { pill } from '../../core/continuity/pill';
 import type { ChildRecord } from '../../core/continuity/children';
@@ -60,7 +60,7 @@ export class Notifier implements vscode.Disposable {
     const root = view.project.root;
     const notice = noticeFor(noticeState(view.snapshot.state, view.snapshot.stateMtimeMs));
     // The status bar's reading of "needs you" (one rule: core/continuity/pill.ts).
-    const need = pill(view.snapshot, view.decision, Date.now(), view.mode).warning;
+    const need = pill(view.snapshot, view.decision, Date.now(), view.mode, 'en', view.project.model.condition).warning;
     if (this.needs.get(root) !== need) {
       this.needs.set(root, need);
       this.renderBadge();
@@ -178,10 +178,17 @@ export class Notifier implements vscode.Disposable {
         level = 'error';
         break;
     }
-    // The detail of the refusal in the core's English (it is what the journal holds too), inert.
-    // Only this window's loop knows it (the journal holds it); another observer's notice goes without.
-    const acted = view.lastAction;
-    const detail = acted?.detail && notice.reason && acted.verdict.endsWith(notice.reason.replace(/^refused:/, '')) ? ` ${inert(acted.detail)}.` : '';
+    // The detail of the refusal: only this window's loop knows it (the journal holds it); another observer's notice
+    // goes without. The core's words are the watcher's English (what the journal holds): shown as they are in an
+    // English UI, and as a sentence in the person's language otherwise (the log keeps the core's words).
+    const refusal = refusalDetail(view, notice);
+    const notFound = refusal.notFound;
+    let detail = refusal.detail;
+    if (notFound) {
+      text = vscode.l10n.t('{0} could not be started: it is not on the PATH VS Code sees. Set leopold.{0}.path to its absolute path, then resume.', notFound);
+      detail = '';
+      actions = [{ title: vscode.l10n.t('Open Setting'), run: cmd('workbench.action.openSettings', `leopold.${notFound}.path`) }, showLog];
+    }
     const message = `Leopold (${name}): ${text}${detail}`;
     this.shownList.push({ root, kind: notice.kind, key: notice.key, message, actions: actions.map((a) => a.title) });
     this.ctx.log.info(`${project.name}: notified (${notice.kind}: ${notice.key})`);
@@ -193,6 +200,31 @@ export class Notifier implements vscode.Disposable {
   dispose(): void {
     this.notified.dispose();
     this.badgeView = undefined;
+  }
+}
+
+/**
+ * The detail a notice adds (the loop's own words in English, a sentence in the person's language otherwise), and the
+ * harness whose binary was not found, when that is why (the fix is its path setting, not a Resume).
+ */
+function refusalDetail(view: SupervisorView, notice: Notice): { detail: string; notFound?: string } {
+  const acted = view.lastAction;
+  const why = notice.reason?.replace(/^(api_)?refused:/, '');
+  const ours = acted?.detail && why && acted.verdict.endsWith(why) ? acted.detail : undefined;
+  const notFound = why === 'spawn_failed' && ours ? /\bleopold\.(claude|codex)\.path\b/.exec(ours)?.[1] : undefined;
+  return { detail: ours ? ` ${uiLocale() === 'en' ? `${inert(ours)}.` : reasonWords(why!) ?? ''}` : '', notFound };
+}
+
+/** A refusal's reason as a sentence in the person's language (the journal's detail is the watcher's English). */
+function reasonWords(reason: string): string | undefined {
+  switch (reason) {
+    case 'stale_roll': return vscode.l10n.t('The roll is too old (or stamped in the future) to be relaunched safely.');
+    case 'spawn_failed': return vscode.l10n.t('The agent could not be started (the log says why).');
+    case 'unknown_harness': return vscode.l10n.t('Nothing names the harness: no transcript, and no owner.harness in state.json.');
+    case 'not_retryable': return vscode.l10n.t('This API error is not one a retry fixes.');
+    case 'attempts': return vscode.l10n.t('The retries allowed for this API error are used up.');
+    case 'stale_error': return vscode.l10n.t('The API error is too old to be retried.');
+    default: return undefined;
   }
 }
 

@@ -9,6 +9,7 @@
 // carried out more than ten minutes late: a VS Code that was closed at the time asks instead. The rules:
 // core/continuity/schedule.ts.
 import * as vscode from 'vscode';
+import { formatLocal } from '../../core/time';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import type { SupervisorHub } from './supervisor';
@@ -206,7 +207,7 @@ export class ResumeScheduler implements vscode.Disposable {
       this.ctx.log.info(`${project.name}: the Resume scheduled for ${new Date(s.atMs).toISOString()} is ${late} min late (VS Code was closed or asleep): asking instead`);
       const now = vscode.l10n.t('Resume Now');
       void vscode.window.showInformationMessage(
-        vscode.l10n.t('Leopold ({0}): the Resume scheduled for {1} did not happen (VS Code was closed or asleep). Resume now?', inert(project.name), new Date(s.atMs).toLocaleTimeString()),
+        vscode.l10n.t('Leopold ({0}): the Resume scheduled for {1} did not happen (VS Code was closed or asleep). Resume now?', inert(project.name), formatLocal(s.atMs, 'minute')),
         now).then((c) => c === now && vscode.commands.executeCommand('leopold.resumeRun', root));
       return;
     }
@@ -245,7 +246,7 @@ export async function pickResumeTime(
   type Item = vscode.QuickPickItem & { atMs?: number; source?: ResumeSchedule['source']; cancel?: boolean };
   const items: Item[] = [];
   if (reset) {
-    items.push({ label: `$(watch) ${vscode.l10n.t('At the usage-limit reset, {0}', new Date(reset).toLocaleTimeString())}`, description: vscode.l10n.t('from the transcript'), atMs: reset + 60_000, source: 'reset' });
+    items.push({ label: `$(watch) ${vscode.l10n.t('At the usage-limit reset, {0}', formatLocal(reset, 'minute'))}`, description: vscode.l10n.t('from the transcript'), atMs: reset + 60_000, source: 'reset' });
   }
   for (const m of RESUME_DELAYS_MIN) {
     items.push({ label: m < 60 ? vscode.l10n.t('In {0} minutes', m) : counted(m / 60, vscode.l10n.t('In {0} hour', m / 60), vscode.l10n.t('In {0} hours', m / 60)), atMs: Date.now() + m * 60_000, source: 'delay' });

@@ -17,7 +17,7 @@ import { resolveAgentBinary, sessionVarsUnset, type LoggedSpawn } from '../../co
 import type { Seat } from './seat';
 import type { ChildRecord } from '../../core/continuity/children';
 import type { LeopoldProject } from '../foundation/projects';
-import { parseUtc } from '../../core/time';
+import { formatLocal, parseUtc } from '../../core/time';
 import { objectField } from '../../core/fields';
 import { ownerPid } from '../../core/owner';
 import { descendants as descendantsOf, procInfo, refusalText, verifyOwnerPid, type ProcInfo } from '../../core/continuity/proc';
@@ -163,8 +163,11 @@ export async function resumeRun(
       return { outcome: 'refused', reason: 'unsafe_state' };
     }
     deps.log.error(`${project.name}: resume failed: ${msg}`);
+    // The fix is the setting: offered first (a second Resume would fail the same way).
+    const openSetting = vscode.l10n.t('Open Setting'), showLog = vscode.l10n.t('Show Log');
     void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: could not start {0} ({1}). Set leopold.{2}.path if it is not on the PATH of VS Code.', inert(argv[0]), inert(msg), harness),
-      vscode.l10n.t('Show Log')).then((c) => c && deps.log.show(true));
+      openSetting, showLog).then((c) => (c === openSetting ? vscode.commands.executeCommand('workbench.action.openSettings', `leopold.${harness}.path`)
+      : c === showLog ? deps.log.show(true) : undefined));
     return { outcome: 'failed', reason: msg, argv };
   }
   const d = outcome.decision;
@@ -224,7 +227,7 @@ export async function stopNowTargets(deps: RunActionDeps, project: LeopoldProjec
   const targets: StopTarget[] = [];
   const refusals: string[] = [];
   for (const { child, info } of await deps.seat.verifiedRunning(project.root)) {
-    targets.push({ info, child, what: vscode.l10n.t('the agent this window started ({0}, pid {1}, started {2})', child.harness, child.pid, new Date(child.startedAt).toLocaleTimeString()) });
+    targets.push({ info, child, what: vscode.l10n.t('the agent this window started ({0}, pid {1}, started {2})', child.harness, child.pid, formatLocal(child.startedAt, 'time')) });
   }
   const read = await readState(project.leoDir);
   const raw = read.kind === 'ok' ? read.raw : undefined;
@@ -292,6 +295,8 @@ export async function stopNow(deps: RunActionDeps, arg?: unknown): Promise<StopN
     return { outcome: 'refused', reason: 'symlink' };
   }
   project.flush();
+  // The agent has ended now: the owner is looked at again (the status bar and the tree read `stopped · STOP · owner gone`).
+  void project.model.schedule(['state.json']);
   const ended = result.ended.flatMap((e) => e.result.ended);
   const survivors = result.ended.flatMap((e) => e.result.survivors);
   const spared = [
@@ -344,11 +349,12 @@ export async function showRunActions(deps: RunActionDeps, arg?: unknown): Promis
     const stopRunItem: Action = { label: `$(debug-stop) ${vscode.l10n.t('Stop run')}`, description: vscode.l10n.t('create .leopold/STOP (the kill switch: waits, never burns the relaunch)'), run: () => stopRun(deps, project.root) };
     const stopNowItem: Action = { label: `$(stop-circle) ${vscode.l10n.t('Stop now')}`, description: vscode.l10n.t('create .leopold/STOP, then end the agent process now'), run: () => stopNow(deps, project.root) };
     const resumeAt: Action = { label: `$(watch) ${vscode.l10n.t('Resume at…')}`, description: vscode.l10n.t('resume later: at the usage-limit reset, or after a delay'), run: () => vscode.commands.executeCommand('leopold.resumeAt', project.root) };
-    const clear: Action = { label: `$(debug-restart) ${vscode.l10n.t('Clear kill switch')}`, description: vscode.l10n.t('remove .leopold/STOP'), run: () => clearKillSwitch(deps, project.root) };
+    const clear: Action = { label: `$(unlock) ${vscode.l10n.t('Clear kill switch')}`, description: vscode.l10n.t('remove .leopold/STOP'), run: () => clearKillSwitch(deps, project.root) };
     const items: Record<RunControl, Action | undefined> = {
       resume, resumeOther, resumeAt, stopRun: stopRunItem, stopNow: stopNowItem, clearKillSwitch: clear,
     };
-    for (const c of runControls({ status, killSwitch: stop, agentRunning: running, modeRemembered: !!mode })) {
+    const ownerGone = project.model.condition?.ownerGone ?? false;
+    for (const c of runControls({ status, killSwitch: stop, agentRunning: running, modeRemembered: !!mode, ownerGone })) {
       const item = items[c];
       if (item) actions.push(item);
     }
@@ -361,7 +367,7 @@ export async function showRunActions(deps: RunActionDeps, arg?: unknown): Promis
     { label: `$(checklist) ${vscode.l10n.t('Doctor')}`, description: vscode.l10n.t('the continuity checks of leopold doctor'), run: () => vscode.commands.executeCommand('leopold.doctor') },
   );
   const view = deps.hub.viewFor(project);
-  const pillText = view ? pill(view.snapshot, view.decision, Date.now(), view.mode, uiLocale()).text : '';
+  const pillText = view ? pill(view.snapshot, view.decision, Date.now(), view.mode, uiLocale(), project.model.condition).text : '';
   const pick = await vscode.window.showQuickPick(actions, { placeHolder: `Leopold — ${inert(project.name)}: ${inert(pillText)}` });
   await pick?.run();
 }

@@ -8,7 +8,7 @@ import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import type { SupervisorHub, SupervisorView } from './supervisor';
 import { pill, type Pill } from '../../core/continuity/pill';
-import { formatAge, ownerStatus } from '../../core/owner';
+import { formatAge } from '../../core/owner';
 import { counted, uiLocale } from '../foundation/locale';
 import { decorateStatus, type LiveRuns, type LiveStatusShown } from '../live/live';
 import { apiErrorHint } from '../../core/live/meters';
@@ -24,7 +24,10 @@ export interface ScheduledResumes {
 /** The status item's test section (test mode only: src/extension/testApi.ts). */
 export interface StatusBarTestApi {
   text(): string;
+  /** The pill asks for a person (the warning background; the gauge's band colours are `live()`'s). */
   warning(): boolean;
+  /** The accessible label a screen reader reads. */
+  accessible(): string;
   tooltip(): string;
   /** The root of the project the item shows. */
   project(): string | undefined;
@@ -40,6 +43,7 @@ export function registerStatusBar(
   item.name = 'Leopold';
   let current: { project?: LeopoldProject } = {};
   let liveShown: LiveStatusShown = {};
+  let warned = false;
   let countdown: NodeJS.Timeout | undefined;
 
   /** The project the item is about: the active editor's, else the one that needs a person, else the first. */
@@ -49,7 +53,7 @@ export function registerStatusBar(
     if (active) return active;
     const urgent = projects.find((p) => {
       const v = hub.viewFor(p);
-      return v && pill(v.snapshot, v.decision, Date.now(), v.mode, uiLocale()).warning;
+      return v && pill(v.snapshot, v.decision, Date.now(), v.mode, uiLocale(), p.model.condition).warning;
     });
     return urgent ?? projects[0];
   };
@@ -70,23 +74,25 @@ export function registerStatusBar(
       item.text = trusted ? `$(pulse) Leopold${multi}` : `$(shield) ${vscode.l10n.t('Leopold: restricted mode')}`;
       item.tooltip = trusted ? vscode.l10n.t('Leopold: reading the run…') : restrictedTooltip();
       item.backgroundColor = undefined;
+      warned = false;
     } else {
-      const p = pill(view.snapshot, view.decision, Date.now(), view.mode, uiLocale());
+      const p = pill(view.snapshot, view.decision, Date.now(), view.mode, uiLocale(), project.model.condition);
       current = { project };
       const icon = !trusted ? '$(shield)' : p.warning ? '$(warning)' : view.decision.kind === 'api_waiting' ? '$(watch)'
         : p.relaunching ? '$(sync~spin)' : '$(pulse)';
       item.text = `${icon} ${prefix}${multi}: ${inert(p.text, 120)}`; // p.text carries stopped_reason from state.json
       item.backgroundColor = p.warning ? WARNING_BG : undefined;
+      warned = p.warning;
       // The live part: ` · 62%` and its colour, or "Leopold needs you: …".
       liveShown = decorateStatus(item, project, live.of(project), multi);
       item.tooltip = tooltip(view, p, trusted, projects.length);
     }
     // The click acts on the project the item shows (an explicit argument to the project picker).
     item.command = { command: 'leopold.showRunActions', title: vscode.l10n.t('Run actions'), arguments: project ? [project.root] : [] };
-    item.accessibilityInformation = { label: item.text.replace(/\$\([^)]*\)\s*/g, '') };
-    // A scheduled Resume at… counts down after the pill.
+    // A scheduled Resume at… counts down after the pill; the accessible label says all the text does, countdown included.
     const later = scheduled?.label(project?.root);
     if (later) item.text += ` · $(watch) ${later}`;
+    item.accessibilityInformation = { label: item.text.replace(/\$\([^)]*\)\s*/g, '') };
     item.show();
     // A live countdown while an api_error attempt is pending or a Resume is scheduled (1 s ticks, only then).
     const waiting = view?.decision.kind === 'api_waiting' || !!later;
@@ -108,11 +114,13 @@ export function registerStatusBar(
     md.appendMarkdown(`${mdEscape(p.text)}\n\n${mdEscape(p.explanation)}\n\n`);
     const st = view.snapshot.state.kind === 'ok' ? view.snapshot.state.raw : undefined;
     if (st) {
-      const owner = ownerStatus(st, Date.now(), {});
-      if (owner.short) {
+      // The owner as the project's one model read it (its pid checked), not a second reading of state.json.
+      const owner = view.project.model.loaded ? view.project.model.snapshot.owner : undefined;
+      if (owner?.short) {
         const who = mdEscape([owner.engine, owner.harness].filter(Boolean).join(', ') || vscode.l10n.t('unknown'));
         md.appendMarkdown(`${vscode.l10n.t('Owner: {0} ({1})', mdLiteral(owner.short), who)}`
-          + `${owner.ageS !== undefined ? vscode.l10n.t(', last sign of life {0}', formatAge(owner.ageS, uiLocale())) : ''}\n\n`);
+          + `${owner.pidGone ? vscode.l10n.t(', gone (pid {0} has ended)', owner.pid ?? '?')
+            : owner.ageS !== undefined ? vscode.l10n.t(', last sign of life {0}', formatAge(owner.ageS, uiLocale())) : ''}\n\n`);
       }
       if (typeof st.windows === 'number') {
         md.appendMarkdown(`${typeof st.iteration === 'number' ? vscode.l10n.t('Window {0} · iteration {1}', st.windows, st.iteration) : vscode.l10n.t('Window {0}', st.windows)}\n\n`);
@@ -155,7 +163,8 @@ export function registerStatusBar(
   );
   return {
     text: () => item.text,
-    warning: () => item.backgroundColor !== undefined,
+    accessible: () => item.accessibilityInformation?.label ?? '',
+    warning: () => warned,
     tooltip: () => (typeof item.tooltip === 'string' ? item.tooltip : item.tooltip?.value ?? ''),
     project: () => current.project?.root,
     live: () => ({ ...liveShown }),

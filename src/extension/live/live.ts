@@ -207,8 +207,10 @@ export function decorateStatus(item: vscode.StatusBarItem, project: LeopoldProje
   const g = live?.view?.gauge;
   if (g?.pct === undefined) return {};
   item.text += ` · ${Math.round(g.pct)}%`;
-  const color = g.band === 'roll' ? 'errorForeground' : g.band === 'checkpoint' ? 'editorWarning.foreground' : undefined;
-  if (color) item.color = new vscode.ThemeColor(color);
+  // The theme's status bar colours (background and its foreground, readable on light and dark themes), never a text
+  // colour of our own: the checkpoint band warns, the roll band is an error. A warning the pill set stays.
+  const color = g.band === 'roll' ? 'statusBarItem.errorBackground' : g.band === 'checkpoint' ? 'statusBarItem.warningBackground' : undefined;
+  if (color && (color === 'statusBarItem.errorBackground' || !item.backgroundColor)) item.backgroundColor = new vscode.ThemeColor(color);
   return { band: g.band, color };
 }
 

@@ -25,4 +25,9 @@ export interface NodeData {
   command?: { id: string; args?: unknown[] };
   /** The file or folder the node stands for (its `resourceUri`: file icons, Explorer decorations, copy/reveal). */
   resource?: string;
+  /**
+   * A rich hover instead of `tooltip` (the run and project rows): facts as plain lines (untrusted: the view escapes
+   * them) and links to this extension's own commands, each with the project root as its argument.
+   */
+  hover?: { title: string; lines: string[]; links: { label: string; icon: string; command: string; args: unknown[] }[] };
 }

@@ -13,6 +13,7 @@ import type { ModelUpdate } from '../foundation/projectModel';
 import { ARCHIVE_PAGE, archivedRunNodes, buildProjectNode, changedNodes, toPlain, type NodeData, type OpenTarget } from './runsTreeNodes';
 import { uiLocale } from '../foundation/locale';
 import { oneLine, plainText } from '../../core/inert';
+import { mdEscape } from '../foundation/untrusted';
 import type { Seat } from '../control/seat';
 import type { LiveRuns } from '../live/live';
 import type { Recorder } from '../foundation/recorder';
@@ -209,7 +210,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     const item = new vscode.TreeItem(oneLine(n.label), state);
     item.id = n.id;
     item.description = n.description === undefined ? undefined : oneLine(n.description);
-    item.tooltip = n.tooltip === undefined ? undefined : plainText(n.tooltip);
+    item.tooltip = n.hover ? richHover(n.hover) : n.tooltip === undefined ? undefined : plainText(n.tooltip);
     item.contextValue = n.contextValue;
     // A file or folder node carries its resourceUri: the file icon theme draws a plain file or folder, and file
     // decorations (decorations.ts: an invalid CHECKPOINT.md in the error colour) show in the tree as in the Explorer.
@@ -354,4 +355,19 @@ export function registerRunsTree(ctx: LeopoldContext, live: LiveRuns, seat?: Sea
     reveal: (id: string, expand: boolean | number = true) => view.reveal(provider.handle(id), { expand, select: false, focus: false }),
   };
   return { provider, view, test };
+}
+
+/**
+ * A row's rich hover: its facts escaped (they hold text from `.leopold/` and folder names), and links to this
+ * extension's own commands only — the trusted set is exactly the commands the links name.
+ */
+export function richHover(h: NonNullable<NodeData['hover']>): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.isTrusted = { enabledCommands: [...new Set(h.links.map((l) => l.command).filter((c) => c.startsWith('leopold.')))] };
+  md.appendMarkdown(`**${mdEscape(h.title)}**\n\n`);
+  for (const line of h.lines) md.appendMarkdown(`${mdEscape(line)}  \n`);
+  const links = h.links.filter((l) => l.command.startsWith('leopold.'))
+    .map((l) => `[$(${l.icon}) ${mdEscape(l.label)}](command:${l.command}?${encodeURIComponent(JSON.stringify(l.args))})`);
+  if (links.length) md.appendMarkdown(`\n${links.join(' · ')}`);
+  return md;
 }

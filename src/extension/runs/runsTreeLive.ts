@@ -9,6 +9,7 @@ import type { TokenTotals } from '../../core/live/ledger';
 import { oneLine, totalTokens, type Tokens } from '../../core/live/records';
 import { apiErrorHint, awaitingHuman, dashboardMeters, gaugeText, meterText, subagentsOf, verificationState, type DecisionCounts } from '../../core/live/meters';
 import { formatAge } from '../../core/owner';
+import { runCondition } from '../../core/runs';
 import { fileKindWords, formatSize } from '../../core/files';
 import { msg, msgN, type Locale, type MessageArgs, type MessageKey } from '../../core/messages';
 import { clip } from '../../core/inert';
@@ -160,15 +161,16 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
       tooltip: m('live.cost.tooltip', { table: fig.prices }) + (unpriced ? m('live.cost.tooltip.unpriced', { models: unpriced }) : ''),
     });
   }
-  // The dashboard's meters, with the subagents map under its meter.
+  // The dashboard's meters, with the subagents map under its meter; their names in the person's language.
+  const meterLabel = (l: string) => m(`live.meter.label.${l}` as MessageKey);
   const meters = dashboardMeters(state, snap.guardrails.maxIterations, snap.guardrails.maxFailures, g, input?.decisions);
   const subs = subagentsOf(state);
   children.push({
     id: `${root}::live:meters`, label: m('live.meters'), collapsible: 'collapsed', icon: { id: 'graph' }, contextValue: 'live.meters',
-    description: meters.filter((x) => x.label !== 'context').map((x) => `${x.label} ${x.val}/${x.max}`).join(' · '),
+    description: meters.filter((x) => x.label !== 'context').map((x) => `${meterLabel(x.label)} ${x.val}/${x.max}`).join(' · '),
     children: meters.map((x) => ({
-      id: `${root}::live:meter:${x.label}`, label: x.label, description: meterText(x, locale),
-      tooltip: m('live.meter.tooltip', { label: x.label, value: meterText(x, locale), pct: x.pct }),
+      id: `${root}::live:meter:${x.label}`, label: meterLabel(x.label), description: meterText(x, locale),
+      tooltip: m('live.meter.tooltip', { label: meterLabel(x.label), value: meterText(x, locale), pct: x.pct }),
       icon: { id: x.pct >= 100 ? 'error' : x.pct >= 75 ? 'warning' : 'circle-outline' }, contextValue: 'live.meter',
       collapsible: x.label === 'subagents' && subs.length ? 'collapsed' as const : 'none' as const,
       children: x.label === 'subagents' && subs.length ? subs.map((s) => ({
@@ -189,10 +191,15 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
     });
   }
   const now = a?.tool ? `${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}` : a?.text?.line;
+  // Stopping, stopped by Stop now, the owner gone: said first (the transcript's last write is no sign of life then).
+  const cond = snap.status ? runCondition(snap.status, snap.killSwitch, snap.owner, locale) : undefined;
+  const condition = cond && (cond.stop || cond.ownerGone) ? cond.label : undefined;
   out.push({
     id: `${root}::live:live`, label: m('live.live'),
-    description: clip([now, idle ? m('live.live.desc.idle', { age: idle }) : undefined].filter(Boolean).join(' · '), 120) || undefined,
-    tooltip: m('live.live.tooltip'), icon: { id: 'pulse', color: a?.tool?.running ? 'charts.green' : undefined }, collapsible: 'collapsed', contextValue: 'live',
+    description: clip([condition, now, idle ? m('live.live.desc.idle', { age: idle }) : undefined].filter(Boolean).join(' · '), 120) || undefined,
+    tooltip: m('live.live.tooltip') + (condition ? `\n${condition}` : ''),
+    icon: condition ? { id: cond?.ownerGone ? 'debug-disconnect' : 'stop-circle' } : { id: 'pulse', color: a?.tool?.running ? 'charts.green' : undefined },
+    collapsible: 'collapsed', contextValue: 'live',
     command: t?.exists ? { id: 'leopold.openTranscript', args: [t.path] } : undefined,
     children,
   });

@@ -3,12 +3,12 @@
 // building them. Every node has a stable id (the project root + a path), so VS Code keeps expansion and
 // selection across refreshes. Text that comes from `.leopold/` files goes into plain labels and tooltips only.
 import { join } from 'node:path';
-import { eventDetail, eventInfo, SEVERITY_COLOR, SEVERITY_ICON } from '../../core/events';
+import { eventDetail, eventInfo, eventTone, TONE_ICON } from '../../core/events';
 import type { JournalEvent } from '../../core/journal';
 import { formatAge, ownerTranscript } from '../../core/owner';
 import type { PlanItem } from '../../core/plan';
 import type { ProjectSnapshot } from '../../core/project';
-import { windowFacts, type ArchivedRun, type RunWindow } from '../../core/runs';
+import { runCondition, windowFacts, type ArchivedRun, type RunWindow } from '../../core/runs';
 import { withLiveSize } from '../../core/live/meters';
 import { describeStateRead } from '../../core/state';
 import { currentWindow, iterationOf, objectField, resolveMaxIterations, stoppedReason } from '../../core/fields';
@@ -56,6 +56,9 @@ export const ARCHIVE_PAGE = 50;
 export function runContext(base: 'project' | 'run', snap: ProjectSnapshot): string {
   const tags: string[] = [base, snap.status.kind];
   if (snap.killSwitch) tags.push('killSwitch');
+  const cond = runCondition(snap.status, snap.killSwitch, snap.owner);
+  if (cond.kind === 'stopping') tags.push('stopping');
+  if (cond.ownerGone) tags.push('ownerGone');
   const reason = snap.stateObject ? stoppedReason(snap.stateObject) : undefined;
   if (snap.status.kind !== 'active' && reason !== undefined && personNeededReason(reason)) tags.push('needsPerson');
   return tags.join(' ');
@@ -141,7 +144,8 @@ function eventNode(root: string, e: JournalEvent, journalPath: string, locale: L
     // The watcher's badge tooltip is the meaning; unregistered events have none and show their fields only.
     tooltip: [`${e.tsMs !== undefined ? `${formatLocal(e.tsMs)} · ${utcTooltip(e.tsMs)}` : e.ts ?? msg(locale, 'tree.event.noTs')}  ${e.event}  [${info.severity}]`, info.meaning || msg(locale, 'tree.event.unregistered'),
       detail, clip(JSON.stringify(e.fields), 2000)].filter(Boolean).join('\n'),
-    icon: { id: SEVERITY_ICON[info.severity], color: SEVERITY_COLOR[info.severity] },
+    // The icon says what the event means to a person (a relaunch is good news, a refusal asks for attention).
+    icon: { ...TONE_ICON[eventTone(e.event, e.fields)] },
     collapsible: 'none',
     contextValue: `event.${info.severity}`,
     open: { path: journalPath, line: e.line, offset: e.offset },
@@ -190,11 +194,15 @@ export function buildProjectNode(
   const maxIter = resolveMaxIterations(state, snap.guardrails.maxIterations);
   const windowsNow = state ? currentWindow(state) : undefined;
   const plan = snap.plan;
+  // The run's condition (STOP, the owner gone): the words the status bar and leopold-status show too.
+  const cond = runCondition(snap.status, snap.killSwitch, snap.owner, locale);
   if (state) {
     runChildren.push({
-      id: `${root}::status`, label: m('tree.status'), description: snap.status.label, collapsible: 'none', contextValue: 'status',
-      icon: { id: snap.status.kind === 'active' ? 'pulse' : snap.status.kind === 'rolled' ? 'debug-pause' : snap.status.kind === 'finished' ? 'pass' : 'debug-stop' },
-      tooltip: `${m('tree.status.tooltip', { label: snap.status.label })}${state.stopped_reason ? `\nstopped_reason: ${String(state.stopped_reason)}` : ''}`,
+      id: `${root}::status`, label: m('tree.status'), description: cond.label, collapsible: 'none', contextValue: 'status',
+      icon: cond.ownerGone ? { id: 'warning', color: 'problemsWarningIcon.foreground' }
+        : { id: cond.kind === 'active' ? 'pulse' : cond.kind === 'stopping' ? 'stop-circle' : snap.status.kind === 'rolled' ? 'debug-pause' : snap.status.kind === 'finished' ? 'pass' : 'debug-stop' },
+      tooltip: `${m('tree.status.tooltip', { label: cond.label })}${cond.stop ? `\n${m('tree.status.stop')}` : ''}`
+        + `${cond.ownerGone ? `\n${m('tree.status.ownerGone')}` : ''}${state.stopped_reason ? `\nstopped_reason: ${String(state.stopped_reason)}` : ''}`,
       open: { path: join(leo, 'state.json') },
     });
     runChildren.push({
@@ -204,7 +212,9 @@ export function buildProjectNode(
     const o = snap.owner;
     if (o) {
       const who = [o.short ?? m('tree.owner.unknown'), o.engine, o.harness].filter(Boolean).join(' · ');
-      const life = o.ageS === undefined ? m('tree.owner.noLife') : m(o.alive ? 'tree.owner.alive' : 'tree.owner.stale', { age: formatAge(o.ageS, locale) });
+      // A pid that answers no kill -0 has ended, however recent its last turn (Stop now, a crash).
+      const life = o.pidGone ? m('tree.owner.gone', { pid: o.pid }) : o.ageS === undefined ? m('tree.owner.noLife')
+        : m(o.alive ? 'tree.owner.alive' : 'tree.owner.stale', { age: formatAge(o.ageS, locale) });
       const none = m('tree.owner.none');
       // The live pid in the description (the seat: which process holds the run — only when it is alive, which makes
       // it the newest signal); a click opens the transcript.
@@ -212,9 +222,9 @@ export function buildProjectNode(
       const transcript = ownerTranscript(state);
       runChildren.push({
         id: `${root}::owner`, label: m('tree.owner'), description: `${who} · ${life}${pid}`, collapsible: 'none',
-        contextValue: [o.alive ? 'owner.alive' : 'owner.stale', o.sessionId ? 'session' : '',
+        contextValue: [o.alive && !o.pidGone ? 'owner.alive' : 'owner.stale', o.sessionId ? 'session' : '',
           typeof objectField(state.owner).transcript_path === 'string' && objectField(state.owner).transcript_path !== '' ? 'transcript' : ''].filter(Boolean).join(' '),
-        icon: { id: o.driver ? 'server-process' : 'account', color: o.alive ? 'charts.green' : undefined },
+        icon: { id: o.driver ? 'server-process' : 'account', color: o.alive && !o.pidGone ? 'charts.green' : undefined },
         tooltip: m('tree.owner.tooltip', { session: o.sessionId ?? none, engine: o.engine ?? none, harness: o.harness ?? none }) +
           `${o.pid !== undefined ? `\npid: ${o.pid}` : ''}\n${life}${o.signal ? m('tree.owner.signal', { signal: o.signal }) : ''}\n${m('tree.owner.aliveMeans')}` +
           `${transcript ? `\n${m('tree.owner.openTranscript', { path: transcript })}` : ''}`,
@@ -272,26 +282,60 @@ export function buildProjectNode(
   });
 
   const planDesc = plan ? m('tree.run.plan', { done: plan.done, total: plan.total }) : '';
+  const hover = runHover(head, snap, cond, locale, true);
   const runDesc = state
-    ? m('tree.run.desc', { status: snap.status.label, iteration: iteration ?? 0, max: maxIter, window: windowsNow, windows: snap.maxWindows, plan: planDesc })
+    ? m('tree.run.desc', { status: cond.label, iteration: iteration ?? 0, max: maxIter, window: windowsNow, windows: snap.maxWindows, plan: planDesc })
     : m(snap.state.kind === 'missing' ? 'tree.run.noRun' : 'tree.run.unreadable', { plan: planDesc });
   return {
     id: root,
     label: head.name,
-    description: state ? m('tree.project.desc', { status: snap.status.label, window: windowsNow, windows: snap.maxWindows })
+    description: state ? m('tree.project.desc', { status: cond.label, window: windowsNow, windows: snap.maxWindows })
       : m(snap.state.kind === 'missing' ? 'tree.project.noRun' : 'tree.project.invalid'),
     tooltip: head.root,
+    hover: runHover(head, snap, cond, locale, false),
     icon: { id: snap.state.kind === 'invalid' || snap.state.kind === 'invalid-json' || snap.state.kind === 'not-regular' || snap.state.kind === 'too-large' ? 'error' : 'rocket' },
     collapsible: 'expanded',
     contextValue: runContext('project', snap),
     children: [
       {
         id: `${root}::run`, label: m('tree.currentRun'), description: runDesc, collapsible: 'expanded', icon: { id: 'run-all' },
-        contextValue: runContext('run', snap), tooltip: runDesc, children: runChildren,
+        contextValue: runContext('run', snap), tooltip: runDesc, hover, children: runChildren,
       },
       archivesNode(root, snap.runs, archivesShown, locale),
     ],
   };
+}
+
+/**
+ * The run and project rows' hover: the run's facts (its condition, window, iteration, plan, owner, the kill switch) and
+ * the commands that apply to its state, as the inline buttons and Run Actions offer them.
+ */
+function runHover(head: ProjectHead, snap: ProjectSnapshot, cond: ReturnType<typeof runCondition>, locale: Locale, full: boolean): NodeData['hover'] {
+  const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
+  const st = snap.stateObject;
+  const lines: string[] = [m('tree.hover.status', { status: st ? cond.label : m(snap.state.kind === 'missing' ? 'tree.status.noRun' : 'tree.project.invalid') })];
+  if (st) {
+    // Only what the row's own description already changes with (no ages): a hover that changed every minute would
+    // refresh the whole subtree below the row.
+    lines.push(full
+      ? m('tree.hover.window', { window: currentWindow(st), max: snap.maxWindows, iteration: iterationOf(st) ?? 0, maxIter: resolveMaxIterations(st, snap.guardrails.maxIterations) })
+      : m('tree.hover.windowOnly', { window: currentWindow(st), max: snap.maxWindows }));
+    const o = snap.owner;
+    if (o && full) {
+      const who = [o.short ?? m('tree.owner.unknown'), o.harness].filter(Boolean).join(' · ');
+      lines.push(o.pidGone ? m('tree.hover.owner', { who, life: m('tree.owner.gone', { pid: o.pid }) }) : m('tree.hover.ownerWho', { who }));
+    }
+  }
+  if (snap.plan && full) lines.push(m('tree.hover.plan', { done: snap.plan.done, total: snap.plan.total }));
+  if (cond.stop) lines.push(m('tree.status.stop'));
+  const args = [head.root];
+  const links: NonNullable<NodeData['hover']>['links'] = [{ label: m('tree.hover.actions'), icon: 'list-selection', command: 'leopold.showRunActions', args }];
+  const kind = snap.status.kind;
+  if (kind === 'stopped' || kind === 'rolled') links.push({ label: m('tree.hover.resume'), icon: 'debug-start', command: 'leopold.resumeRun', args });
+  if (kind === 'active' && !cond.stop) links.push({ label: m('tree.hover.stop'), icon: 'debug-stop', command: 'leopold.stopRun', args });
+  if (cond.stop) links.push({ label: m('tree.hover.clear'), icon: 'unlock', command: 'leopold.clearKillSwitch', args });
+  links.push({ label: m('tree.hover.timeline'), icon: 'graph-line', command: 'leopold.showTimeline', args });
+  return { title: head.name, lines, links };
 }
 
 /**
@@ -349,7 +393,7 @@ export function archivedRunFileNodes(root: string, runName: string, runPath: str
 /** A node's own rendering (children excluded), for change detection. */
 function ownKey(n: NodeData): string {
   return JSON.stringify([
-    n.label, n.description, n.tooltip, n.icon, n.collapsible, n.contextValue, n.open, n.lazyRun, n.command, n.resource,
+    n.label, n.description, n.tooltip, n.icon, n.collapsible, n.contextValue, n.open, n.lazyRun, n.command, n.resource, n.hover,
   ]);
 }
 

@@ -116,7 +116,7 @@ suite('The live run (a fake agent appending to a Claude Code transcript)', () =>
     await waitFor('the checkpoint band', () => (node('live:context')?.description?.endsWith('% · checkpoint band') ? true : undefined));
     assert.match(node('live:context')!.description!, /^0\.\d \/ 1 MB · 8\d% · checkpoint band$/);
     await waitFor('the status bar at the band', () => (/ · 8\d%$/.test(api.statusBar.text()) ? true : undefined));
-    assert.strictEqual(api.statusBar.live().color, 'editorWarning.foreground');
+    assert.strictEqual(api.statusBar.live().color, 'statusBarItem.warningBackground');
     const st = api.live.stats(folder);
     assert.deepStrictEqual(st.paths, [transcript]);
     assert.ok(st.bytesRead <= fs.statSync(transcript).size, 'each byte read once');

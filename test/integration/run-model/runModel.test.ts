@@ -87,14 +87,14 @@ suite('The run model (two runs in one journal, an archived run, an aborted run)'
     await api.runsTree.reveal(`${runId}::window:2`, false);
   });
 
-  test('the aborted run\'s events: registry severities (icon, colour), meanings, the generic form for an unknown event', async () => {
+  test('the aborted run\'s events: icons by meaning, registry severities (context, colour), meanings, the generic form for an unknown event', async () => {
     const events = await waitFor('the events', () => node(aborted, 'events')?.children);
     const by = (label: string) => events.find((e) => e.label === label)!;
     assert.deepStrictEqual(['config_change_blocked', 'decision_denied', 'guard_block', 'awaiting_human', 'done_denied', 'external_write', 'verify_recorded', 'tool_run']
       .map((l) => [l, by(l).icon, by(l).contextValue]), [
       ['config_change_blocked', 'error', 'event.crit'], ['decision_denied', 'error', 'event.crit'], ['guard_block', 'error', 'event.crit'],
-      ['awaiting_human', 'warning', 'event.high'], ['done_denied', 'warning', 'event.high'], ['external_write', 'info', 'event.med'],
-      ['verify_recorded', 'circle-small', 'event.low'], ['tool_run', 'circle-small-filled', 'event.info'],
+      ['awaiting_human', 'warning', 'event.high'], ['done_denied', 'warning', 'event.high'], ['external_write', 'warning', 'event.med'],
+      ['verify_recorded', 'pass', 'event.low'], ['tool_run', 'circle-small-filled', 'event.info'],
     ]);
     assert.strictEqual(by('tool_run').description, '07:52:00 tool make · exit 2 · session dddd2222');
     assert.strictEqual(by('stop').description, '07:55:00 reason: user_stop');

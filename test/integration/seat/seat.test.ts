@@ -116,6 +116,41 @@ suite('the seat (trusted, a fake claude that fails, hangs or reactivates)', () =
     assert.strictEqual((await api.seat.stopNow(folder)).outcome, 'none');
   });
 
+  test('the run\'s state everywhere: STOP after Stop now, stopping, the owner gone (status bar, accessible label, tree, Live)', async () => {
+    // Right after the hang test: the rolled stop with the kill switch set.
+    const row = (suffix: string) => {
+      const find = (n: any): any => (n.id === `${folder}::${suffix}` ? n : (n.children ?? []).map(find).find(Boolean));
+      return (api.runsTree.render() as any[]).map(find).find(Boolean);
+    };
+    await waitFor('STOP in the status bar', () => /· STOP/.test(api.statusBar.text()) && api.statusBar.text(), 5000);
+    assert.match(api.statusBar.accessible(), /· STOP/);
+    await waitFor('STOP on the tree\'s status row', () => /· STOP$/.test(row('status')?.description ?? '') || undefined, 5000);
+    // An active run whose owner pid has ended (a process started and reaped here), STOP still set: stopped, owner gone.
+    const { spawnSync } = await import('node:child_process');
+    const dead = spawnSync('sh', ['-c', 'echo $$']).stdout.toString().trim();
+    const owner = { session_id: 'gone-1234-5678', harness: 'claude', engine: 'skill', claimed_at: stamp(60), pid: dead, transcript_path: '' };
+    writeState(folder, { active: true, iteration: 2, windows: 4, last_turn: stamp(1), started_at: stamp(60), owner });
+    await waitFor('stopped · STOP · owner gone', () => /stopped · STOP · owner gone · window 4\/\d+/.test(api.statusBar.text()) || undefined, 5000);
+    assert.match(api.statusBar.accessible(), /stopped · STOP · owner gone/);
+    assert.match(api.statusBar.tooltip(), /gone \(pid \d+ has ended\)/);
+    await waitFor('the tree says it', () => row('status')?.description === 'stopped · STOP · owner gone' || undefined, 5000);
+    assert.match(row('owner').description, new RegExp(`gone \\(pid ${dead} has ended\\)`));
+    assert.doesNotMatch(row('owner').description, /alive/);
+    assert.match(row('run').contextValue, /\bkillSwitch\b.*\bownerGone\b/);
+    // Without STOP: active, owner gone, and a person is needed.
+    fs.rmSync(leoFile(folder, 'STOP'), { force: true });
+    await waitFor('run active · owner gone', () => /run active · owner gone/.test(api.statusBar.text()) || undefined, 5000);
+    assert.strictEqual(api.statusBar.warning(), true);
+    // The owner alive (this extension host's pid) with STOP set: stopping.
+    const alivePid = { ...owner, pid: String(process.pid) };
+    writeState(folder, { active: true, iteration: 2, windows: 4, last_turn: stamp(1), started_at: stamp(60), owner: alivePid });
+    fs.writeFileSync(leoFile(folder, 'STOP'), '');
+    await waitFor('stopping · STOP', () => /stopping · STOP · window 4/.test(api.statusBar.text()) || undefined, 5000);
+    assert.strictEqual(api.statusBar.warning(), false);
+    await waitFor('the tree says stopping', () => row('status')?.description === 'stopping · STOP' || undefined, 5000);
+    fs.rmSync(leoFile(folder, 'STOP'), { force: true });
+  });
+
   const apiStop = (over: Record<string, unknown> = {}) => ({
     active: false, stopped_reason: 'api_error', iteration: 4, windows: 3, window_zero_streak: 0, transcript_path: transcript,
     // An old stop (over an hour): its notification is not announced, so the last test sees only its own.
@@ -133,6 +168,7 @@ suite('the seat (trusted, a fake claude that fails, hangs or reactivates)', () =
     const s = await api.resumeAt.schedule(folder, Date.now() + 2500);
     assert.ok(s, 'scheduled');
     await waitFor('the countdown', () => /resume in 0:0\d/.test(api.statusBar.text()) && api.statusBar.text(), 3000);
+    assert.match(api.statusBar.accessible(), /resume in 0:0\d/, 'the accessible label keeps the countdown');
     const fired = await waitFor('the scheduled Resume', () => (api.resumeAt.history() as any[]).find((h) => h.what === 'fired'), 10_000);
     assert.strictEqual(fired.result.outcome, 'headless');
     await waitFor('the resumed agent', () => callCount() === before + 1, 5000);

@@ -80,7 +80,7 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
   test('STOP blocks without a record; removing it re-opens the decision', async () => {
     fs.writeFileSync(leoFile(folder, 'STOP'), '');
     await write(rolled(transcript, { windows: 5, last_turn: stamp(5) }));
-    await waitFor('the kill_switch pill', () => /Leopold: stopped · kill_switch/.test(text()) && text());
+    await waitFor('the STOP pill', () => /Leopold: stopped · context_budget · STOP/.test(text()) && text());
     assert.strictEqual(api.statusBar.warning(), false);
     await sleep(4500);
     assert.strictEqual(agentCalls().length, 2, 'nothing spawned while STOP is there');

@@ -41,6 +41,10 @@ function withTitle<T extends SVGElement>(node: T, tip: string): T {
 
 const open = (index: number) => vscode.postMessage({ type: 'open', index });
 
+/** The windows drawn last time and where the strip was scrolled (kept across redraws of the same windows). */
+let shownWindows = -1;
+let keptScroll = 0;
+
 /** The windows left to right, their marks inside, the links between them. */
 function drawWindows(vm: TimelineView): SVGSVGElement {
   const W = 310, G = 74, X0 = 4, Y0 = 8, HEAD = 22, LINE = 17, MARK = 19;
@@ -195,7 +199,24 @@ function draw(vm: TimelineView): void {
     root.appendChild(html('p', 'empty', vm.empty));
     return;
   }
-  root.appendChild(drawWindows(vm));
+  // The windows scroll sideways inside their own strip (a long run never runs off the panel's right edge), which
+  // shows the current window — the running one, else the last — on the first drawing and whenever a window is added;
+  // otherwise it keeps where the person scrolled to.
+  const strip = html('div', 'windows-strip', '');
+  strip.appendChild(drawWindows(vm));
+  root.appendChild(strip);
+  const current = vm.windows.findIndex((w) => w.end === 'running');
+  const at = current >= 0 ? current : vm.windows.length - 1;
+  if (vm.windows.length !== shownWindows) {
+    const box = strip.querySelectorAll('g.window')[at]?.querySelector('rect.box');
+    const x = box ? Number(box.getAttribute('x')) : 0;
+    strip.scrollLeft = Math.max(0, x + 310 - strip.clientWidth + 16);
+  } else {
+    strip.scrollLeft = keptScroll;
+  }
+  shownWindows = vm.windows.length;
+  strip.addEventListener('scroll', () => (keptScroll = strip.scrollLeft));
+  keptScroll = strip.scrollLeft;
   root.appendChild(drawLegend(vm));
   if (vm.items) root.appendChild(drawItems(vm.items));
   if (vm.live) root.appendChild(drawLive(vm.live));
