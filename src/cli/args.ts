@@ -8,6 +8,10 @@ export interface StatusArgs {
   statusline: boolean;
   watch: boolean;
   mcp: boolean;
+  /** `--review`: the window review as data (`window`: one window; `run`: an archived run's folder name). */
+  review: boolean;
+  window?: number;
+  run?: string;
   /** `--now` as UTC ms. */
   nowMs?: number;
   /** Extra directories the MCP server may read projects in. */
@@ -28,6 +32,7 @@ export function parseStatusArgs(argv: string[], cwd: string, locale: Locale): St
       strict: true,
       options: {
         json: { type: 'boolean' }, statusline: { type: 'boolean' }, watch: { type: 'boolean' }, mcp: { type: 'boolean' },
+        review: { type: 'boolean' }, window: { type: 'string' }, run: { type: 'string' },
         now: { type: 'string' }, allow: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' },
       },
     });
@@ -44,9 +49,13 @@ export function parseStatusArgs(argv: string[], cwd: string, locale: Locale): St
   }
   if (v.allow && !v.mcp) return { error: msg(locale, 'status.cli.allowWithoutMcp') };
   if (v.mcp && (v.json || v.statusline || v.watch || v.now !== undefined)) return { error: msg(locale, 'status.cli.mcpAlone') };
+  if ((v.window !== undefined || v.run !== undefined) && !v.review) return { error: msg(locale, 'status.cli.badArgs', { problem: '--window and --run go with --review' }) };
+  if (v.review && (v.statusline || v.watch || v.mcp)) return { error: msg(locale, 'status.cli.badArgs', { problem: '--review goes with --json only' }) };
+  const window = v.window === undefined ? undefined : Number(v.window);
+  if (window !== undefined && !(Number.isInteger(window) && window >= 1)) return { error: msg(locale, 'status.cli.badArgs', { problem: `--window ${v.window}: a window number (1, 2, …)` }) };
   if (v.json && v.statusline) return { error: msg(locale, 'status.cli.jsonStatusline') };
   return {
-    json: !!v.json, statusline: !!v.statusline, watch: !!v.watch, mcp: !!v.mcp, nowMs,
+    json: !!v.json, statusline: !!v.statusline, watch: !!v.watch, mcp: !!v.mcp, nowMs, review: !!v.review, window, run: v.run,
     allow: (v.allow ?? []).map((d) => resolve(cwd, d)), dir: resolve(cwd, parsed.positionals[0] ?? '.'),
     help: !!v.help, version: !!v.version,
   };

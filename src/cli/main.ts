@@ -11,6 +11,7 @@ import { envLocale, msg, type Locale } from '../core/messages';
 import { parseStatusArgs, type StatusArgs } from './args';
 import { humanLines, statusLine } from './human';
 import { watchStatus } from './watch';
+import { runReviewCli } from './review';
 
 declare const __LEOPOLD_VERSION__: string;
 
@@ -71,6 +72,7 @@ export async function runStatusCli(argv: string[], io: Io): Promise<number> {
     io.stderr(`leopold-status: ${check.message}\n`);
     return check.code;
   }
+  if (args.review) return runReviewCli(args, io, locale);
   const read = () => readRunStatus(args.dir, { nowMs: args.nowMs, env: io.env, locale, budgetMs: STATUS_BUDGET_MS });
   if (args.watch) {
     return watchStatus(join(args.dir, '.leopold'), async () => render(await read(), args, locale), io, (err) =>

@@ -85,6 +85,8 @@ export interface ReviewInput {
   /** Each window's transcripts: main ones first, then subagents'. */
   transcripts: ReadonlyMap<number, readonly string[]>;
   figures?: ReadonlyMap<number, { tokens: Tokens | null; costUsd: number | null }>;
+  /** Sessions the journal names for a window whose transcripts were not found (gone, or elsewhere). */
+  gone?: ReadonlyMap<number, readonly string[]>;
 }
 
 const TEST_RE = /(?:^|[\s;&|(])(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test\b|\b(?:pytest|jest|vitest|mocha|rspec|phpunit|ctest|tox)\b|\b(?:go|cargo|mix|dotnet|deno|make|gradle|mvn|swift)\s+test\b|node\s+--test\b/;
@@ -317,7 +319,7 @@ export class Reviewer {
       costUsd: fig?.costUsd ?? null,
       end: w?.end ?? 'running',
       endDetail: w?.detail ?? '',
-      transcripts: paths.map((p) => ({ path: p, exists: this.index(p).exists })),
+      transcripts: [...paths.map((p) => ({ path: p, exists: this.index(p).exists })), ...(input.gone?.get(n) ?? []).map((s) => ({ path: `session ${s}`, exists: false }))],
     };
     this.cache.set(`${input.root}#${n}`, { key, review });
     return review;
