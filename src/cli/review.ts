@@ -6,7 +6,13 @@ import { readReviewInput } from '../core/review/read';
 import { windowText } from '../core/review/markdown';
 import { msg, type Locale } from '../core/messages';
 import type { StatusArgs } from './args';
-import type { Io } from './main';
+
+/** What the command writes to and reads its environment from (main.ts's Io). */
+interface Io {
+  stdout(s: string): void;
+  stderr(s: string): void;
+  env: NodeJS.ProcessEnv;
+}
 
 /** A window's review as JSON: the texts (checkpoints) left out, the facts kept. */
 export function reviewJson(w: WindowReview): Record<string, unknown> {

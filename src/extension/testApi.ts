@@ -19,6 +19,7 @@ import type { LiveTestApi } from './live/live';
 import type { DriverTestApi } from './driver/driver';
 import type { AgentToolsTestApi } from './agentTools/agentTools';
 import type { NotifyCommandTestApi } from './control/notifyCommand';
+import type { ReviewTestApi } from './review/review';
 
 export type { SupervisorTestApi, StatusBarTestApi, RunActionsTestApi, SeatTestApi, NotificationsTestApi, ResumeAtTestApi };
 export type { RunsTreeTestApi, TreeActionsTestApi, WelcomeTestApi, TimelineTestApi, DoctorTestApi, DecisionsTestApi };
@@ -47,5 +48,6 @@ export interface LeopoldTestApi {
   decorations: DecorationsTestApi;
   agentTools: AgentToolsTestApi;
   notifyCommand: NotifyCommandTestApi;
+  review: ReviewTestApi;
   driver: DriverTestApi;
 }
