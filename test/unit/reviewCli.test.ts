@@ -4,11 +4,11 @@
 // nothing written.
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { promises as fs, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { sha256 } from '../../src/core/review/diff';
-import { ToolFs, claudeBash, claudeEdit, claudeWrite, type ClaudeWriter } from '../fixtures/editTranscripts';
+import { reviewProject } from '../fixtures/reviewProject';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'status.js');
@@ -21,46 +21,6 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
   });
 }
 
-/** Window 1 (session a) wrote a.txt and edited src/b.ts, then rolled; window 2 (session b, running) edits b.ts and c.md. */
-export async function reviewProject(dir: string): Promise<{ root: string; truth: Map<string, [string | null, string]>[] }> {
-  const root = path.join(dir, 'proj');
-  const leo = path.join(root, '.leopold');
-  const tdir = path.join(dir, 'claude', 'projects', 'proj');
-  await fs.mkdir(leo, { recursive: true });
-  await fs.mkdir(tdir, { recursive: true });
-  const a = 'aaaaaaaa-0000-4000-8000-000000000001', b = 'bbbbbbbb-0000-4000-8000-000000000002';
-  const tfs = new ToolFs();
-  const B = path.join(root, 'src', 'b.ts');
-  tfs.files.set(B, 'export const b = 1;\nexport const c = 2;\n');
-  const w1: ClaudeWriter = { sessionId: a, cwd: root, t: Date.UTC(2026, 9, 4, 23, 0, 0) };
-  let t1 = claudeWrite(tfs, w1, path.join(root, 'a.txt'), 'hello\n');
-  t1 += claudeEdit(tfs, w1, B, 'b = 1', 'b = 10');
-  t1 += claudeBash(tfs, w1, 'npm test', 0, 'ok');
-  const after1 = new Map<string, [string | null, string]>([['a.txt', [null, 'hello\n']], ['src/b.ts', ['export const b = 1;\nexport const c = 2;\n', tfs.files.get(B)!]]]);
-  const w2: ClaudeWriter = { sessionId: b, cwd: root, t: Date.UTC(2026, 9, 4, 23, 31, 0) };
-  const b2 = tfs.files.get(B)!;
-  let t2 = claudeEdit(tfs, w2, B, 'c = 2', 'c = 20');
-  t2 += claudeWrite(tfs, w2, path.join(root, 'c.md'), '# C\n');
-  t2 += claudeBash(tfs, w2, 'npm test', 1, 'FAIL b.test.ts');
-  const after2 = new Map<string, [string | null, string]>([['src/b.ts', [b2, tfs.files.get(B)!]], ['c.md', [null, '# C\n']]]);
-  await fs.writeFile(path.join(tdir, `${a}.jsonl`), t1);
-  await fs.writeFile(path.join(tdir, `${b}.jsonl`), t2);
-  await fs.writeFile(path.join(leo, 'PLAN.md'), '# Plan\n\n- [x] one\n- [ ] two\n');
-  await fs.writeFile(path.join(leo, 'events.jsonl'), [
-    '{"ts":"2026-10-04T23:00:01Z","event":"turn_start","iteration":1,"open_items":2,"no_progress":0,"session":"aaaaaaaa"}',
-    '{"ts":"2026-10-04T23:30:00Z","event":"window_roll","window":1,"checkpoint_written":true,"plan_vector":"xo","context_mb":1.0,"items_closed":1,"zero_streak":0}',
-    '{"ts":"2026-10-04T23:30:00Z","event":"stop","reason":"context_budget","session":"aaaaaaaa"}',
-    '{"ts":"2026-10-04T23:30:03Z","event":"window_relaunch","window":1,"harness":"claude","binary":"claude"}',
-    '{"ts":"2026-10-04T23:31:00Z","event":"turn_start","iteration":12,"open_items":1,"no_progress":0,"session":"bbbbbbbb"}',
-  ].join('\n') + '\n');
-  await fs.writeFile(path.join(leo, 'state.json'), JSON.stringify({
-    active: true, iteration: 14, max_iterations: 40, started_at: '2026-10-04T23:00:00Z', last_turn: '2026-10-04T23:59:00Z', windows: 2,
-    window_progress: [1], session_id: b,
-    owner: { session_id: b, harness: 'claude', engine: 'skill', claimed_at: '2026-10-04T23:30:05Z', pid: '', transcript_path: path.join(tdir, `${b}.jsonl`) },
-  }, null, 2) + '\n');
-  return { root, truth: [after1, after2] };
-}
-
 function stamps(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
     .map((e) => { const p = path.join(e.parentPath, e.name); const st = statSync(p); return `${p} ${st.size} ${st.mtimeMs}`; }).sort();
@@ -70,7 +30,7 @@ describe('leopold-status --review: the window review as data', function () {
   this.timeout(60_000);
   it('prints every window\'s files (the issue\'s shape, true hashes), commands with exit and test verdicts; reads only', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-review-cli-'));
-    const { root, truth } = await reviewProject(dir);
+    const { root, truth } = await reviewProject(dir, path.join(dir, 'claude', 'projects', 'proj'));
     const before = stamps(dir);
     const r = await cli(['--review', '--json', root]);
     assert.equal(r.code, 0, r.stderr);
