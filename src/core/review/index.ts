@@ -11,7 +11,11 @@ import { parsePatch, patchOfCall } from './codexPatch';
 export const MAX_RECORD_BYTES = 32 * 1024 * 1024;
 /** Calls and results decoded at index time (commands, Codex calls) up to this size. */
 const DECODE_BYTES = 1024 * 1024;
-const PEEK = 8192;
+const PEEK = 4096;
+const TOOL_USE = Buffer.from('"tool_use');
+const BOUNDARY = Buffer.from('compact_boundary');
+const CODEX_HEAD = Buffer.from('{"timestamp":');
+const CODEX_BARE = Buffer.from('{"type":"');
 const CHUNK = 4 * 1024 * 1024;
 const COMMAND_CHARS = 500;
 export const MAX_COMMANDS = 2000;
@@ -161,7 +165,11 @@ export class TranscriptIndex {
 
   private line(buf: Buffer, offset: number, bytes: number, whole: boolean): void {
     if (bytes < 20) return;
-    const head = buf.subarray(0, PEEK).toString('utf8');
+    const peek = buf.subarray(0, PEEK);
+    // Most lines are neither a tool call, a tool result, a boundary nor a Codex item: passed over undecoded.
+    const codex = peek.indexOf(CODEX_HEAD) === 0 || peek.indexOf(CODEX_BARE) === 0;
+    if (!codex && peek.indexOf(TOOL_USE) < 0 && peek.indexOf(BOUNDARY) < 0) return;
+    const head = peek.toString('utf8');
     const text = () => (whole && bytes <= DECODE_BYTES ? buf.toString('utf8') : undefined);
     if (/^\{"timestamp":"[^"]*","type":"(?:response_item|turn_context|event_msg|session_meta|compacted)"/.test(head)
       || /^\{"type":"(?:function_call|custom_tool_call|local_shell_call|function_call_output|custom_tool_call_output)"/.test(head)) {

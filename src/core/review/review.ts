@@ -102,7 +102,7 @@ interface Track {
   cur: State;
   reason?: string;
   edits: number;
-  /** Line counts of changes whose own before and after are known (for unknown files). */
+  /** Lines a Codex patch of an unknown base adds and removes (for unknown files: the patch's own counts). */
   added: number;
   removed: number;
 }
@@ -143,18 +143,32 @@ export class Reviewer {
       if (!t.firstSet) { t.first = before; t.firstSet = true; if (before === undefined) t.reason = reason; }
       t.cur = after;
       if (after === undefined) t.reason = reason;
-      if (before !== undefined && after !== undefined) {
-        const c = lineCounts(before, after);
-        t.added += c.added;
-        t.removed += c.removed;
-      }
     };
+    // A Claude Code edit record holds its file's whole before and after: of a file's records only the first and the
+    // last are read (the ones between change neither the before the window found nor the after it left).
+    const firstLast = new Map<string, [IndexedCall, IndexedCall]>();
+    const absOf = (c: IndexedCall) => (c.paths ?? []).map((x) => (isAbsolute(x) ? x : resolve(root, x)));
+    const counts = (c: IndexedCall) => c.kind === 'edit' && !!c.result && !(c.result.error && c.harness === 'claude');
+    for (const p of paths) {
+      for (const c of this.index(p).calls) {
+        const abs = absOf(c)[0];
+        if (!counts(c) || c.harness !== 'claude' || abs === undefined) continue;
+        const fl = firstLast.get(abs);
+        if (fl) fl[1] = c;
+        else firstLast.set(abs, [c, c]);
+      }
+    }
     for (const p of paths) {
       const idx = this.index(p);
       for (const c of idx.calls) {
-        if (c.kind !== 'edit' || !c.result || (c.result.error && c.harness === 'claude')) continue;
-        const abs = (c.paths ?? []).map((x) => (isAbsolute(x) ? x : resolve(root, x)));
+        if (!counts(c)) continue;
+        const abs = absOf(c);
         if (only && !abs.includes(only)) continue;
+        const fl = c.harness === 'claude' && abs[0] !== undefined ? firstLast.get(abs[0]) : undefined;
+        if (fl && c !== fl[0] && c !== fl[1]) {
+          track(abs[0]).edits++;
+          continue;
+        }
         if (c.harness === 'claude') await this.claudeChange(idx, c, abs[0], change);
         else await this.codexChange(idx, c, track, change);
       }
@@ -168,6 +182,8 @@ export class Reviewer {
     const path = typeof (r as Record<string, unknown> | undefined)?.filePath === 'string' ? resolve(String((r as Record<string, unknown>).filePath)) : abs;
     if (!path) return;
     if (!rec) return change(path, undefined, undefined, 'its edit record is too large or could not be read again');
+    // A failed call (its result a string: the error) changed nothing.
+    if (typeof r === 'string' || (Array.isArray((rec.message as Record<string, unknown> | undefined)?.content) && isError(rec, c.id))) return;
     if (typeof r !== 'object' || r === null) return change(path, undefined, undefined, NO_RESULT);
     const o = r as Record<string, unknown>;
     if (c.tool === 'NotebookEdit') return change(path, undefined, undefined, 'notebook edits are not reconstructed');
@@ -367,6 +383,11 @@ export class Reviewer {
       ...(last ? { finalCheckpoint: last.checkpoint.text } : {}),
     };
   }
+}
+
+function isError(rec: Record<string, unknown>, id: string): boolean {
+  const content = (rec.message as Record<string, unknown>).content as Record<string, unknown>[];
+  return content.some((b) => b?.tool_use_id === id && b.is_error === true);
 }
 
 async function failureOf(idx: TranscriptIndex, c: IndexedCall): Promise<{ command: string; exit: number | null; output: string }> {
