@@ -13,6 +13,12 @@ import { humanLines, statusLine } from './human';
 import { watchStatus } from './watch';
 import { runReviewCli } from './review';
 
+// The review core, for the extension to load from this bundle (src/extension/review/core.ts) instead of carrying a
+// second copy in dist/extension.js: the .vsix stays within its size budget. Requiring this file runs nothing.
+export { Reviewer } from '../core/review/review';
+export { readReviewInput, reviewInputOf } from '../core/review/read';
+export { reportMarkdown, windowMarkdown } from '../core/review/markdown';
+
 declare const __LEOPOLD_VERSION__: string;
 
 /** How long one reading may spend on the other windows' transcripts and the histories (then: `partial`). */

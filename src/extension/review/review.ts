@@ -13,9 +13,8 @@ import type { LeopoldProject } from '../foundation/projects';
 import type { LiveRuns } from '../live/live';
 import { pickProject } from '../foundation/projectPicker';
 import { uiLocale } from '../foundation/locale';
-import { Reviewer, type MorningReport, type ReviewInput, type WindowReview } from '../../core/review/review';
-import { readReviewInput, reviewInputOf } from '../../core/review/read';
-import { reportMarkdown, windowMarkdown } from '../../core/review/markdown';
+import type { MorningReport, ReviewInput, WindowReview } from '../../core/review/review';
+import { reviewCore } from './core';
 
 export const REVIEW_SCHEME = 'leopold-review';
 const VIEW_TYPE = 'leopold.review';
@@ -45,6 +44,7 @@ export interface ReviewTestApi {
 }
 
 export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestApi {
+  const { Reviewer, readReviewInput, reviewInputOf, reportMarkdown, windowMarkdown } = reviewCore(ctx.extension.extensionPath);
   const reviewer = new Reviewer();
   const inputs = new Map<string, ReviewInput>();
   const keyOf = (t: Target) => `${t.root}\0${t.run ?? ''}`;
