@@ -49,10 +49,11 @@ export function parseStatusArgs(argv: string[], cwd: string, locale: Locale): St
   }
   if (v.allow && !v.mcp) return { error: msg(locale, 'status.cli.allowWithoutMcp') };
   if (v.mcp && (v.json || v.statusline || v.watch || v.now !== undefined)) return { error: msg(locale, 'status.cli.mcpAlone') };
-  if ((v.window !== undefined || v.run !== undefined) && !v.review) return { error: msg(locale, 'status.cli.badArgs', { problem: '--window and --run go with --review' }) };
-  if (v.review && (v.statusline || v.watch || v.mcp)) return { error: msg(locale, 'status.cli.badArgs', { problem: '--review goes with --json only' }) };
+  const bad = (problem: string) => ({ error: msg(locale, 'status.cli.badArgs', { problem }) });
+  if ((v.window !== undefined || v.run !== undefined) && !v.review) return bad('--window and --run go with --review');
+  if (v.review && (v.statusline || v.watch || v.mcp)) return bad('--review goes with --json only');
   const window = v.window === undefined ? undefined : Number(v.window);
-  if (window !== undefined && !(Number.isInteger(window) && window >= 1)) return { error: msg(locale, 'status.cli.badArgs', { problem: `--window ${v.window}: a window number (1, 2, …)` }) };
+  if (window !== undefined && !(Number.isInteger(window) && window >= 1)) return bad(`--window ${v.window}: a window number (1, 2, …)`);
   if (v.json && v.statusline) return { error: msg(locale, 'status.cli.jsonStatusline') };
   return {
     json: !!v.json, statusline: !!v.statusline, watch: !!v.watch, mcp: !!v.mcp, nowMs, review: !!v.review, window, run: v.run,

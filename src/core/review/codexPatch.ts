@@ -54,7 +54,8 @@ export function parsePatch(text: string, cwd = '/'): PatchOp[] | string {
       for (; i < end; i++) {
         const l = lines[i];
         if (l.trim() === '*** End of File') {
-          if (!chunk || (chunk.old.length === 0 && chunk.new.length === 0)) return `"*** End of File" with no lines before it at line ${i + 1}`;
+          const empty = !chunk || (chunk.old.length === 0 && chunk.new.length === 0);
+          if (empty || !chunk) return `"*** End of File" with no lines before it at line ${i + 1}`;
           chunk.eof = true;
           continue;
         }
@@ -88,7 +89,8 @@ for (const c of '\u2010\u2011\u2012\u2013\u2014\u2015\u2212') PUNCT[c] = '-';
 for (const c of '\u2018\u2019\u201a\u201b') PUNCT[c] = "'";
 for (const c of '\u201c\u201d\u201e\u201f') PUNCT[c] = '"';
 for (const c of '\u00a0\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000') PUNCT[c] = ' ';
-const norm = (s: string) => s.trim().replace(/[\u2010-\u2015\u2212\u2018-\u201f\u00a0\u2002-\u200a\u202f\u205f\u3000]/g, (c) => PUNCT[c] ?? c);
+const ODD = /[\u2010-\u2015\u2212\u2018-\u201f\u00a0\u2002-\u200a\u202f\u205f\u3000]/g;
+const norm = (s: string) => s.trim().replace(ODD, (c) => PUNCT[c] ?? c);
 const PASSES: ((s: string) => string)[] = [(s) => s, (s) => s.trimEnd(), (s) => s.trim(), norm];
 
 function seek(lines: readonly string[], pattern: readonly string[], start: number, eof: boolean): number | undefined {
@@ -152,7 +154,8 @@ export function patchOfCall(name: string, args: unknown): { patch: string; workd
   const workdir = typeof o?.workdir === 'string' ? o.workdir : undefined;
   if (Array.isArray(cmd)) {
     if ((cmd[0] === 'apply_patch' || cmd[0] === 'applypatch') && typeof cmd[1] === 'string') return { patch: cmd[1], workdir };
-    if (cmd.length === 3 && /^(bash|zsh|sh)$/.test(String(cmd[0])) && /^-l?c$/.test(String(cmd[1])) && typeof cmd[2] === 'string') return heredoc(cmd[2], workdir);
+    const shell = cmd.length === 3 && /^(bash|zsh|sh)$/.test(String(cmd[0])) && /^-l?c$/.test(String(cmd[1]));
+    if (shell && typeof cmd[2] === 'string') return heredoc(cmd[2], workdir);
     return undefined;
   }
   return typeof cmd === 'string' ? heredoc(cmd, workdir) : undefined;

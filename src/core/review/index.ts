@@ -40,10 +40,13 @@ export interface IndexedCall {
   result?: { offset: number; bytes: number; error: boolean; exit?: number | null };
 }
 
-const TRACKED_CLAUDE: Record<string, CallKind> = { Edit: 'edit', Write: 'edit', MultiEdit: 'edit', NotebookEdit: 'edit', Bash: 'command', Task: 'subagent', Agent: 'subagent' };
+const TRACKED_CLAUDE: Record<string, CallKind> = {
+  Edit: 'edit', Write: 'edit', MultiEdit: 'edit', NotebookEdit: 'edit', Bash: 'command', Task: 'subagent', Agent: 'subagent',
+};
 const CODEX_SHELLS = new Set(['shell', 'shell_command', 'exec_command', 'container.exec', 'local_shell_call']);
 
-const obj = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+const obj = (v: unknown): Record<string, unknown> | undefined =>
+  (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 const parse = (s: string): Record<string, unknown> | undefined => {
   try {
     return obj(JSON.parse(s));
@@ -180,7 +183,8 @@ export class TranscriptIndex {
     const call = /"type":"tool_use","id":"([^"]+)","name":"([^"]+)"/.exec(head);
     if (call && TRACKED_CLAUDE[call[2]]) {
       const kind = TRACKED_CLAUDE[call[2]];
-      const c: IndexedCall = { id: call[1], kind, tool: call[2], harness: 'claude', offset, bytes, sidechain: /"isSidechain":true/.test(head.slice(0, 2048)) };
+      const sidechain = /"isSidechain":true/.test(head.slice(0, 2048));
+      const c: IndexedCall = { id: call[1], kind, tool: call[2], harness: 'claude', offset, bytes, sidechain };
       const rec = text() ? parse(text()!) : undefined;
       const content = rec ? obj(rec.message)?.content : undefined;
       const block = Array.isArray(content) ? content.map(obj).find((b) => b?.id === call[1]) : undefined;
@@ -234,13 +238,18 @@ export class TranscriptIndex {
       const id = typeof p.call_id === 'string' ? p.call_id : typeof p.id === 'string' ? p.id : undefined;
       if (!id) return;
       const name = type === 'local_shell_call' ? 'local_shell_call' : String(p.name ?? '');
-      let args: unknown = type === 'custom_tool_call' ? p.input : type === 'local_shell_call' ? { command: obj(p.action)?.command, workdir: obj(p.action)?.working_directory } : p.arguments;
+      const action = obj(p.action);
+      let args: unknown = type === 'custom_tool_call' ? p.input
+        : type === 'local_shell_call' ? { command: action?.command, workdir: action?.working_directory } : p.arguments;
       if (typeof args === 'string' && type === 'function_call') args = parse(args) ?? args;
       const patch = patchOfCall(name, args);
-      const c: IndexedCall = { id, kind: patch ? 'edit' : 'command', tool: patch ? 'apply_patch' : name, harness: 'codex', offset, bytes, cwd: this.cwd };
+      const c: IndexedCall = {
+        id, kind: patch ? 'edit' : 'command', tool: patch ? 'apply_patch' : name, harness: 'codex', offset, bytes, cwd: this.cwd,
+      };
       if (patch) {
         const ops = parsePatch(patch.patch, patch.workdir ?? this.cwd ?? '/');
-        c.paths = typeof ops === 'string' ? [] : [...new Set(ops.flatMap((o) => (o.kind === 'update' && o.moveTo ? [o.path, o.moveTo] : [o.path])))];
+        const named = typeof ops === 'string' ? [] : ops.flatMap((o) => (o.kind === 'update' && o.moveTo ? [o.path, o.moveTo] : [o.path]));
+        c.paths = [...new Set(named)];
       } else if (CODEX_SHELLS.has(name)) {
         const a = obj(args);
         const cmd = a?.command ?? a?.cmd;

@@ -18,7 +18,8 @@ export function fence(text: string, info = ''): string {
 const time = (ms: number | undefined) => (ms === undefined ? '?' : new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z'));
 
 function fileLine(f: FileReview, l: Locale): string {
-  const extra = [f.outside ? msg(l, 'review.outside') : '', f.status === 'unknown' ? msg(l, 'review.unknown', { reason: f.reason ?? '' }) : '']
+  const unknown = f.status === 'unknown' ? msg(l, 'review.unknown', { reason: f.reason ?? '' }) : '';
+  const extra = [f.outside ? msg(l, 'review.outside') : '', unknown]
     .filter(Boolean).map((x) => ` — ${oneLine(x)}`).join('');
   return `- ${mdCode(f.path)} ${f.status} +${f.added} −${f.removed}${extra}`;
 }
@@ -26,7 +27,8 @@ function fileLine(f: FileReview, l: Locale): string {
 export function windowMarkdown(w: WindowReview, l: Locale = 'en', level = 1): string {
   const h = '#'.repeat(level);
   const out: string[] = [`${h} ${msg(l, 'review.window', { n: w.window })}`, ''];
-  out.push(`${msg(l, 'review.span', { from: time(w.startedMs), to: time(w.endedMs) })} · ${msg(l, 'review.end', { end: oneLine(`${w.end}${w.endDetail ? ` (${w.endDetail})` : ''}`) })}`);
+  const end = oneLine(`${w.end}${w.endDetail ? ` (${w.endDetail})` : ''}`);
+  out.push(`${msg(l, 'review.span', { from: time(w.startedMs), to: time(w.endedMs) })} · ${msg(l, 'review.end', { end })}`);
   if (w.tokens) out.push('', msg(l, 'review.cost', { tokens: totalTokens(w.tokens), usd: (w.costUsd ?? 0).toFixed(2) }));
   for (const t of w.transcripts) if (!t.exists) out.push('', msg(l, 'review.transcriptGone', { path: mdCode(t.path) }));
   out.push('', `${h}# ${msg(l, 'review.files', { count: w.files.length })}`, '');
@@ -43,7 +45,10 @@ export function windowMarkdown(w: WindowReview, l: Locale = 'en', level = 1): st
   if (w.subagents.length) out.push(`- ${msg(l, 'review.subagents', { list: w.subagents.map(mdCode).join(', ') })}`);
   if (w.decisions.length) out.push('', `${h}# ${msg(l, 'review.decisions')}`, '', ...w.decisions.map((d) => `- ${mdCode(d)}`));
   out.push('', `${h}# ${msg(l, 'review.checkpoint')}`, '');
-  if (w.checkpoint.text !== undefined) out.push(msg(l, 'review.checkpointDiff', { added: w.checkpoint.added, removed: w.checkpoint.removed }), '', fence(w.checkpoint.text, 'markdown'));
+  const cp = w.checkpoint;
+  if (cp.text !== undefined) {
+    out.push(msg(l, 'review.checkpointDiff', { added: cp.added, removed: cp.removed }), '', fence(cp.text, 'markdown'));
+  }
   else out.push(msg(l, 'review.noCheckpoint'));
   return `${out.join('\n')}\n`;
 }
@@ -52,7 +57,8 @@ export function reportMarkdown(r: MorningReport, l: Locale = 'en'): string {
   const out: string[] = [`# ${msg(l, 'review.report')}`, ''];
   out.push(msg(l, 'review.totals', { files: r.files.length, items: r.itemsClosed, failures: r.failures }));
   if (r.tokens) out.push('', msg(l, 'review.cost', { tokens: totalTokens(r.tokens), usd: (r.costUsd ?? 0).toFixed(2) }));
-  out.push('', `## ${msg(l, 'review.files', { count: r.files.length })}`, '', ...(r.files.length ? r.files.map((f) => fileLine(f, l)) : [msg(l, 'review.noFiles')]));
+  const files = r.files.length ? r.files.map((f) => fileLine(f, l)) : [msg(l, 'review.noFiles')];
+  out.push('', `## ${msg(l, 'review.files', { count: r.files.length })}`, '', ...files);
   if (r.refusals.length) out.push('', `## ${msg(l, 'review.refusals')}`, '', ...r.refusals.map((x) => `- ${mdCode(x)}`));
   if (r.decisions.length) out.push('', `## ${msg(l, 'review.decisions')}`, '', ...r.decisions.map((d) => `- ${mdCode(d)}`));
   out.push('', `## ${msg(l, 'review.windows', { count: r.windows.length })}`, '');
@@ -64,7 +70,10 @@ export function reportMarkdown(r: MorningReport, l: Locale = 'en'): string {
 /** The plain-text form (a terminal): the same facts, one line each, control characters made inert. */
 export function windowText(w: WindowReview, l: Locale = 'en'): string {
   const out = [`${msg(l, 'review.window', { n: w.window })} · ${oneLine(w.end)}`];
-  for (const f of w.files) out.push(`  ${f.status.padEnd(8)} +${f.added} -${f.removed} ${oneLine(f.path)}${f.status === 'unknown' ? ` (${oneLine(f.reason ?? '')})` : ''}`);
+  for (const f of w.files) {
+    const why = f.status === 'unknown' ? ` (${oneLine(f.reason ?? '')})` : '';
+    out.push(`  ${f.status.padEnd(8)} +${f.added} -${f.removed} ${oneLine(f.path)}${why}`);
+  }
   for (const c of w.commands) out.push(`  $ ${oneLine(c.command)} → ${c.exit ?? '?'}${c.test ? ` ${c.test}` : ''}`);
   if (w.itemsClosed.length) out.push(`  ${msg(l, 'review.closed', { items: w.itemsClosed.map((x) => oneLine(x)).join(', ') })}`);
   for (const d of w.decisions) out.push(`  ${msg(l, 'review.decisions')}: ${oneLine(d)}`);

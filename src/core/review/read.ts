@@ -11,7 +11,8 @@ import { loadPrices } from '../live/prices';
 import type { ReviewInput } from './review';
 
 /** The review input of the live view of a run (the extension's LiveRun or one read once). */
-export async function reviewInputOf(root: string, snap: Pick<ProjectSnapshot, 'windows' | 'runEvents'>, view: LiveView): Promise<ReviewInput> {
+export async function reviewInputOf(root: string, snap: Pick<ProjectSnapshot, 'windows' | 'runEvents'>,
+  view: LiveView): Promise<ReviewInput> {
   const transcripts = new Map<number, string[]>();
   const gone = new Map<number, string[]>();
   for (const w of view.windows) {

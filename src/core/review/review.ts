@@ -179,11 +179,13 @@ export class Reviewer {
   private async claudeChange(idx: TranscriptIndex, c: IndexedCall, abs: string | undefined, change: Change): Promise<void> {
     const rec = await idx.record(c.result!.offset, c.result!.bytes);
     const r = rec?.toolUseResult;
-    const path = typeof (r as Record<string, unknown> | undefined)?.filePath === 'string' ? resolve(String((r as Record<string, unknown>).filePath)) : abs;
+    const named = (r as Record<string, unknown> | undefined)?.filePath;
+    const path = typeof named === 'string' ? resolve(named) : abs;
     if (!path) return;
     if (!rec) return change(path, undefined, undefined, 'its edit record is too large or could not be read again');
     // A failed call (its result a string: the error) changed nothing.
-    if (typeof r === 'string' || (Array.isArray((rec.message as Record<string, unknown> | undefined)?.content) && isError(rec, c.id))) return;
+    const blocks = (rec.message as Record<string, unknown> | undefined)?.content;
+    if (typeof r === 'string' || (Array.isArray(blocks) && isError(rec, c.id))) return;
     if (typeof r !== 'object' || r === null) return change(path, undefined, undefined, NO_RESULT);
     const o = r as Record<string, unknown>;
     if (c.tool === 'NotebookEdit') return change(path, undefined, undefined, 'notebook edits are not reconstructed');
@@ -194,7 +196,8 @@ export class Reviewer {
     }
     if (typeof orig !== 'string') return change(path, undefined, undefined, 'the edit record has no original text');
     const after = applyHunks(orig, Array.isArray(o.structuredPatch) ? o.structuredPatch : []);
-    const fits = after !== undefined && (c.tool !== 'Edit' || typeof o.newString !== 'string' || o.newString === '' || after.includes(o.newString));
+    const neu = o.newString;
+    const fits = after !== undefined && (c.tool !== 'Edit' || typeof neu !== 'string' || neu === '' || after.includes(neu));
     if (!fits) return change(path, orig, undefined, 'the recorded patch does not apply to the recorded original');
     change(path, orig, after);
   }
@@ -206,7 +209,8 @@ export class Reviewer {
     if (typeof args === 'string' && p?.type === 'function_call') {
       try { args = JSON.parse(args); } catch { /* the raw text */ }
     }
-    const patch = p ? patchOfCall(String(p.name ?? ''), p.type === 'local_shell_call' ? { command: (p.action as Record<string, unknown>)?.command } : args) : undefined;
+    if (p?.type === 'local_shell_call') args = { command: (p.action as Record<string, unknown>)?.command };
+    const patch = p ? patchOfCall(String(p.name ?? ''), args) : undefined;
     const ops = patch ? parsePatch(patch.patch, patch.workdir ?? c.cwd ?? '/') : 'the patch could not be read again';
     if (typeof ops === 'string') {
       for (const x of c.paths ?? []) change(resolve(x), undefined, undefined, ops);
@@ -222,12 +226,15 @@ export class Reviewer {
       const t = track(op.path);
       const base: State = t.firstSet ? t.cur : undefined;
       if (op.kind === 'add') change(op.path, t.firstSet ? base : null, op.content);
-      else if (op.kind === 'delete') change(op.path, base, null, base === undefined ? 'deleted; its text before is not in the rollout' : undefined);
+      else if (op.kind === 'delete') {
+        change(op.path, base, null, base === undefined ? 'deleted; its text before is not in the rollout' : undefined);
+      }
       else {
         const why = 'Codex records the patch, not the text it was applied to';
         const res = typeof base === 'string' ? applyChunks(base, op.chunks) : undefined;
         const after = res && 'text' in res ? res.text : undefined;
-        const reason = base === undefined ? (t.reason ?? why) : res && 'error' in res ? res.error : base === null ? 'updated a file that was deleted' : undefined;
+        const reason = base === undefined ? (t.reason ?? why) : res && 'error' in res ? res.error
+          : base === null ? 'updated a file that was deleted' : undefined;
         if (after === undefined) {
           t.added += op.chunks.reduce((n, k) => n + k.adds, 0);
           t.removed += op.chunks.reduce((n, k) => n + k.dels, 0);
@@ -308,7 +315,10 @@ export class Reviewer {
     const locate = windowLocator(input.windows);
     const mine = input.events.filter((e) => locate(e) === n);
     const count = (name: string) => mine.filter((e) => e.event === name).length;
-    for (const e of mine) if (e.event === 'subagent_started' && typeof e.fields.agent_type === 'string' && !subagents.length) subagents.push(e.fields.agent_type);
+    for (const e of mine) {
+      const type = e.fields.agent_type;
+      if (e.event === 'subagent_started' && typeof type === 'string' && !subagents.length) subagents.push(type);
+    }
     const fig = input.figures?.get(n);
     const review: WindowReview = {
       window: n,
@@ -335,7 +345,10 @@ export class Reviewer {
       costUsd: fig?.costUsd ?? null,
       end: w?.end ?? 'running',
       endDetail: w?.detail ?? '',
-      transcripts: [...paths.map((p) => ({ path: p, exists: this.index(p).exists })), ...(input.gone?.get(n) ?? []).map((s) => ({ path: `session ${s}`, exists: false }))],
+      transcripts: [
+        ...paths.map((p) => ({ path: p, exists: this.index(p).exists })),
+        ...(input.gone?.get(n) ?? []).map((s) => ({ path: `session ${s}`, exists: false })),
+      ],
     };
     this.cache.set(`${input.root}#${n}`, { key, review });
     return review;
@@ -356,7 +369,8 @@ export class Reviewer {
         had.to = w.window;
         had.afterSha256 = unknown ? null : f.afterSha256;
         if (unknown) { had.status = 'unknown'; had.beforeSha256 = null; had.reason = had.reason ?? f.reason; }
-        else had.status = had.beforeSha256 === null ? (f.afterSha256 === null ? 'deleted' : 'added') : f.afterSha256 === null ? 'deleted' : 'modified';
+        else if (f.afterSha256 === null) had.status = 'deleted';
+        else had.status = had.beforeSha256 === null ? 'added' : 'modified';
         had.added += f.added;
         had.removed += f.removed;
       }
@@ -398,7 +412,8 @@ async function failureOf(idx: TranscriptIndex, c: IndexedCall): Promise<{ comman
     const content = (rec.message as Record<string, unknown> | undefined)?.content;
     const block = Array.isArray(content) ? (content as Record<string, unknown>[]).find((b) => b?.tool_use_id === c.id) : undefined;
     const body = block ? block.content : p.output;
-    output = typeof body === 'string' ? body : Array.isArray(body) ? body.map((x) => String((x as Record<string, unknown>)?.text ?? '')).join('\n') : '';
+    const text = (x: unknown) => String((x as Record<string, unknown>)?.text ?? '');
+    output = typeof body === 'string' ? body : Array.isArray(body) ? body.map(text).join('\n') : '';
   }
   if (output.length > OUTPUT_CHARS) output = `${output.slice(0, OUTPUT_CHARS / 2)}\n…\n${output.slice(-OUTPUT_CHARS / 2)}`;
   return { command: c.text ?? '', exit: c.result!.exit ?? null, output };
@@ -429,5 +444,6 @@ function planChanges(t: Track | undefined): { closed: string[]; reopened: string
 
 /** `## ` headings `after` added (a decision block each). */
 function newHeadings(before: string, after: string): string[] {
-  return diffLines(splitLines(before), splitLines(after)).filter(([k, l]) => k === '+' && /^##\s+\S/.test(l)).map(([, l]) => l.replace(/^##\s+/, '').trim());
+  return diffLines(splitLines(before), splitLines(after)).filter(([k, l]) => k === '+' && /^##\s+\S/.test(l))
+    .map(([, l]) => l.replace(/^##\s+/, '').trim());
 }

@@ -26,7 +26,8 @@ export function targetOf(arg: unknown): Target | undefined {
   if (typeof arg !== 'object' || arg === null) return undefined;
   const a = arg as { id?: unknown; root?: unknown; run?: unknown; window?: unknown };
   if (typeof a.root === 'string') {
-    return { root: a.root, run: typeof a.run === 'string' ? a.run : undefined, window: typeof a.window === 'number' ? a.window : undefined };
+    const run = typeof a.run === 'string' ? a.run : undefined;
+    return { root: a.root, run, window: typeof a.window === 'number' ? a.window : undefined };
   }
   if (typeof a.id !== 'string') return undefined;
   const m = /^(.*?)::(?:archive:([^/]+?)(?:::|$))?(?:window:(\d+))?/.exec(a.id);
@@ -59,7 +60,10 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestA
     return inp;
   };
   const uri = (t: Target, window: number, abs: string, side: 'before' | 'after') =>
-    vscode.Uri.from({ scheme: REVIEW_SCHEME, path: `/${window}/${side}${abs.startsWith('/') ? '' : '/'}${abs.split(sep).join('/')}`, query: JSON.stringify({ root: t.root, run: t.run, window, abs, side }) });
+    vscode.Uri.from({
+      scheme: REVIEW_SCHEME, path: `/${window}/${side}${abs.startsWith('/') ? '' : '/'}${abs.split(sep).join('/')}`,
+      query: JSON.stringify({ root: t.root, run: t.run, window, abs, side }),
+    });
 
   const provider: vscode.TextDocumentContentProvider = {
     async provideTextDocumentContent(u) {
@@ -111,7 +115,8 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestA
     }
     if (!report && t.window === undefined) {
       const inp = await input(t);
-      const pick = await vscode.window.showQuickPick(inp.windows.map((w) => ({ label: vscode.l10n.t('Window {0}', w.n), description: w.detail, n: w.n })).reverse(),
+      const items = inp.windows.map((w) => ({ label: vscode.l10n.t('Window {0}', w.n), description: w.detail, n: w.n })).reverse();
+      const pick = await vscode.window.showQuickPick(items,
         { placeHolder: vscode.l10n.t('Review which window?') });
       if (!pick) return undefined;
       t = { ...t, window: pick.n };
@@ -181,10 +186,12 @@ const strip = (w: WindowReview) => ({ ...w, checkpoint: { ...w.checkpoint, previ
 function strings(): Record<string, string> {
   const t = vscode.l10n.t;
   return {
-    files: t('Files changed'), commands: t('Commands run'), plan: t('Plan'), decisions: t('Decisions'), checkpoint: t('Checkpoint handed on'),
+    files: t('Files changed'), commands: t('Commands run'), plan: t('Plan'), decisions: t('Decisions'),
+    checkpoint: t('Checkpoint handed on'),
     openAll: t('Open All Changes'), copy: t('Copy as Markdown'), save: t('Save As…'), noDiff: t('no diff'), closed: t('Items closed'),
     reopened: t('Re-opened'), failure: t('Last failure output'), windows: t('Windows'), none: t('None'), gone: t('Transcript not found'),
-    window: t('Window'), report: t('Morning Report'), guard: t('Receipts / done denied / guard blocks'), subagents: t('Subagents'), cost: t('Tokens and cost'), end: t('Ended'), outside: t('outside the project'),
+    window: t('Window'), report: t('Morning Report'), guard: t('Receipts / done denied / guard blocks'), subagents: t('Subagents'),
+    cost: t('Tokens and cost'), end: t('Ended'), outside: t('outside the project'),
   };
 }
 
@@ -194,36 +201,64 @@ function html(nonce: string): string {
   return `<!DOCTYPE html><html lang="${uiLocale() === 'pt-br' ? 'pt-BR' : 'en'}"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <style nonce="${nonce}">body{font-family:var(--vscode-font-family);color:var(--vscode-foreground)}button{margin-right:.4em}
-.unknown{color:var(--vscode-descriptionForeground)}.bad{color:var(--vscode-errorForeground)}pre{white-space:pre-wrap;background:var(--vscode-textCodeBlock-background);padding:.5em}
+.unknown{color:var(--vscode-descriptionForeground)}.bad{color:var(--vscode-errorForeground)}
+pre{white-space:pre-wrap;background:var(--vscode-textCodeBlock-background);padding:.5em}
 a{cursor:pointer;color:var(--vscode-textLink-foreground)}li{margin:.15em 0}</style></head>
 <body><div id="root"></div><script nonce="${nonce}">${SCRIPT}</script></body></html>`;
 }
 
 const SCRIPT = `(function(){const vs=acquireVsCodeApi();const root=document.getElementById('root');
-function el(tag,text,cls){const e=document.createElement(tag);if(text!==undefined)e.textContent=String(text);if(cls)e.className=cls;return e;}
-function btn(text,msg){const b=el('button',text);b.addEventListener('click',()=>vs.postMessage(msg));return b;}
-function list(items,f){const ul=el('ul');for(const x of items){const li=el('li');f(li,x);ul.appendChild(li);}return ul;}
-function files(S,fs,diffable){return list(fs,(li,f)=>{const name=diffable&&f.status!=='unknown'?el('a',f.path):el('span',f.path);
-if(diffable&&f.status!=='unknown')name.addEventListener('click',()=>vs.postMessage({type:'diff',path:f.path}));li.appendChild(name);
-li.appendChild(el('span',' '+f.status+' +'+f.added+' \\u2212'+f.removed+(f.outside?' ('+S.outside+')':''),f.status==='unknown'?'unknown':''));
-if(f.status==='unknown')li.appendChild(el('div',S.noDiff+': '+(f.reason||''),'unknown'));});}
+function el(tag,text,cls){const e=document.createElement(tag);if(text!==undefined)e.textContent=String(text);
+if(cls)e.className=cls;return e;}
+function btn(text,msg){const b=el('button',text);b.addEventListener('click',()=>vs.postMessage(msg));
+return b;}
+function list(items,f){const ul=el('ul');for(const x of items){const li=el('li');f(li,x);ul.appendChild(li);
+}return ul;}
+function files(S,fs,diffable){return list(fs,(li,f)=>{const name=diffable&&f.status!=='unknown'?el('a',
+f.path):el('span',f.path);
+if(diffable&&f.status!=='unknown')name.addEventListener('click',()=>vs.postMessage({type:'diff',
+path:f.path}));li.appendChild(name);
+li.appendChild(el('span',' '+f.status+' +'+f.added+' \\u2212'+f.removed+(f.outside?' ('+S.outside+')':''),
+f.status==='unknown'?'unknown':''));
+if(f.status==='unknown')li.appendChild(el('div',S.noDiff+': '+(f.reason||''),'unknown'));});
+}
 function windowView(S,w,top){const d=el('section');d.appendChild(el(top?'h1':'h2',S.window+' '+w.window));
-if(!top){const a=el('a','\\u2192');a.addEventListener('click',()=>vs.postMessage({type:'window',window:w.window}));d.firstChild.appendChild(a);}
-d.appendChild(el('p',S.end+': '+w.end+(w.endDetail?' \\u00b7 '+w.endDetail:'')+(w.costUsd!==null?' \\u00b7 \\u2248 $'+w.costUsd.toFixed(2):'')));
+
+if(!top){const a=el('a','\\u2192');a.addEventListener('click',()=>vs.postMessage({type:'window',
+window:w.window}));d.firstChild.appendChild(a);}
+d.appendChild(el('p',S.end+': '+w.end+(w.endDetail?' \\u00b7 '+w.endDetail:'')+(w.costUsd!==null?' \\u00b7 \\u2248 $'+
+w.costUsd.toFixed(2):'')));
 for(const t of w.transcripts)if(!t.exists)d.appendChild(el('p',S.gone+': '+t.path,'bad'));
-d.appendChild(el('h3',S.files+' ('+w.files.length+')'));if(top&&w.files.some(f=>f.status!=='unknown'))d.appendChild(btn(S.openAll,{type:'all'}));
+
+d.appendChild(el('h3',S.files+' ('+w.files.length+')'));if(top&&w.files.some(f=>f.status!=='unknown'))d.appendChild(
+btn(S.openAll,{type:'all'}));
 d.appendChild(files(S,w.files,top));
-const c=el('details');c.appendChild(el('summary',S.commands+' ('+w.commands.length+')'));c.appendChild(list(w.commands,(li,x)=>{li.appendChild(el('code',x.command));li.appendChild(el('span',' \\u2192 '+(x.exit===null?'?':x.exit)+(x.test?' '+x.test:''),x.exit?'bad':''));}));d.appendChild(c);
-if(w.lastFailure){const f=el('details');f.appendChild(el('summary',S.failure+' ('+(w.lastFailure.exit===null?'?':w.lastFailure.exit)+')'));f.appendChild(el('pre',w.lastFailure.output));d.appendChild(f);}
-d.appendChild(el('h3',S.plan));d.appendChild(el('p',S.closed+': '+(w.itemsClosed.length?w.itemsClosed.join(' \\u00b7 '):(w.itemsClosedCount!==undefined?w.itemsClosedCount:S.none))));
+const c=el('details');c.appendChild(el('summary',S.commands+' ('+w.commands.length+')'));c.appendChild(list(w.commands,
+(li,x)=>{li.appendChild(el('code',x.command));li.appendChild(el('span',' \\u2192 '+(x.exit===null?'?':x.exit)+
+(x.test?' '+x.test:''),x.exit?'bad':''));}));d.appendChild(c);
+if(w.lastFailure){const f=el('details');f.appendChild(el('summary',S.failure+' ('+(w.lastFailure.exit===null?'?':w.lastFailure.exit)+
+')'));f.appendChild(el('pre',w.lastFailure.output));d.appendChild(f);}
+d.appendChild(el('h3',S.plan));d.appendChild(el('p',S.closed+': '+(w.itemsClosed.length?w.itemsClosed.join(' \\u00b7 '):(
+w.itemsClosedCount!==undefined?w.itemsClosedCount:S.none))));
 if(w.itemsReopened.length)d.appendChild(el('p',S.reopened+': '+w.itemsReopened.join(' \\u00b7 ')));
-d.appendChild(el('p',S.guard+': '+w.receipts+' / '+w.doneDenied+' / '+w.guardBlocks));if(w.subagents.length)d.appendChild(el('p',S.subagents+': '+w.subagents.join(', ')));
-if(w.decisions.length){d.appendChild(el('h3',S.decisions));d.appendChild(list(w.decisions,(li,x)=>li.textContent=x));}
-if(top){d.appendChild(el('h3',S.checkpoint));if(w.checkpoint.text!==undefined){d.appendChild(el('p','+'+w.checkpoint.added+' \\u2212'+w.checkpoint.removed));d.appendChild(el('pre',w.checkpoint.text));}else d.appendChild(el('p',S.none));}
+
+d.appendChild(el('p',S.guard+': '+w.receipts+' / '+w.doneDenied+' / '+w.guardBlocks));if(w.subagents.length)d.appendChild(
+el('p',S.subagents+': '+w.subagents.join(', ')));
+if(w.decisions.length){d.appendChild(el('h3',S.decisions));d.appendChild(list(w.decisions,
+(li,x)=>li.textContent=x));}
+if(top){d.appendChild(el('h3',S.checkpoint));if(w.checkpoint.text!==undefined){d.appendChild(el('p',
+'+'+w.checkpoint.added+' \\u2212'+w.checkpoint.removed));d.appendChild(el('pre',w.checkpoint.text));
+}else d.appendChild(el('p',S.none));}
 return d;}
-window.addEventListener('message',(ev)=>{const m=ev.data;const S=m.strings;root.textContent='';const bar=el('div');bar.appendChild(btn(S.copy,{type:'copy'}));bar.appendChild(btn(S.save,{type:'save'}));root.appendChild(bar);
+window.addEventListener('message',(ev)=>{const m=ev.data;const S=m.strings;root.textContent='';
+const bar=el('div');bar.appendChild(btn(S.copy,{type:'copy'}));bar.appendChild(btn(S.save,
+{type:'save'}));root.appendChild(bar);
 if(m.review)root.appendChild(windowView(S,m.review,true));
-if(m.report){const r=m.report;root.appendChild(el('h1',S.report));root.appendChild(el('h3',S.files+' ('+r.files.length+')'));root.appendChild(files(S,r.files,false));
-root.appendChild(el('h3',S.windows+' ('+r.windows.length+')'));for(const w of r.windows)root.appendChild(windowView(S,w,false));
-if(r.finalCheckpoint!==undefined){root.appendChild(el('h3',S.checkpoint));root.appendChild(el('pre',r.finalCheckpoint));}}
-vs.postMessage({type:'rendered',text:root.innerText});});vs.postMessage({type:'ready'});})();`;
+if(m.report){const r=m.report;root.appendChild(el('h1',S.report));root.appendChild(el('h3',
+S.files+' ('+r.files.length+')'));root.appendChild(files(S,r.files,false));
+root.appendChild(el('h3',S.windows+' ('+r.windows.length+')'));for(const w of r.windows)root.appendChild(windowView(
+S,w,false));
+if(r.finalCheckpoint!==undefined){root.appendChild(el('h3',S.checkpoint));root.appendChild(el('pre',
+r.finalCheckpoint));}}
+vs.postMessage({type:'rendered',text:root.innerText});});vs.postMessage({type:'ready'});})();
+`;
