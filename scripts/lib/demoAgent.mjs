@@ -2,6 +2,8 @@
 // Claude Code writes it (one line per content block, the same message id/requestId/usage on each), growing by one
 // tool call and its result every second while the demo runs — so the Live node, the Context gauge and the status
 // bar move. The demo's state.json is pointed at it (`owner.transcript_path`, the field Leopold's skill writes).
+// Its edits are real: they change the demo's files on disk and are recorded as Claude Code records them (the original
+// text and a structured patch), so Review Window shows real diffs.
 import { appendFileSync, existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -14,10 +16,30 @@ const STEPS = [
   ['Grep', { pattern: 'evict\\(' }, 'Looking for other callers of evict().'],
 ];
 
+/** The window's real edits, in order (each an Edit of text that is there, or a Write). */
+const EDITS = [
+  { file: 'src/csv.ts', old: "line.split(',')", neu: "splitQuoted(line)" },
+  { file: 'src/csv.ts', write: true, append: `\n/** Splits on commas outside double quotes. */\nfunction splitQuoted(line: string): string[] {\n  const out: string[] = [];\n  let cur = '', quoted = false;\n  for (const ch of line) {\n    if (ch === '"') quoted = !quoted;\n    else if (ch === ',' && !quoted) { out.push(cur); cur = ''; }\n    else cur += ch;\n  }\n  out.push(cur);\n  return out;\n}\n` },
+  { file: 'src/csv.test.ts', write: true, text: `import { parseCsvLine } from './csv';\n\nconsole.assert(parseCsvLine('a,"b,c"').length === 2);\n` },
+];
+
+/** One hunk over the whole (small) file: the common head and tail as context, the middle removed and added. */
+function wholeHunk(before, after) {
+  const a = before.split('\n'), b = after.split('\n');
+  let s = 0;
+  while (s < a.length && s < b.length && a[s] === b[s]) s++;
+  let e = 0;
+  while (e < a.length - s && e < b.length - s && a[a.length - 1 - e] === b[b.length - 1 - e]) e++;
+  const lines = [...a.slice(0, s).map((l) => ` ${l}`), ...a.slice(s, a.length - e).map((l) => `-${l}`), ...b.slice(s, b.length - e).map((l) => `+${l}`), ...a.slice(a.length - e).map((l) => ` ${l}`)];
+  return [{ oldStart: 1, oldLines: a.length, newStart: 1, newLines: b.length, lines }];
+}
+
 /**
  * The demo's running window, written once (460 steps, about 3.2 MB of 5) and then, when `live`, one step a second.
  */
 export function startDemoAgent(leoDir, sessionDir, { live = true } = {}) {
+  const root = join(leoDir, '..');
+  const edits = [...EDITS];
   const state = JSON.parse(readFileSync(join(leoDir, 'state.json'), 'utf8'));
   const session = state.owner?.session_id ?? randomUUID();
   mkdirSync(sessionDir, { recursive: true });
@@ -26,7 +48,30 @@ export function startDemoAgent(leoDir, sessionDir, { live = true } = {}) {
   const line = (o) => JSON.stringify({ ...env, ...o, uuid: randomUUID(), timestamp: new Date().toISOString() }) + '\n';
   let i = 0;
   const step = () => {
-    const [name, input, text] = STEPS[i % STEPS.length];
+    let [name, input, text] = STEPS[i % STEPS.length];
+    let toolUseResult;
+    if (name === 'Edit') {
+      // The next real edit, done on disk and recorded with its original text; once done, a read instead.
+      const e = edits.shift();
+      const path = e && join(root, e.file);
+      const orig = e && existsSync(path) ? readFileSync(path, 'utf8') : null;
+      if (!e || (!e.write && (orig === null || !orig.includes(e.old)))) [name, input] = ['Read', { file_path: join(root, 'src/csv.ts') }];
+      else if (e.write) {
+        const content = e.text ?? `${orig ?? ''}${e.append}`;
+        [name, input] = ['Write', { file_path: path, content }];
+        writeFileSync(path, content);
+        toolUseResult = orig === null ? { type: 'create', filePath: path, content, structuredPatch: [], originalFile: null }
+          : { type: 'update', filePath: path, content, structuredPatch: wholeHunk(orig, content), originalFile: orig };
+      } else {
+        const after = orig.replace(e.old, e.neu);
+        input = { file_path: path, old_string: e.old, new_string: e.neu, replace_all: false };
+        writeFileSync(path, after);
+        toolUseResult = {
+          filePath: path, oldString: e.old, newString: e.neu, originalFile: orig, structuredPatch: wholeHunk(orig, after),
+          userModified: false, replaceAll: false,
+        };
+      }
+    }
     const id = `msg_${randomUUID().replace(/-/g, '').slice(0, 24)}`, requestId = `req_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
     const usage = { input_tokens: 40 + i, output_tokens: 180 + (i % 9) * 20, cache_creation_input_tokens: 900,
       cache_read_input_tokens: 20000 + i * 150 };
@@ -34,7 +79,7 @@ export function startDemoAgent(leoDir, sessionDir, { live = true } = {}) {
     let out = line({ message: message({ type: 'text', text }), requestId, type: 'assistant' });
     out += line({ message: message({ type: 'tool_use', id: `toolu_${i}`, name, input }), requestId, type: 'assistant' });
     const result = { tool_use_id: `toolu_${i}`, type: 'tool_result', content: 'ok\n'.repeat(400 + (i % 7) * 300) };
-    out += line({ message: { role: 'user', content: [result] }, type: 'user' });
+    out += line({ message: { role: 'user', content: [result] }, type: 'user', ...(toolUseResult ? { toolUseResult } : {}) });
     appendFileSync(transcript, out);
     i++;
   };

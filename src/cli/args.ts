@@ -10,6 +10,10 @@ export interface StatusArgs {
   mcp: boolean;
   /** `--insights`: the `leopold insights` report of the run (Markdown; JSON with `--json`). */
   insights: boolean;
+  /** `--review`: the window review as data (`window`: one window; `run`: an archived run's folder name). */
+  review: boolean;
+  window?: number;
+  run?: string;
   /** `--now` as UTC ms. */
   nowMs?: number;
   /** Extra directories the MCP server may read projects in. */
@@ -29,7 +33,8 @@ export function parseStatusArgs(argv: string[], cwd: string, locale: Locale): St
       allowPositionals: true,
       strict: true,
       options: {
-        json: { type: 'boolean' }, statusline: { type: 'boolean' }, watch: { type: 'boolean' }, mcp: { type: 'boolean' }, insights: { type: 'boolean' },
+        json: { type: 'boolean' }, statusline: { type: 'boolean' }, watch: { type: 'boolean' }, mcp: { type: 'boolean' },
+        insights: { type: 'boolean' }, review: { type: 'boolean' }, window: { type: 'string' }, run: { type: 'string' },
         now: { type: 'string' }, allow: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' },
       },
     });
@@ -46,10 +51,16 @@ export function parseStatusArgs(argv: string[], cwd: string, locale: Locale): St
   }
   if (v.allow && !v.mcp) return { error: msg(locale, 'status.cli.allowWithoutMcp') };
   if (v.mcp && (v.json || v.statusline || v.watch || v.now !== undefined)) return { error: msg(locale, 'status.cli.mcpAlone') };
+  const bad = (problem: string) => ({ error: msg(locale, 'status.cli.badArgs', { problem }) });
+  if ((v.window !== undefined || v.run !== undefined) && !v.review) return bad('--window and --run go with --review');
+  if (v.review && (v.statusline || v.watch || v.mcp || v.insights)) return bad('--review goes with --json only');
+  const window = v.window === undefined ? undefined : Number(v.window);
+  if (window !== undefined && !(Number.isInteger(window) && window >= 1)) return bad(`--window ${v.window}: a window number (1, 2, …)`);
   if (v.json && v.statusline) return { error: msg(locale, 'status.cli.jsonStatusline') };
   if (v.insights && (v.mcp || v.statusline || v.watch || v.now !== undefined)) return { error: msg(locale, 'status.cli.insightsAlone') };
   return {
     json: !!v.json, statusline: !!v.statusline, watch: !!v.watch, mcp: !!v.mcp, insights: !!v.insights, nowMs,
+    review: !!v.review, window, run: v.run,
     allow: (v.allow ?? []).map((d) => resolve(cwd, d)), dir: resolve(cwd, parsed.positionals[0] ?? '.'),
     help: !!v.help, version: !!v.version,
   };

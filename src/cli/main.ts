@@ -12,6 +12,7 @@ import { envLocale, msg, type Locale } from '../core/messages';
 import { parseStatusArgs, type StatusArgs } from './args';
 import { humanLines, statusLine } from './human';
 import { watchStatus } from './watch';
+import { runReviewCli } from './review';
 
 declare const __LEOPOLD_VERSION__: string;
 
@@ -72,6 +73,7 @@ export async function runStatusCli(argv: string[], io: Io): Promise<number> {
     io.stderr(`leopold-status: ${check.message}\n`);
     return check.code;
   }
+  if (args.review) return runReviewCli(args, io, locale);
   if (args.insights) {
     // `leopold insights` of the run in `.leopold/`: its JSON key for key (`--json`), else its report in Markdown.
     try {

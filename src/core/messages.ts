@@ -13,6 +13,7 @@
 import { LIVE_EN, LIVE_PT_BR } from './live/messages';
 import { STATUS_EN, STATUS_PT_BR } from './agent/messages';
 import { DRIVER_EN, DRIVER_PT_BR } from './driver/messages';
+import { REVIEW_EN, REVIEW_PT_BR } from './review/messages';
 
 export type Locale = 'en' | 'pt-br';
 export const LOCALES: readonly Locale[] = ['en', 'pt-br'];
@@ -33,6 +34,7 @@ const EN = {
   ...LIVE_EN,
   ...STATUS_EN,
   ...DRIVER_EN,
+  ...REVIEW_EN,
   // --- checkpoint findings (core/checkpoint/rules/*.ts) ---------------------------------------------------------
   'checkpoint.nested': '{count} titles — a nested prior checkpoint; merge, never nest. Delete this second "{title}" line and merge any repeated section into the first one.',
   'checkpoint.nested.fix': 'Drop the nested title line',
@@ -488,6 +490,7 @@ export type MessageKey = keyof typeof EN;
 
 const PT_BR: Record<MessageKey, string> = {
   ...LIVE_PT_BR,
+  ...REVIEW_PT_BR,
   ...STATUS_PT_BR,
   ...DRIVER_PT_BR,
   'checkpoint.nested': '{count} títulos — um checkpoint anterior aninhado; faça merge, nunca aninhe. Apague esta segunda linha "{title}" e faça merge de qualquer seção repetida na primeira.',

@@ -27,6 +27,7 @@ import { registerNotifyCommand } from './control/notifyCommand';
 import { driverTimelineSource, registerDriver } from './driver/driver';
 import { registerStart } from './start/start';
 import { registerWalkthrough } from './start/walkthrough';
+import { registerReview } from './review/review';
 
 /** What deactivate() waits for; each is bounded, and deactivation never waits more than SHUTDOWN_MS in all. */
 const shutdown: (() => Promise<unknown>)[] = [];
@@ -72,6 +73,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const agentTools = registerAgentTools(ctx, supervisors.hub, live.runs);
   const start = registerStart(ctx);
   registerWalkthrough(ctx);
+  const review = registerReview(ctx, live.runs);
 
   log.info(`Leopold for VS Code ${extension.extension.packageJSON.version} active in ${Date.now() - t0} ms ` +
     `(projects found in ${tProjects - t0} ms; ${registry.projects.length} project${registry.projects.length === 1 ? '' : 's'}, ${vscode.env.appName} ${vscode.version})`);
@@ -80,7 +82,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
     registry, isTrusted: () => ctx.isTrusted(),
     supervisor: supervisors.test, statusBar, runActions: actions.test.runActions, seat: actions.test.seat,
     notifications: notifications.test, resumeAt: resumeAt.test, runsTree: tree.test, treeActions, decorations, welcome,
-    doctor, decisions, checkpoint, live: live.test, timeline, driver: driver.test, agentTools, notifyCommand, start,
+    doctor, decisions, checkpoint, live: live.test, timeline, driver: driver.test, agentTools, notifyCommand, start, review,
   };
 }
 

@@ -20,6 +20,7 @@ import type { DriverTestApi } from './driver/driver';
 import type { AgentToolsTestApi } from './agentTools/agentTools';
 import type { NotifyCommandTestApi } from './control/notifyCommand';
 import type { StartTestApi } from './start/start';
+import type { ReviewTestApi } from './review/review';
 
 export type { SupervisorTestApi, StatusBarTestApi, RunActionsTestApi, SeatTestApi, NotificationsTestApi, ResumeAtTestApi };
 export type { RunsTreeTestApi, TreeActionsTestApi, WelcomeTestApi, TimelineTestApi, DoctorTestApi, DecisionsTestApi };
@@ -48,6 +49,7 @@ export interface LeopoldTestApi {
   decorations: DecorationsTestApi;
   agentTools: AgentToolsTestApi;
   notifyCommand: NotifyCommandTestApi;
+  review: ReviewTestApi;
   driver: DriverTestApi;
   start: StartTestApi;
 }

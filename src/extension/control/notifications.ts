@@ -116,6 +116,7 @@ export class Notifier implements vscode.Disposable {
     const open = (file: string) => () => vscode.commands.executeCommand('leopold.openRunFile', { path: project.file(file) });
     const resume: Action = { title: vscode.l10n.t('Resume Run'), run: cmd('leopold.resumeRun', root) };
     const showLog: Action = { title: vscode.l10n.t('Show Log'), run: () => this.ctx.log.show(true) };
+    const report: Action = { title: vscode.l10n.t('Morning Report'), run: cmd('leopold.morningReport', root) };
     const reason = inert(notice.reason ?? '');
     let text: string;
     let actions: Action[];
@@ -123,7 +124,7 @@ export class Notifier implements vscode.Disposable {
     switch (notice.kind) {
       case 'planComplete':
         text = vscode.l10n.t('the plan is complete — the run finished.');
-        actions = [{ title: vscode.l10n.t('Show Run Timeline'), run: cmd('leopold.showTimeline', root) }];
+        actions = [report, { title: vscode.l10n.t('Show Run Timeline'), run: cmd('leopold.showTimeline', root) }];
         level = 'info';
         break;
       case 'relaunch': {
@@ -149,8 +150,8 @@ export class Notifier implements vscode.Disposable {
           ? vscode.l10n.t('the run stopped at its window ceiling (max_windows).')
           : vscode.l10n.t('the run stopped: windows in a row closed no plan item (no_progress_across_windows).');
         actions = notice.reason === 'max_windows'
-          ? [{ title: vscode.l10n.t('Open GUARDRAILS.md'), run: open('GUARDRAILS.md') }, resume]
-          : [{ title: vscode.l10n.t('Open Checkpoint'), run: open('CHECKPOINT.md') }, resume];
+          ? [{ title: vscode.l10n.t('Open GUARDRAILS.md'), run: open('GUARDRAILS.md') }, resume, report]
+          : [{ title: vscode.l10n.t('Open Checkpoint'), run: open('CHECKPOINT.md') }, resume, report];
         break;
       case 'apiError': {
         text = vscode.l10n.t('the API error was not retried ({0}: {1}).', reason, inert(String(apiError(st).type ?? 'unknown'), 200));

@@ -173,6 +173,8 @@ class TimelinePanel implements vscode.Disposable {
         foreign: Number(m.foreign), costBars: Number(m.costBars), scripts: Number(m.scripts), text: String(m.text ?? ''), saved: String(m.saved ?? ''),
         itemBars: Number(m.itemBars ?? 0), itemMarks: Number(m.itemMarks ?? 0),
       };
+    } else if (m.type === 'review' && typeof m.window === 'number') {
+      void vscode.commands.executeCommand('leopold.reviewWindow', { root: this.project.root, window: m.window });
     } else if (m.type === 'open' && typeof m.index === 'number') {
       const mark = this.data?.marks[m.index];
       if (mark) void this.openMark(mark);

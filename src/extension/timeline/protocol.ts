@@ -35,7 +35,8 @@ export type ToWebview = { type: 'data'; seq: number; view: TimelineView };
 export type FromWebview =
   | { type: 'ready' }
   | ({ type: 'rendered' } & Rendered)
-  | { type: 'open'; index: number };
+  | { type: 'open'; index: number }
+  | { type: 'review'; window: number };
 
 /** What the webview keeps across a reload (`vscode.setState`), for the panel serializer: which project it shows. */
 export interface TimelineState {

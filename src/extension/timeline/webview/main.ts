@@ -68,7 +68,10 @@ function drawWindows(vm: TimelineView): SVGSVGElement {
     const g = svg('g', { class: 'window', 'data-window': w.n });
     g.appendChild(svg('rect', { class: `box ${w.end}`, x, y: Y0, width: W, height: H, rx: 4 }));
     g.appendChild(svg('rect', { class: `bar ${w.end}`, x, y: Y0, width: W, height: 4, rx: 2 }));
-    g.appendChild(svg('text', { class: 'head', x: x + 10, y: Y0 + HEAD }, w.title));
+    // The window's title opens its review (Review Window).
+    const head = svg('text', { class: 'head', x: x + 10, y: Y0 + HEAD, tabindex: 0, cursor: 'pointer' }, w.title);
+    head.addEventListener('click', () => vscode.postMessage({ type: 'review', window: w.n }));
+    g.appendChild(head);
     w.lines.forEach((l, j) => {
       g.appendChild(withTitle(svg('text', { class: j === 0 ? '' : 'dim', x: x + 10, y: Y0 + HEAD + 8 + (j + 1) * LINE }, clip(l, 46)), l));
     });

@@ -1,0 +1,296 @@
+// A transcript's review index: the tool calls a review needs (edits, commands, subagents) and where their records
+// sit, built once per transcript and then only over the bytes appended since (like the live reader). It keeps byte
+// offsets and a few small facts (a path, a clipped command, an exit status), never the texts: the review reads the
+// records it needs again, by offset, when it is built. A line is looked at through its first bytes (the envelope,
+// the tool call's name and input keys, the tool result's id) and decoded whole only when it is a small call or a
+// command's result; memory is bounded whatever the transcript's size or its lines' lengths.
+import { openRegular, readAt } from '../files';
+import { parsePatch, patchOfCall } from './codexPatch';
+
+/** Lines longer than this are recorded as too large (their change: unknown). */
+export const MAX_RECORD_BYTES = 32 * 1024 * 1024;
+/** Calls and results decoded at index time (commands, Codex calls) up to this size. */
+const DECODE_BYTES = 1024 * 1024;
+const PEEK = 4096;
+const TOOL_USE = Buffer.from('"tool_use');
+const BOUNDARY = Buffer.from('compact_boundary');
+const CODEX_HEAD = Buffer.from('{"timestamp":');
+const CODEX_BARE = Buffer.from('{"type":"');
+const CHUNK = 4 * 1024 * 1024;
+const COMMAND_CHARS = 500;
+export const MAX_COMMANDS = 2000;
+
+export type CallKind = 'edit' | 'command' | 'subagent';
+
+export interface IndexedCall {
+  id: string;
+  kind: CallKind;
+  /** Claude: Edit, Write, MultiEdit, NotebookEdit, Bash, Task; Codex: apply_patch, shell, exec_command, … */
+  tool: string;
+  harness: 'claude' | 'codex';
+  offset: number;
+  bytes: number;
+  /** Edits: the files named (absolute when the transcript says so, or resolved against the turn's cwd). */
+  paths?: string[];
+  /** Commands: the command (clipped); subagents: the description. */
+  text?: string;
+  /** Codex: the turn's working directory. */
+  cwd?: string;
+  sidechain?: boolean;
+  result?: { offset: number; bytes: number; error: boolean; exit?: number | null };
+}
+
+const TRACKED_CLAUDE: Record<string, CallKind> = {
+  Edit: 'edit', Write: 'edit', MultiEdit: 'edit', NotebookEdit: 'edit', Bash: 'command', Task: 'subagent', Agent: 'subagent',
+};
+const CODEX_SHELLS = new Set(['shell', 'shell_command', 'exec_command', 'container.exec', 'local_shell_call']);
+
+const obj = (v: unknown): Record<string, unknown> | undefined =>
+  (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+const parse = (s: string): Record<string, unknown> | undefined => {
+  try {
+    return obj(JSON.parse(s));
+  } catch {
+    return undefined;
+  }
+};
+const clipText = (s: string, n = COMMAND_CHARS) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** An exit status from a Codex tool output (structured JSON, freeform text or unified exec text). */
+export function codexExit(output: unknown): number | null {
+  let text = '';
+  if (typeof output === 'string') {
+    const o = output.trimStart().startsWith('{') ? parse(output) : undefined;
+    const code = obj(o?.metadata)?.exit_code;
+    if (typeof code === 'number') return code;
+    text = output;
+  } else if (Array.isArray(output)) text = output.map((x) => (typeof obj(x)?.text === 'string' ? String(obj(x)!.text) : '')).join('\n');
+  else if (obj(output)) {
+    const o = obj(output)!;
+    if (typeof o.exit_code === 'number') return o.exit_code;
+    text = typeof o.content === 'string' ? o.content : '';
+    if (!text && typeof o.success === 'boolean') return o.success ? 0 : 1;
+  }
+  const m = /(?:^|\n)(?:Exit code:|Process exited with code) (-?\d+)/.exec(text);
+  if (m) return Number(m[1]);
+  if (/^Success\. Updated the following files:/m.test(text)) return 0;
+  if (/apply_patch verification failed|^Failed to/m.test(text)) return 1;
+  return null;
+}
+
+export class TranscriptIndex {
+  offset = 0;
+  private ino: number | undefined;
+  private size = 0;
+  calls: IndexedCall[] = [];
+  private byId = new Map<string, IndexedCall>();
+  /** Commands dropped from the front (beyond `MAX_COMMANDS`). */
+  droppedCommands = 0;
+  private commands = 0;
+  /** Compaction boundaries seen (offsets). */
+  compactions: number[] = [];
+  private cwd: string | undefined;
+  private carry: Buffer = Buffer.alloc(0);
+  private carryStart = 0;
+  /** The line being skipped is longer than `MAX_RECORD_BYTES`: its head only. */
+  private longHead: Buffer | undefined;
+  exists = false;
+
+  constructor(readonly path: string) {}
+
+  /** Reads what was appended since the last update (the whole file the first time, or after a replacement). */
+  async update(): Promise<boolean> {
+    const o = await openRegular(this.path);
+    if (o.kind !== 'ok') {
+      this.exists = false;
+      return false;
+    }
+    this.exists = true;
+    try {
+      const st = o.stats;
+      if (this.ino !== st.ino || st.size < this.size) this.reset(st.ino);
+      this.size = st.size;
+      if (st.size === this.offset) return false;
+      const buf = Buffer.alloc(CHUNK);
+      while (this.offset < st.size) {
+        const r = await o.handle.read(buf, 0, Math.min(CHUNK, st.size - this.offset), this.offset);
+        if (r.bytesRead === 0) break;
+        this.take(buf.subarray(0, r.bytesRead), this.offset);
+        this.offset += r.bytesRead;
+      }
+      return true;
+    } finally {
+      await o.handle.close();
+    }
+  }
+
+  private reset(ino: number): void {
+    this.ino = ino;
+    this.offset = 0;
+    this.size = 0;
+    this.calls = [];
+    this.byId.clear();
+    this.droppedCommands = 0;
+    this.commands = 0;
+    this.compactions = [];
+    this.cwd = undefined;
+    this.carry = Buffer.alloc(0);
+    this.carryStart = 0;
+    this.longHead = undefined;
+  }
+
+  /** Splits `chunk` (at file offset `at`) into lines; the unterminated rest is carried (at most `MAX_RECORD_BYTES`). */
+  private take(chunk: Buffer, at: number): void {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, start);
+      if (nl < 0) break;
+      if (this.longHead) {
+        this.line(this.longHead, this.carryStart, at + nl - this.carryStart, false);
+        this.longHead = undefined;
+      } else if (this.carry.length) {
+        const whole = Buffer.concat([this.carry, chunk.subarray(start, nl)]);
+        this.line(whole, this.carryStart, whole.length, true);
+      } else this.line(chunk.subarray(start, nl), at + start, nl - start, true);
+      this.carry = Buffer.alloc(0);
+      start = nl + 1;
+      this.carryStart = at + start;
+    }
+    if (start >= chunk.length) return;
+    const rest = chunk.subarray(start);
+    if (this.longHead) return;
+    if (!this.carry.length) this.carryStart = at + start;
+    if (this.carry.length + rest.length > MAX_RECORD_BYTES) {
+      this.longHead = Buffer.from(Buffer.concat([this.carry, rest]).subarray(0, PEEK));
+      this.carry = Buffer.alloc(0);
+    } else this.carry = Buffer.concat([this.carry, rest]);
+  }
+
+  private line(buf: Buffer, offset: number, bytes: number, whole: boolean): void {
+    if (bytes < 20) return;
+    const peek = buf.subarray(0, PEEK);
+    // Most lines are neither a tool call, a tool result, a boundary nor a Codex item: passed over undecoded.
+    const codex = peek.indexOf(CODEX_HEAD) === 0 || peek.indexOf(CODEX_BARE) === 0;
+    if (!codex && peek.indexOf(TOOL_USE) < 0 && peek.indexOf(BOUNDARY) < 0) return;
+    const head = peek.toString('utf8');
+    const text = () => (whole && bytes <= DECODE_BYTES ? buf.toString('utf8') : undefined);
+    if (/^\{"timestamp":"[^"]*","type":"(?:response_item|turn_context|event_msg|session_meta|compacted)"/.test(head)
+      || /^\{"type":"(?:function_call|custom_tool_call|local_shell_call|function_call_output|custom_tool_call_output)"/.test(head)) {
+      this.codexLine(head, text(), offset, bytes);
+      return;
+    }
+    if (head.includes('"subtype":"compact_boundary"')) this.compactions.push(offset);
+    const call = /"type":"tool_use","id":"([^"]+)","name":"([^"]+)"/.exec(head);
+    if (call && TRACKED_CLAUDE[call[2]]) {
+      const kind = TRACKED_CLAUDE[call[2]];
+      const sidechain = /"isSidechain":true/.test(head.slice(0, 2048));
+      const c: IndexedCall = { id: call[1], kind, tool: call[2], harness: 'claude', offset, bytes, sidechain };
+      const rec = text() ? parse(text()!) : undefined;
+      const content = rec ? obj(rec.message)?.content : undefined;
+      const block = Array.isArray(content) ? content.map(obj).find((b) => b?.id === call[1]) : undefined;
+      const input = obj(block?.input);
+      if (kind === 'edit') {
+        const p = (input?.file_path ?? input?.notebook_path) as unknown;
+        const fromHead = /"input":\{"(?:file_path|notebook_path)":"((?:[^"\\]|\\.)*)"/.exec(head)?.[1];
+        const path = typeof p === 'string' ? p : fromHead !== undefined ? JSON.parse(`"${fromHead}"`) as string : undefined;
+        c.paths = path ? [path] : [];
+      } else if (kind === 'command') c.text = clipText(typeof input?.command === 'string' ? input.command : '');
+      else c.text = clipText(String(input?.description ?? input?.subagent_type ?? ''), 200);
+      this.add(c);
+      return;
+    }
+    const res = /"tool_use_id":"([^"]+)"/.exec(head);
+    const c = res ? this.byId.get(res[1]) : undefined;
+    if (!c || c.result) return;
+    const t = c.kind === 'command' ? text() : undefined;
+    const rec = t ? parse(t) : undefined;
+    let error = /"is_error":true/.test(head);
+    let exit: number | null | undefined;
+    if (rec) {
+      const content = obj(rec.message)?.content;
+      const block = Array.isArray(content) ? content.map(obj).find((b) => b?.tool_use_id === c.id) : undefined;
+      error = block?.is_error === true;
+      const body = typeof block?.content === 'string' ? block.content
+        : Array.isArray(block?.content) ? block.content.map((x) => String(obj(x)?.text ?? '')).join('\n') : '';
+      const m = /^Exit code (-?\d+)/.exec(body);
+      exit = !error ? 0 : m ? Number(m[1]) : null;
+    } else if (c.kind === 'command') {
+      const m = /"content":"Exit code (-?\d+)/.exec(head);
+      exit = !error ? 0 : m ? Number(m[1]) : null;
+    }
+    c.result = { offset, bytes, error, exit };
+  }
+
+  private codexLine(head: string, text: string | undefined, offset: number, bytes: number): void {
+    const rec = text ? parse(text) : undefined;
+    if (!rec) return;
+    const p = obj(rec.payload) ?? rec;
+    const type = rec.payload ? (rec.type === 'response_item' ? p.type : rec.type) : rec.type;
+    if (type === 'turn_context' || type === 'session_meta') {
+      if (typeof p.cwd === 'string') this.cwd = p.cwd;
+      return;
+    }
+    if (type === 'compacted' || (rec.type === 'event_msg' && p.type === 'context_compacted')) {
+      this.compactions.push(offset);
+      return;
+    }
+    if (type === 'function_call' || type === 'custom_tool_call' || type === 'local_shell_call') {
+      const id = typeof p.call_id === 'string' ? p.call_id : typeof p.id === 'string' ? p.id : undefined;
+      if (!id) return;
+      const name = type === 'local_shell_call' ? 'local_shell_call' : String(p.name ?? '');
+      const action = obj(p.action);
+      let args: unknown = type === 'custom_tool_call' ? p.input
+        : type === 'local_shell_call' ? { command: action?.command, workdir: action?.working_directory } : p.arguments;
+      if (typeof args === 'string' && type === 'function_call') args = parse(args) ?? args;
+      const patch = patchOfCall(name, args);
+      const c: IndexedCall = {
+        id, kind: patch ? 'edit' : 'command', tool: patch ? 'apply_patch' : name, harness: 'codex', offset, bytes, cwd: this.cwd,
+      };
+      if (patch) {
+        const ops = parsePatch(patch.patch, patch.workdir ?? this.cwd ?? '/');
+        const named = typeof ops === 'string' ? [] : ops.flatMap((o) => (o.kind === 'update' && o.moveTo ? [o.path, o.moveTo] : [o.path]));
+        c.paths = [...new Set(named)];
+      } else if (CODEX_SHELLS.has(name)) {
+        const a = obj(args);
+        const cmd = a?.command ?? a?.cmd;
+        c.text = clipText(Array.isArray(cmd) ? cmd.map(String).join(' ') : typeof cmd === 'string' ? cmd : '');
+      } else return;
+      this.add(c);
+      return;
+    }
+    if (type === 'function_call_output' || type === 'custom_tool_call_output') {
+      const c = typeof p.call_id === 'string' ? this.byId.get(p.call_id) : undefined;
+      if (!c || c.result) return;
+      const exit = codexExit(p.output);
+      c.result = { offset, bytes, error: exit !== 0, exit };
+    }
+    void head;
+  }
+
+  private add(c: IndexedCall): void {
+    if (this.byId.has(c.id)) return;
+    this.byId.set(c.id, c);
+    this.calls.push(c);
+    if (c.kind === 'command' && ++this.commands > MAX_COMMANDS) {
+      // Bounded: the oldest commands go (edits are kept: every change counts).
+      const i = this.calls.findIndex((x) => x.kind === 'command');
+      this.byId.delete(this.calls[i].id);
+      this.calls.splice(i, 1);
+      this.commands--;
+      this.droppedCommands++;
+    }
+  }
+
+  /** One record of this transcript, read again by its offset (undefined when the file changed or it is too large). */
+  async record(offset: number, bytes: number): Promise<Record<string, unknown> | undefined> {
+    if (bytes > MAX_RECORD_BYTES) return undefined;
+    const o = await openRegular(this.path);
+    if (o.kind !== 'ok') return undefined;
+    try {
+      if (o.stats.ino !== this.ino) return undefined;
+      return parse((await readAt(o.handle, offset, bytes)).toString('utf8'));
+    } finally {
+      await o.handle.close();
+    }
+  }
+}

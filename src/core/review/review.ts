@@ -1,0 +1,449 @@
+// What each context window did, from its transcripts (the per-transcript indexes) and the run's journal: the files
+// it changed (before and after exactly as its edit records say, or `unknown` with the reason — never a guessed
+// diff), the commands it ran, the plan items it closed, the decisions it wrote, the checkpoint it handed on, its
+// receipts, denials, guard blocks and subagents, its span, tokens, cost and end; and the run's morning report over
+// all of them. Pure but for reading the transcripts (never writes, never spawns).
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { JournalEvent } from '../journal';
+import type { RunWindow } from '../runs';
+import { windowLocator } from '../timeline';
+import { addTokens, type Tokens } from '../live/records';
+import { applyHunks, diffLines, lineCounts, sha256, splitLines } from './diff';
+import { applyChunks, parsePatch, patchOfCall } from './codexPatch';
+import { TranscriptIndex, type IndexedCall } from './index';
+
+export type FileStatus = 'added' | 'modified' | 'deleted' | 'unknown';
+
+export interface FileReview {
+  /** Relative to the project when inside it, else absolute. */
+  path: string;
+  /** Absolute. */
+  abs: string;
+  status: FileStatus;
+  reason?: string;
+  outside: boolean;
+  added: number;
+  removed: number;
+  beforeSha256: string | null;
+  afterSha256: string | null;
+  /** Edit records of this file in the window. */
+  edits: number;
+}
+
+export interface CommandReview {
+  command: string;
+  /** null: unknown (blocked, cancelled, or no status recorded); undefined in JSON: still running. */
+  exit: number | null;
+  test?: 'passed' | 'failed';
+}
+
+export interface WindowReview {
+  window: number;
+  files: FileReview[];
+  commands: CommandReview[];
+  /** Commands left out (the oldest, beyond the bound). */
+  commandsOmitted: number;
+  lastFailure?: { command: string; exit: number | null; output: string };
+  itemsClosed: string[];
+  itemsReopened: string[];
+  /** The journal's count of items closed, when the plan's edits are not in the transcript. */
+  itemsClosedCount?: number;
+  decisions: string[];
+  receipts: number;
+  doneDenied: number;
+  guardBlocks: number;
+  subagents: string[];
+  checkpoint: {
+    written: boolean; sha256: string | null; added: number; removed: number; text?: string; previous?: string; reason?: string;
+  };
+  startedMs?: number;
+  endedMs?: number;
+  tokens: Tokens | null;
+  costUsd: number | null;
+  end: string;
+  endDetail: string;
+  transcripts: { path: string; exists: boolean }[];
+}
+
+export interface MorningReport {
+  windows: WindowReview[];
+  files: FileReview[];
+  itemsClosed: number;
+  failures: number;
+  refusals: string[];
+  decisions: string[];
+  tokens: Tokens | null;
+  costUsd: number | null;
+  finalCheckpoint?: string;
+}
+
+/** What a review is built from: the run's windows and journal, each window's transcripts, its figures. */
+export interface ReviewInput {
+  root: string;
+  windows: readonly RunWindow[];
+  events: readonly JournalEvent[];
+  /** Each window's transcripts: main ones first, then subagents'. */
+  transcripts: ReadonlyMap<number, readonly string[]>;
+  figures?: ReadonlyMap<number, { tokens: Tokens | null; costUsd: number | null }>;
+  /** Sessions the journal names for a window whose transcripts were not found (gone, or elsewhere). */
+  gone?: ReadonlyMap<number, readonly string[]>;
+}
+
+const TEST_RE = /(?:^|[\s;&|(])(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test\b|\b(?:pytest|jest|vitest|mocha|rspec|phpunit|ctest|tox)\b|\b(?:go|cargo|mix|dotnet|deno|make|gradle|mvn|swift)\s+test\b|node\s+--test\b/;
+const OUTPUT_CHARS = 8000;
+
+/** A file's state: text, null (absent), undefined (unknown). */
+type State = string | null | undefined;
+type Change = (abs: string, before: State, after: State, reason?: string) => void;
+interface Track {
+  abs: string;
+  first: State;
+  firstSet: boolean;
+  cur: State;
+  reason?: string;
+  edits: number;
+  /** Lines a Codex patch of an unknown base adds and removes (for unknown files: the patch's own counts). */
+  added: number;
+  removed: number;
+}
+
+const NO_RESULT = 'the transcript records the call, not its result';
+
+function escapeOutside(root: string, abs: string): { path: string; outside: boolean } {
+  const rel = relative(root, abs);
+  const outside = rel === '' || rel.startsWith('..') || isAbsolute(rel);
+  return { path: outside ? abs : rel.split(sep).join('/'), outside };
+}
+
+/** Builds reviews; keeps one index per transcript (updated over appended bytes only) and the last reviews built. */
+export class Reviewer {
+  private readonly indexes = new Map<string, TranscriptIndex>();
+  private readonly cache = new Map<string, { key: string; review: WindowReview }>();
+
+  private index(path: string): TranscriptIndex {
+    let i = this.indexes.get(path);
+    if (!i) {
+      if (this.indexes.size > 200) this.indexes.delete(this.indexes.keys().next().value!);
+      this.indexes.set(path, (i = new TranscriptIndex(path)));
+    }
+    return i;
+  }
+
+  /** The window's file states from its transcripts' edit records, in order (only `only` when given). */
+  private async simulate(root: string, paths: readonly string[], only?: string): Promise<Map<string, Track>> {
+    const tracks = new Map<string, Track>();
+    const track = (abs: string): Track => {
+      let t = tracks.get(abs);
+      if (!t) tracks.set(abs, (t = { abs, first: undefined, firstSet: false, cur: undefined, edits: 0, added: 0, removed: 0 }));
+      return t;
+    };
+    const change = (abs: string, before: State, after: State, reason?: string) => {
+      const t = track(abs);
+      t.edits++;
+      if (!t.firstSet) { t.first = before; t.firstSet = true; if (before === undefined) t.reason = reason; }
+      t.cur = after;
+      if (after === undefined) t.reason = reason;
+    };
+    // A Claude Code edit record holds its file's whole before and after: of a file's records only the first and the
+    // last are read (the ones between change neither the before the window found nor the after it left).
+    const firstLast = new Map<string, [IndexedCall, IndexedCall]>();
+    const absOf = (c: IndexedCall) => (c.paths ?? []).map((x) => (isAbsolute(x) ? x : resolve(root, x)));
+    const counts = (c: IndexedCall) => c.kind === 'edit' && !!c.result && !(c.result.error && c.harness === 'claude');
+    for (const p of paths) {
+      for (const c of this.index(p).calls) {
+        const abs = absOf(c)[0];
+        if (!counts(c) || c.harness !== 'claude' || abs === undefined) continue;
+        const fl = firstLast.get(abs);
+        if (fl) fl[1] = c;
+        else firstLast.set(abs, [c, c]);
+      }
+    }
+    for (const p of paths) {
+      const idx = this.index(p);
+      for (const c of idx.calls) {
+        if (!counts(c)) continue;
+        const abs = absOf(c);
+        if (only && !abs.includes(only)) continue;
+        const fl = c.harness === 'claude' && abs[0] !== undefined ? firstLast.get(abs[0]) : undefined;
+        if (fl && c !== fl[0] && c !== fl[1]) {
+          track(abs[0]).edits++;
+          continue;
+        }
+        if (c.harness === 'claude') await this.claudeChange(idx, c, abs[0], change);
+        else await this.codexChange(idx, c, track, change);
+      }
+    }
+    return tracks;
+  }
+
+  private async claudeChange(idx: TranscriptIndex, c: IndexedCall, abs: string | undefined, change: Change): Promise<void> {
+    const rec = await idx.record(c.result!.offset, c.result!.bytes);
+    const r = rec?.toolUseResult;
+    const named = (r as Record<string, unknown> | undefined)?.filePath;
+    const path = typeof named === 'string' ? resolve(named) : abs;
+    if (!path) return;
+    if (!rec) return change(path, undefined, undefined, 'its edit record is too large or could not be read again');
+    // A failed call (its result a string: the error) changed nothing.
+    const blocks = (rec.message as Record<string, unknown> | undefined)?.content;
+    if (typeof r === 'string' || (Array.isArray(blocks) && isError(rec, c.id))) return;
+    if (typeof r !== 'object' || r === null) return change(path, undefined, undefined, NO_RESULT);
+    const o = r as Record<string, unknown>;
+    if (c.tool === 'NotebookEdit') return change(path, undefined, undefined, 'notebook edits are not reconstructed');
+    const orig = o.originalFile;
+    if (c.tool === 'Write' && typeof o.content === 'string') {
+      if (o.type === 'create' || orig === null) return change(path, null, o.content);
+      if (typeof orig === 'string') return change(path, orig, o.content);
+    }
+    if (typeof orig !== 'string') return change(path, undefined, undefined, 'the edit record has no original text');
+    const after = applyHunks(orig, Array.isArray(o.structuredPatch) ? o.structuredPatch : []);
+    const neu = o.newString;
+    const fits = after !== undefined && (c.tool !== 'Edit' || typeof neu !== 'string' || neu === '' || after.includes(neu));
+    if (!fits) return change(path, orig, undefined, 'the recorded patch does not apply to the recorded original');
+    change(path, orig, after);
+  }
+
+  private async codexChange(idx: TranscriptIndex, c: IndexedCall, track: (abs: string) => Track, change: Change): Promise<void> {
+    const rec = await idx.record(c.offset, c.bytes);
+    const p = (rec?.payload ?? rec) as Record<string, unknown> | undefined;
+    let args: unknown = p?.type === 'custom_tool_call' ? p.input : p?.arguments;
+    if (typeof args === 'string' && p?.type === 'function_call') {
+      try { args = JSON.parse(args); } catch { /* the raw text */ }
+    }
+    if (p?.type === 'local_shell_call') args = { command: (p.action as Record<string, unknown>)?.command };
+    const patch = p ? patchOfCall(String(p.name ?? ''), args) : undefined;
+    const ops = patch ? parsePatch(patch.patch, patch.workdir ?? c.cwd ?? '/') : 'the patch could not be read again';
+    if (typeof ops === 'string') {
+      for (const x of c.paths ?? []) change(resolve(x), undefined, undefined, ops);
+      return;
+    }
+    if (c.result!.exit !== 0) {
+      const out = await idx.record(c.result!.offset, c.result!.bytes);
+      if (/verification failed/.test(JSON.stringify(out ?? ''))) return; // verified before applying: nothing changed
+      for (const op of ops) change(op.path, undefined, undefined, 'apply_patch failed; part of it may have applied');
+      return;
+    }
+    for (const op of ops) {
+      const t = track(op.path);
+      const base: State = t.firstSet ? t.cur : undefined;
+      if (op.kind === 'add') change(op.path, t.firstSet ? base : null, op.content);
+      else if (op.kind === 'delete') {
+        change(op.path, base, null, base === undefined ? 'deleted; its text before is not in the rollout' : undefined);
+      }
+      else {
+        const why = 'Codex records the patch, not the text it was applied to';
+        const res = typeof base === 'string' ? applyChunks(base, op.chunks) : undefined;
+        const after = res && 'text' in res ? res.text : undefined;
+        const reason = base === undefined ? (t.reason ?? why) : res && 'error' in res ? res.error
+          : base === null ? 'updated a file that was deleted' : undefined;
+        if (after === undefined) {
+          t.added += op.chunks.reduce((n, k) => n + k.adds, 0);
+          t.removed += op.chunks.reduce((n, k) => n + k.dels, 0);
+        }
+        if (op.moveTo) {
+          change(op.path, base, null, reason);
+          const d = track(op.moveTo);
+          change(op.moveTo, d.firstSet ? d.cur : undefined, after, reason ?? 'moved onto a file whose text before is not in the rollout');
+        } else change(op.path, base, after, reason);
+      }
+    }
+  }
+
+  private files(root: string, tracks: Map<string, Track>): FileReview[] {
+    const out: FileReview[] = [];
+    for (const t of tracks.values()) {
+      const { path, outside } = escapeOutside(root, t.abs);
+      const known = t.first !== undefined && t.cur !== undefined;
+      let status: FileStatus = 'unknown';
+      if (known) status = t.first === null ? (t.cur === null ? 'deleted' : 'added') : t.cur === null ? 'deleted' : 'modified';
+      const counts = known ? lineCounts(t.first as string | null, t.cur as string | null) : { added: t.added, removed: t.removed };
+      out.push({
+        path, abs: t.abs, status, ...(status === 'unknown' ? { reason: t.reason ?? NO_RESULT } : {}), outside, ...counts,
+        beforeSha256: known && typeof t.first === 'string' ? sha256(t.first) : null,
+        afterSha256: known && typeof t.cur === 'string' ? sha256(t.cur) : null,
+        edits: t.edits,
+      });
+    }
+    return out.sort((a, b) => Number(a.outside) - Number(b.outside) || a.path.localeCompare(b.path));
+  }
+
+  /** The before and after texts of one file in a window (null: absent; undefined: unknown). */
+  async texts(input: ReviewInput, window: number, abs: string): Promise<{ before: State; after: State; reason?: string }> {
+    const paths = input.transcripts.get(window) ?? [];
+    for (const p of paths) await this.index(p).update();
+    const t = (await this.simulate(input.root, paths, abs)).get(abs);
+    if (!t) return { before: undefined, after: undefined, reason: 'the window did not change this file' };
+    const known = t.first !== undefined && t.cur !== undefined;
+    return known ? { before: t.first, after: t.cur } : { before: t.first, after: t.cur, reason: t.reason };
+  }
+
+  /** One window's review (rebuilt only when one of its transcripts grew). */
+  async window(input: ReviewInput, n: number): Promise<WindowReview> {
+    const w = input.windows.find((x) => x.n === n);
+    const paths = input.transcripts.get(n) ?? [];
+    for (const p of paths) await this.index(p).update();
+    const prev = input.windows.filter((x) => x.n < n).pop();
+    const prevCheckpoint = prev ? (await this.window(input, prev.n)).checkpoint.text : undefined;
+    const key = JSON.stringify([input.root, paths.map((p) => [p, this.index(p).offset]), prevCheckpoint?.length, input.events.length,
+      w?.endedMs, w?.end, input.figures?.get(n)]);
+    const hit = this.cache.get(`${input.root}#${n}`);
+    if (hit && hit.key === key) return hit.review;
+    const tracks = await this.simulate(input.root, paths);
+    const leo = resolve(input.root, '.leopold');
+    const plan = tracks.get(resolve(leo, 'PLAN.md'));
+    const dec = tracks.get(resolve(leo, 'DECISIONS.md'));
+    const cp = tracks.get(resolve(leo, 'CHECKPOINT.md'));
+    const items = planChanges(plan);
+    const decisions = typeof dec?.cur === 'string' ? newHeadings(typeof dec.first === 'string' ? dec.first : '', dec.cur) : [];
+    const cpText = typeof cp?.cur === 'string' ? cp.cur : undefined;
+    const cpDiff = cpText !== undefined ? lineCounts(prevCheckpoint ?? null, cpText) : { added: 0, removed: 0 };
+    const commands: CommandReview[] = [];
+    let omitted = 0, lastFail: { idx: TranscriptIndex; c: IndexedCall } | undefined;
+    const subagents: string[] = [];
+    for (const p of paths) {
+      const idx = this.index(p);
+      omitted += idx.droppedCommands;
+      for (const c of idx.calls) {
+        if (c.kind === 'subagent') subagents.push(c.text ?? c.tool);
+        if (c.kind !== 'command') continue;
+        const exit = c.result ? c.result.exit ?? null : null;
+        const cmd: CommandReview = { command: c.text ?? '', exit };
+        if (TEST_RE.test(cmd.command) && c.result && exit !== null) cmd.test = exit === 0 ? 'passed' : 'failed';
+        commands.push(cmd);
+        if (c.result && exit !== 0) lastFail = { idx, c };
+      }
+    }
+    const locate = windowLocator(input.windows);
+    const mine = input.events.filter((e) => locate(e) === n);
+    const count = (name: string) => mine.filter((e) => e.event === name).length;
+    for (const e of mine) {
+      const type = e.fields.agent_type;
+      if (e.event === 'subagent_started' && typeof type === 'string' && !subagents.length) subagents.push(type);
+    }
+    const fig = input.figures?.get(n);
+    const review: WindowReview = {
+      window: n,
+      files: this.files(input.root, tracks),
+      commands,
+      commandsOmitted: omitted,
+      ...(lastFail ? { lastFailure: await failureOf(lastFail.idx, lastFail.c) } : {}),
+      itemsClosed: items.closed,
+      itemsReopened: items.reopened,
+      ...(plan === undefined && w?.itemsClosed !== undefined ? { itemsClosedCount: w.itemsClosed } : {}),
+      decisions,
+      receipts: count('verify_recorded'),
+      doneDenied: count('done_denied'),
+      guardBlocks: count('guard_block') + count('persona_guard_block'),
+      subagents,
+      checkpoint: {
+        written: cpText !== undefined, sha256: cpText !== undefined ? sha256(cpText) : null, ...cpDiff,
+        ...(cpText !== undefined ? { text: cpText } : {}), ...(prevCheckpoint !== undefined ? { previous: prevCheckpoint } : {}),
+        ...(cp && cpText === undefined ? { reason: cp.reason } : {}),
+      },
+      startedMs: w?.startedMs,
+      endedMs: w?.endedMs,
+      tokens: fig?.tokens ?? null,
+      costUsd: fig?.costUsd ?? null,
+      end: w?.end ?? 'running',
+      endDetail: w?.detail ?? '',
+      transcripts: [
+        ...paths.map((p) => ({ path: p, exists: this.index(p).exists })),
+        ...(input.gone?.get(n) ?? []).map((s) => ({ path: `session ${s}`, exists: false })),
+      ],
+    };
+    this.cache.set(`${input.root}#${n}`, { key, review });
+    return review;
+  }
+
+  /** The run's morning report: every window's review, summed. */
+  async report(input: ReviewInput): Promise<MorningReport> {
+    const windows: WindowReview[] = [];
+    for (const w of input.windows) windows.push(await this.window(input, w.n));
+    // Over the run: a file's before is its first window's, its after its last window's.
+    const byPath = new Map<string, FileReview & { from: number; to: number }>();
+    for (const w of windows) {
+      for (const f of w.files) {
+        const had = byPath.get(f.abs);
+        if (!had) { byPath.set(f.abs, { ...f, from: w.window, to: w.window }); continue; }
+        const unknown = had.status === 'unknown' || f.status === 'unknown';
+        had.edits += f.edits;
+        had.to = w.window;
+        had.afterSha256 = unknown ? null : f.afterSha256;
+        if (unknown) { had.status = 'unknown'; had.beforeSha256 = null; had.reason = had.reason ?? f.reason; }
+        else if (f.afterSha256 === null) had.status = 'deleted';
+        else had.status = had.beforeSha256 === null ? 'added' : 'modified';
+        had.added += f.added;
+        had.removed += f.removed;
+      }
+    }
+    const files: FileReview[] = [];
+    for (const { from, to, ...f } of byPath.values()) {
+      if (from !== to && f.status !== 'unknown') {
+        const b = (await this.texts(input, from, f.abs)).before, a = (await this.texts(input, to, f.abs)).after;
+        if (b !== undefined && a !== undefined) Object.assign(f, lineCounts(b, a));
+      }
+      files.push(f);
+    }
+    const sum = (a: Tokens | null, b: Tokens | null): Tokens | null => (!a ? b : !b ? a : addTokens(a, b));
+    const last = [...windows].reverse().find((w) => w.checkpoint.text !== undefined);
+    return {
+      windows,
+      files: files.sort((a, b) => Number(a.outside) - Number(b.outside) || a.path.localeCompare(b.path)),
+      itemsClosed: windows.reduce((n, w) => n + (w.itemsClosed.length || w.itemsClosedCount || 0), 0),
+      failures: windows.reduce((n, w) => n + w.commands.filter((c) => c.exit !== null && c.exit !== 0).length, 0),
+      refusals: input.windows.filter((w) => w.troubled).map((w) => `${w.n}: ${w.detail}`),
+      decisions: windows.flatMap((w) => w.decisions),
+      tokens: windows.reduce<Tokens | null>((t, w) => sum(t, w.tokens), null),
+      costUsd: windows.some((w) => w.costUsd !== null) ? windows.reduce((n, w) => n + (w.costUsd ?? 0), 0) : null,
+      ...(last ? { finalCheckpoint: last.checkpoint.text } : {}),
+    };
+  }
+}
+
+function isError(rec: Record<string, unknown>, id: string): boolean {
+  const content = (rec.message as Record<string, unknown>).content as Record<string, unknown>[];
+  return content.some((b) => b?.tool_use_id === id && b.is_error === true);
+}
+
+async function failureOf(idx: TranscriptIndex, c: IndexedCall): Promise<{ command: string; exit: number | null; output: string }> {
+  const rec = await idx.record(c.result!.offset, Math.min(c.result!.bytes, 4 * 1024 * 1024));
+  let output = '';
+  if (rec) {
+    const p = (rec.payload ?? rec) as Record<string, unknown>;
+    const content = (rec.message as Record<string, unknown> | undefined)?.content;
+    const block = Array.isArray(content) ? (content as Record<string, unknown>[]).find((b) => b?.tool_use_id === c.id) : undefined;
+    const body = block ? block.content : p.output;
+    const text = (x: unknown) => String((x as Record<string, unknown>)?.text ?? '');
+    output = typeof body === 'string' ? body : Array.isArray(body) ? body.map(text).join('\n') : '';
+  }
+  if (output.length > OUTPUT_CHARS) output = `${output.slice(0, OUTPUT_CHARS / 2)}\n…\n${output.slice(-OUTPUT_CHARS / 2)}`;
+  return { command: c.text ?? '', exit: c.result!.exit ?? null, output };
+}
+
+const BOX = /^\s*- \[([ xX])\]\s?(.*)$/;
+function checkboxes(text: string): Map<string, boolean> {
+  const m = new Map<string, boolean>();
+  for (const l of splitLines(text)) {
+    const x = BOX.exec(l);
+    if (x) m.set(x[2].trim(), x[1] !== ' ');
+  }
+  return m;
+}
+
+/** Items ticked and unticked between the plan as the window found it and as it left it. */
+function planChanges(t: Track | undefined): { closed: string[]; reopened: string[] } {
+  if (!t || typeof t.cur !== 'string') return { closed: [], reopened: [] };
+  const before = checkboxes(typeof t.first === 'string' ? t.first : '');
+  const closed: string[] = [], reopened: string[] = [];
+  for (const [item, done] of checkboxes(t.cur)) {
+    const was = before.get(item);
+    if (done && was !== true) closed.push(item);
+    if (!done && was === true) reopened.push(item);
+  }
+  return { closed, reopened };
+}
+
+/** `## ` headings `after` added (a decision block each). */
+function newHeadings(before: string, after: string): string[] {
+  return diffLines(splitLines(before), splitLines(after)).filter(([k, l]) => k === '+' && /^##\s+\S/.test(l))
+    .map(([, l]) => l.replace(/^##\s+/, '').trim());
+}

@@ -1,0 +1,264 @@
+// "Review Window" and "Morning Report": a webview per window (and one per run) showing what the window did — files
+// changed with +/− lines, commands, plan, decisions, the checkpoint handed on — from core/review/. Before and after
+// texts open as read-only virtual documents (the `leopold-review:` scheme), per file in `vscode.diff`, all at once in
+// the multi-file diff editor (`vscode.changes`); never written to disk. Copy as Markdown; Save As… anywhere but
+// `.leopold/`. Reads only: it works in Restricted Mode.
+// Safety: strict CSP (one nonce'd inline script, no remote or local resources); the panel posts JSON and the script
+// builds every node with createElement + textContent; transcript text is never markup.
+import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+import { sep } from 'node:path';
+import type { LeopoldContext } from '../foundation/context';
+import type { LeopoldProject } from '../foundation/projects';
+import type { LiveRuns } from '../live/live';
+import { pickProject } from '../foundation/projectPicker';
+import { uiLocale } from '../foundation/locale';
+import { Reviewer, type MorningReport, type ReviewInput, type WindowReview } from '../../core/review/review';
+import { readReviewInput, reviewInputOf } from '../../core/review/read';
+import { reportMarkdown, windowMarkdown } from '../../core/review/markdown';
+
+export const REVIEW_SCHEME = 'leopold-review';
+const VIEW_TYPE = 'leopold.review';
+
+interface Target { root: string; run?: string; window?: number }
+
+/** What a tree node, a timeline message or a command argument names: a project, a run, a window. */
+export function targetOf(arg: unknown): Target | undefined {
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const a = arg as { id?: unknown; root?: unknown; run?: unknown; window?: unknown };
+  if (typeof a.root === 'string') {
+    const run = typeof a.run === 'string' ? a.run : undefined;
+    return { root: a.root, run, window: typeof a.window === 'number' ? a.window : undefined };
+  }
+  if (typeof a.id !== 'string') return undefined;
+  const m = /^(.*?)::(?:archive:([^/]+?)(?:::|$))?(?:window:(\d+))?/.exec(a.id);
+  return m ? { root: m[1], run: m[2], window: m[3] ? Number(m[3]) : undefined } : undefined;
+}
+
+const insideLeopold = (p: string) => p.split(/[\\/]/).includes('.leopold');
+
+export interface ReviewTestApi {
+  open(arg: Target): Promise<{ review?: WindowReview; report?: MorningReport } | undefined>;
+  openAllChanges(arg: Target): Promise<number>;
+  openDiff(arg: Target, path: string): Promise<boolean>;
+  markdown(arg: Target): Promise<string>;
+  panels(): { title: string; html: string; rendered?: string }[];
+}
+
+export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestApi {
+  const reviewer = new Reviewer();
+  const inputs = new Map<string, ReviewInput>();
+  const keyOf = (t: Target) => `${t.root}\0${t.run ?? ''}`;
+  const panels = new Map<string, { panel: vscode.WebviewPanel; rendered?: string; message?: unknown; ready?: boolean }>();
+
+  const input = async (t: Target): Promise<ReviewInput> => {
+    const project = ctx.registry.projects.find((p) => p.root === t.root);
+    const view = project && !t.run ? live.of(project).view : undefined;
+    const inp = view && project ? await reviewInputOf(t.root, project.model.snapshot, view)
+      : await readReviewInput(t.root, { run: t.run, budgetMs: 2000 });
+    inputs.set(keyOf(t), inp);
+    return inp;
+  };
+  const uri = (t: Target, window: number, abs: string, side: 'before' | 'after') =>
+    vscode.Uri.from({
+      scheme: REVIEW_SCHEME, path: `/${window}/${side}${abs.startsWith('/') ? '' : '/'}${abs.split(sep).join('/')}`,
+      query: JSON.stringify({ root: t.root, run: t.run, window, abs, side }),
+    });
+
+  const provider: vscode.TextDocumentContentProvider = {
+    async provideTextDocumentContent(u) {
+      const q = JSON.parse(u.query) as { root: string; run?: string; window: number; abs: string; side: 'before' | 'after' };
+      const inp = inputs.get(keyOf(q)) ?? (await input(q));
+      const t = await reviewer.texts(inp, q.window, q.abs);
+      const text = t[q.side];
+      return typeof text === 'string' ? text : text === null ? '' : vscode.l10n.t('(not known exactly: {0})', t.reason ?? '');
+    },
+  };
+
+  const windowOf = async (t: Target): Promise<{ inp: ReviewInput; review: WindowReview } | undefined> => {
+    const inp = await input(t);
+    const n = t.window ?? inp.windows[inp.windows.length - 1]?.n;
+    if (n === undefined || !inp.windows.some((w) => w.n === n)) return undefined;
+    return { inp, review: await reviewer.window(inp, n) };
+  };
+
+  const openDiff = async (t: Target, w: WindowReview, path: string): Promise<boolean> => {
+    const f = w.files.find((x) => x.path === path);
+    if (!f || f.status === 'unknown') return false;
+    await vscode.commands.executeCommand('vscode.diff', uri(t, w.window, f.abs, 'before'), uri(t, w.window, f.abs, 'after'),
+      vscode.l10n.t('{0} (window {1})', f.path, w.window), { preview: true });
+    return true;
+  };
+  const openAll = async (t: Target, w: WindowReview): Promise<number> => {
+    const files = w.files.filter((f) => f.status !== 'unknown');
+    if (!files.length) return 0;
+    await vscode.commands.executeCommand('vscode.changes', vscode.l10n.t('Window {0}: changes', w.window),
+      files.map((f) => [vscode.Uri.file(f.abs), uri(t, w.window, f.abs, 'before'), uri(t, w.window, f.abs, 'after')]));
+    return files.length;
+  };
+  const saveAs = async (md: string, name: string, root: string): Promise<void> => {
+    const dest = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(`${root}${sep}${name}`), filters: { Markdown: ['md'] } });
+    if (!dest) return;
+    if (insideLeopold(dest.fsPath)) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Not saved: the review is never written into .leopold/. Pick another folder.'));
+      return;
+    }
+    await vscode.workspace.fs.writeFile(dest, Buffer.from(md, 'utf8'));
+  };
+
+  const show = async (arg: unknown, report: boolean): Promise<{ review?: WindowReview; report?: MorningReport } | undefined> => {
+    let t = targetOf(arg);
+    if (!t || !ctx.registry.projects.some((p) => p.root === t!.root)) {
+      const project: LeopoldProject | undefined = await pickProject(ctx.registry, arg, vscode.l10n.t('Review which project?'));
+      if (!project) return undefined;
+      t = { root: project.root, run: t?.run, window: t?.window };
+    }
+    if (!report && t.window === undefined) {
+      const inp = await input(t);
+      const items = inp.windows.map((w) => ({ label: vscode.l10n.t('Window {0}', w.n), description: w.detail, n: w.n })).reverse();
+      const pick = await vscode.window.showQuickPick(items,
+        { placeHolder: vscode.l10n.t('Review which window?') });
+      if (!pick) return undefined;
+      t = { ...t, window: pick.n };
+    }
+    const target = t;
+    const data = report ? { report: await reviewer.report(await input(target)) } : { review: (await windowOf(target))?.review };
+    if (!data.report && !data.review) return undefined;
+    const title = report ? vscode.l10n.t('Morning Report — {0}', target.run ?? vscode.l10n.t('current run'))
+      : vscode.l10n.t('Review — Window {0}', data.review!.window);
+    const key = `${keyOf(target)}\0${report ? 'report' : data.review!.window}`;
+    let entry = panels.get(key);
+    if (!entry) {
+      const options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [] };
+      const panel = vscode.window.createWebviewPanel(VIEW_TYPE, title, vscode.ViewColumn.Active, options);
+      entry = { panel };
+      panels.set(key, entry);
+      const e = entry;
+      panel.onDidDispose(() => panels.delete(key));
+      panel.webview.html = html(randomBytes(16).toString('base64'));
+      panel.webview.onDidReceiveMessage(async (m: { type?: string; path?: string; window?: number; text?: string }) => {
+        if (m.type === 'ready') {
+          e.ready = true;
+          void panel.webview.postMessage(e.message);
+          return;
+        }
+        if (m.type === 'rendered') {
+          e.rendered = String(m.text ?? '');
+          return;
+        }
+        const cur = report ? undefined : (await windowOf(target))?.review;
+        const md = async () => (report ? reportMarkdown(await reviewer.report(await input(target)), uiLocale())
+          : windowMarkdown(cur!, uiLocale()));
+        if (m.type === 'diff' && cur && typeof m.path === 'string') await openDiff(target, cur, m.path);
+        else if (m.type === 'all' && cur) await openAll(target, cur);
+        else if (m.type === 'window' && typeof m.window === 'number') await show({ ...target, window: m.window }, false);
+        else if (m.type === 'copy') await vscode.env.clipboard.writeText(await md());
+        else if (m.type === 'save') await saveAs(await md(), report ? 'morning-report.md' : `window-${cur?.window}.md`, target.root);
+      });
+    }
+    entry.panel.title = title;
+    const report_ = data.report ? { ...data.report, windows: data.report.windows.map(strip) } : undefined;
+    entry.message = { report: report_, review: data.review && strip(data.review), strings: strings() };
+    if (entry.ready) void entry.panel.webview.postMessage(entry.message);
+    entry.panel.reveal();
+    return data;
+  };
+
+  ctx.extension.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, provider),
+    vscode.commands.registerCommand('leopold.reviewWindow', (arg?: unknown) => show(arg, false)),
+    vscode.commands.registerCommand('leopold.morningReport', (arg?: unknown) => show(arg, true)),
+    { dispose: () => { for (const p of [...panels.values()]) p.panel.dispose(); } },
+  );
+  return {
+    open: (t) => show(t, t.window === undefined),
+    openAllChanges: async (t) => { const w = await windowOf(t); return w ? openAll(t, w.review) : 0; },
+    openDiff: async (t, p) => { const w = await windowOf(t); return w ? openDiff(t, w.review, p) : false; },
+    markdown: async (t) => (t.window === undefined ? reportMarkdown(await reviewer.report(await input(t)), uiLocale())
+      : windowMarkdown((await windowOf(t))!.review, uiLocale())),
+    panels: () => [...panels.values()].map((p) => ({ title: p.panel.title, html: p.panel.webview.html, rendered: p.rendered })),
+  };
+}
+
+/** A review as posted: the checkpoint texts kept (shown), nothing else long. */
+const strip = (w: WindowReview) => ({ ...w, checkpoint: { ...w.checkpoint, previous: undefined } });
+
+function strings(): Record<string, string> {
+  const t = vscode.l10n.t;
+  return {
+    files: t('Files changed'), commands: t('Commands run'), plan: t('Plan'), decisions: t('Decisions'),
+    checkpoint: t('Checkpoint handed on'),
+    openAll: t('Open All Changes'), copy: t('Copy as Markdown'), save: t('Save As…'), noDiff: t('no diff'), closed: t('Items closed'),
+    reopened: t('Re-opened'), failure: t('Last failure output'), windows: t('Windows'), none: t('None'), gone: t('Transcript not found'),
+    window: t('Window'), report: t('Morning Report'), guard: t('Receipts / done denied / guard blocks'), subagents: t('Subagents'),
+    cost: t('Tokens and cost'), end: t('Ended'), outside: t('outside the project'),
+  };
+}
+
+/** The page: static markup, one nonce'd script that draws the posted JSON with textContent only. */
+function html(nonce: string): string {
+  const csp = `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';`;
+  return `<!DOCTYPE html><html lang="${uiLocale() === 'pt-br' ? 'pt-BR' : 'en'}"><head><meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<style nonce="${nonce}">body{font-family:var(--vscode-font-family);color:var(--vscode-foreground)}button{margin-right:.4em}
+.unknown{color:var(--vscode-descriptionForeground)}.bad{color:var(--vscode-errorForeground)}
+pre{white-space:pre-wrap;background:var(--vscode-textCodeBlock-background);padding:.5em}
+a{cursor:pointer;color:var(--vscode-textLink-foreground)}li{margin:.15em 0}</style></head>
+<body><div id="root"></div><script nonce="${nonce}">${SCRIPT}</script></body></html>`;
+}
+
+const SCRIPT = `(function(){const vs=acquireVsCodeApi();const root=document.getElementById('root');
+function el(tag,text,cls){const e=document.createElement(tag);if(text!==undefined)e.textContent=String(text);
+if(cls)e.className=cls;return e;}
+function btn(text,msg){const b=el('button',text);b.addEventListener('click',()=>vs.postMessage(msg));
+return b;}
+function list(items,f){const ul=el('ul');for(const x of items){const li=el('li');f(li,x);ul.appendChild(li);
+}return ul;}
+function files(S,fs,diffable){return list(fs,(li,f)=>{const name=diffable&&f.status!=='unknown'?el('a',
+f.path):el('span',f.path);
+if(diffable&&f.status!=='unknown')name.addEventListener('click',()=>vs.postMessage({type:'diff',
+path:f.path}));li.appendChild(name);
+li.appendChild(el('span',' '+f.status+' +'+f.added+' \\u2212'+f.removed+(f.outside?' ('+S.outside+')':''),
+f.status==='unknown'?'unknown':''));
+if(f.status==='unknown')li.appendChild(el('div',S.noDiff+': '+(f.reason||''),'unknown'));});
+}
+function windowView(S,w,top){const d=el('section');d.appendChild(el(top?'h1':'h2',S.window+' '+w.window));
+
+if(!top){const a=el('a','\\u2192');a.addEventListener('click',()=>vs.postMessage({type:'window',
+window:w.window}));d.firstChild.appendChild(a);}
+d.appendChild(el('p',S.end+': '+w.end+(w.endDetail?' \\u00b7 '+w.endDetail:'')+(w.costUsd!==null?' \\u00b7 \\u2248 $'+
+w.costUsd.toFixed(2):'')));
+for(const t of w.transcripts)if(!t.exists)d.appendChild(el('p',S.gone+': '+t.path,'bad'));
+
+d.appendChild(el('h3',S.files+' ('+w.files.length+')'));if(top&&w.files.some(f=>f.status!=='unknown'))d.appendChild(
+btn(S.openAll,{type:'all'}));
+d.appendChild(files(S,w.files,top));
+const c=el('details');c.appendChild(el('summary',S.commands+' ('+w.commands.length+')'));c.appendChild(list(w.commands,
+(li,x)=>{li.appendChild(el('code',x.command));li.appendChild(el('span',' \\u2192 '+(x.exit===null?'?':x.exit)+
+(x.test?' '+x.test:''),x.exit?'bad':''));}));d.appendChild(c);
+if(w.lastFailure){const f=el('details');f.appendChild(el('summary',S.failure+' ('+(w.lastFailure.exit===null?'?':w.lastFailure.exit)+
+')'));f.appendChild(el('pre',w.lastFailure.output));d.appendChild(f);}
+d.appendChild(el('h3',S.plan));d.appendChild(el('p',S.closed+': '+(w.itemsClosed.length?w.itemsClosed.join(' \\u00b7 '):(
+w.itemsClosedCount!==undefined?w.itemsClosedCount:S.none))));
+if(w.itemsReopened.length)d.appendChild(el('p',S.reopened+': '+w.itemsReopened.join(' \\u00b7 ')));
+
+d.appendChild(el('p',S.guard+': '+w.receipts+' / '+w.doneDenied+' / '+w.guardBlocks));if(w.subagents.length)d.appendChild(
+el('p',S.subagents+': '+w.subagents.join(', ')));
+if(w.decisions.length){d.appendChild(el('h3',S.decisions));d.appendChild(list(w.decisions,
+(li,x)=>li.textContent=x));}
+if(top){d.appendChild(el('h3',S.checkpoint));if(w.checkpoint.text!==undefined){d.appendChild(el('p',
+'+'+w.checkpoint.added+' \\u2212'+w.checkpoint.removed));d.appendChild(el('pre',w.checkpoint.text));
+}else d.appendChild(el('p',S.none));}
+return d;}
+window.addEventListener('message',(ev)=>{const m=ev.data;const S=m.strings;root.textContent='';
+const bar=el('div');bar.appendChild(btn(S.copy,{type:'copy'}));bar.appendChild(btn(S.save,
+{type:'save'}));root.appendChild(bar);
+if(m.review)root.appendChild(windowView(S,m.review,true));
+if(m.report){const r=m.report;root.appendChild(el('h1',S.report));root.appendChild(el('h3',
+S.files+' ('+r.files.length+')'));root.appendChild(files(S,r.files,false));
+root.appendChild(el('h3',S.windows+' ('+r.windows.length+')'));for(const w of r.windows)root.appendChild(windowView(
+S,w,false));
+if(r.finalCheckpoint!==undefined){root.appendChild(el('h3',S.checkpoint));root.appendChild(el('pre',
+r.finalCheckpoint));}}
+vs.postMessage({type:'rendered',text:root.innerText});});vs.postMessage({type:'ready'});})();
+`;

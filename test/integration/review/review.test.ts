@@ -1,0 +1,3 @@
+import { reviewSuite } from '../reviewSuite';
+
+reviewSuite(true);

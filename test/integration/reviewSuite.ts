@@ -1,0 +1,87 @@
+// The window review in the real workbench (both `review` scenarios): the project of test/fixtures/reviewProject.ts,
+// whose fake agent edited a.txt, src/b.ts and c.md over two windows (and ticked PLAN.md, wrote CHECKPOINT.md).
+import * as assert from 'node:assert';
+import { promises as fs, readdirSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { leopold, testFolders, waitFor } from './helpers';
+
+const stamps = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+  .map((e) => { const p = path.join(e.parentPath, e.name); return `${p} ${statSync(p).size} ${statSync(p).mtimeMs}`; }).sort();
+
+export function reviewSuite(trusted: boolean): void {
+  suite(`The window review (${trusted ? 'trusted' : 'Restricted Mode'})`, () => {
+    let api: Record<string, any>;
+    let root: string;
+    let before: string[];
+    const project = (w: { files: { path: string }[] }) => w.files.map((f) => f.path).filter((p) => !p.startsWith('.leopold/')).sort();
+    const text = async (u: vscode.Uri) => (await vscode.workspace.openTextDocument(u)).getText();
+
+    suiteSetup(async () => {
+      api = await leopold();
+      [root] = testFolders();
+      assert.strictEqual(api.isTrusted(), trusted);
+      await waitFor('the project', () => api.registry.projects.find((p: { root: string }) => p.root === root));
+      before = stamps(path.join(root, '.leopold'));
+    });
+
+    test('each window lists exactly the files it changed, and its panel draws them', async () => {
+      const one = await api.review.open({ root, window: 1 });
+      const two = await api.review.open({ root, window: 2 });
+      assert.deepStrictEqual(project(one.review), ['a.txt', 'src/b.ts']);
+      assert.deepStrictEqual(project(two.review), ['c.md', 'src/b.ts']);
+      assert.deepStrictEqual(one.review.itemsClosed, ['one']);
+      assert.deepStrictEqual(two.review.commands, [{ command: 'npm test', exit: 1, test: 'failed' }]);
+      const drawn = await waitFor('the window 2 panel drawn', () => api.review.panels().find((p: { title: string; rendered?: string }) => /2/.test(p.title) && p.rendered));
+      assert.match(drawn.rendered, /c\.md/);
+      assert.match(drawn.html, /Content-Security-Policy" content="default-src 'none'/);
+    });
+
+    test('each diff is the file as the window found it against as it left it', async () => {
+      const b1 = 'export const b = 1;\nexport const c = 2;\n';
+      assert.strictEqual(await api.review.openDiff({ root, window: 1 }, 'src/b.ts'), true);
+      const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      assert.ok(tab instanceof vscode.TabInputTextDiff, 'a diff editor');
+      assert.strictEqual(tab.original.scheme, 'leopold-review');
+      assert.strictEqual(await text(tab.original), b1);
+      const mid = await text(tab.modified);
+      assert.strictEqual(mid, 'export const b = 10;\nexport const c = 2;\n');
+      await api.review.openDiff({ root, window: 2 }, 'src/b.ts');
+      const t2 = vscode.window.tabGroups.activeTabGroup.activeTab?.input as vscode.TabInputTextDiff;
+      assert.strictEqual(await text(t2.original), mid);
+      assert.strictEqual(await text(t2.modified), await fs.readFile(path.join(root, 'src', 'b.ts'), 'utf8'));
+      await api.review.openDiff({ root, window: 2 }, 'c.md');
+      const t3 = vscode.window.tabGroups.activeTabGroup.activeTab?.input as vscode.TabInputTextDiff;
+      assert.strictEqual(await text(t3.original), '');
+      assert.strictEqual(await text(t3.modified), await fs.readFile(path.join(root, 'c.md'), 'utf8'));
+    });
+
+    test('Open All Changes opens the multi-file diff editor', async () => {
+      const n = await api.review.openAllChanges({ root, window: 1 });
+      assert.ok(n >= 2);
+      const tab = await waitFor('the multi-diff tab', () => {
+        const t = vscode.window.tabGroups.activeTabGroup.activeTab;
+        return t?.label.includes('Window 1') ? t : undefined;
+      });
+      assert.ok(!(tab.input instanceof vscode.TabInputText) && !(tab.input instanceof vscode.TabInputTextDiff), 'not a single-file editor');
+    });
+
+    test('the checkpoint handed on, and its diff against the previous window\'s', async () => {
+      const two = (await api.review.open({ root, window: 2 })).review;
+      const one = (await api.review.open({ root, window: 1 })).review;
+      assert.match(one.checkpoint.text, /## Next\n- two/);
+      assert.ok(two.checkpoint.added >= 2 && two.checkpoint.removed >= 1, JSON.stringify(two.checkpoint));
+    });
+
+    test('the morning report\'s Markdown lists both windows; nothing was written into .leopold/', async () => {
+      const r = await api.review.open({ root });
+      assert.strictEqual(r.report.windows.length, 2);
+      const md: string = await api.review.markdown({ root });
+      assert.match(md, /^# Morning report/);
+      assert.match(md, /### Window 1/);
+      assert.match(md, /### Window 2/);
+      assert.match(md, /`c\.md` added/);
+      assert.deepStrictEqual(stamps(path.join(root, '.leopold')), before);
+    });
+  });
+}

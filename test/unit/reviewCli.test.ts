@@ -1,0 +1,68 @@
+// `leopold-status --review` (src/cli/review.ts): the real command (a child process of dist/status.js) on a project
+// whose agent edited three files over two windows (Claude Code transcripts found as the live view finds them): the
+// issue's JSON shape, exactly those files with their true hashes, one window, the plain text form, bad usage, and
+// nothing written.
+import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { sha256 } from '../../src/core/review/diff';
+import { reviewProject } from '../fixtures/reviewProject';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(ROOT, 'dist', 'status.js');
+
+function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, HOME: '/nonexistent-home', LANG: 'C' }, timeout: 30_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr });
+    });
+  });
+}
+
+function stamps(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+    .map((e) => { const p = path.join(e.parentPath, e.name); const st = statSync(p); return `${p} ${st.size} ${st.mtimeMs}`; }).sort();
+}
+
+describe('leopold-status --review: the window review as data', function () {
+  this.timeout(60_000);
+  it('prints every window\'s files (the issue\'s shape, true hashes), commands with exit and test verdicts; reads only', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-review-cli-'));
+    const { root, truth } = await reviewProject(dir, path.join(dir, 'claude', 'projects', 'proj'));
+    const before = stamps(dir);
+    const r = await cli(['--review', '--json', root]);
+    assert.equal(r.code, 0, r.stderr);
+    type Win = { window: number; files: Record<string, unknown>[]; commands: unknown[]; itemsClosed: unknown[]; decisions: unknown[] };
+    type Out = { windows: Win[] };
+    const out = JSON.parse(r.stdout) as Out;
+    assert.deepEqual(out.windows.map((w) => w.window), [1, 2]);
+    out.windows.forEach((w, i) => {
+      const expected = [...truth[i]].map(([p, [b, a]]) => ({
+        path: p, status: b === null ? 'added' : 'modified', outside: false, added: 1, removed: b === null ? 0 : 1,
+        beforeSha256: b === null ? null : sha256(b), afterSha256: sha256(a),
+      })).sort((x, y) => x.path.localeCompare(y.path));
+      assert.deepEqual(w.files, expected);
+      assert.deepEqual(w.itemsClosed, []);
+      assert.deepEqual(w.decisions, []);
+    });
+    assert.deepEqual(out.windows[0].commands, [{ command: 'npm test', exit: 0, test: 'passed' }]);
+    assert.deepEqual(out.windows[1].commands, [{ command: 'npm test', exit: 1, test: 'failed' }]);
+    assert.deepEqual(stamps(dir), before, 'nothing written');
+
+    const one = JSON.parse((await cli(['--review', '--window', '2', '--json', root])).stdout) as { windows: { window: number }[] };
+    assert.deepEqual(one.windows.map((w) => w.window), [2]);
+    const text = await cli(['--review', '--window', '1', root]);
+    assert.equal(text.code, 0);
+    assert.match(text.stdout, /^Window 1/);
+    assert.match(text.stdout, /added\s+\+1 -0 a\.txt/);
+    assert.match(text.stdout, /\$ npm test → 0 passed/);
+    const none = await cli(['--review', '--window', '9', '--json', root]);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /no window 9/);
+    assert.equal((await cli(['--window', '1', root])).code, 2);
+    assert.equal((await cli(['--review', '--statusline', root])).code, 2);
+    assert.equal((await cli(['--review', '--run', 'nope', root])).code, 2);
+  });
+});
