@@ -96,6 +96,32 @@ describe('the import graph of src/', () => {
     assert.match(activate, /extensionMode !== vscode\.ExtensionMode\.Test\) return undefined;/, 'activate() exports nothing outside test mode');
     assert.doesNotMatch(readFileSync(join(SRC, 'extension', 'foundation', 'context.ts'), 'utf8'), /testApi|TestApi/);
   });
+
+  it('no module borrows another feature\'s test section: a *TestApi type is imported by testApi.ts alone', () => {
+    const testApi = join(SRC, 'extension', 'testApi.ts');
+    const bad: string[] = [];
+    for (const file of graph.keys()) {
+      if (file === testApi) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/import[^;]*?\{([^}]*)\}[^;]*?from\s*['"][^'"]+['"]/g)) {
+        for (const name of m[1].split(',').map((x) => x.replace(/^\s*type\s+/, '').trim())) {
+          if (/TestApi\b/.test(name) && name !== 'LeopoldTestApi') bad.push(`${relative(SRC, file)}: ${name}`);
+        }
+      }
+      // Only the VS Code layer has test sections; the core, the server and the CLI never name one.
+      if (!file.startsWith(join(SRC, 'extension') + '/') && /TestApi\b/.test(text)) bad.push(`${relative(SRC, file)} names a TestApi`);
+    }
+    assert.deepEqual(bad, []);
+  });
+
+  it('every module of src/ is in the graph, the webview and the server included', () => {
+    const rel = [...graph.keys()].map((f) => relative(SRC, f));
+    for (const dir of ['core/', 'server/', 'cli/', 'extension/foundation/', 'extension/timeline/webview/']) {
+      assert.ok(rel.some((f) => f.startsWith(dir)), `nothing under src/${dir}`);
+    }
+    const edges = [...graph.values()].reduce((n, d) => n + d.length, 0);
+    assert.ok(edges > graph.size, `only ${edges} imports among ${graph.size} modules: the parser misses imports`);
+  });
 });
 
 describe('test-mode recorders', () => {

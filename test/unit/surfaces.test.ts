@@ -15,8 +15,12 @@ import { runCondition } from '../../src/core/runs';
 import type { Locale } from '../../src/core/messages';
 import { buildProjectNode, type NodeData } from '../../src/extension/runs/runsTreeNodes';
 import { tempFolder } from '../support/tempDir';
+import { statusBarText, statusMulti } from '../../src/extension/control/statusText';
+import { inert } from '../../src/extension/foundation/untrusted';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
+/** Thousands of random runs: each surface is a pure function of the one model, so this stays a few seconds. */
+const SEEDS = 2000;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 function find(n: NodeData, id: string): NodeData | undefined {
@@ -69,8 +73,8 @@ describe('one reading per field: every surface shows the same run', function () 
   before(() => (base = tempFolder('leo-surfaces-')));
   after(() => rmSync(base, { recursive: true, force: true }));
 
-  it('status bar, tree, timeline and run status agree on window, ceiling, plan and verdict (400 seeded projects)', async () => {
-    for (let seed = 1; seed <= 400; seed++) {
+  it(`status bar, tree, timeline and run status agree on window, ceiling, plan and verdict (${SEEDS} seeded projects)`, async () => {
+    for (let seed = 1; seed <= SEEDS; seed++) {
       const dir = join(base, `p${seed}`);
       writeProject(dir, rng(seed));
       const model = new ProjectModel(join(dir, '.leopold'), { now: () => NOW, ownerSignals: false });
@@ -79,6 +83,10 @@ describe('one reading per field: every surface shows the same run', function () 
       const status = runStatusData({ snapshot: snap, decision, nowMs: NOW });
       // The status bar passes the project model's condition (foundation/projectModel.ts), as here.
       const bar = pill(snap.continuity, decision, NOW, 'auto', 'en', runCondition(snap.status, snap.killSwitch, snap.owner));
+      const r = rng(seed * 7919);
+      const trusted = r() < 0.8;
+      const barText = statusBarText({ pill: bar, kind: decision.kind, trusted, restrictedPrefix: 'Leopold (restricted mode)',
+        multi: statusMulti(1 + Math.floor(r() * 3), `p${seed}`) });
       const tree = buildProjectNode({ root: dir, name: `p${seed}` }, snap, 'en', {});
       const timeline = buildTimeline({
         project: `p${seed}`, root: dir, status: snap.status, maxWindows: snap.maxWindows, windows: snap.windows, events: snap.runEvents,
@@ -92,12 +100,23 @@ describe('one reading per field: every surface shows the same run', function () 
       // The timeline's subtitle names the same window (its last drawn one) and ceiling.
       assert.ok(timeline.subtitle.includes(`${current}/${max}`) || timeline.subtitle.includes(`${current} / ${max}`)
         || timeline.subtitle.includes(`window ${current} of ${max}`), `${why}\n${timeline.subtitle}`);
-      if (snap.status.kind === 'active') assert.ok(bar.text.includes(`window ${current}/${max}`), `${why}\n${bar.text}`);
+      // The Runs tree's run row and project row name the same window, ceiling and plan.
+      const runRow = find(tree, `${dir}::run`)?.description ?? '';
+      assert.ok(runRow.includes(`window ${current}/${max}`), `${why}\n${runRow}`);
+      assert.ok(find(tree, dir)?.description?.includes(`window ${current}/${max}`), why);
+      if (snap.plan) assert.ok(runRow.includes(`${snap.plan.done}/${snap.plan.total}`), `${why}\n${runRow}`);
+      // The timeline's data: the same ceiling, plan, and its last window is the current one (or none drawn yet).
+      assert.equal(timeline.maxWindows, max, why);
+      assert.deepEqual(timeline.plan, snap.plan && { done: snap.plan.done, total: snap.plan.total }, why);
+      assert.ok((timeline.windows.at(-1)?.n ?? current) <= current, why);
+      if (snap.status.kind === 'active') assert.ok(barText.includes(`window ${current}/${max}`), `${why}\n${barText}`);
       // The plan: the run status and the timeline from the same count.
       assert.deepEqual(status.plan, { done: snap.plan?.done ?? 0, total: snap.plan?.total ?? 0 }, why);
       assert.ok(!snap.plan || timeline.subtitle.includes(`${snap.plan.done}/${snap.plan.total}`), `${why}\n${timeline.subtitle}`);
       // The verdict: the status bar's words are the run status's words, and a person is needed on both or neither.
       assert.equal(status.text, bar.text, why);
+      assert.ok(barText.endsWith(`: ${inert(status.text, 120)}`), `${why}\n${barText}`);
+      assert.equal(barText.startsWith('$(warning)'), trusted && status.needsYou !== null, `${why}\n${barText}`);
       assert.equal(status.needsYou !== null, bar.warning, why);
     }
   });

@@ -8,6 +8,7 @@
 // its problems and VS Code's own decoration counts them, on the tab too; this badge would repeat that number beside
 // it ("2, 2"), so it stands back until the file is closed.
 import * as vscode from 'vscode';
+import { Disposable } from '../foundation/lifecycle';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject, PerProject } from '../foundation/projects';
 import type { Recorder } from '../foundation/recorder';
@@ -21,19 +22,19 @@ interface Mark {
   verdict: string;
 }
 
-export class CheckpointDecorations implements vscode.FileDecorationProvider, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<vscode.Uri[]>();
+export class CheckpointDecorations extends Disposable implements vscode.FileDecorationProvider {
+  private readonly emitter = this._register(new vscode.EventEmitter<vscode.Uri[]>());
   readonly onDidChangeFileDecorations = this.emitter.event;
   /** fsPath of an invalid checkpoint → its mark. */
   private readonly marks = new Map<string, Mark>();
-  private readonly disposables: vscode.Disposable[] = [this.emitter];
   /** The files whose decorations changed, in order (test mode only, bounded). */
   readonly changed: Recorder<string>;
   private readonly projects: PerProject<vscode.Disposable>;
 
   constructor(ctx: LeopoldContext, private readonly open: OpenCheckpoints) {
+    super();
     this.changed = ctx.recorder<string>();
-    this.disposables.push(open.onDidChange((path) => {
+    this._register(open.onDidChange((path) => {
       if (this.marks.has(path)) this.emitter.fire([vscode.Uri.file(path)]);
     }));
     this.projects = ctx.registry.follow((project) => {
@@ -79,9 +80,9 @@ export class CheckpointDecorations implements vscode.FileDecorationProvider, vsc
     return this.marks.has(path);
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.projects.dispose();
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }
 

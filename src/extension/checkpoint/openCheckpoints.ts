@@ -6,24 +6,23 @@
 // Problems entry (doctor/doctor.ts) stand back for those files, so every problem is counted once: by VS Code while
 // the checkpoint is open, by Leopold while it is not.
 import * as vscode from 'vscode';
+import { Disposable } from '../foundation/lifecycle';
 import { CHECKPOINT_LANGUAGE } from './checkpointClient';
 
-export class OpenCheckpoints implements vscode.Disposable {
+export class OpenCheckpoints extends Disposable {
   private paths = new Set<string>();
-  private readonly emitter = new vscode.EventEmitter<string>();
+  private readonly emitter = this._register(new vscode.EventEmitter<string>());
   /** A checkpoint file's reporting changed (its fsPath): opened in a tab, or its last tab closed. */
   readonly onDidChange = this.emitter.event;
-  private readonly disposables: vscode.Disposable[] = [this.emitter];
 
   constructor() {
+    super();
     this.paths = this.compute();
     const update = () => this.update();
-    this.disposables.push(
-      vscode.workspace.onDidOpenTextDocument(update),
-      vscode.workspace.onDidCloseTextDocument(update),
-      vscode.window.tabGroups.onDidChangeTabs(update),
-      vscode.window.onDidChangeVisibleTextEditors(update),
-    );
+    this._register(vscode.workspace.onDidOpenTextDocument(update));
+    this._register(vscode.workspace.onDidCloseTextDocument(update));
+    this._register(vscode.window.tabGroups.onDidChangeTabs(update));
+    this._register(vscode.window.onDidChangeVisibleTextEditors(update));
   }
 
   /** The files open as checkpoints and visible: in a tab (text or the modified side of a diff) or an editor. */
@@ -54,9 +53,5 @@ export class OpenCheckpoints implements vscode.Disposable {
   /** Whether the language server reports on this file (it is open as a checkpoint, in a tab or an editor). */
   has(fsPath: string): boolean {
     return this.paths.has(fsPath);
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }

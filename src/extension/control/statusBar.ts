@@ -12,6 +12,7 @@ import { formatAge } from '../../core/owner';
 import { counted, uiLocale } from '../foundation/locale';
 import { decorateStatus, type LiveRuns, type LiveStatusShown } from '../live/live';
 import { apiErrorHint } from '../../core/live/meters';
+import { statusBarText, statusMulti } from './statusText';
 
 const WARNING_BG = new vscode.ThemeColor('statusBarItem.warningBackground');
 
@@ -69,7 +70,7 @@ export function registerStatusBar(
     const view = hub.viewFor(project);
     const trusted = ctx.isTrusted();
     const prefix = trusted ? 'Leopold' : vscode.l10n.t('Leopold (restricted mode)');
-    const multi = projects.length > 1 && project ? ` [${inert(project.name, 60)}]` : '';
+    const multi = statusMulti(projects.length, project?.name);
     if (!view || !project) {
       item.text = trusted ? `$(pulse) Leopold${multi}` : `$(shield) ${vscode.l10n.t('Leopold: restricted mode')}`;
       item.tooltip = trusted ? vscode.l10n.t('Leopold: reading the run…') : restrictedTooltip();
@@ -78,9 +79,7 @@ export function registerStatusBar(
     } else {
       const p = pill(view.snapshot, view.decision, Date.now(), view.mode, uiLocale(), project.model.condition);
       current = { project };
-      const icon = !trusted ? '$(shield)' : p.warning ? '$(warning)' : view.decision.kind === 'api_waiting' ? '$(watch)'
-        : p.relaunching ? '$(sync~spin)' : '$(pulse)';
-      item.text = `${icon} ${prefix}${multi}: ${inert(p.text, 120)}`; // p.text carries stopped_reason from state.json
+      item.text = statusBarText({ pill: p, kind: view.decision.kind, trusted, restrictedPrefix: prefix, multi });
       item.backgroundColor = p.warning ? WARNING_BG : undefined;
       warned = p.warning;
       // The live part: ` · 62%` and its colour, or "Leopold needs you: …".

@@ -8,6 +8,7 @@
 // answering on 127.0.0.1:$LEOPOLD_WATCH_PORT): then it only observes and says which watch. The children it starts are
 // the seat's (seat.ts: logged, tracked, an early exit reported at once); what a person is told, notifications.ts.
 import * as vscode from 'vscode';
+import { Disposable } from '../foundation/lifecycle';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import type { LeopoldContext } from '../foundation/context';
@@ -113,14 +114,12 @@ export function owningWatchText(w: OwningWatch): string {
     : `a leopold watch answering on ${w.watch.host}:${w.watch.port} (processes cannot be listed here, so it may serve another project)`;
 }
 
-class ProjectSupervisor implements vscode.Disposable {
+class ProjectSupervisor extends Disposable {
   private running: Promise<void> | undefined;
   private dirty = false;
   private timer: NodeJS.Timeout;
-  private readonly subs: vscode.Disposable[] = [];
   view: SupervisorView | undefined;
   private lastLogged = '';
-  private disposed = false;
   ticks = 0;
   readonly triggers = { event: 0, poll: 0 };
 
@@ -132,10 +131,11 @@ class ProjectSupervisor implements vscode.Disposable {
     private readonly seat: Seat,
     private readonly onView: (v: SupervisorView) => void,
   ) {
+    super();
     this.spawner = (plan) => seat.spawn(project, plan);
-    this.subs.push(project.model.onDidUpdate(() => (this.triggers.event++, this.schedule())));
+    this._register(project.model.onDidUpdate(() => (this.triggers.event++, this.schedule())));
     // A child of this project ended (an early exit writes its record): decide again at once.
-    this.subs.push(seat.onDidChange((root) => root === project.root && void this.schedule()));
+    this._register(seat.onDidChange((root) => root === project.root && void this.schedule()));
     this.timer = setInterval(() => {
       this.triggers.poll++;
       // A changed file the watcher missed updates the model (and so ticks); the tick after it re-decides at the new
@@ -165,7 +165,7 @@ class ProjectSupervisor implements vscode.Disposable {
 
   /** Runs a tick now, or right after the one in flight (events during a tick are never lost). */
   schedule(): Promise<void> {
-    if (this.disposed) return Promise.resolve();
+    if (this.isDisposed) return Promise.resolve();
     if (this.running) {
       this.dirty = true;
       return Promise.resolve();
@@ -190,7 +190,7 @@ class ProjectSupervisor implements vscode.Disposable {
       do {
         this.dirty = false;
         await this.once();
-      } while (this.dirty && !this.disposed);
+      } while (this.dirty && !this.isDisposed);
     } finally {
       this.running = undefined;
     }
@@ -257,10 +257,9 @@ class ProjectSupervisor implements vscode.Disposable {
     else this.ctx.log.info(`${name}: ${line}`);
   }
 
-  dispose(): void {
-    this.disposed = true;
+  override dispose(): void {
     clearInterval(this.timer);
-    for (const s of this.subs) s.dispose();
+    super.dispose();
   }
 }
 

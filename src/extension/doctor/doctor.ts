@@ -21,6 +21,7 @@
 // shell); elsewhere the report says "not checked". Nothing is written. No notifications: the report is a document
 // the user asked for.
 import * as vscode from 'vscode';
+import { Disposable } from '../foundation/lifecycle';
 import * as path from 'node:path';
 import { execFile } from 'node:child_process';
 import type { LeopoldContext } from '../foundation/context';
@@ -72,14 +73,13 @@ interface ProjectResult {
   report: DoctorReport;
 }
 
-class Doctor implements vscode.Disposable {
+class Doctor extends Disposable {
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('leopold-doctor');
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   private readonly results = new Map<string, ProjectResult>();
   private readonly git = new Map<string, { at: number; value: TrackedState }>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly projects: PerProject<vscode.Disposable>;
-  private readonly disposables: vscode.Disposable[] = [this.diagnostics, this.changed];
   private reportText = '';
   /** The first-run block of the last Leopold: Doctor run (doctorFirstRun.ts), appended to the report. */
   private firstRun: DoctorFinding[] = [];
@@ -88,7 +88,10 @@ class Doctor implements vscode.Disposable {
   runs = 0;
 
   constructor(private readonly ctx: LeopoldContext, private readonly open: OpenCheckpoints) {
-    this.disposables.push(
+    super();
+    this._register(this.diagnostics);
+    this._register(this.changed);
+    for (const d of [
       // The CHECKPOINT.md entry follows its file being opened or closed.
       open.onDidChange((file) => {
         for (const r of this.results.values()) if (r.project.file('CHECKPOINT.md') === file) this.publish(r);
@@ -108,7 +111,7 @@ class Doctor implements vscode.Disposable {
         this.git.clear();
         void this.refreshAll();
       }),
-    );
+    ]) this._register(d);
     this.projects = ctx.registry.follow((p) => {
       this.schedule(p);
       return p.onDidChange(({ files }) => {
@@ -235,7 +238,7 @@ class Doctor implements vscode.Disposable {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     this.projects.dispose();
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }
 

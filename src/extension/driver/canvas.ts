@@ -4,6 +4,7 @@
 // rewrite; a workflow node's steer goes to `workflow-directives.json` as the dashboard writes it. Trusted workspaces
 // only. The text a person types goes into a file another agent reads, and the input box says so.
 import * as vscode from 'vscode';
+import { Disposable } from '../foundation/lifecycle';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import { uiLocale } from '../foundation/locale';
@@ -40,11 +41,12 @@ interface OpenInput {
   validate: () => void;
 }
 
-export class Canvas implements vscode.Disposable {
+export class Canvas extends Disposable {
   private open: OpenInput | undefined;
-  private readonly subs: vscode.Disposable[] = [];
 
-  constructor(private readonly ctx: LeopoldContext, private readonly hub: DriverHub) {}
+  constructor(private readonly ctx: LeopoldContext, private readonly hub: DriverHub) {
+    super();
+  }
 
   /** The target a tree node stands for (its id says), with its project. */
   targetOfNode(id: string): { project: LeopoldProject; target: CanvasTarget } | undefined {
@@ -212,9 +214,9 @@ export class Canvas implements vscode.Disposable {
     this.open?.accept();
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.open?.box.dispose();
-    for (const s of this.subs) s.dispose();
+    super.dispose();
   }
 
   /** The commands, the tree's context menu and the CodeLens. */
@@ -225,20 +227,20 @@ export class Canvas implements vscode.Disposable {
       return {};
     };
     for (const [cmd, id] of Object.entries(COMMAND_IDS) as [CanvasKind, string][]) {
-      this.subs.push(vscode.commands.registerCommand(id, async (a?: unknown, b?: unknown, text?: unknown) => {
+      this._register(vscode.commands.registerCommand(id, async (a?: unknown, b?: unknown, text?: unknown) => {
         const { project, target } = fromArgs(a, b);
         return this.run(cmd, project, target, typeof text === 'string' ? text : undefined);
       }));
     }
-    this.subs.push(
+    this._register(
       vscode.commands.registerCommand('leopold.driver.sendAgain', (a?: unknown, b?: unknown) => {
         if (typeof a === 'string' && typeof b === 'string') return this.sendAgain(a, b);
         const nodeId = a && typeof a === 'object' ? (a as { id?: string }).id : undefined;
         const m = nodeId ? /^(.*)::driver:command:(.+)$/.exec(nodeId) : null;
         return m ? this.sendAgain(m[1], m[2]) : false;
       }),
-      vscode.languages.registerCodeLensProvider({ scheme: 'file', pattern: '**/.leopold/PLAN.md' }, new PlanLenses(this.ctx, this.hub)),
     );
+    this._register(vscode.languages.registerCodeLensProvider({ scheme: 'file', pattern: '**/.leopold/PLAN.md' }, new PlanLenses(this.ctx, this.hub)));
   }
 }
 

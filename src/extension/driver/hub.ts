@@ -2,6 +2,7 @@
 // what the Runs tree, the spend item, the Canvas commands, the insights and the timeline read. Reading only here.
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { Disposable } from '../foundation/lifecycle';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject, PerProject } from '../foundation/projects';
 import { uiLocale } from '../foundation/locale';
@@ -22,28 +23,27 @@ const TRACKER_KEY = 'leopold.driver.commands';
 const DISMISSED_KEY = 'leopold.driver.dismissedAmendments';
 
 /** One project's driver side: its model, its sent commands, and when either changed. */
-export class DriverProject implements vscode.Disposable {
+export class DriverProject extends Disposable {
   readonly model: DriverRunModel;
   readonly tracker: CommandTracker;
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
-  private readonly lostEmitter = new vscode.EventEmitter<SentCommand>();
+  private readonly lostEmitter = this._register(new vscode.EventEmitter<SentCommand>());
   /** A command of ours was found lost (once per command). */
   readonly onDidLose = this.lostEmitter.event;
   private readonly queue = new UpdateQueue((files) => this.update(files));
   private outsideTimer: NodeJS.Timeout | undefined;
   private pendingTimer: NodeJS.Timeout | undefined;
-  private disposed = false;
-  private readonly subs: vscode.Disposable[] = [this.changed, this.lostEmitter];
   updates = 0;
   /** The project's git repository (its common git directory), once known; undefined outside git. */
   repoKey: string | undefined;
 
   constructor(readonly project: LeopoldProject, private readonly ctx: LeopoldContext) {
+    super();
     const harnessEnv = harnessEnvFrom(process.env, os.homedir());
     this.model = new DriverRunModel(project.leoDir, { projectRoot: project.root, harnessEnv, cache: project.cache });
     this.tracker = new CommandTracker(ctx.extension.workspaceState.get<Record<string, unknown>>(TRACKER_KEY)?.[project.root]);
-    this.subs.push(project.onDidChange(({ files }) => void this.schedule(files)));
+    this._register(project.onDidChange(({ files }) => void this.schedule(files)));
     void this.schedule();
     void repositoryKey(project.root).then((k) => {
       this.repoKey = k;
@@ -57,7 +57,7 @@ export class DriverProject implements vscode.Disposable {
 
   /** Queues an update of the changed `.leopold/` files (undefined: everything); resolves when none is pending. */
   schedule(files?: Iterable<string>): Promise<void> {
-    return this.disposed ? Promise.resolve() : this.queue.schedule(files);
+    return this.isDisposed ? Promise.resolve() : this.queue.schedule(files);
   }
 
   idle(): Promise<void> {
@@ -92,7 +92,7 @@ export class DriverProject implements vscode.Disposable {
 
   /** Re-reads the worktrees and the workflow files now. */
   async refreshOutside(): Promise<void> {
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     await this.idle();
     const key = (snap: DriverSnapshot | undefined) => JSON.stringify([snap?.worktrees, snap?.workflows]);
     const before = key(this.snapshot);
@@ -103,7 +103,7 @@ export class DriverProject implements vscode.Disposable {
   }
 
   private retime(): void {
-    if (this.disposed) return;
+    if (this.isDisposed) return;
     const v = this.snapshot?.view;
     clearTimeout(this.outsideTimer);
     this.outsideTimer = setTimeout(() => void this.refreshOutside(), v?.driver && v.active ? OUTSIDE_ACTIVE_MS : OUTSIDE_IDLE_MS);
@@ -129,12 +129,11 @@ export class DriverProject implements vscode.Disposable {
     this.changed.fire();
   }
 
-  dispose(): void {
-    this.disposed = true;
+  override dispose(): void {
     this.queue.stop();
     clearTimeout(this.outsideTimer);
     clearTimeout(this.pendingTimer);
-    for (const s of this.subs) s.dispose();
+    super.dispose();
   }
 }
 

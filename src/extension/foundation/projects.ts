@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { watch as fsWatch } from 'node:fs';
 import type { Log } from './log';
 import { SharedProjectModel } from './projectModel';
+import { Disposable, toDisposable } from './lifecycle';
 import { ReadCache } from '../../core/readCache';
 import { discoverNested, hasOwnProject } from '../../core/discover';
 
@@ -22,14 +23,13 @@ export interface ProjectChange {
   readonly files: ReadonlySet<string>;
 }
 
-export class LeopoldProject implements vscode.Disposable {
+export class LeopoldProject extends Disposable {
   readonly root: string;
   readonly leoDir: string;
-  private readonly changed = new vscode.EventEmitter<ProjectChange>();
+  private readonly changed = this._register(new vscode.EventEmitter<ProjectChange>());
   readonly onDidChange = this.changed.event;
   /** What this project's readers remember between polls (the model, the relaunch loop, the doctor); dropped with it. */
-  readonly cache = new ReadCache();
-  private readonly disposables: vscode.Disposable[] = [this.changed, this.cache];
+  readonly cache = this._register(new ReadCache());
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   /** The run as the core models it: loaded once, tailed once, shared by the tree and the timeline. */
@@ -40,10 +40,12 @@ export class LeopoldProject implements vscode.Disposable {
    * `.leopold/` — the workspace folder itself, or a folder below it.
    */
   constructor(readonly folder: vscode.WorkspaceFolder, log?: Log, root: string = folder.uri.fsPath) {
+    super();
     this.root = root;
     this.leoDir = path.join(this.root, '.leopold');
     this.model = new SharedProjectModel(this.leoDir, this.name, this.cache, log);
-    this.disposables.push(this.model, this.onDidChange(({ files }) => void this.model.schedule(files)));
+    this._register(this.model);
+    this._register(this.onDidChange(({ files }) => void this.model.schedule(files)));
     // VS Code's watchers: the top of .leopold/ and one level of archived runs (non-recursive patterns).
     const base = vscode.Uri.file(this.leoDir);
     for (const glob of ['*', 'runs/*', 'runs/*/*']) {
@@ -52,7 +54,7 @@ export class LeopoldProject implements vscode.Disposable {
       watcher.onDidChange(note);
       watcher.onDidCreate(note);
       watcher.onDidDelete(note);
-      this.disposables.push(watcher);
+      this._register(watcher);
     }
     // Plus one direct, non-recursive watch on .leopold/ itself: VS Code's watcher reaches an extension host only
     // after the server's watcher has batched its events (0.5–0.9 s measured in code-server), and the relaunch
@@ -66,7 +68,7 @@ export class LeopoldProject implements vscode.Disposable {
         log?.debug(`direct watch on ${this.leoDir} ended (${err.message}); VS Code's watcher remains`);
         direct.close();
       });
-      this.disposables.push({ dispose: () => direct.close() });
+      this._register(toDisposable(() => direct.close()));
     } catch (err) {
       log?.debug(`no direct watch on ${this.leoDir} (${(err as Error).message}); VS Code's watcher remains`);
     }
@@ -100,9 +102,9 @@ export class LeopoldProject implements vscode.Disposable {
     this.changed.fire({ files });
   }
 
-  dispose(): void {
+  override dispose(): void {
     if (this.timer) clearTimeout(this.timer);
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }
 
@@ -164,17 +166,17 @@ export class PerProject<T> implements vscode.Disposable {
 export const disposeItem = (_: LeopoldProject, item: vscode.Disposable): void => item.dispose();
 
 /** The Leopold projects of the workspace, kept in step with its folders. */
-export class ProjectRegistry implements vscode.Disposable {
+export class ProjectRegistry extends Disposable {
   /** Project root (absolute path) → its one project. */
   private readonly byFolder = new Map<string, LeopoldProject>();
   /** The last search's cost, for the log and the tests. */
   lastDiscovery = { ms: 0, reads: 0, stats: 0, truncated: false };
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeProjects = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
 
   constructor(private readonly log: Log) {
-    this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()));
+    super();
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()));
     // A `.leopold/` created (or removed) later, e.g. by `/leopold-brief`, adds (or drops) the project.
     const top = vscode.workspace.createFileSystemWatcher('**/.leopold', false, true, false);
     top.onDidCreate(() => this.refresh());
@@ -182,7 +184,9 @@ export class ProjectRegistry implements vscode.Disposable {
     // VS Code reports a folder created with its contents in one burst (`git checkout`, `mkdir -p a/b/.leopold`) as
     // the top folder alone, which `**/.leopold` does not match: a new entry one or two levels down re-runs the
     // (asynchronous, bounded) search, once per burst.
-    this.disposables.push(top, { dispose: () => this.watchShallow([]) }, { dispose: () => clearTimeout(this.shallowTimer) });
+    this._register(top);
+    this._register(toDisposable(() => this.watchShallow([])));
+    this._register(toDisposable(() => clearTimeout(this.shallowTimer)));
   }
 
   private shallowTimer: NodeJS.Timeout | undefined;
@@ -254,7 +258,7 @@ export class ProjectRegistry implements vscode.Disposable {
     const t0 = performance.now();
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
     const found = await Promise.all(folders.map((f) => discoverNested(f.uri.fsPath)));
-    if (seq !== this.searchSeq || this.disposed) return; // a newer search is under way
+    if (seq !== this.searchSeq || this.isDisposed) return; // a newer search is under way
     const cost = { ms: performance.now() - t0, reads: 0, stats: 0, truncated: false };
     this.nested = new Map(folders.map((f, i) => [f.uri.fsPath, found[i].roots]));
     found.forEach((d, i) => {
@@ -300,12 +304,9 @@ export class ProjectRegistry implements vscode.Disposable {
     if (changed) this.changed.fire();
   }
 
-  private disposed = false;
-
-  dispose(): void {
-    this.disposed = true;
+  override dispose(): void {
     for (const p of this.byFolder.values()) p.dispose();
     this.byFolder.clear();
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }

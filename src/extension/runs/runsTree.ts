@@ -3,6 +3,7 @@
 // the rendered node data (runsTreeNodes.ts) is diffed against the previous rendering and only the changed nodes are
 // refreshed. Every read is async; getChildren never throws.
 import * as vscode from 'vscode';
+import { Disposable } from '../foundation/lifecycle';
 import { archivedRunWindows, listRunFiles, readJournalContinuity } from '../../core/runs';
 import { openRegular, readText } from '../../core/files';
 import { parsePlan } from '../../core/plan';
@@ -38,8 +39,8 @@ interface Entry {
   refreshes: number;
 }
 
-export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<Handle | Handle[] | undefined>();
+export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvider<Handle> {
+  private readonly emitter = this._register(new vscode.EventEmitter<Handle | Handle[] | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
   /** Project root → its entry (in the registry's order: the roots' order in the tree). */
   private readonly entries = new Map<string, Entry>();
@@ -47,7 +48,6 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
   private readonly handles = new Map<string, Handle>();
   private readonly nodes = new Map<string, NodeData>();
   private readonly lazy = new Map<string, NodeData[]>();
-  private readonly disposables: vscode.Disposable[] = [this.emitter];
   /** Archived runs shown per project root (ARCHIVE_PAGE until "N more…" is clicked). */
   private readonly archivesShown = new Map<string, number>();
   /** Ids refreshed so far (test mode only, bounded: node-scoped refresh). */
@@ -55,9 +55,10 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
   private readonly decorators: NodeDecorator[] = [];
 
   constructor(private readonly ctx: LeopoldContext, private readonly live: LiveRuns, private readonly seat?: Seat) {
+    super();
     this.fired = ctx.recorder<string>(20_000);
     // A child started or ended: its project's Relaunch node changes.
-    if (seat) this.disposables.push(seat.onDidChange((root) => { const e = this.entries.get(root); if (e?.data) this.render(e); }));
+    if (seat) this._register(seat.onDidChange((root) => { const e = this.entries.get(root); if (e?.data) this.render(e); }));
     this.projects = ctx.registry.follow((project) => {
       const entry: Entry = { project, sub: project.model.onDidUpdate((u) => this.onModelUpdate(entry, u)), refreshes: 0 };
       entry.sub = vscode.Disposable.from(entry.sub, this.live.of(project).onDidChange(() => entry.data && this.render(entry)));
@@ -268,9 +269,9 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<Handle>, vscode
     return Object.fromEntries([...this.entries.values()].map((e) => [e.project.root, e.refreshes]));
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.projects.dispose();
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }
 

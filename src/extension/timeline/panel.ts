@@ -12,6 +12,7 @@
 import { timelineLive } from '../../core/live/timeline';
 import { apiErrorHint, withLiveSize } from '../../core/live/meters';
 import * as vscode from 'vscode';
+import { Disposable } from '../foundation/lifecycle';
 import { randomBytes } from 'node:crypto';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
@@ -69,8 +70,7 @@ const panelTitle = (project: LeopoldProject) => vscode.l10n.t('Run Timeline — 
 
 const verdictKey = (v: TimelineVerdict | undefined) => `${v?.source}:${v?.verdict}:${v?.mode}`;
 
-class TimelinePanel implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+class TimelinePanel extends Disposable {
   private seq = 0;
   private ready = false;
   data: TimelineView | undefined;
@@ -87,13 +87,14 @@ class TimelinePanel implements vscode.Disposable {
   constructor(private readonly ctx: LeopoldContext, readonly project: LeopoldProject, private readonly hub: SupervisorHub,
     live: LiveRuns, readonly panel: vscode.WebviewPanel, private readonly onDispose: () => void,
     private readonly itemSource?: TimelineItemSource) {
+    super();
     this.live = live.of(project);
     const extensionUri = ctx.extension.extensionUri;
     panel.webview.options = webviewOptions(extensionUri);
     panel.title = panelTitle(project);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
     panel.webview.html = timelineHtml(panel.webview, extensionUri, randomBytes(16).toString('base64'));
-    this.disposables.push(
+    for (const d of [
       panel.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(m)),
       panel.onDidDispose(() => this.dispose()),
       panel.onDidChangeViewState(() => {
@@ -105,7 +106,7 @@ class TimelinePanel implements vscode.Disposable {
       hub.onDidChange((view) => {
         if (view.project === project && verdictKey(timelineVerdict(view)) !== this.verdictKey) void this.queue(`verdict ${view.decision.verdict}`);
       }),
-    );
+    ]) this._register(d);
     void this.queue('open'); // never rejects: queue() logs the error
   }
 
@@ -193,8 +194,8 @@ class TimelinePanel implements vscode.Disposable {
     await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, selection, preview: true });
   }
 
-  dispose(): void {
-    for (const d of this.disposables.splice(0)) d.dispose();
+  override dispose(): void {
+    super.dispose();
     this.onDispose();
     this.panel.dispose();
   }
