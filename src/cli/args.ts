@@ -42,7 +42,8 @@ export function parseStatusArgs(argv: string[], cwd: string, locale: Locale): St
     return { error: msg(locale, 'status.cli.badArgs', { problem: (err as Error).message }) };
   }
   const v = parsed.values;
-  if (parsed.positionals.length > 1) return { error: msg(locale, 'status.cli.badArgs', { problem: `one PROJECT_DIR, not ${parsed.positionals.length}` }) };
+  if (parsed.positionals.length > 1) return { error: msg(locale, 'status.cli.badArgs', { problem: `one PROJECT_DIR, ` +
+    `not ${parsed.positionals.length}` }) };
   let nowMs: number | undefined;
   if (v.now !== undefined) {
     // A date and a time (an offset or Z is optional: without one, Date.parse reads local time, as ISO-8601 says).

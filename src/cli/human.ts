@@ -18,12 +18,14 @@ function flat(text: string, max: number): string {
 export function statusLine(d: RunStatusData, locale: Locale = 'en'): string {
   const parts = ['Leopold', flat(basename(d.project), 60), flat(d.text, 120)];
   // The status bar's words name the window while the run is active; otherwise it is said here.
-  if (d.windows.max !== null && !/\d+\/\d+/.test(d.text)) parts.push(msg(locale, 'status.window', { current: d.windows.current, max: d.windows.max }));
+  if (d.windows.max !== null && !/\d+\/\d+/.test(d.text)) parts.push(msg(locale, 'status.window', { current: d.windows.current,
+    max: d.windows.max }));
   // The gauge's percentage as the status bar rounds it (the transcript's size against max_context_mb; none at 0).
   if (d.context.mb !== null && d.context.capMb > 0) parts.push(`${Math.round((d.context.mb / d.context.capMb) * 100)}%`);
   if (d.plan.total > 0) parts.push(msg(locale, 'status.plan', { done: d.plan.done, total: d.plan.total }));
   // A cost still being counted is what was read so far: a lower bound, said as one.
-  if (d.costUsd !== null) parts.push(msg(locale, d.partial?.includes('costUsd') ? 'status.costPartial' : 'status.cost', { usd: formatUsd(d.costUsd, locale) }));
+  if (d.costUsd !== null) parts.push(msg(locale, d.partial?.includes('costUsd') ? 'status.costPartial' : 'status.cost',
+    { usd: formatUsd(d.costUsd, locale) }));
   return parts.join(' · ');
 }
 
@@ -31,7 +33,8 @@ function loopLine(d: RunStatusData, locale: Locale): string {
   const l = d.loop;
   const reason = flat(l.reason ?? '?', 80);
   switch (l.action) {
-    case 'relaunch': return l.harness ? msg(locale, 'status.loop.relaunch', { harness: l.harness }) : msg(locale, 'status.loop.relaunchHarness');
+    case 'relaunch': return l.harness ? msg(locale, 'status.loop.relaunch', { harness: l.harness }) : msg(locale,
+      'status.loop.relaunchHarness');
     case 'api_relaunch': return msg(locale, 'status.loop.api_relaunch', { harness: l.harness ?? '?' });
     case 'wait': return msg(locale, 'status.loop.wait', { seconds: l.seconds ?? 0 });
     case 'refuse':
@@ -47,7 +50,8 @@ export function humanLines(d: RunStatusData, locale: Locale = 'en'): string[] {
   if (d.tokens) {
     const f = (n: number) => formatCount(n, locale);
     lines.push(msg(locale, 'status.tokens', {
-      tokens: msg(locale, 'live.tokens.desc', { input: f(d.tokens.input), output: f(d.tokens.output), cacheWrite: f(d.tokens.cacheWrite), cacheRead: f(d.tokens.cacheRead) }),
+      tokens: msg(locale, 'live.tokens.desc', { input: f(d.tokens.input), output: f(d.tokens.output), cacheWrite: f(d.tokens.cacheWrite),
+        cacheRead: f(d.tokens.cacheRead) }),
     }));
   }
   const m = d.meters;

@@ -34,7 +34,8 @@ export async function checkProject(dir: string, locale: Locale): Promise<{ code:
     if (!st) return { code: 2, message: msg(locale, 'status.cli.noProject', { dir }) };
     if (!st.isDirectory()) {
       const kind = kindOf(st);
-      return { code: 1, message: msg(locale, 'status.cli.unreadable', { dir, reason: `.leopold is ${kind === 'regular' ? 'a file' : fileKindWords(kind as Parameters<typeof fileKindWords>[0], locale)}` }) };
+      return { code: 1, message: msg(locale, 'status.cli.unreadable', { dir, reason: `.leopold is ${kind === 'regular' ? 'a file'
+        : fileKindWords(kind as Parameters<typeof fileKindWords>[0], locale)}` }) };
     }
     await fs.access(leo, fs.constants.R_OK | fs.constants.X_OK);
     return { code: 0 };
@@ -67,7 +68,8 @@ export async function runStatusCli(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   // Loaded only for --mcp: the SDK builds its protocol's schemas when loaded, a cost a status line should not pay.
-  if (args.mcp) return (await import('./mcp')).serveMcp({ dir: args.dir, allow: args.allow, env: io.env, stderr: (s) => io.stderr(s), locale });
+  if (args.mcp) return (await import('./mcp')).serveMcp({ dir: args.dir, allow: args.allow, env: io.env, stderr: (s) => io.stderr(s),
+    locale });
   const check = await checkProject(args.dir, locale);
   if (check.code !== 0) {
     io.stderr(`leopold-status: ${check.message}\n`);

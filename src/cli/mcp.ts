@@ -70,7 +70,8 @@ export async function answerTool(name: string, rawInput: unknown, scope: Project
 }
 
 /** Builds the server (not connected). */
-export async function createMcpServer(opts: Pick<McpOptions, 'dir' | 'allow' | 'env' | 'locale'>): Promise<{ server: Server; scope: ProjectScope }> {
+export async function createMcpServer(opts: Pick<McpOptions,
+  'dir' | 'allow' | 'env' | 'locale'>): Promise<{ server: Server; scope: ProjectScope }> {
   const scope = await ProjectScope.create(opts.dir, opts.allow);
   const server = new Server(
     { name: 'leopold-status', title: 'Leopold run status', version: typeof __LEOPOLD_VERSION__ === 'string' ? __LEOPOLD_VERSION__ : 'dev' },

@@ -29,7 +29,8 @@ export class ProjectScope {
   }
 
   private refuse(p: string): never {
-    throw new ToolInputError(`${p} is outside the directories this server reads (${this.allowed.join(', ')}); start it with --allow DIR to add one`);
+    throw new ToolInputError(`${p} is outside the directories this server reads (${this.allowed.join(', ')}); start it with --allow DIR ` +
+      `to add one`);
   }
 
   /** The project a tool input names (default: the server's own directory), as a real path holding `.leopold/`. */

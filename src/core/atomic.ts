@@ -14,7 +14,9 @@
 // it unchanged for a few seconds.
 import { promises as fs, constants as fsc, type Stats } from 'node:fs';
 import { join, dirname, basename } from 'node:path';
-import { applyEdits, findNodeAtLocation, modify, parseTree, type Node as JsonNode } from 'jsonc-parser/lib/esm/main.js'; // the ESM build: the UMD one loads its parts by a dynamic require esbuild cannot bundle
+import { applyEdits, findNodeAtLocation, modify, parseTree,
+  // The ESM build: the UMD one loads its parts by a dynamic require esbuild cannot bundle.
+  type Node as JsonNode } from 'jsonc-parser/lib/esm/main.js';
 import { jsonDepth, parseJsonObject } from './json';
 import { readBoundedNoFollow } from './files';
 import { STATE_CAP_BYTES, STATE_MAX_DEPTH } from './state';
@@ -269,7 +271,8 @@ export async function writeFileAtomic(path: string, data: string, opts: AtomicWr
   } catch (err) {
     await fh?.close().catch(() => undefined);
     // Remove only what we created: when the exclusive open failed, the name belongs to someone else.
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST' && (err as NodeJS.ErrnoException).code !== 'ELOOP') await fs.rm(tmp, { force: true });
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST' && (err as NodeJS.ErrnoException).code !== 'ELOOP') await fs.rm(tmp,
+      { force: true });
     throw err;
   }
 }
@@ -379,7 +382,8 @@ export async function mergeStateFields<T>(
     if (!parsed.ok) throw new UnparseableFileError(path, parsed.syntax ? parsed.reason : 'not an object');
     // The JSON editor below walks the text recursively: a state nested deeper than any writer nests is refused, once,
     // before it can overflow the stack.
-    if (jsonDepth(text, STATE_MAX_DEPTH) > STATE_MAX_DEPTH) throw new UnparseableFileError(path, `nested more than ${STATE_MAX_DEPTH} levels deep`);
+    if (jsonDepth(text, STATE_MAX_DEPTH) > STATE_MAX_DEPTH) throw new UnparseableFileError(path, `nested more than ${STATE_MAX_DEPTH} ` +
+      `levels deep`);
     const current = parsed.value;
     const decision = await decide(current, text);
     if (!decision.fields) return { written: false, value: decision.value };

@@ -31,7 +31,8 @@ export type CheckpointFileCheck =
   | { kind: 'unreadable'; why: 'missing' | 'not-regular' | 'error'; message?: string };
 
 /** The findings for one checkpoint file (an absolute path), with the cap beside it. */
-export async function checkCheckpointFile(file: string, locale: Parameters<typeof validateCheckpoint>[2] = 'en'): Promise<CheckpointFileCheck> {
+export async function checkCheckpointFile(file: string,
+  locale: Parameters<typeof validateCheckpoint>[2] = 'en'): Promise<CheckpointFileCheck> {
   const cap = await readCap(checkpointLeoDir(file));
   let read;
   try {

@@ -14,13 +14,13 @@ import { join } from 'node:path';
 import { checkpointCap, parseCheckpoint, SECTIONS, TITLE, utf8Length, validateCheckpoint, type CheckpointCap } from './checkpoint';
 import { parseGuardrails } from './guardrails';
 import { gatherOwnerSignals, ownerStatus, type OwnerSignals, type OwnerStatus } from './owner';
-import { DEFAULT_WINDOWS, isActive, ownerObject, resolveMaxWindows, stateMaxWindows, stoppedReason, windowProgress, windowsOf, windowZeroStreak } from './fields';
-import { parseState, type StateRead } from './state';
+import { DEFAULT_WINDOWS, isActive, ownerObject, resolveMaxWindows, stateMaxWindows, stoppedReason, windowProgress, windowsOf,
+  windowZeroStreak } from './fields';
+import { parseState, STATE_CAP_BYTES, type StateRead } from './state';
 import { parseUtc } from './time';
 import { msg, type Locale, type MessageArgs, type MessageKey } from './messages';
 import { parseEventLine } from './journal';
 import { exists as pathExists, fileKindWords, openRegular, readBounded, readText, type FileKind } from './files';
-import { STATE_CAP_BYTES } from './state';
 import type { ReadCache } from './readCache';
 
 export type DoctorLevel = 'ok' | 'warn' | 'fail' | 'skip';
@@ -66,7 +66,8 @@ export interface DoctorInput {
   /** state.json's text; undefined when the file does not exist (or is not read: `stateUnreadable`). */
   stateText?: string;
   /** state.json is there but is not read: not a regular file (a FIFO…), or over the state cap. */
-  stateUnreadable?: { kind: 'not-regular'; fileKind: Exclude<FileKind, 'regular' | 'missing'> } | { kind: 'too-large'; bytes: number; limit: number };
+  stateUnreadable?: { kind: 'not-regular'; fileKind: Exclude<FileKind,
+    'regular' | 'missing'> } | { kind: 'too-large'; bytes: number; limit: number };
   guardrailsText?: string;
   /** CHECKPOINT.md's text; undefined when the file does not exist. */
   checkpointText?: string;
@@ -204,7 +205,8 @@ function firstSentence(message: string): string {
  * first unknown, brief or repeated heading, a second title, the missing sections, the first section out of order.
  * Undefined when none of them applies (the caller falls back to the parser's own message).
  */
-export function doctorCheckpointError(text: string, cap: CheckpointCap, locale: Locale = 'en'): { error: string; line: number } | undefined {
+export function doctorCheckpointError(text: string, cap: CheckpointCap,
+  locale: Locale = 'en'): { error: string; line: number } | undefined {
   const m = (key: MessageKey, args?: MessageArgs) => msg(locale, key, args);
   const bytes = utf8Length(text);
   if (bytes > cap.bytes) return { error: m('doctor.cp.oversize', { bytes, cap: cap.bytes }), line: 0 };
@@ -216,10 +218,12 @@ export function doctorCheckpointError(text: string, cap: CheckpointCap, locale: 
   }
   if (p.titles.length > 1) return { error: m('doctor.cp.nested', { count: p.titles.length, title: TITLE }), line: p.titles[1] };
   const missing = SECTIONS.filter((name) => !p.sections.has(name));
-  if (missing.length) return { error: m('doctor.cp.missing', { list: missing.map((name) => `"${name}"`).join(', ') }), line: p.firstHeadingLine < p.lines.length ? p.firstHeadingLine : 0 };
+  if (missing.length) return { error: m('doctor.cp.missing', { list: missing.map((name) => `"${name}"`).join(', ') }),
+    line: p.firstHeadingLine < p.lines.length ? p.firstHeadingLine : 0 };
   const order = p.headings.filter((h) => h.role === 'section');
   for (let i = 0; i < order.length; i++) {
-    if (order[i].name !== SECTIONS[i]) return { error: m('doctor.cp.order', { found: order[i].name, expected: SECTIONS[i] }), line: order[i].line };
+    if (order[i].name !== SECTIONS[i]) return { error: m('doctor.cp.order', { found: order[i].name, expected: SECTIONS[i] }),
+      line: order[i].line };
   }
   return undefined;
 }
@@ -239,11 +243,14 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
 
   // 0. state.json readable (ours; the hook replaces a malformed file with `state_invalid`).
   const unreadable = input.stateUnreadable;
-  if (unreadable?.kind === 'not-regular') add({ id: 'state-not-regular', level: 'fail', params: { kind: fileKindWords(unreadable.fileKind, locale) }, file: 'state.json', extension: true });
+  if (unreadable?.kind === 'not-regular') add({ id: 'state-not-regular', level: 'fail', params: { kind: fileKindWords(unreadable.fileKind,
+    locale) }, file: 'state.json', extension: true });
   else if (unreadable?.kind === 'too-large') {
-    add({ id: 'state-too-large', level: 'fail', params: { mb: (unreadable.bytes / 1048576).toFixed(1), limit: unreadable.limit / 1048576 }, file: 'state.json', extension: true });
+    add({ id: 'state-too-large', level: 'fail', params: { mb: (unreadable.bytes / 1048576).toFixed(1), limit: unreadable.limit / 1048576 },
+      file: 'state.json', extension: true });
   } else if (read.kind === 'invalid-json') {
-    add({ id: 'state-invalid-json', level: 'fail', params: { message: read.message }, file: 'state.json', line: jsonErrorLine(stateText ?? '', read.message), extension: true });
+    add({ id: 'state-invalid-json', level: 'fail', params: { message: read.message }, file: 'state.json', line: jsonErrorLine(stateText
+      ?? '', read.message), extension: true });
   } else if (read.kind === 'invalid') {
     const first = read.issues[0];
     add({
@@ -280,7 +287,8 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
   // 3. Tracked state: the doctor speaks only when git tracks it (`git ls-files --error-unmatch`), whether or not
   // state.json exists; an untracked file gets no line. Not a repository, or git not run (Restricted Mode): ours.
   switch (input.stateTracked) {
-    case 'tracked': add({ id: 'state-tracked', level: 'fail', params: {}, ...(stateText !== undefined ? { file: 'state.json' as const, line: 0 } : {}) }); break;
+    case 'tracked': add({ id: 'state-tracked', level: 'fail', params: {}, ...(stateText !== undefined ? { file: 'state.json' as const,
+      line: 0 } : {}) }); break;
     case 'untracked': break;
     case 'no-git': add({ id: 'state-tracking-no-git', level: 'skip', params: {}, extension: true }); break;
     case 'not-checked': add({ id: 'state-tracking-not-checked', level: 'skip', params: {}, extension: true }); break;
@@ -291,7 +299,8 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
   if (cp === undefined) {
     add({ id: 'checkpoint-absent', level: 'ok', params: {} });
   } else if (cp.trim() === '') {
-    add({ id: 'checkpoint-malformed', level: 'fail', params: { error: msg(locale, 'doctor.emptyFile'), more: 0 }, file: 'CHECKPOINT.md', line: 0 });
+    add({ id: 'checkpoint-malformed', level: 'fail', params: { error: msg(locale, 'doctor.emptyFile'), more: 0 }, file: 'CHECKPOINT.md',
+      line: 0 });
   } else {
     const cap = checkpointCap(input.guardrailsText, stateText);
     const v = validateCheckpoint(cp, cap, locale);
@@ -317,7 +326,8 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
   } else if (word !== undefined && word !== 'auto') {
     add({ id: 'continuity-unknown', level: 'warn', params: { value: word }, file: 'GUARDRAILS.md', line: contLine });
   } else {
-    add({ id: 'continuity-auto', level: 'ok', params: {}, ...(contLine !== undefined ? { file: 'GUARDRAILS.md' as const, line: contLine } : {}) });
+    add({ id: 'continuity-auto', level: 'ok', params: {}, ...(contLine !== undefined ? { file: 'GUARDRAILS.md' as const, line: contLine }
+      : {}) });
   }
 
   // 6. Windows N/M (max_windows: state > GUARDRAILS > 10).
@@ -347,7 +357,8 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
     const progressLine = { file: 'state.json' as const, line: jsonKeyLine(stateText ?? '', 'window_progress') };
     // Stopped by the livelock gate (or rolled into it: the relaunch is refused): no "one more" window comes.
     const livelocked = reason === 'no_progress_across_windows' || (reason === 'context_budget' && windowZeroStreak(raw) >= 2);
-    if (k === 0 && livelocked) add({ id: 'progress-stopped', level: 'warn', params: { reason: 'no_progress_across_windows' }, ...progressLine, extension: true });
+    if (k === 0 && livelocked) add({ id: 'progress-stopped', level: 'warn', params: { reason: 'no_progress_across_windows' },
+      ...progressLine, extension: true });
     else if (k === 0) add({ id: 'progress-zero', level: 'warn', params: {}, ...progressLine });
     else add({ id: 'progress', level: 'ok', params: { k } });
   }
@@ -427,7 +438,8 @@ export function doctorStringsFor(locale: Locale): DoctorStrings {
   const lifeless = (p: DoctorParams) => m('doctor.noLifeFor', { age: p.age ?? '?' });
   const args = (p: DoctorParams): MessageArgs => {
     const out: Record<string, string | number | undefined> = {};
-    for (const [k, v] of Object.entries(p)) out[k] = typeof v === 'string' || typeof v === 'number' ? v : v === undefined ? undefined : String(v);
+    for (const [k, v] of Object.entries(p)) out[k] = typeof v === 'string' || typeof v === 'number' ? v : v === undefined ? undefined
+      : String(v);
     return out;
   };
   const message = (f: DoctorFinding): string => {
@@ -442,7 +454,8 @@ export function doctorStringsFor(locale: Locale): DoctorStrings {
       case 'owner-driver-stale':
         return m(`doctor.${f.id}`, { ...args(p), age: p.age ?? '?', desc: driverDesc(p), lifeless: lifeless(p) });
       case 'checkpoint-malformed':
-        return m('doctor.checkpoint-malformed', { ...args(p), more: Number(p.more) > 0 ? m('doctor.plusMore', { more: p.more as number }) : '' });
+        return m('doctor.checkpoint-malformed', { ...args(p), more: Number(p.more) > 0 ? m('doctor.plusMore', { more: p.more as number })
+          : '' });
       default:
         return m(`doctor.${f.id}`, args(p));
     }
@@ -540,8 +553,10 @@ export function firstRunFindings(input: FirstRunInput, locale: Locale = 'en'): D
       add({ id: 'agent-unused', level: 'skip', params: { harness: a.harness } });
     } else if (!a.path) add({ id: 'agent-missing', level: 'warn', params: { harness: a.harness, reason: a.problem ?? '' } });
     else if (a.versionNotAsked) add({ id: 'agent-found-untrusted', level: 'ok', params: { harness: a.harness, path: a.path } });
-    else if (a.versionError !== undefined) add({ id: 'agent-version-failed', level: 'warn', params: { harness: a.harness, path: a.path, reason: a.versionError } });
-    else add({ id: 'agent-found', level: 'ok', params: { harness: a.harness, path: a.path, version: a.version || msg(locale, 'doctor.noVersion') } });
+    else if (a.versionError !== undefined) add({ id: 'agent-version-failed', level: 'warn', params: { harness: a.harness, path: a.path,
+      reason: a.versionError } });
+    else add({ id: 'agent-found', level: 'ok', params: { harness: a.harness, path: a.path, version: a.version || msg(locale,
+      'doctor.noVersion') } });
   }
   if (input.agents.length > 0 && input.agents.every((a) => !a.path)) add({ id: 'agents-missing', level: 'fail', params: {} });
   for (const p of input.projects) {

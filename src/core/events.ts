@@ -111,7 +111,8 @@ export function eventDetail(name: string, fields: Record<string, unknown>, local
   const join = (...parts: (string | undefined | false)[]) => parts.filter((p): p is string => !!p).join(' · ');
   switch (name) {
     case 'turn_start':
-      return join(msg(locale, 'event.detail.iter', { n: f('iteration') ?? '?' }), msg(locale, 'event.detail.open', { n: f('open_items') ?? '?' }),
+      return join(msg(locale, 'event.detail.iter', { n: f('iteration') ?? '?' }), msg(locale, 'event.detail.open', { n: f('open_items')
+        ?? '?' }),
         !!fields.no_progress && msg(locale, 'event.detail.stuck', { n: f('no_progress') ?? '?' }));
     case 'stop':
       return join(msg(locale, 'event.detail.reason', { reason: f('reason') ?? '?' }), fields.forced === true && 'forced');
@@ -123,7 +124,8 @@ export function eventDetail(name: string, fields: Record<string, unknown>, local
     case 'awaiting_human':
       return msg(locale, 'event.detail.needsYou', { item: f('item') ?? '?', text: clip(f('text') ?? '', 80) });
     case 'item_start':
-      return join(clip(f('item') ?? '', 80), f('effort') && msg(locale, 'event.detail.effort', { effort: f('effort')! }), fields.critical === true && 'CRITICAL');
+      return join(clip(f('item') ?? '', 80), f('effort') && msg(locale, 'event.detail.effort', { effort: f('effort')! }),
+        fields.critical === true && 'CRITICAL');
     case 'item_done':
       return join(clip(f('item') ?? '', 80), f('open_left') !== undefined && msg(locale, 'event.detail.left', { n: f('open_left')! }));
     case 'item_incomplete':

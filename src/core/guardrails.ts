@@ -47,7 +47,8 @@ export interface Guardrails {
   lines: Partial<Record<GuardrailKey, number>>;
 }
 
-export type GuardrailKey = 'continuity' | 'max_windows' | 'max_iterations' | 'max_failures' | 'max_checkpoint_kb' | 'on_finish' | 'autonomy';
+export type GuardrailKey =
+  'continuity' | 'max_windows' | 'max_iterations' | 'max_failures' | 'max_checkpoint_kb' | 'on_finish' | 'autonomy';
 
 const isBlank = (c: string) => c === ' ' || c === '\t';
 /** Keys are ASCII; only ASCII letters fold (as a JS `/i` regex does; `toLowerCase` would fold U+212A KELVIN to `k`). */

@@ -14,7 +14,8 @@ export function parseJsonObject(text: string): JsonObjectResult {
     return { ok: false, syntax: true, reason: (err as Error).message };
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    return { ok: false, syntax: false, reason: `expected a JSON object, received ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}` };
+    return { ok: false, syntax: false, reason: `expected a JSON object, ` +
+      `received ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v}` };
   }
   return { ok: true, value: v as Record<string, unknown> };
 }

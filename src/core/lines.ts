@@ -63,7 +63,8 @@ export class LineSplitter {
         const bytes = nl - start;
         const slice = chunk.subarray(start, nl);
         this.lineCount++;
-        if (!this.needles || this.needles.some((n) => slice.includes(n))) out({ text: slice.toString('utf8'), bytes, offset: this.lineStart });
+        if (!this.needles || this.needles.some((n) => slice.includes(n))) out({ text: slice.toString('utf8'), bytes,
+          offset: this.lineStart });
         this.lineStart += bytes + 1;
         start = nl + 1;
         continue;
@@ -110,7 +111,8 @@ export class LineSplitter {
     if (!this.wanted(this.head ? [this.head, ...this.tailParts] : this.buf)) line = undefined;
     else if (this.head) {
       const tail = Buffer.concat(this.tailParts);
-      line = { head: this.head.toString('utf8'), tail: tail.subarray(Math.max(0, tail.length - this.fragment)).toString('utf8'), bytes, offset };
+      line = { head: this.head.toString('utf8'), tail: tail.subarray(Math.max(0, tail.length - this.fragment)).toString('utf8'), bytes,
+        offset };
     } else {
       line = { text: Buffer.concat(this.buf, this.bufLen).toString('utf8'), bytes, offset };
     }

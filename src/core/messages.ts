@@ -36,20 +36,31 @@ const EN = {
   ...DRIVER_EN,
   ...REVIEW_EN,
   // --- checkpoint findings (core/checkpoint/rules/*.ts) ---------------------------------------------------------
-  'checkpoint.nested': '{count} titles — a nested prior checkpoint; merge, never nest. Delete this second "{title}" line and merge any repeated section into the first one.',
+  'checkpoint.nested': '{count} titles — a nested prior checkpoint; merge, never nest. Delete this second "{title}" line and merge any ' +
+    'repeated section into the first one.',
   'checkpoint.nested.fix': 'Drop the nested title line',
-  'checkpoint.noTitle': 'no "{title}" title — the compact hook refuses a checkpoint without exactly one title and the Stop hook records checkpoint_written: false. Add "{title}" as the first line.',
+  'checkpoint.noTitle': 'no "{title}" title — the compact hook refuses a checkpoint without exactly one title and the Stop hook records ' +
+    'checkpoint_written: false. Add "{title}" as the first line.',
   'checkpoint.noTitle.fix': 'Insert "{title}" as the first line',
-  'checkpoint.titleNotFirst': 'the title is not at the start of the first line — the Stop hook reads only the first line and records checkpoint_written: false. Move "{title}" to the top, unindented.',
+  'checkpoint.titleNotFirst': 'the title is not at the start of the first line — the Stop hook reads only the first line and records ' +
+    'checkpoint_written: false. Move "{title}" to the top, unindented.',
   'checkpoint.titleNotFirst.fix': 'Move the title to the first line',
-  'checkpoint.textBefore': 'text before the first section is dropped when Leopold parses the checkpoint — move it into the section it belongs to, or delete it.',
-  'checkpoint.brief': '"## {name}" — brief state (Mission/Charter/Guardrails/Plan) never lives in the checkpoint: the next window re-reads MISSION.md, CHARTER.md, GUARDRAILS.md and PLAN.md itself. Move this text into the brief, or quote the heading ("> ## …") to keep it as body text.',
+  'checkpoint.textBefore': 'text before the first section is dropped when Leopold parses the checkpoint — move it into the section it ' +
+    'belongs to, or delete it.',
+  'checkpoint.brief': '"## {name}" — brief state (Mission/Charter/Guardrails/Plan) never lives in the checkpoint: the next window ' +
+    ('re-reads MISSION.md, CHARTER.md, GUARDRAILS.md and PLAN.md itself. Move this text into the brief, or quote the heading ("> ## …") ' +
+      'to keep it as body text.'),
   'checkpoint.quote.fix': 'Quote "## {name}" as body text',
   'checkpoint.rename.fix': 'Rename to "## {name}"',
-  'checkpoint.unknown.near': 'unknown section "## {name}" — the contract is: {list}. Rename it to "## {near}", or quote it ("> ## …") to keep it as body text.',
-  'checkpoint.unknown.far': 'unknown section "## {name}" — the contract is: {list}. Rename it to one of those, or quote it ("> ## …") to keep it as body text.',
-  'checkpoint.duplicate.ledger': '"## {name}" twice — a nested prior checkpoint; merge, never nest. Merge this section into the first "## {name}" (line {line}); as a ledger it keeps every line, identical ones once.',
-  'checkpoint.duplicate.snapshot': '"## {name}" twice — a nested prior checkpoint; merge, never nest. Merge this section into the first "## {name}" (line {line}); as a snapshot the later view replaces the earlier one — the merge keeps the later view first and the earlier view below it, marked, for you to trim.',
+  'checkpoint.unknown.near': 'unknown section "## {name}" — the contract is: {list}. Rename it to "## {near}", or quote it ("> ## …") to ' +
+    'keep it as body text.',
+  'checkpoint.unknown.far': 'unknown section "## {name}" — the contract is: {list}. Rename it to one of those, or quote it ("> ## …") to ' +
+    'keep it as body text.',
+  'checkpoint.duplicate.ledger': '"## {name}" twice — a nested prior checkpoint; merge, never nest. Merge this section into the first ' +
+    '"## {name}" (line {line}); as a ledger it keeps every line, identical ones once.',
+  'checkpoint.duplicate.snapshot': '"## {name}" twice — a nested prior checkpoint; merge, never nest. Merge this section into the first ' +
+    ('"## {name}" (line {line}); as a snapshot the later view replaces the earlier one — the merge keeps the later view first and the ' +
+      'earlier view below it, marked, for you to trim.'),
   'checkpoint.duplicate.ledger.fix': 'Merge into the first "## {name}" (each line once)',
   'checkpoint.duplicate.ledger.repeats.fix': 'Merge into the first "## {name}", keeping repeated lines',
   'checkpoint.duplicate.snapshot.fix': 'Merge into the first "## {name}": this later view first, the earlier view kept below it',
@@ -57,28 +68,39 @@ const EN = {
   'checkpoint.duplicate.snapshot.later.fix.one': 'Keep only this later view of "## {name}" (drops {count} line)',
   'checkpoint.duplicate.snapshot.later.fix.other': 'Keep only this later view of "## {name}" (drops {count} lines)',
   'checkpoint.duplicate.earlierView': '(earlier view of "## {name}", kept by the merge — delete what no longer holds)',
-  'checkpoint.crlf.one': 'CRLF line ending ({count} line) — Leopold\'s compaction hook and leopold doctor read LF only: every PreCompact refuses this checkpoint (checkpoint_unmergeable) and the doctor reports it MALFORMED. Convert the line endings to LF.',
-  'checkpoint.crlf.other': 'CRLF line endings ({count} lines) — Leopold\'s compaction hook and leopold doctor read LF only: every PreCompact refuses this checkpoint (checkpoint_unmergeable) and the doctor reports it MALFORMED. Convert the line endings to LF.',
+  'checkpoint.crlf.one': 'CRLF line ending ({count} line) — Leopold\'s compaction hook and leopold doctor read LF only: every PreCompact ' +
+    'refuses this checkpoint (checkpoint_unmergeable) and the doctor reports it MALFORMED. Convert the line endings to LF.',
+  'checkpoint.crlf.other': 'CRLF line endings ({count} lines) — Leopold\'s compaction hook and leopold doctor read LF only: every ' +
+    'PreCompact refuses this checkpoint (checkpoint_unmergeable) and the doctor reports it MALFORMED. Convert the line endings to LF.',
   'checkpoint.crlf.fix': 'Convert line endings to LF',
-  'checkpoint.analysisSkipped': 'not analysed section by section: at {bytes} bytes the document is past {limit} bytes (four times its cap), so only its size is checked. Consolidate it under the cap; the sections are checked again then.',
+  'checkpoint.analysisSkipped': 'not analysed section by section: at {bytes} bytes the document is past {limit} bytes (four times its ' +
+    'cap), so only its size is checked. Consolidate it under the cap; the sections are checked again then.',
   'checkpoint.cli.unreadable': 'cannot read the checkpoint: {reason}',
   'checkpoint.cli.noFile': 'no such file',
   'checkpoint.cli.notRegular': 'not a regular file',
   'checkpoint.cli.badFormat': '--format must be text or json, not "{format}"',
   'checkpoint.cli.badOption': 'unknown option {option} (usage: --check [--format text|json] [FILE…])',
-  'checkpoint.missing': 'missing section(s): {list} — the contract has exactly seven sections; insert each missing heading at its contract position (an empty section is fine).',
+  'checkpoint.missing': 'missing section(s): {list} — the contract has exactly seven sections; insert each missing heading at its ' +
+    'contract position (an empty section is fine).',
   'checkpoint.missing.fix.rename': 'rename "## {from}" to "## {to}"',
   'checkpoint.missing.fix.insertOne': 'insert "## {name}"',
   'checkpoint.missing.fix.insertMany': 'insert the {count} missing sections',
-  'checkpoint.order': 'sections are out of order: found {found} where {expected} belongs — the contract order is {list}. Reorder the sections; their bodies move with them.',
+  'checkpoint.order': 'sections are out of order: found {found} where {expected} belongs — the contract order is {list}. Reorder the ' +
+    'sections; their bodies move with them.',
   'checkpoint.order.fix': 'Reorder the sections into the contract order',
-  'checkpoint.emptyNextStep': '"## Next Step" is empty — the next window starts from this section; write the single next action it should take.',
-  'checkpoint.oversize': 'checkpoint is {bytes} bytes, over the {cap}-byte cap — consolidate it: drop ledger lines that no longer hold and shorten the snapshots ({capDesc}). Leopold refuses an oversized checkpoint and writes nothing.',
+  'checkpoint.emptyNextStep': '"## Next Step" is empty — the next window starts from this section; write the single next action it ' +
+    'should take.',
+  'checkpoint.oversize': 'checkpoint is {bytes} bytes, over the {cap}-byte cap — consolidate it: drop ledger lines that no longer hold ' +
+    'and shorten the snapshots ({capDesc}). Leopold refuses an oversized checkpoint and writes nothing.',
   'checkpoint.cap.guardrails': 'the cap is max_checkpoint_kb: {kb} in GUARDRAILS.md',
-  'checkpoint.cap.formula': 'the cap is 2% of max_context_mb ({mb}) from state.json, kept between {min} and {max} bytes; max_checkpoint_kb: in GUARDRAILS.md overrides it',
-  'checkpoint.format.unparsable.one': 'Cannot format CHECKPOINT.md: it does not parse ({count} problem; first: {first}). Fix the errors first — the quick fixes or "Fix All" do it without losing text.',
-  'checkpoint.format.unparsable.other': 'Cannot format CHECKPOINT.md: it does not parse ({count} problems; first: {first}). Fix the errors first — the quick fixes or "Fix All" do it without losing text.',
-  'checkpoint.format.textBefore': 'Cannot format CHECKPOINT.md: the text before the first section would be dropped by the canonical form. Move it into a section first.',
+  'checkpoint.cap.formula': 'the cap is 2% of max_context_mb ({mb}) from state.json, kept between {min} and {max} bytes; ' +
+    'max_checkpoint_kb: in GUARDRAILS.md overrides it',
+  'checkpoint.format.unparsable.one': 'Cannot format CHECKPOINT.md: it does not parse ({count} problem; first: {first}). Fix the errors ' +
+    'first — the quick fixes or "Fix All" do it without losing text.',
+  'checkpoint.format.unparsable.other': 'Cannot format CHECKPOINT.md: it does not parse ({count} problems; first: {first}). Fix the ' +
+    'errors first — the quick fixes or "Fix All" do it without losing text.',
+  'checkpoint.format.textBefore': 'Cannot format CHECKPOINT.md: the text before the first section would be dropped by the canonical ' +
+    'form. Move it into a section first.',
   'checkpoint.verdict.errors.one': '✗ {count} problem — the next window will not resume from this',
   'checkpoint.verdict.errors.other': '✗ {count} problems — the next window will not resume from this',
   'checkpoint.verdict.valid': '✓ valid checkpoint · {sections}/{total} sections · {kb} KB of {cap}{warnings}',
@@ -90,20 +112,30 @@ const EN = {
   'checkpoint.kind.snapshot': 'snapshot',
   'checkpoint.kind.ledger': 'ledger',
   'checkpoint.kindHelp.snapshot': 'snapshot — the next window replaces this section wholesale with its own view.',
-  'checkpoint.kindHelp.ledger': 'ledger — prior lines that are still true are kept, new lines are appended, and exact duplicate lines collapse.',
-  'checkpoint.help.In-Flight Item': 'The plan item this window was working on when it closed — the one the next window picks up. The compaction hook writes the first open PLAN.md item here.',
-  'checkpoint.help.Files and Code': 'The files this run touched and what is in them now (new, changed, not created yet). The compaction hook fills it from `git status` (at most 40 paths).',
-  'checkpoint.help.Errors and Fixes': 'Errors met during the run and how each was fixed (or that it is still open), so the next window does not rediscover them.',
-  'checkpoint.help.Decisions This Run': 'The decisions taken in this run, one line each (the DECISIONS.md headings stamped since the run started) — not the charter, which the next window re-reads itself.',
-  'checkpoint.help.Learned Constraints': 'Facts about the project learned the hard way that still hold: what must not be edited, what the CI runs, what breaks. Drop a line once it is no longer true.',
-  'checkpoint.help.Current Work': 'Where the work stands right now: what is done in the in-flight item, what is half-done, what is failing.',
-  'checkpoint.help.Next Step': 'The single next action for the next window, concrete enough to start on without re-reading the whole transcript.',
+  'checkpoint.kindHelp.ledger': 'ledger — prior lines that are still true are kept, new lines are appended, and exact duplicate lines ' +
+    'collapse.',
+  'checkpoint.help.In-Flight Item': 'The plan item this window was working on when it closed — the one the next window picks up. The ' +
+    'compaction hook writes the first open PLAN.md item here.',
+  'checkpoint.help.Files and Code': 'The files this run touched and what is in them now (new, changed, not created yet). The compaction ' +
+    'hook fills it from `git status` (at most 40 paths).',
+  'checkpoint.help.Errors and Fixes': 'Errors met during the run and how each was fixed (or that it is still open), so the next window ' +
+    'does not rediscover them.',
+  'checkpoint.help.Decisions This Run': 'The decisions taken in this run, one line each (the DECISIONS.md headings stamped since the run ' +
+    'started) — not the charter, which the next window re-reads itself.',
+  'checkpoint.help.Learned Constraints': 'Facts about the project learned the hard way that still hold: what must not be edited, what ' +
+    'the CI runs, what breaks. Drop a line once it is no longer true.',
+  'checkpoint.help.Current Work': 'Where the work stands right now: what is done in the in-flight item, what is half-done, what is ' +
+    'failing.',
+  'checkpoint.help.Next Step': 'The single next action for the next window, concrete enough to start on without re-reading the whole ' +
+    'transcript.',
   // --- the checkpoint language server (server/features/) ---------------------------------------------------------
   'server.fixAll': 'Fix all checkpoint problems',
   'server.completion.present': ' · already in this checkpoint',
   'server.completion.title': 'the checkpoint title (first line)',
-  'server.hover.title': '**{title}** — the title of the one document a new context window inherits from the last one. Then exactly seven sections, in contract order.',
-  'server.hover.secondTitle': '**A second title** — a prior checkpoint pasted in. Merge, never nest: drop this line and merge the repeated sections into the first ones.',
+  'server.hover.title': '**{title}** — the title of the one document a new context window inherits from the last one. Then exactly seven ' +
+    'sections, in contract order.',
+  'server.hover.secondTitle': '**A second title** — a prior checkpoint pasted in. Merge, never nest: drop this line and merge the ' +
+    'repeated sections into the first ones.',
   'server.hover.section': '**## {name}** · section {index} of 7',
   'server.hover.duplicate': '**Duplicate** — merge it into the first one.',
   'server.hover.notSection': '**{name}** is not a checkpoint section.',
@@ -156,15 +188,19 @@ const EN = {
   'age.h': '{n} h ago',
   'age.d': '{n} d ago',
   // --- Resume's refusals (core/continuity/resume.ts) ---------------------------------------------------------------
-  'resume.refused.unreadable_state': 'state.json is not a regular file, or is too large to be a state a hook wrote; it is not read, and nothing is resumed from it',
+  'resume.refused.unreadable_state': 'state.json is not a regular file, or is too large to be a state a hook wrote; it is not read, and ' +
+    'nothing is resumed from it',
   'resume.refused.live_owner': 'a live owner holds the run ({who}, last sign of life {age}); it would refuse a second /leopold-run',
   'resume.who.driver': 'the driver',
   'resume.who.session': 'session {short}',
   'resume.refused.max_windows': 'window {window} is past max_windows {max}',
   'resume.refused.kill_switch': '.leopold/STOP is present — a resumed run would stop at once',
-  'resume.refused.relaunch_in_grace': 'a relaunch fired moments ago may still be starting the run; try again in {secs} s if it has not reactivated',
-  'resume.refused.already_resumed': 'this stop was resumed already (at {at}, by this or another window); try again in {secs} s if its agent has not reactivated the run',
-  'resume.refused.already_resumed.running': 'this stop was resumed already (at {at}, by this or another window) and its agent (pid {pid}) is still running',
+  'resume.refused.relaunch_in_grace': 'a relaunch fired moments ago may still be starting the run; try again in {secs} s if it has not ' +
+    'reactivated',
+  'resume.refused.already_resumed': 'this stop was resumed already (at {at}, by this or another window); try again in {secs} s if its ' +
+    'agent has not reactivated the run',
+  'resume.refused.already_resumed.running': 'this stop was resumed already (at {at}, by this or another window) and its agent (pid ' +
+    '{pid}) is still running',
   // --- what Stop now refuses to signal, and why (core/continuity/proc.ts) ------------------------------------------
   'proc.refused.notRunning': 'the process is not running',
   'proc.refused.noExe': 'its executable cannot be read (/proc/<pid>/exe), so what it runs cannot be verified',
@@ -185,7 +221,8 @@ const EN = {
   'pill.stateInvalid.why': 'state.json is not valid JSON; nothing is relaunched and the file is left as it is.',
   'pill.stateSchema.why': '{problem}. The loop waits and writes nothing until the file is fixed.',
   'pill.stateUnreadable': 'state unreadable',
-  'pill.stateUnreadable.why': 'state.json is not a regular file, or is too large to be a state a hook wrote; it is not read, nothing is relaunched and the file is left as it is.',
+  'pill.stateUnreadable.why': 'state.json is not a regular file, or is too large to be a state a hook wrote; it is not read, nothing is ' +
+    'relaunched and the file is left as it is.',
   'pill.active': 'run active · window {window}/{max}',
   'pill.active.why': 'The run is live.',
   'pill.stopping': 'stopping · STOP · window {window}/{max}',
@@ -207,7 +244,8 @@ const EN = {
   'pill.manual.why': 'GUARDRAILS.md says `continuity: manual`: resume by hand.',
   'pill.relaunchedRecorded.why': 'Relaunched headless ({harness}); waiting up to 120 s for the new session to reactivate the run.',
   'pill.relaunchFailed': ' · relaunch failed',
-  'pill.relaunchFailed.why': 'The relaunched window did not reactivate the run (its agent exited first, or 120 s passed): the seat is empty. Resume by hand.',
+  'pill.relaunchFailed.why': 'The relaunched window did not reactivate the run (its agent exited first, or 120 s passed): the seat is ' +
+    'empty. Resume by hand.',
   'pill.notRetried': ' · not retried ({reason})',
   'pill.notRelaunched': ' · not relaunched ({reason})',
   'pill.refused.why': 'The continuity loop refused ({reason}){detail}. Resume by hand when it is safe.',
@@ -428,7 +466,8 @@ const EN = {
   // --- leopold doctor's project block (core/doctor.ts); `[ok]`/`[warn]`/`[FAIL]` tags and `leopold doctor` stay ----
   'doctor.extension': '(Leopold for VS Code) ',
   'doctor.cp.oversize': 'checkpoint is {bytes} bytes, over the {cap}-byte cap — consolidate it (merge, drop stale facts)',
-  'doctor.cp.brief': 'checkpoint has a "## {name}" section — brief state (Mission/Charter/Guardrails/Plan) never lives in the checkpoint; the next window re-reads the brief itself',
+  'doctor.cp.brief': 'checkpoint has a "## {name}" section — brief state (Mission/Charter/Guardrails/Plan) never lives in the ' +
+    'checkpoint; the next window re-reads the brief itself',
   'doctor.cp.unknown': 'checkpoint has an unknown section "## {name}" — the contract is: {list}',
   'doctor.cp.duplicate': 'checkpoint has "## {name}" twice — a nested prior checkpoint; merge, never nest',
   'doctor.cp.nested': 'checkpoint contains {count} "{title}" titles — a nested prior checkpoint; merge, never nest',
@@ -442,7 +481,8 @@ const EN = {
   'doctor.noLifeFor': 'no sign of life for {age}s',
   'doctor.andMore': ' (and {more} more)',
   'doctor.plusMore': ' (+{more} more)',
-  'doctor.state-invalid-json': 'state.json is not valid JSON ({message}) — the Stop hook replaces it with {"active":false,"stopped_reason":"state_invalid"}',
+  'doctor.state-invalid-json': 'state.json is not valid JSON ({message}) — the Stop hook replaces it with ' +
+    '{"active":false,"stopped_reason":"state_invalid"}',
   'doctor.state-invalid': "state.json field {path}: {message}{more} — Leopold's writers expect another type here",
   'doctor.state-not-regular': 'state.json is not a regular file ({kind}) — not read; a FIFO would block every reader, the hooks included',
   'doctor.state-too-large': 'state.json is {mb} MB, over the {limit} MB a hook-written state stays far below — not parsed',
@@ -451,20 +491,27 @@ const EN = {
   'doctor.owner-stale': 'run owner: session {short} {desc} — {lifeless}; /leopold-run in a new session takes it over',
   'doctor.owner-driver-alive': 'run owner: leopold run {desc} — alive, last seen {age}s ago',
   'doctor.owner-driver-stale': 'run owner: leopold run {desc} — {lifeless}; the next leopold run reaps it, or /leopold-run takes over',
-  'doctor.owner-none': 'run active with NO session owner — every session that stops in this checkout is continued and counted; re-activate with /leopold-run to bind the run to one session',
-  'doctor.foreign-stops': '{count} stop(s) from other sessions were turned away (foreign_stop) — a second window is open in this checkout; it is not counted, but it shares the working tree',
-  'doctor.state-tracked': 'state.json is TRACKED by git — every worktree and clone inherits this run\'s state (and its git lock); add .leopold/ to .gitignore and untrack it',
+  'doctor.owner-none': 'run active with NO session owner — every session that stops in this checkout is continued and counted; ' +
+    're-activate with /leopold-run to bind the run to one session',
+  'doctor.foreign-stops': '{count} stop(s) from other sessions were turned away (foreign_stop) — a second window is open in this ' +
+    'checkout; it is not counted, but it shares the working tree',
+  'doctor.state-tracked': 'state.json is TRACKED by git — every worktree and clone inherits this run\'s state (and its git lock); add ' +
+    '.leopold/ to .gitignore and untrack it',
   'doctor.state-tracking-no-git': 'not a git repository — whether .leopold/state.json is tracked was not checked',
-  'doctor.state-tracking-not-checked': 'whether .leopold/state.json is tracked by git was not checked (Restricted Mode: git is not run in an untrusted workspace)',
+  'doctor.state-tracking-not-checked': 'whether .leopold/state.json is tracked by git was not checked (Restricted Mode: git is not run ' +
+    'in an untrusted workspace)',
   'doctor.checkpoint-ok': 'checkpoint OK ({bytes} bytes) — the next window continues from it',
   'doctor.checkpoint-absent': 'no checkpoint (normal — a window roll writes .leopold/CHECKPOINT.md before the window closes)',
   'doctor.checkpoint-malformed': 'checkpoint MALFORMED: {error}{more} — a reseed cannot trust .leopold/CHECKPOINT.md; fix it or archive it',
   'doctor.continuity-auto': 'continuity auto — leopold watch relaunches a rolled window headless',
   'doctor.continuity-manual': 'continuity manual — relaunch is OFF; resume a rolled window yourself with /leopold-run',
-  'doctor.continuity-unknown': "continuity '{value}' is not a setting (auto|manual) — treated as auto; fix the line in .leopold/GUARDRAILS.md",
+  'doctor.continuity-unknown': "continuity '{value}' is not a setting (auto|manual) — treated as auto; fix the line in " +
+    ".leopold/GUARDRAILS.md",
   'doctor.windows': 'windows {n}/{m}',
-  'doctor.windows-ceiling': 'windows {n}/{m} — the ceiling is reached; the next roll stops the run (raise max_windows in .leopold/GUARDRAILS.md if it genuinely needs more)',
-  'doctor.windows-stopped': 'windows {n}/{m} — the ceiling was reached and the run has stopped ({reason}); raise max_windows in .leopold/GUARDRAILS.md and resume with /leopold-run if it genuinely needs more',
+  'doctor.windows-ceiling': 'windows {n}/{m} — the ceiling is reached; the next roll stops the run (raise max_windows in ' +
+    '.leopold/GUARDRAILS.md if it genuinely needs more)',
+  'doctor.windows-stopped': 'windows {n}/{m} — the ceiling was reached and the run has stopped ({reason}); raise max_windows in ' +
+    '.leopold/GUARDRAILS.md and resume with /leopold-run if it genuinely needs more',
   'doctor.progress': 'last window closed {k} plan item(s)',
   // The extension's first-run checks (Leopold for VS Code; leopold doctor has no such block).
   'doctor.firstRun.title': 'what a first run needs (Leopold for VS Code)',
@@ -473,14 +520,19 @@ const EN = {
   'doctor.agent-version-failed': '{harness} found: {path}, but "{harness} --version" failed ({reason}) — a relaunch would start this file',
   'doctor.agent-missing': '{harness} not found: {reason}',
   'doctor.agent-unused': '{harness} not found — no run here uses it (it is needed only to relaunch or resume a {harness} run)',
-  'doctor.agents-missing': 'neither claude nor codex can be started — relaunches and Resume need one: set leopold.claude.path or leopold.codex.path',
-  'doctor.watch-serving': '{project}: leopold watch (pid {pid}, port {port}) serves this project — the extension\'s relaunch loop defers to it',
-  'doctor.watch-none': '{project}: no leopold watch serves this project — the Leopold status bar item runs the relaunch loop while VS Code is open',
+  'doctor.agents-missing': 'neither claude nor codex can be started — relaunches and Resume need one: set leopold.claude.path or ' +
+    'leopold.codex.path',
+  'doctor.watch-serving': '{project}: leopold watch (pid {pid}, port {port}) serves this project — the extension\'s relaunch loop ' +
+    'defers to it',
+  'doctor.watch-none': '{project}: no leopold watch serves this project — the Leopold status bar item runs the relaunch loop while VS ' +
+    'Code is open',
   'doctor.watch-none-untrusted': '{project}: no leopold watch serves this project, and in Restricted Mode nothing relaunches it',
-  'doctor.watch-unknown': '{project}: whether a leopold watch serves this project was not checked (processes cannot be listed on this system)',
+  'doctor.watch-unknown': '{project}: whether a leopold watch serves this project was not checked (processes cannot be listed on this ' +
+    'system)',
   'doctor.noVersion': 'it printed no version',
   'doctor.progress-zero': 'last window closed ZERO plan items — one more zero-item window ends the run (no_progress_across_windows)',
-  'doctor.progress-stopped': 'last window closed ZERO plan items — the run has stopped ({reason}): windows in a row closed nothing; resume with /leopold-run once the plan can move',
+  'doctor.progress-stopped': 'last window closed ZERO plan items — the run has stopped ({reason}): windows in a row closed nothing; ' +
+    'resume with /leopold-run once the plan can move',
   'doctor.summary': 'summary: {ok} ok, {warnings} warnings, {problems} problems',
   'doctor.healthy': 'Leopold looks healthy.',
   'doctor.fixFails': 'Fix the [FAIL] items above.',
@@ -493,49 +545,72 @@ const PT_BR: Record<MessageKey, string> = {
   ...REVIEW_PT_BR,
   ...STATUS_PT_BR,
   ...DRIVER_PT_BR,
-  'checkpoint.nested': '{count} títulos — um checkpoint anterior aninhado; faça merge, nunca aninhe. Apague esta segunda linha "{title}" e faça merge de qualquer seção repetida na primeira.',
+  'checkpoint.nested': '{count} títulos — um checkpoint anterior aninhado; faça merge, nunca aninhe. Apague esta segunda linha "{title}" ' +
+    'e faça merge de qualquer seção repetida na primeira.',
   'checkpoint.nested.fix': 'Remover a linha de título aninhada',
-  'checkpoint.noTitle': 'sem o título "{title}" — o compact hook recusa um checkpoint sem exatamente um título e o Stop hook registra checkpoint_written: false. Adicione "{title}" como primeira linha.',
+  'checkpoint.noTitle': 'sem o título "{title}" — o compact hook recusa um checkpoint sem exatamente um título e o Stop hook registra ' +
+    'checkpoint_written: false. Adicione "{title}" como primeira linha.',
   'checkpoint.noTitle.fix': 'Inserir "{title}" como primeira linha',
-  'checkpoint.titleNotFirst': 'o título não está no início da primeira linha — o Stop hook lê só a primeira linha e registra checkpoint_written: false. Mova "{title}" para o topo, sem recuo.',
+  'checkpoint.titleNotFirst': 'o título não está no início da primeira linha — o Stop hook lê só a primeira linha e registra ' +
+    'checkpoint_written: false. Mova "{title}" para o topo, sem recuo.',
   'checkpoint.titleNotFirst.fix': 'Mover o título para a primeira linha',
-  'checkpoint.textBefore': 'o texto antes da primeira seção é descartado quando o Leopold faz o parse do checkpoint — mova-o para a seção a que ele pertence, ou apague-o.',
-  'checkpoint.brief': '"## {name}" — estado do brief (Mission/Charter/Guardrails/Plan) nunca vive no checkpoint: a próxima janela relê MISSION.md, CHARTER.md, GUARDRAILS.md e PLAN.md sozinha. Mova este texto para o brief, ou cite o heading ("> ## …") para mantê-lo como texto do corpo.',
+  'checkpoint.textBefore': 'o texto antes da primeira seção é descartado quando o Leopold faz o parse do checkpoint — mova-o para a ' +
+    'seção a que ele pertence, ou apague-o.',
+  'checkpoint.brief': '"## {name}" — estado do brief (Mission/Charter/Guardrails/Plan) nunca vive no checkpoint: a próxima janela relê ' +
+    ('MISSION.md, CHARTER.md, GUARDRAILS.md e PLAN.md sozinha. Mova este texto para o brief, ou cite o heading ("> ## …") para mantê-lo ' +
+      'como texto do corpo.'),
   'checkpoint.quote.fix': 'Citar "## {name}" como texto do corpo',
   'checkpoint.rename.fix': 'Renomear para "## {name}"',
-  'checkpoint.unknown.near': 'seção desconhecida "## {name}" — o contrato é: {list}. Renomeie para "## {near}", ou cite-a ("> ## …") para mantê-la como texto do corpo.',
-  'checkpoint.unknown.far': 'seção desconhecida "## {name}" — o contrato é: {list}. Renomeie para uma dessas, ou cite-a ("> ## …") para mantê-la como texto do corpo.',
-  'checkpoint.duplicate.ledger': '"## {name}" duas vezes — um checkpoint anterior aninhado; faça merge, nunca aninhe. Faça merge desta seção na primeira "## {name}" (linha {line}); como livro-razão ela mantém todas as linhas, as idênticas uma vez só.',
-  'checkpoint.duplicate.snapshot': '"## {name}" duas vezes — um checkpoint anterior aninhado; faça merge, nunca aninhe. Faça merge desta seção na primeira "## {name}" (linha {line}); como fotografia a visão posterior substitui a anterior — o merge mantém a visão posterior primeiro e a anterior abaixo dela, marcada, para você enxugar.',
+  'checkpoint.unknown.near': 'seção desconhecida "## {name}" — o contrato é: {list}. Renomeie para "## {near}", ou cite-a ("> ## …") ' +
+    'para mantê-la como texto do corpo.',
+  'checkpoint.unknown.far': 'seção desconhecida "## {name}" — o contrato é: {list}. Renomeie para uma dessas, ou cite-a ("> ## …") para ' +
+    'mantê-la como texto do corpo.',
+  'checkpoint.duplicate.ledger': '"## {name}" duas vezes — um checkpoint anterior aninhado; faça merge, nunca aninhe. Faça merge desta ' +
+    'seção na primeira "## {name}" (linha {line}); como livro-razão ela mantém todas as linhas, as idênticas uma vez só.',
+  'checkpoint.duplicate.snapshot': '"## {name}" duas vezes — um checkpoint anterior aninhado; faça merge, nunca aninhe. Faça merge desta ' +
+    ('seção na primeira "## {name}" (linha {line}); como fotografia a visão posterior substitui a anterior — o merge mantém a visão ' +
+      'posterior primeiro e a anterior abaixo dela, marcada, para você enxugar.'),
   'checkpoint.duplicate.ledger.fix': 'Fazer merge na primeira "## {name}" (cada linha uma vez)',
   'checkpoint.duplicate.ledger.repeats.fix': 'Fazer merge na primeira "## {name}", mantendo as linhas repetidas',
-  'checkpoint.duplicate.snapshot.fix': 'Fazer merge na primeira "## {name}": esta visão posterior primeiro, a visão anterior mantida abaixo dela',
+  'checkpoint.duplicate.snapshot.fix': 'Fazer merge na primeira "## {name}": esta visão posterior primeiro, a visão anterior mantida ' +
+    'abaixo dela',
   'checkpoint.duplicate.snapshot.same.fix': 'Remover esta "## {name}" repetida (a mesma visão da primeira)',
   'checkpoint.duplicate.snapshot.later.fix.one': 'Manter só esta visão posterior de "## {name}" (remove {count} linha)',
   'checkpoint.duplicate.snapshot.later.fix.other': 'Manter só esta visão posterior de "## {name}" (remove {count} linhas)',
   'checkpoint.duplicate.earlierView': '(visão anterior de "## {name}", mantida pelo merge — apague o que não vale mais)',
-  'checkpoint.crlf.one': 'fim de linha CRLF ({count} linha) — o compact hook do Leopold e o leopold doctor leem só LF: todo PreCompact recusa este checkpoint (checkpoint_unmergeable) e o doctor o reporta como MALFORMED. Converta os fins de linha para LF.',
-  'checkpoint.crlf.other': 'fins de linha CRLF ({count} linhas) — o compact hook do Leopold e o leopold doctor leem só LF: todo PreCompact recusa este checkpoint (checkpoint_unmergeable) e o doctor o reporta como MALFORMED. Converta os fins de linha para LF.',
+  'checkpoint.crlf.one': 'fim de linha CRLF ({count} linha) — o compact hook do Leopold e o leopold doctor leem só LF: todo PreCompact ' +
+    'recusa este checkpoint (checkpoint_unmergeable) e o doctor o reporta como MALFORMED. Converta os fins de linha para LF.',
+  'checkpoint.crlf.other': 'fins de linha CRLF ({count} linhas) — o compact hook do Leopold e o leopold doctor leem só LF: todo ' +
+    'PreCompact recusa este checkpoint (checkpoint_unmergeable) e o doctor o reporta como MALFORMED. Converta os fins de linha para LF.',
   'checkpoint.crlf.fix': 'Converter os fins de linha para LF',
-  'checkpoint.analysisSkipped': 'não analisado seção por seção: com {bytes} bytes o documento passa de {limit} bytes (quatro vezes o seu teto), então só o tamanho é verificado. Consolide-o abaixo do teto; as seções voltam a ser verificadas então.',
+  'checkpoint.analysisSkipped': 'não analisado seção por seção: com {bytes} bytes o documento passa de {limit} bytes (quatro vezes o seu ' +
+    'teto), então só o tamanho é verificado. Consolide-o abaixo do teto; as seções voltam a ser verificadas então.',
   'checkpoint.cli.unreadable': 'não foi possível ler o checkpoint: {reason}',
   'checkpoint.cli.noFile': 'arquivo inexistente',
   'checkpoint.cli.notRegular': 'não é um arquivo comum',
   'checkpoint.cli.badFormat': '--format deve ser text ou json, não "{format}"',
   'checkpoint.cli.badOption': 'opção desconhecida {option} (uso: --check [--format text|json] [ARQUIVO…])',
-  'checkpoint.missing': 'seção(ões) ausente(s): {list} — o contrato tem exatamente sete seções; insira cada heading ausente na sua posição do contrato (uma seção vazia serve).',
+  'checkpoint.missing': 'seção(ões) ausente(s): {list} — o contrato tem exatamente sete seções; insira cada heading ausente na sua ' +
+    'posição do contrato (uma seção vazia serve).',
   'checkpoint.missing.fix.rename': 'renomear "## {from}" para "## {to}"',
   'checkpoint.missing.fix.insertOne': 'inserir "## {name}"',
   'checkpoint.missing.fix.insertMany': 'inserir as {count} seções ausentes',
-  'checkpoint.order': 'as seções estão fora de ordem: {found} está onde deveria estar {expected} — a ordem do contrato é {list}. Reordene as seções; os corpos vão junto.',
+  'checkpoint.order': 'as seções estão fora de ordem: {found} está onde deveria estar {expected} — a ordem do contrato é {list}. ' +
+    'Reordene as seções; os corpos vão junto.',
   'checkpoint.order.fix': 'Reordenar as seções na ordem do contrato',
-  'checkpoint.emptyNextStep': '"## Next Step" está vazia — a próxima janela começa por esta seção; escreva a única próxima ação que ela deve tomar.',
-  'checkpoint.oversize': 'o checkpoint tem {bytes} bytes, acima do teto de {cap} bytes — consolide-o: descarte linhas de livro-razão que não valem mais e encurte as fotografias ({capDesc}). O Leopold recusa um checkpoint acima do teto e não escreve nada.',
+  'checkpoint.emptyNextStep': '"## Next Step" está vazia — a próxima janela começa por esta seção; escreva a única próxima ação que ela ' +
+    'deve tomar.',
+  'checkpoint.oversize': 'o checkpoint tem {bytes} bytes, acima do teto de {cap} bytes — consolide-o: descarte linhas de livro-razão que ' +
+    'não valem mais e encurte as fotografias ({capDesc}). O Leopold recusa um checkpoint acima do teto e não escreve nada.',
   'checkpoint.cap.guardrails': 'o teto é max_checkpoint_kb: {kb} no GUARDRAILS.md',
-  'checkpoint.cap.formula': 'o teto é 2% de max_context_mb ({mb}) do state.json, mantido entre {min} e {max} bytes; um max_checkpoint_kb: no GUARDRAILS.md sobrepõe a fórmula',
-  'checkpoint.format.unparsable.one': 'Não é possível formatar o CHECKPOINT.md: o parse falha ({count} problema; o primeiro: {first}). Corrija os erros antes — as correções rápidas ou "Corrigir Tudo" fazem isso sem perder texto.',
-  'checkpoint.format.unparsable.other': 'Não é possível formatar o CHECKPOINT.md: o parse falha ({count} problemas; o primeiro: {first}). Corrija os erros antes — as correções rápidas ou "Corrigir Tudo" fazem isso sem perder texto.',
-  'checkpoint.format.textBefore': 'Não é possível formatar o CHECKPOINT.md: o texto antes da primeira seção seria descartado pela forma canônica. Mova-o para uma seção antes.',
+  'checkpoint.cap.formula': 'o teto é 2% de max_context_mb ({mb}) do state.json, mantido entre {min} e {max} bytes; um ' +
+    'max_checkpoint_kb: no GUARDRAILS.md sobrepõe a fórmula',
+  'checkpoint.format.unparsable.one': 'Não é possível formatar o CHECKPOINT.md: o parse falha ({count} problema; o primeiro: {first}). ' +
+    'Corrija os erros antes — as correções rápidas ou "Corrigir Tudo" fazem isso sem perder texto.',
+  'checkpoint.format.unparsable.other': 'Não é possível formatar o CHECKPOINT.md: o parse falha ({count} problemas; o primeiro: ' +
+    '{first}). Corrija os erros antes — as correções rápidas ou "Corrigir Tudo" fazem isso sem perder texto.',
+  'checkpoint.format.textBefore': 'Não é possível formatar o CHECKPOINT.md: o texto antes da primeira seção seria descartado pela forma ' +
+    'canônica. Mova-o para uma seção antes.',
   'checkpoint.verdict.errors.one': '✗ {count} problema — a próxima janela não vai retomar a partir disto',
   'checkpoint.verdict.errors.other': '✗ {count} problemas — a próxima janela não vai retomar a partir disto',
   'checkpoint.verdict.valid': '✓ checkpoint válido · {sections}/{total} seções · {kb} KB de {cap}{warnings}',
@@ -547,19 +622,29 @@ const PT_BR: Record<MessageKey, string> = {
   'checkpoint.kind.snapshot': 'fotografia',
   'checkpoint.kind.ledger': 'livro-razão',
   'checkpoint.kindHelp.snapshot': 'fotografia — a próxima janela substitui esta seção por inteiro com a visão dela.',
-  'checkpoint.kindHelp.ledger': 'livro-razão — linhas anteriores ainda verdadeiras são mantidas, linhas novas são anexadas, e linhas duplicadas idênticas viram uma só.',
-  'checkpoint.help.In-Flight Item': 'O item do plano em que esta janela trabalhava quando fechou — o que a próxima janela retoma. O hook de compactação escreve aqui o primeiro item aberto do PLAN.md.',
-  'checkpoint.help.Files and Code': 'Os arquivos que esta run tocou e o que há neles agora (novos, alterados, ainda não criados). O hook de compactação a preenche a partir do `git status` (no máximo 40 caminhos).',
-  'checkpoint.help.Errors and Fixes': 'Erros encontrados durante a run e como cada um foi corrigido (ou que ainda está aberto), para que a próxima janela não os redescubra.',
-  'checkpoint.help.Decisions This Run': 'As decisões tomadas nesta run, uma linha cada (os headings do DECISIONS.md carimbados desde que a run começou) — não o charter, que a próxima janela relê sozinha.',
-  'checkpoint.help.Learned Constraints': 'Fatos sobre o projeto aprendidos do jeito difícil que ainda valem: o que não pode ser editado, o que o CI roda, o que quebra. Descarte uma linha quando ela deixar de ser verdade.',
-  'checkpoint.help.Current Work': 'Onde o trabalho está agora: o que está feito no item em andamento, o que está pela metade, o que está falhando.',
-  'checkpoint.help.Next Step': 'A única próxima ação para a próxima janela, concreta o bastante para começar sem reler o transcript inteiro.',
+  'checkpoint.kindHelp.ledger': 'livro-razão — linhas anteriores ainda verdadeiras são mantidas, linhas novas são anexadas, e linhas ' +
+    'duplicadas idênticas viram uma só.',
+  'checkpoint.help.In-Flight Item': 'O item do plano em que esta janela trabalhava quando fechou — o que a próxima janela retoma. O hook ' +
+    'de compactação escreve aqui o primeiro item aberto do PLAN.md.',
+  'checkpoint.help.Files and Code': 'Os arquivos que esta run tocou e o que há neles agora (novos, alterados, ainda não criados). O hook ' +
+    'de compactação a preenche a partir do `git status` (no máximo 40 caminhos).',
+  'checkpoint.help.Errors and Fixes': 'Erros encontrados durante a run e como cada um foi corrigido (ou que ainda está aberto), para que ' +
+    'a próxima janela não os redescubra.',
+  'checkpoint.help.Decisions This Run': 'As decisões tomadas nesta run, uma linha cada (os headings do DECISIONS.md carimbados desde que ' +
+    'a run começou) — não o charter, que a próxima janela relê sozinha.',
+  'checkpoint.help.Learned Constraints': 'Fatos sobre o projeto aprendidos do jeito difícil que ainda valem: o que não pode ser editado, ' +
+    'o que o CI roda, o que quebra. Descarte uma linha quando ela deixar de ser verdade.',
+  'checkpoint.help.Current Work': 'Onde o trabalho está agora: o que está feito no item em andamento, o que está pela metade, o que está ' +
+    'falhando.',
+  'checkpoint.help.Next Step': 'A única próxima ação para a próxima janela, concreta o bastante para começar sem reler o transcript ' +
+    'inteiro.',
   'server.fixAll': 'Corrigir todos os problemas do checkpoint',
   'server.completion.present': ' · já está neste checkpoint',
   'server.completion.title': 'o título do checkpoint (primeira linha)',
-  'server.hover.title': '**{title}** — o título do único documento que uma nova janela de contexto herda da anterior. Depois, exatamente sete seções, na ordem do contrato.',
-  'server.hover.secondTitle': '**Um segundo título** — um checkpoint anterior colado aqui. Merge, nunca aninhar: apague esta linha e faça merge das seções repetidas nas primeiras.',
+  'server.hover.title': '**{title}** — o título do único documento que uma nova janela de contexto herda da anterior. Depois, exatamente ' +
+    'sete seções, na ordem do contrato.',
+  'server.hover.secondTitle': '**Um segundo título** — um checkpoint anterior colado aqui. Merge, nunca aninhar: apague esta linha e ' +
+    'faça merge das seções repetidas nas primeiras.',
   'server.hover.section': '**## {name}** · seção {index} de 7',
   'server.hover.duplicate': '**Duplicada** — faça merge dela na primeira.',
   'server.hover.notSection': '**{name}** não é uma seção do checkpoint.',
@@ -610,22 +695,27 @@ const PT_BR: Record<MessageKey, string> = {
   'age.h': 'há {n} h',
   'age.d': 'há {n} d',
   // --- as recusas do Retomar (core/continuity/resume.ts) -------------------------------------------------------------
-  'resume.refused.unreadable_state': 'o state.json não é um arquivo regular, ou é grande demais para ser um estado escrito por um hook; ele não é lido, e nada é retomado a partir dele',
+  'resume.refused.unreadable_state': 'o state.json não é um arquivo regular, ou é grande demais para ser um estado escrito por um hook; ' +
+    'ele não é lido, e nada é retomado a partir dele',
   'resume.refused.live_owner': 'um dono vivo segura a run ({who}, último sinal de vida {age}); ele recusaria um segundo /leopold-run',
   'resume.who.driver': 'o driver',
   'resume.who.session': 'sessão {short}',
   'resume.refused.max_windows': 'a janela {window} passou de max_windows {max}',
   'resume.refused.kill_switch': '.leopold/STOP está presente — uma run retomada pararia na hora',
-  'resume.refused.relaunch_in_grace': 'um relançamento disparado há instantes ainda pode estar iniciando a run; tente de novo em {secs} s se ela não tiver sido reativada',
-  'resume.refused.already_resumed': 'esta parada já foi retomada (às {at}, por esta ou outra janela); tente de novo em {secs} s se o agente dela não tiver reativado a run',
-  'resume.refused.already_resumed.running': 'esta parada já foi retomada (às {at}, por esta ou outra janela) e o agente dela (pid {pid}) ainda está rodando',
+  'resume.refused.relaunch_in_grace': 'um relançamento disparado há instantes ainda pode estar iniciando a run; tente de novo em {secs} ' +
+    's se ela não tiver sido reativada',
+  'resume.refused.already_resumed': 'esta parada já foi retomada (às {at}, por esta ou outra janela); tente de novo em {secs} s se o ' +
+    'agente dela não tiver reativado a run',
+  'resume.refused.already_resumed.running': 'esta parada já foi retomada (às {at}, por esta ou outra janela) e o agente dela (pid {pid}) ' +
+    'ainda está rodando',
   // --- o que o Parar agora se recusa a sinalizar, e por quê (core/continuity/proc.ts) ------------------------------
   'proc.refused.notRunning': 'o processo não está rodando',
   'proc.refused.noExe': 'o executável dele não pode ser lido (/proc/<pid>/exe), então não dá para verificar o que ele roda',
   'proc.refused.notHarness': 'o processo não é o Claude Code nem o Codex (ele roda {exe})',
   'proc.refused.noCwd': 'o diretório de trabalho dele não pode ser lido',
   'proc.refused.otherCwd': 'ele roda em {cwd}, não neste projeto',
-  'proc.refused.noClaim': 'o state.json não registra a hora da posse (owner.claimed_at, started_at), então não dá para descartar um pid reutilizado',
+  'proc.refused.noClaim': 'o state.json não registra a hora da posse (owner.claimed_at, started_at), então não dá para descartar um pid ' +
+    'reutilizado',
   'proc.refused.claimInFuture': 'a hora da posse da run está {secs} s no futuro, então não serve para datar o processo',
   'proc.refused.startedAfterClaim': 'o processo começou depois da posse da run: o pid foi reutilizado por outro processo',
   'proc.refused.self': 'é o próprio processo deste editor',
@@ -638,7 +728,8 @@ const PT_BR: Record<MessageKey, string> = {
   'pill.stateInvalid.why': 'O state.json não é JSON válido; nada é relançado e o arquivo fica como está.',
   'pill.stateSchema.why': '{problem}. O loop espera e não escreve nada até o arquivo ser corrigido.',
   'pill.stateUnreadable': 'estado ilegível',
-  'pill.stateUnreadable.why': 'O state.json não é um arquivo regular, ou é grande demais para ser um estado escrito por um hook; ele não é lido, nada é relançado e o arquivo fica como está.',
+  'pill.stateUnreadable.why': 'O state.json não é um arquivo regular, ou é grande demais para ser um estado escrito por um hook; ele não ' +
+    'é lido, nada é relançado e o arquivo fica como está.',
   'pill.active': 'run ativa · janela {window}/{max}',
   'pill.active.why': 'A run está em andamento.',
   'pill.stopping': 'parando · STOP · janela {window}/{max}',
@@ -660,7 +751,8 @@ const PT_BR: Record<MessageKey, string> = {
   'pill.manual.why': 'O GUARDRAILS.md diz `continuity: manual`: retome na mão.',
   'pill.relaunchedRecorded.why': 'Relançada headless ({harness}); esperando até 120 s a nova sessão reativar a run.',
   'pill.relaunchFailed': ' · relançamento falhou',
-  'pill.relaunchFailed.why': 'A janela relançada não reativou a run (o agente saiu antes, ou passaram 120 s): a cadeira está vazia. Retome na mão.',
+  'pill.relaunchFailed.why': 'A janela relançada não reativou a run (o agente saiu antes, ou passaram 120 s): a cadeira está vazia. ' +
+    'Retome na mão.',
   'pill.notRetried': ' · sem nova tentativa ({reason})',
   'pill.notRelaunched': ' · não relançada ({reason})',
   'pill.refused.why': 'O loop de continuidade recusou ({reason}){detail}. Retome na mão quando for seguro.',
@@ -806,7 +898,8 @@ const PT_BR: Record<MessageKey, string> = {
   'tree.relaunch.exitedCode': 'saiu com código {code}',
   'tree.relaunch.exitedSignal': 'encerrado por {signal}',
   'tree.relaunch.exitedUnknown': 'encerrado enquanto o VS Code estava fechado',
-  'tree.relaunch.tooltip': 'Agente iniciado pelo Leopold for VS Code ({path}) às {time}, pid {pid}\n{argv}\nSaída: {log} (clique para abrir)',
+  'tree.relaunch.tooltip': 'Agente iniciado pelo Leopold for VS Code ({path}) às {time}, pid {pid}\n{argv}\nSaída: {log} (clique ' +
+    'para abrir)',
   'tree.relaunch.lastOutput': 'Última saída:',
   'tree.windows': 'Janelas',
   'tree.windows.tooltip': 'Janelas de contexto desta run (max_windows {max})',
@@ -820,7 +913,8 @@ const PT_BR: Record<MessageKey, string> = {
   'tree.events.skipped': ' · {lines} ignoradas',
   'tree.events.none': 'sem events.jsonl',
   'tree.events.notRegular': 'o events.jsonl não é um arquivo regular ({kind}); não lido',
-  'tree.events.tooltip': 'Os eventos mais recentes do journal (events.jsonl), do mais novo ao mais antigo; linhas malformadas são ignoradas',
+  'tree.events.tooltip': 'Os eventos mais recentes do journal (events.jsonl), do mais novo ao mais antigo; linhas malformadas são ' +
+    'ignoradas',
   'tree.event.noTs': '(sem ts)',
   'tree.files': 'Arquivos',
   'tree.file.missing': 'ausente',
@@ -878,7 +972,8 @@ const PT_BR: Record<MessageKey, string> = {
   'tree.archive.notStamped': 'sem carimbo',
   'doctor.extension': '(Leopold para VS Code) ',
   'doctor.cp.oversize': 'o checkpoint tem {bytes} bytes, acima do teto de {cap} bytes — consolide-o (faça merge, descarte fatos velhos)',
-  'doctor.cp.brief': 'o checkpoint tem uma seção "## {name}" — estado do brief (Mission/Charter/Guardrails/Plan) nunca vive no checkpoint; a próxima janela relê o próprio brief',
+  'doctor.cp.brief': 'o checkpoint tem uma seção "## {name}" — estado do brief (Mission/Charter/Guardrails/Plan) nunca vive no ' +
+    'checkpoint; a próxima janela relê o próprio brief',
   'doctor.cp.unknown': 'o checkpoint tem uma seção desconhecida "## {name}" — o contrato é: {list}',
   'doctor.cp.duplicate': 'o checkpoint tem "## {name}" duas vezes — um checkpoint anterior aninhado; faça merge, nunca aninhe',
   'doctor.cp.nested': 'o checkpoint contém {count} títulos "{title}" — um checkpoint anterior aninhado; faça merge, nunca aninhe',
@@ -892,44 +987,62 @@ const PT_BR: Record<MessageKey, string> = {
   'doctor.noLifeFor': 'sem sinal de vida há {age}s',
   'doctor.andMore': ' (e mais {more})',
   'doctor.plusMore': ' (+{more})',
-  'doctor.state-invalid-json': 'o state.json não é JSON válido ({message}) — o Stop hook o substitui por {"active":false,"stopped_reason":"state_invalid"}',
+  'doctor.state-invalid-json': 'o state.json não é JSON válido ({message}) — o Stop hook o substitui por ' +
+    '{"active":false,"stopped_reason":"state_invalid"}',
   'doctor.state-invalid': 'campo {path} do state.json: {message}{more} — os escritores do Leopold esperam outro tipo aqui',
-  'doctor.state-not-regular': 'o state.json não é um arquivo regular ({kind}) — não lido; um FIFO bloquearia todo leitor, os hooks inclusive',
-  'doctor.state-too-large': 'o state.json tem {mb} MB, acima dos {limit} MB que um estado escrito por um hook nunca alcança — não analisado',
+  'doctor.state-not-regular': 'o state.json não é um arquivo regular ({kind}) — não lido; um FIFO bloquearia todo leitor, os hooks ' +
+    'inclusive',
+  'doctor.state-too-large': 'o state.json tem {mb} MB, acima dos {limit} MB que um estado escrito por um hook nunca alcança — não ' +
+    'analisado',
   'doctor.kill-switch': 'kill switch presente (.leopold/STOP) — nada relança esta run até que ele seja removido',
   'doctor.owner-alive': 'dono da run: sessão {short} {desc} — vivo, visto há {age}s',
   'doctor.owner-stale': 'dono da run: sessão {short} {desc} — {lifeless}; /leopold-run numa sessão nova assume a run',
   'doctor.owner-driver-alive': 'dono da run: leopold run {desc} — vivo, visto há {age}s',
   'doctor.owner-driver-stale': 'dono da run: leopold run {desc} — {lifeless}; o próximo leopold run o recolhe, ou /leopold-run assume',
-  'doctor.owner-none': 'run ativa SEM sessão dona — toda sessão que para neste checkout é continuada e contada; reative com /leopold-run para ligar a run a uma sessão',
-  'doctor.foreign-stops': '{count} parada(s) de outras sessões foram recusadas (foreign_stop) — há uma segunda janela aberta neste checkout; ela não é contada, mas compartilha a árvore de trabalho',
-  'doctor.state-tracked': 'o state.json é RASTREADO pelo git — toda worktree e todo clone herdam o estado desta run (e o lock de git dela); adicione .leopold/ ao .gitignore e tire-o do rastreamento',
+  'doctor.owner-none': 'run ativa SEM sessão dona — toda sessão que para neste checkout é continuada e contada; reative com /leopold-run ' +
+    'para ligar a run a uma sessão',
+  'doctor.foreign-stops': '{count} parada(s) de outras sessões foram recusadas (foreign_stop) — há uma segunda janela aberta neste ' +
+    'checkout; ela não é contada, mas compartilha a árvore de trabalho',
+  'doctor.state-tracked': 'o state.json é RASTREADO pelo git — toda worktree e todo clone herdam o estado desta run (e o lock de git ' +
+    'dela); adicione .leopold/ ao .gitignore e tire-o do rastreamento',
   'doctor.state-tracking-no-git': 'não é um repositório git — não foi verificado se o .leopold/state.json é rastreado',
-  'doctor.state-tracking-not-checked': 'não foi verificado se o .leopold/state.json é rastreado pelo git (Modo Restrito: o git não roda num workspace não confiável)',
+  'doctor.state-tracking-not-checked': 'não foi verificado se o .leopold/state.json é rastreado pelo git (Modo Restrito: o git não roda ' +
+    'num workspace não confiável)',
   'doctor.checkpoint-ok': 'checkpoint OK ({bytes} bytes) — a próxima janela continua a partir dele',
   'doctor.checkpoint-absent': 'sem checkpoint (normal — um roll de janela escreve o .leopold/CHECKPOINT.md antes de a janela fechar)',
-  'doctor.checkpoint-malformed': 'checkpoint MALFORMADO: {error}{more} — uma ressemeadura não pode confiar no .leopold/CHECKPOINT.md; corrija-o ou arquive-o',
+  'doctor.checkpoint-malformed': 'checkpoint MALFORMADO: {error}{more} — uma ressemeadura não pode confiar no .leopold/CHECKPOINT.md; ' +
+    'corrija-o ou arquive-o',
   'doctor.continuity-auto': 'continuity auto — o leopold watch relança headless uma janela rolada',
   'doctor.continuity-manual': 'continuity manual — o relançamento está DESLIGADO; retome você mesmo uma janela rolada com /leopold-run',
-  'doctor.continuity-unknown': "continuity '{value}' não é uma configuração (auto|manual) — tratada como auto; corrija a linha em .leopold/GUARDRAILS.md",
+  'doctor.continuity-unknown': "continuity '{value}' não é uma configuração (auto|manual) — tratada como auto; corrija a linha em " +
+    ".leopold/GUARDRAILS.md",
   'doctor.windows': 'janelas {n}/{m}',
-  'doctor.windows-ceiling': 'janelas {n}/{m} — o teto foi alcançado; o próximo roll para a run (aumente max_windows em .leopold/GUARDRAILS.md se ela realmente precisar de mais)',
-  'doctor.windows-stopped': 'janelas {n}/{m} — o teto foi alcançado e a run parou ({reason}); aumente max_windows em .leopold/GUARDRAILS.md e retome com /leopold-run se ela realmente precisar de mais',
+  'doctor.windows-ceiling': 'janelas {n}/{m} — o teto foi alcançado; o próximo roll para a run (aumente max_windows em ' +
+    '.leopold/GUARDRAILS.md se ela realmente precisar de mais)',
+  'doctor.windows-stopped': 'janelas {n}/{m} — o teto foi alcançado e a run parou ({reason}); aumente max_windows em ' +
+    '.leopold/GUARDRAILS.md e retome com /leopold-run se ela realmente precisar de mais',
   'doctor.progress': 'a última janela fechou {k} item(ns) do plano',
   'doctor.firstRun.title': 'o que uma primeira run precisa (Leopold para VS Code)',
   'doctor.agent-found': '{harness} encontrado: {path} — {version}',
   'doctor.agent-found-untrusted': '{harness} encontrado: {path} — a versão não é consultada no Modo Restrito (isso o iniciaria)',
-  'doctor.agent-version-failed': '{harness} encontrado: {path}, mas "{harness} --version" falhou ({reason}) — um relançamento iniciaria este arquivo',
+  'doctor.agent-version-failed': '{harness} encontrado: {path}, mas "{harness} --version" falhou ({reason}) — um relançamento iniciaria ' +
+    'este arquivo',
   'doctor.agent-missing': '{harness} não encontrado: {reason}',
   'doctor.agent-unused': '{harness} não encontrado — nenhuma run aqui o usa (ele só é preciso para relançar ou retomar uma run {harness})',
-  'doctor.agents-missing': 'nem claude nem codex podem ser iniciados — relançamentos e Retomar precisam de um: defina leopold.claude.path ou leopold.codex.path',
-  'doctor.watch-serving': '{project}: leopold watch (pid {pid}, porta {port}) atende este projeto — o ciclo de relançamento da extensão cede a ele',
-  'doctor.watch-none': '{project}: nenhum leopold watch atende este projeto — o item Leopold da barra de status roda o ciclo de relançamento enquanto o VS Code está aberto',
+  'doctor.agents-missing': 'nem claude nem codex podem ser iniciados — relançamentos e Retomar precisam de um: defina ' +
+    'leopold.claude.path ou leopold.codex.path',
+  'doctor.watch-serving': '{project}: leopold watch (pid {pid}, porta {port}) atende este projeto — o ciclo de relançamento da extensão ' +
+    'cede a ele',
+  'doctor.watch-none': '{project}: nenhum leopold watch atende este projeto — o item Leopold da barra de status roda o ciclo de ' +
+    'relançamento enquanto o VS Code está aberto',
   'doctor.watch-none-untrusted': '{project}: nenhum leopold watch atende este projeto, e no Modo Restrito nada o relança',
-  'doctor.watch-unknown': '{project}: não foi verificado se um leopold watch atende este projeto (os processos não podem ser listados neste sistema)',
+  'doctor.watch-unknown': '{project}: não foi verificado se um leopold watch atende este projeto (os processos não podem ser listados ' +
+    'neste sistema)',
   'doctor.noVersion': 'não imprimiu versão',
-  'doctor.progress-zero': 'a última janela fechou ZERO itens do plano — mais uma janela sem itens encerra a run (no_progress_across_windows)',
-  'doctor.progress-stopped': 'a última janela fechou ZERO itens do plano — a run parou ({reason}): janelas seguidas não fecharam nada; retome com /leopold-run quando o plano puder avançar',
+  'doctor.progress-zero': 'a última janela fechou ZERO itens do plano — mais uma janela sem itens encerra a run ' +
+    '(no_progress_across_windows)',
+  'doctor.progress-stopped': 'a última janela fechou ZERO itens do plano — a run parou ({reason}): janelas seguidas não fecharam nada; ' +
+    'retome com /leopold-run quando o plano puder avançar',
   'doctor.summary': 'resumo: {ok} ok, {warnings} avisos, {problems} problemas',
   'doctor.healthy': 'O Leopold parece saudável.',
   'doctor.fixFails': 'Corrija os itens [FAIL] acima.',

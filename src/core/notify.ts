@@ -2,12 +2,14 @@
 // person must act — or is waiting to hear that the work is done — and once per event: each event has a key made of
 // what identifies it on disk (the window and the record's stamp, the error's time, the stop's release time), so the
 // same event seen again — on the next tick, after a reload, from another decision path — is not shown twice.
-import { apiError, apiErrorResult, isActive, objectField, recordIsForCurrentWindow, relaunchResult, stoppedReason, windowsOf } from './fields';
+import { apiError, apiErrorResult, isActive, objectField, recordIsForCurrentWindow, relaunchResult, stoppedReason,
+  windowsOf } from './fields';
 import { parseUtc } from './time';
 import type { ContinuitySnapshot } from './continuity/decide';
 
 export type NoticeKind = 'planComplete' | 'relaunch' | 'gate' | 'apiError' | 'awaitingHuman' | 'budgetExceeded' | 'stateInvalid';
-export const NOTICE_KINDS: readonly NoticeKind[] = ['planComplete', 'relaunch', 'gate', 'apiError', 'awaitingHuman', 'budgetExceeded', 'stateInvalid'];
+export const NOTICE_KINDS: readonly NoticeKind[] = ['planComplete', 'relaunch', 'gate', 'apiError', 'awaitingHuman', 'budgetExceeded',
+  'stateInvalid'];
 
 export interface Notice {
   kind: NoticeKind;
@@ -58,7 +60,8 @@ export function noticeFor(state: NoticeState): Notice | undefined {
       return { kind: 'awaitingHuman', key: `awaitingHuman:${s(st.awaiting_item)}:${stopKey}`, atMs: releasedMs };
     case 'state_invalid': return { kind: 'stateInvalid', key: `stateInvalid:hook:${stopKey}`, reason: 'state_invalid', atMs: releasedMs };
     // The driver's budget stop (`--budget-usd`): a person decides whether to spend more.
-    case 'budget_exceeded': return { kind: 'budgetExceeded', key: `budgetExceeded:${stopKey}:${s(st.spent_usd)}`, atMs: releasedMs ?? state.mtimeMs };
+    case 'budget_exceeded': return { kind: 'budgetExceeded', key: `budgetExceeded:${stopKey}:${s(st.spent_usd)}`, atMs: releasedMs
+      ?? state.mtimeMs };
     case 'max_windows':
     case 'no_progress_across_windows':
       return { kind: 'gate', key: `gate:${reason}:${s(windowsOf(st))}:${stopKey}`, reason, atMs: releasedMs };
@@ -77,7 +80,8 @@ export function noticeFor(state: NoticeState): Notice | undefined {
       const r = result.slice('refused:'.length);
       const key = `${s(apiError(st).at)}:${result}:${s(st.api_error_refused_at)}`;
       const atMs = parseUtc(st.api_error_refused_at) ?? parseUtc(apiError(st).at);
-      return GATE_REASONS.has(r) ? { kind: 'gate', key: `gate:api:${key}`, reason: r, atMs } : { kind: 'apiError', key: `apiError:${key}`, reason: r, atMs };
+      return GATE_REASONS.has(r) ? { kind: 'gate', key: `gate:api:${key}`, reason: r, atMs } : { kind: 'apiError', key: `apiError:${key}`,
+        reason: r, atMs };
     }
     default: return undefined;
   }

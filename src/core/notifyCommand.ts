@@ -95,7 +95,8 @@ export function runNotifyCommand(argv: readonly string[], event: NotifyEvent,
     child.stdin?.end(`${JSON.stringify(event)}\n`);
     child.on('exit', (code, signal) => {
       const ok = code === 0 && !timedOut;
-      done({ ok, exitCode: code ?? undefined, signal: signal ?? undefined, detail: ok ? undefined : stderr.trim().split('\n').slice(-5).join(' | ') || undefined });
+      done({ ok, exitCode: code ?? undefined, signal: signal ?? undefined, detail: ok ? undefined
+        : stderr.trim().split('\n').slice(-5).join(' | ') || undefined });
     });
     timers.push(setTimeout(() => {
       timedOut = true;

@@ -131,22 +131,29 @@ export function checkpointVerdict(text: string | undefined, cap: CheckpointCap, 
   return verdictOf(text === undefined ? { kind: 'missing' } : { kind: 'ok', text }, cap, locale);
 }
 
-type CheckpointRead = { kind: 'missing' } | { kind: 'ok'; text: string } | { kind: 'not-regular'; fileKind: Exclude<FileKind, 'regular' | 'missing'> } | { kind: 'too-large'; bytes: number };
+type CheckpointRead = { kind: 'missing' } | { kind: 'ok'; text: string } | { kind: 'not-regular'; fileKind: Exclude<FileKind,
+  'regular' | 'missing'> } | { kind: 'too-large'; bytes: number };
 
 function verdictOf(read: CheckpointRead, cap: CheckpointCap, locale: Locale): CheckpointVerdict {
-  if (read.kind === 'not-regular') return { exists: false, capBytes: cap.bytes, ok: false, errors: 1, verdict: msg(locale, 'project.checkpoint.notRegular', { kind: fileKindWords(read.fileKind, locale) }) };
-  if (read.kind === 'too-large') return { exists: true, bytes: read.bytes, capBytes: cap.bytes, ok: false, errors: 1, verdict: msg(locale, 'project.checkpoint.tooLarge', { size: formatSize(read.bytes, locale) }) };
+  if (read.kind === 'not-regular') return { exists: false, capBytes: cap.bytes, ok: false, errors: 1, verdict: msg(locale,
+    'project.checkpoint.notRegular', { kind: fileKindWords(read.fileKind, locale) }) };
+  if (read.kind === 'too-large') return { exists: true, bytes: read.bytes, capBytes: cap.bytes, ok: false, errors: 1, verdict: msg(locale,
+    'project.checkpoint.tooLarge', { size: formatSize(read.bytes, locale) }) };
   const text = read.kind === 'ok' ? read.text : undefined;
-  if (text === undefined) return { exists: false, capBytes: cap.bytes, ok: false, errors: 0, verdict: msg(locale, 'project.checkpoint.missing') };
-  if (text.trim() === '') return { exists: true, bytes: utf8Length(text), capBytes: cap.bytes, ok: false, errors: 1, verdict: msg(locale, 'project.checkpoint.empty') };
+  if (text === undefined) return { exists: false, capBytes: cap.bytes, ok: false, errors: 0, verdict: msg(locale,
+    'project.checkpoint.missing') };
+  if (text.trim() === '') return { exists: true, bytes: utf8Length(text), capBytes: cap.bytes, ok: false, errors: 1, verdict: msg(locale,
+    'project.checkpoint.empty') };
   const v = validateCheckpoint(text, cap, locale);
   const size = msg(locale, 'project.checkpoint.size', { bytes: formatKb(v.bytes, locale), cap: formatKb(cap.bytes, locale) });
   if (v.errors > 0) {
     const first = v.findings.find((f) => f.severity === 'error')!;
-    return { exists: true, bytes: v.bytes, capBytes: cap.bytes, ok: false, errors: v.errors, verdict: msgN(locale, 'project.checkpoint.problems', v.errors, { code: first.code, size }) };
+    return { exists: true, bytes: v.bytes, capBytes: cap.bytes, ok: false, errors: v.errors, verdict: msgN(locale,
+      'project.checkpoint.problems', v.errors, { code: first.code, size }) };
   }
   const warnings = v.warnings ? msgN(locale, 'project.checkpoint.warnings', v.warnings) : '';
-  return { exists: true, bytes: v.bytes, capBytes: cap.bytes, ok: true, errors: 0, verdict: msg(locale, 'project.checkpoint.valid', { size, warnings }) };
+  return { exists: true, bytes: v.bytes, capBytes: cap.bytes, ok: true, errors: 0, verdict: msg(locale, 'project.checkpoint.valid', { size,
+    warnings }) };
 }
 
 export class ProjectModel {
@@ -197,9 +204,12 @@ export class ProjectModel {
     const prev = this.snap;
     const next: ProjectSnapshot = prev ? { ...prev } : {
       leoDir: this.leoDir, state: { kind: 'missing' }, status: runStatus(undefined, this.locale), guardrails: parseGuardrails(''),
-      maxWindows: 10, windows: [], runEvents: [], runJournal: join(this.leoDir, 'events.jsonl'), recent: [], decisions: noDecisions(), journalSkipped: 0, journalExists: false, runs: [], files: [],
-      checkpoint: { exists: false, capBytes: 32768, ok: false, errors: 0, verdict: msg(this.locale, 'project.checkpoint.missing') }, killSwitch: false,
-      continuity: { projectRoot: dirname(this.leoDir), state: { kind: 'missing' }, openItems: 0, continuity: 'auto', stopExists: false, checkpointBytes: 0 },
+      maxWindows: 10, windows: [], runEvents: [], runJournal: join(this.leoDir, 'events.jsonl'), recent: [], decisions: noDecisions(),
+        journalSkipped: 0, journalExists: false, runs: [], files: [],
+      checkpoint: { exists: false, capBytes: 32768, ok: false, errors: 0, verdict: msg(this.locale, 'project.checkpoint.missing') },
+        killSwitch: false,
+      continuity: { projectRoot: dirname(this.leoDir), state: { kind: 'missing' }, openItems: 0, continuity: 'auto', stopExists: false,
+        checkpointBytes: 0 },
     };
     const p = (name: string) => join(this.leoDir, name);
     await Promise.all([
@@ -226,7 +236,8 @@ export class ProjectModel {
         next.decisions = copyDecisions(this.tailer.decisions);
         next.journalSkipped = this.tailer.skipped;
         next.journalExists = this.tailer.fileKind === 'regular';
-        next.journalNotRegular = this.tailer.fileKind === 'regular' || this.tailer.fileKind === 'missing' ? undefined : this.tailer.fileKind;
+        next.journalNotRegular = this.tailer.fileKind === 'regular' || this.tailer.fileKind === 'missing' ? undefined
+          : this.tailer.fileKind;
       })(),
       sections.has('runs') && (async () => {
         next.runs = await listRuns(this.leoDir);
@@ -234,7 +245,8 @@ export class ProjectModel {
       sections.has('files') && (async () => {
         next.files = await Promise.all(BRIEF_FILES.map(async (name): Promise<FileInfo> => {
           const f = await describeFile(p(name));
-          if (f.kind === 'regular') return { name, path: p(name), exists: true, bytes: f.bytes, tooLarge: f.bytes! > TEXT_CAP_BYTES || undefined };
+          if (f.kind === 'regular') return { name, path: p(name), exists: true, bytes: f.bytes, tooLarge: f.bytes! > TEXT_CAP_BYTES
+            || undefined };
           return { name, path: p(name), exists: false, notRegular: f.kind === 'missing' ? undefined : f.kind };
         }));
         next.killSwitch = (await describeFile(p('STOP'))).kind !== 'missing';

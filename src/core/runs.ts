@@ -135,7 +135,8 @@ export function runStatus(state: Record<string, unknown> | undefined, locale: Lo
     const w = windowsOf(state) ?? DEFAULT_WINDOWS;
     return { kind: 'rolled', label: msg(locale, 'run.status.rolled', { window: w }), reason };
   }
-  if (reason === 'plan_complete' || reason === 'routed_complete') return { kind: 'finished', label: msg(locale, 'run.status.finished', { reason }), reason };
+  if (reason === 'plan_complete' || reason === 'routed_complete') return { kind: 'finished', label: msg(locale, 'run.status.finished',
+    { reason }), reason };
   if (reason) return { kind: 'stopped', label: msg(locale, 'run.status.stopped', { reason }), reason };
   return { kind: 'stopped', label: msg(locale, 'run.status.inactive') };
 }
@@ -200,7 +201,8 @@ function journalEnding(e: JournalEvent | undefined, pending: boolean): WindowEnd
  */
 export function endingWords(e: WindowEnding, locale: Locale = 'en', end: WindowEnd = 'rolled'): string {
   switch (e.how) {
-    case 'relaunched': return e.harness ? msg(locale, 'run.window.relaunchedWith', { harness: e.harness }) : msg(locale, 'run.window.relaunched');
+    case 'relaunched': return e.harness ? msg(locale, 'run.window.relaunchedWith', { harness: e.harness }) : msg(locale,
+      'run.window.relaunched');
     case 'fired': return e.detail ? msg(locale, 'run.relaunch.firedWith', { detail: e.detail }) : msg(locale, 'run.relaunch.fired');
     case 'refused': return msg(locale, 'run.relaunch.refused', { reason: e.reason ?? msg(locale, 'run.unknown') });
     case 'failed': return e.detail ? msg(locale, 'run.relaunch.failedWith', { detail: e.detail }) : msg(locale, 'run.relaunch.failed');
@@ -218,7 +220,8 @@ export function windowFacts(w: RunWindow, locale: Locale = 'en'): string[] {
   const parts: string[] = [];
   if (w.itemsClosed !== undefined) parts.push(msgN(locale, 'tree.items', w.itemsClosed));
   if (w.contextMb !== undefined) parts.push(`${decimal(locale, w.contextMb.toFixed(1))} MB`);
-  if (w.checkpointWritten !== undefined) parts.push(msg(locale, w.checkpointWritten ? 'tree.window.checkpoint' : 'tree.window.noCheckpoint'));
+  if (w.checkpointWritten !== undefined) parts.push(msg(locale, w.checkpointWritten ? 'tree.window.checkpoint'
+    : 'tree.window.noCheckpoint'));
   if (w.compactions > 0) parts.push(msgN(locale, 'tree.compactions', w.compactions));
   return parts;
 }
@@ -341,7 +344,8 @@ function countAtMost(sorted: readonly number[], x: number): number {
  * `window_progress` or the run's `window_roll` events record (the newest `MAX_LISTED_WINDOWS`), plus the current
  * window `windows`; the windows between without a record are skipped (`n` jumps), whatever `windows` says.
  */
-export function assembleWindows(state: Record<string, unknown> | undefined, events: readonly JournalEvent[], planVector?: string, locale: Locale = 'en'): RunWindow[] {
+export function assembleWindows(state: Record<string, unknown> | undefined, events: readonly JournalEvent[], planVector?: string,
+  locale: Locale = 'en'): RunWindow[] {
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   if (!state) return [];
   const total = currentWindow(state);
@@ -422,7 +426,8 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
         const ending: WindowEnding = recordEnding(raw) ?? journalEnding(next, true) ?? { how: 'waiting' };
         w.ending = ending;
         w.detail = m('run.window.notStarted', { why: endingWords(ending, locale, 'pending') });
-        if (raw ? /^(refused|failed)/.test(raw) : next?.event === 'window_relaunch_refused' || next?.event === 'window_relaunch_failed') w.troubled = true;
+        if (raw ? /^(refused|failed)/.test(raw) : next?.event === 'window_relaunch_refused'
+          || next?.event === 'window_relaunch_failed') w.troubled = true;
         delete w.itemsClosed;
       } else {
         if (status.kind === 'finished') {
@@ -486,7 +491,8 @@ export function archivedRunState(events: readonly JournalEvent[]): Record<string
   const base: Record<string, unknown> = { active: false, ...(reason ? { stopped_reason: reason } : {}) };
   const run = sorted.slice(runStartIndex(base, sorted));
   let lastRoll: JournalEvent | undefined;
-  for (const e of run) if (e.event === 'window_roll' && windowNo(e.fields.window) !== undefined && (!lastRoll || windowNo(e.fields.window)! >= windowNo(lastRoll.fields.window)!)) lastRoll = e;
+  for (const e of run) if (e.event === 'window_roll' && windowNo(e.fields.window) !== undefined && (!lastRoll
+    || windowNo(e.fields.window)! >= windowNo(lastRoll.fields.window)!)) lastRoll = e;
   const rolled = lastRoll ? windowNo(lastRoll.fields.window)! : 0;
   // After its last roll the run went on in the next window (or waits for it, when it ended at that roll).
   const state: Record<string, unknown> = { ...base, windows: rolled + 1 };

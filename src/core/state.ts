@@ -121,7 +121,8 @@ export const STATE_MAX_DEPTH = 256;
 
 /** The issue for a state nested past STATE_MAX_DEPTH (one line, said once like any other invalid state). */
 export function tooDeepIssue(): StateIssue {
-  return { path: '', message: `nested more than ${STATE_MAX_DEPTH} levels deep (objects and arrays); no Leopold writer nests like this, and it cannot be merged safely` };
+  return { path: '', message: `nested more than ${STATE_MAX_DEPTH} levels deep (objects and arrays); no Leopold writer nests like this, ` +
+    `and it cannot be merged safely` };
 }
 
 /** Parses the text of a state.json. `raw` is the JSON object exactly as on disk. Never throws. */

@@ -41,7 +41,8 @@ export interface TimelineMark {
  * `windowFacts` (the tree shows it too) or to `windowLines` below, and nothing in the webview changes.
  */
 export interface TimelineWindow extends Pick<RunWindow,
-  'n' | 'end' | 'ending' | 'detail' | 'itemsClosed' | 'contextMb' | 'checkpointWritten' | 'compactions' | 'startedMs' | 'endedMs' | 'troubled'> {
+  'n' | 'end' | 'ending' | 'detail' | 'itemsClosed' | 'contextMb' | 'checkpointWritten' | 'compactions' | 'startedMs' | 'endedMs'
+  | 'troubled'> {
   title: string;
   lines: string[];
 }
@@ -315,7 +316,8 @@ export function buildTimeline(args: {
     const next = windows[i + 1];
     const relaunch = lastRelaunch.get(next.n);
     const ending = windows[i].ending;
-    const label = relaunch ? `${relaunch.time} ${relaunch.label}`.trim() : ending ? endingWords(ending, locale, windows[i].end) : windows[i].detail;
+    const label = relaunch ? `${relaunch.time} ${relaunch.label}`.trim() : ending ? endingWords(ending, locale, windows[i].end)
+      : windows[i].detail;
     links.push({ from: windows[i].n, label, cls: relaunch?.kind ?? (next.end === 'pending' ? 'pending' : 'resumed') });
   }
   const v = args.verdict;
@@ -333,7 +335,8 @@ export function buildTimeline(args: {
       }),
     },
     apiError: args.apiError && t('timeline.apiError', {
-      type: clip(args.apiError.type ?? '?', 100), hint: args.apiError.hint ? t('timeline.apiError.hint', { hint: clip(args.apiError.hint, MAX_TEXT) }) : '',
+      type: clip(args.apiError.type ?? '?', 100), hint: args.apiError.hint ? t('timeline.apiError.hint', { hint: clip(args.apiError.hint,
+        MAX_TEXT) }) : '',
     }),
     title: t('timeline.title', { project: args.project }),
     subtitle: t('timeline.subtitle', {
@@ -343,7 +346,8 @@ export function buildTimeline(args: {
     empty: windows.length === 0 ? t('timeline.empty') : undefined,
     legend: ([
       ['roll', 'timeline.legend.roll'], ['compaction', 'timeline.legend.compaction'], ['relaunch', 'timeline.legend.relaunch'],
-      ['relaunch_refused', 'timeline.legend.relaunchRefused'], ['api_error', 'timeline.legend.apiError'], ['api_retry', 'timeline.legend.apiRetry'],
+      ['relaunch_refused', 'timeline.legend.relaunchRefused'], ['api_error', 'timeline.legend.apiError'], ['api_retry',
+        'timeline.legend.apiRetry'],
     ] as const).map(([cls, key]) => ({ cls, label: t(key) })),
     noMarks: t('timeline.noMarks'),
     live: args.live,

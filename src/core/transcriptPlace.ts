@@ -33,7 +33,8 @@ export function transcriptEnv(env: NodeJS.ProcessEnv, home: string): TranscriptE
 
 /** The folders transcripts may live in, per harness (not resolved). */
 export function transcriptRoots(env: TranscriptEnv): { claude: string[]; codex: string[] } {
-  const claude = [env.claudeConfigDir, env.claudeHome, join(env.home, '.claude')].filter((d): d is string => !!d).map((d) => join(d, 'projects'));
+  const claude = [env.claudeConfigDir, env.claudeHome, join(env.home, '.claude')].filter((d): d is string => !!d).map((d) => join(d,
+    'projects'));
   const codex = [env.codexHome, join(env.home, '.codex')].filter((d): d is string => !!d).map((d) => join(d, 'sessions'));
   return { claude, codex };
 }

@@ -76,7 +76,8 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const review = registerReview(ctx, live.runs);
 
   log.info(`Leopold for VS Code ${extension.extension.packageJSON.version} active in ${Date.now() - t0} ms ` +
-    `(projects found in ${tProjects - t0} ms; ${registry.projects.length} project${registry.projects.length === 1 ? '' : 's'}, ${vscode.env.appName} ${vscode.version})`);
+    (`(projects found in ${tProjects - t0} ms; ${registry.projects.length} ` +
+      `project${registry.projects.length === 1 ? '' : 's'}, ${vscode.env.appName} ${vscode.version})`));
   if (extension.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
     registry, isTrusted: () => ctx.isTrusted(),

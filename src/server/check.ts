@@ -29,7 +29,8 @@ export const cliLocale = envLocale;
 async function checkFile(file: string, cwd: string, locale: Locale): Promise<CheckedFile> {
   const r = await checkCheckpointFile(path.resolve(cwd, file), locale);
   if (r.kind === 'checked') return { file, bytes: r.bytes, cap: r.cap, findings: r.findings };
-  const reason = r.why === 'missing' ? msg(locale, 'checkpoint.cli.noFile') : r.why === 'not-regular' ? msg(locale, 'checkpoint.cli.notRegular') : r.message ?? '';
+  const reason = r.why === 'missing' ? msg(locale, 'checkpoint.cli.noFile') : r.why === 'not-regular' ? msg(locale,
+    'checkpoint.cli.notRegular') : r.message ?? '';
   return {
     file,
     findings: [{
@@ -82,7 +83,8 @@ export async function runCheck(args: string[], cwd: string, env: NodeJS.ProcessE
     for (const r of results) {
       for (const f of r.findings) {
         // One line per finding: a message never spans lines.
-        out.stdout(`${r.file}:${f.span.startLine + 1}:${f.span.startChar + 1}: ${f.severity} ${f.code} ${f.message.replace(/[\r\n]+/g, ' ')}\n`);
+        out.stdout(`${r.file}:${f.span.startLine + 1}:${f.span.startChar + 1}: ${f.severity} ${f.code} ${f.message.replace(/[\r\n]+/g,
+          ' ')}\n`);
       }
     }
   }

@@ -56,7 +56,8 @@ export function guardedSync(connection: Connection): TextDocumentConnection {
     onDidCloseTextDocument: (h) => connection.onDidCloseTextDocument(guard('textDocument/didClose', h, undefined)),
     onWillSaveTextDocument: (h) => connection.onWillSaveTextDocument(guard('textDocument/willSave', h, undefined)),
     onWillSaveTextDocumentWaitUntil: (h) =>
-      connection.onWillSaveTextDocumentWaitUntil((p, token) => guard('textDocument/willSaveWaitUntil', (q: typeof p) => h(q, token), null)(p)),
+      connection.onWillSaveTextDocumentWaitUntil((p, token) => guard('textDocument/willSaveWaitUntil', (q: typeof p) => h(q, token),
+        null)(p)),
     onDidSaveTextDocument: (h) => connection.onDidSaveTextDocument(guard('textDocument/didSave', h, undefined)),
   };
   // TextDocuments.listen records the sync kind on the connection it is given: pass it through.

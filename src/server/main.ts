@@ -55,7 +55,8 @@ function stdioConnection() {
   reader.onError((err) => {
     if (failed) return;
     failed = true;
-    const text = `${SERVER_NAME}: the LSP stream is out of frame (${err.message.split('\n')[0]}); exiting so that the client restarts the server`;
+    const text = `${SERVER_NAME}: the LSP stream is out of frame (${err.message.split('\n')[0]}); exiting so that the client restarts ` +
+      `the server`;
     process.stderr.write(`${text}\n`);
     reader.dispose();
     void writer.write({ jsonrpc: '2.0', method: 'window/logMessage', params: { type: 1, message: text } } as never)
@@ -68,7 +69,8 @@ function stdioConnection() {
   const ended = () => process.exit(shutdown ? 0 : 1);
   process.stdin.on('end', ended);
   process.stdin.on('close', ended);
-  for (const k of ['log', 'info', 'warn', 'error', 'debug'] as const) console[k] = (...a: unknown[]) => void process.stderr.write(`${format(...a)}\n`);
+  for (const k of ['log', 'info', 'warn', 'error',
+    'debug'] as const) console[k] = (...a: unknown[]) => void process.stderr.write(`${format(...a)}\n`);
   const connection = createConnection(ProposedFeatures.all, reader, writer);
   connection.onShutdown(() => {
     shutdown = true;

@@ -76,6 +76,9 @@ describe('lint: the layer rules', function () {
     { path: 'src/core/probe.ts', code: fits },
     { path: 'src/core/probe.ts', code: `export const s = '${'x'.repeat(300)}';\n` },
     { path: 'scripts/probe.mjs', code: `// ${'word '.repeat(30)}\nexport const a = 1;\n` },
+    { path: 'test/unit/probe.ts', code: `export const s = '${'x'.repeat(300)}';\n` },
+    { path: 'src/core/probe.ts', code: "import { a } from './x';\nimport { b } from './x';\nimport type { C } from './x';\nexport const ab: C = [a, b];\n" },
+    { path: 'src/core/probe.ts', code: `export function big(): number {\n  let n = 0;\n${'  n++;\n'.repeat(85)}  return n;\n}\n` },
   ];
   let results: Finding[][] = [];
   before(() => {
@@ -94,13 +97,24 @@ describe('lint: the layer rules', function () {
     allowed.forEach((probe, i) => assert.deepEqual(results[forbidden.length + i], [], `${probe.path}: ${probe.code}`));
   });
 
-  it('limits code lines to 140 characters, not the literals that make a line long', () => {
+  it('limits lines to 140 characters; in src/ a long literal is no exemption (tests keep it)', () => {
     assert.ok(long.length > 142);
     assert.equal(fits.length - 1, 140);
-    const [tooLong, atLimit, literalLine, script] = results.slice(forbidden.length + allowed.length);
+    const [tooLong, atLimit, literalLine, script, testLiteral] = results.slice(forbidden.length + allowed.length);
     assert.deepEqual(tooLong.map((f) => f.ruleId), ['max-len']);
     assert.deepEqual(atLimit, []);
-    assert.deepEqual(literalLine, []);
+    assert.deepEqual(literalLine.map((f) => f.ruleId), ['max-len']);
     assert.deepEqual(script.map((f) => f.ruleId), ['max-len'], 'scripts/ are linted too');
+    assert.deepEqual(testLiteral, []);
+  });
+
+  it('refuses a module imported twice (a type import beside a value import is fine)', () => {
+    const dup = results[forbidden.length + allowed.length + 5];
+    assert.deepEqual(dup.map((f) => `${f.ruleId}:${f.line}`), ['no-duplicate-imports:2']);
+  });
+
+  it('warns on a function over 80 lines in src/', () => {
+    const big = results[forbidden.length + allowed.length + 6];
+    assert.deepEqual(big.map((f) => f.ruleId), ['max-lines-per-function']);
   });
 });

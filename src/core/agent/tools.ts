@@ -34,7 +34,8 @@ export interface AgentToolDefinition {
 
 const PROJECT = {
   type: 'string',
-  description: 'The Leopold project: the path of the folder that holds `.leopold/` (absolute, or relative to the workspace / the server\'s directory). Omit it when there is only one project.',
+  description: 'The Leopold project: the path of the folder that holds `.leopold/` (absolute, or relative to the workspace / the ' +
+    'server\'s directory). Omit it when there is only one project.',
 };
 
 /** Bounds of what the answers may hold. */
@@ -52,7 +53,8 @@ export const AGENT_TOOLS: readonly AgentToolDefinition[] = [
     description: 'Returns the state of the autonomous Leopold run in a project as one JSON object: whether it is active or stopped and why '
       + '(stoppedReason), what the relaunch loop would do now (loop.action: relaunch, api_relaunch, refuse, api_refuse, wait or none, with '
       + 'its reason), the context window (windows.current/max) and its size (context.mb of capMb), the plan (done/total), the meters '
-      + '(iterations, subagents, forks, failures as [value, max]), the decision count, tokens and estimated cost in USD for the whole run and '
+      + ('(iterations, subagents, forks, failures as [value, max]), the decision count, tokens and estimated cost in USD for the whole ' +
+        'run and ')
       + 'per window, and needsYou (null, or what a person must do). Use it to answer "is the run healthy, what happens next, does it need '
       + 'me, what has it cost". Read-only.',
     inputSchema: { type: 'object', properties: { project: PROJECT }, additionalProperties: false },
@@ -86,7 +88,8 @@ export const AGENT_TOOLS: readonly AgentToolDefinition[] = [
       type: 'object',
       properties: {
         project: PROJECT,
-        limit: { type: 'integer', minimum: 1, maximum: EVENTS_MAX, description: `How many events (1–${EVENTS_MAX}, default ${EVENTS_DEFAULT}).` },
+        limit: { type: 'integer', minimum: 1, maximum: EVENTS_MAX, description: `How many events (1–${EVENTS_MAX}, ` +
+          `default ${EVENTS_DEFAULT}).` },
         event: { type: 'string', description: 'Only events with this name.' },
       },
       additionalProperties: false,
@@ -104,7 +107,8 @@ export const AGENT_TOOLS: readonly AgentToolDefinition[] = [
       properties: {
         project: PROJECT,
         query: { type: 'string', description: 'Words to look for (empty: the newest decisions).' },
-        limit: { type: 'integer', minimum: 1, maximum: DECISIONS_MAX, description: `How many hits (1–${DECISIONS_MAX}, default ${DECISIONS_DEFAULT}).` },
+        limit: { type: 'integer', minimum: 1, maximum: DECISIONS_MAX, description: `How many hits (1–${DECISIONS_MAX}, ` +
+          `default ${DECISIONS_DEFAULT}).` },
       },
       required: ['query'],
       additionalProperties: false,
@@ -172,7 +176,8 @@ export async function checkCheckpointAnswer(input: Record<string, unknown>, leoD
   const abs = file !== undefined ? await resolveFile(file) : path.join(leoDir!, 'CHECKPOINT.md');
   const r = await checkCheckpointFile(abs, locale);
   if (r.kind === 'unreadable') {
-    const why = r.why === 'missing' ? 'no such file' : r.why === 'not-regular' ? 'not a regular file (never opened)' : clip(r.message ?? 'unreadable', 300);
+    const why = r.why === 'missing' ? 'no such file' : r.why === 'not-regular' ? 'not a regular file (never ' +
+      'opened)' : clip(r.message ?? 'unreadable', 300);
     return { file: abs, ok: false, unreadable: why, errors: 1, warnings: 0, findings: [] };
   }
   return checkResult(r.bytes, r.cap, r.findings, abs);

@@ -230,7 +230,8 @@ export function earlyExitDetail(exit: Pick<ChildExit, 'code' | 'signal'>): strin
  * roll), Leopold's `failed:<harness>` record and its `window_relaunch_failed` event, exactly those keys. An
  * api_error attempt has no failure record upstream (the ladder's next rung answers it): nothing is written.
  */
-export function earlyExitRecord(child: ChildRecord, exit: Pick<ChildExit, 'code' | 'signal'>, state: Record<string, unknown>, nowMs: number):
+export function earlyExitRecord(child: ChildRecord, exit: Pick<ChildExit, 'code' | 'signal'>, state: Record<string, unknown>,
+  nowMs: number):
   { fields: Record<string, unknown>; event: EventPlan } | undefined {
   if (child.path === 'api_error' || !exitedEarly(child, state)) return undefined;
   const window = child.window!;

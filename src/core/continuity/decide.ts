@@ -174,7 +174,8 @@ function rollTick(snap: ContinuitySnapshot, state: Record<string, unknown>, nowM
   const now = formatUtc(nowMs);
   const window = windowsOf(state);
   if (window === undefined) {
-    return simple('error', { verdict: 'error', reason: 'windows_not_integer', detail: `windows is not an integer (${JSON.stringify(state.windows)})`, path: 'roll' });
+    return simple('error', { verdict: 'error', reason: 'windows_not_integer', detail: `windows is not an integer ` +
+      `(${JSON.stringify(state.windows)})`, path: 'roll' });
   }
   const record = (result: string) => ({ relaunch_window: window, relaunch_result: result, relaunch_at: now });
   // Upstream's key sets, exactly: only stale_roll and spawn_failed carry a `detail` in the journal; the others keep
@@ -182,7 +183,8 @@ function rollTick(snap: ContinuitySnapshot, state: Record<string, unknown>, nowM
   const refuse = (r: string, detail?: string): Decision => ({
     verdict: `refused:${r}`, kind: 'refused', reason: r, detail, path: 'roll',
     fields: record(`refused:${r}`),
-    event: { event: 'window_relaunch_refused', fields: { window, reason: r, ...(detail !== undefined && ROLL_DETAIL_REASONS.has(r) ? { detail } : {}) } },
+    event: { event: 'window_relaunch_refused', fields: { window, reason: r, ...(detail !== undefined && ROLL_DETAIL_REASONS.has(r)
+      ? { detail } : {}) } },
   });
 
   // 7. The record for this window.
@@ -205,9 +207,11 @@ function rollTick(snap: ContinuitySnapshot, state: Record<string, unknown>, nowM
   // 8. Freshness, measured from the roll: never from a file's mtime, never from a time in the future.
   const lastTurn = parseUtc(state.last_turn);
   const future = inTheFuture([['the window_roll event', snap.rollEventMs], ['last_turn', lastTurn]], nowMs);
-  if (future) return refuse('stale_roll', `roll time is ${spanWords((future[1] - nowMs) / 1000)} in the future (${future[0]}); a roll cannot be dated after now`);
+  if (future) return refuse('stale_roll', `roll time is ${spanWords((future[1] - nowMs) / 1000)} in the future (${future[0]}); a roll ` +
+    `cannot be dated after now`);
   const rolledAt = snap.rollEventMs ?? lastTurn;
-  if (rolledAt === undefined) return refuse('stale_roll', 'no roll time recorded (no window_roll event for this window, no last_turn); a file\'s mtime is not one');
+  if (rolledAt === undefined) return refuse('stale_roll', 'no roll time recorded (no window_roll event for this window, no last_turn); a ' +
+    'file\'s mtime is not one');
   const age = Math.floor((nowMs - rolledAt) / 1000);
   if (age > CONTINUITY_FRESH_SECS) return refuse('stale_roll', `rolled ${age}s ago; the fresh bound is ${CONTINUITY_FRESH_SECS}s`);
   // 9. Window ceiling.
@@ -249,12 +253,14 @@ function apiErrorTick(snap: ContinuitySnapshot, state: Record<string, unknown>, 
   const refuse = (r: string, detail?: string): Decision => ({
     verdict: `api_refused:${r}`, kind: 'api_refused', reason: r, detail, path: 'api_error',
     fields: { ...extra, api_error_attempts: attempts, api_error_result: `refused:${r}`, api_error_refused_at: now },
-    event: { event: 'api_error_relaunch_refused', fields: { reason: r, attempt, error_type: errorType, ...(detail !== undefined && LADDER_DETAIL_REASONS.has(r) ? { detail } : {}) } },
+    event: { event: 'api_error_relaunch_refused', fields: { reason: r, attempt, error_type: errorType, ...(detail !== undefined
+      && LADDER_DETAIL_REASONS.has(r) ? { detail } : {}) } },
   });
   // 2. Class.
   if (err.retryable !== true) return refuse('not_retryable', `the API error class \`${errorType}\` is not retryable — a human decides`);
   // 3. Ceiling.
-  if (attempts >= API_ERROR_MAX_ATTEMPTS) return refuse('attempts', `${attempts} of ${API_ERROR_MAX_ATTEMPTS} relaunch attempts spent for \`${errorType}\``);
+  if (attempts >= API_ERROR_MAX_ATTEMPTS) return refuse('attempts', `${attempts} of ${API_ERROR_MAX_ATTEMPTS} relaunch attempts spent ` +
+    `for \`${errorType}\``);
   // 4. Due time: recorded once, then re-read, never recomputed forward; held 120 s after the last fire.
   const delay = apiErrorDelay(attempt);
   const lastFire = parseUtc(state.api_error_relaunch_at);
@@ -265,14 +271,17 @@ function apiErrorTick(snap: ContinuitySnapshot, state: Record<string, unknown>, 
   const future = inTheFuture([
     ['api_error.at', errorAt], ['last_turn', lastTurn], ['api_error_relaunch_at', attempts > 0 ? lastFire : undefined],
   ], nowMs);
-  if (future) return refuse('stale_error', `error time is ${spanWords((future[1] - nowMs) / 1000)} in the future (${future[0]}); an error cannot be dated after now`);
+  if (future) return refuse('stale_error', `error time is ${spanWords((future[1] - nowMs) / 1000)} in the future (${future[0]}); an ` +
+    `error cannot be dated after now`);
   const longestRung = apiErrorDelay(API_ERROR_MAX_ATTEMPTS);
   if (dueMs !== undefined && dueMs - nowMs > (longestRung + CONTINUITY_SKEW_SECS) * 1000) {
-    return refuse('stale_error', `next attempt time is ${spanWords((dueMs - nowMs) / 1000)} in the future (api_error_next_at), past the ladder's longest rung of ${longestRung}s`);
+    return refuse('stale_error', `next attempt time is ${spanWords((dueMs - nowMs) / 1000)} in the future (api_error_next_at), past the ` +
+      `ladder's longest rung of ${longestRung}s`);
   }
   if (dueMs === undefined) {
     const ref = (attempts > 0 ? lastFire : undefined) ?? errorAt ?? lastTurn;
-    if (ref === undefined) return refuse('stale_error', 'no error time recorded (no api_error.at, no last_turn); a file\'s mtime is not one');
+    if (ref === undefined) return refuse('stale_error', 'no error time recorded (no api_error.at, no last_turn); a file\'s mtime is ' +
+      'not one');
     const stamp = formatUtc(ref + delay * 1000);
     extra.api_error_next_at = stamp;
     dueMs = parseUtc(stamp)!;
@@ -287,12 +296,14 @@ function apiErrorTick(snap: ContinuitySnapshot, state: Record<string, unknown>, 
   }
   // 5. Freshness, from when the attempt came due.
   const late = Math.floor((nowMs - dueMs) / 1000);
-  if (late > CONTINUITY_FRESH_SECS) return refuse('stale_error', `attempt ${attempt} came due ${late}s ago; the fresh bound is ${CONTINUITY_FRESH_SECS}s`);
+  if (late > CONTINUITY_FRESH_SECS) return refuse('stale_error', `attempt ${attempt} came due ${late}s ago; the fresh bound ` +
+    `is ${CONTINUITY_FRESH_SECS}s`);
   // 6. Window ceiling (no window is ever charged).
   const window = windowsOf(state);
   const maxWindows = maxWindowsOf(snap, state);
   if (window === undefined) {
-    return simple('error', { verdict: 'error', reason: 'windows_not_integer', detail: `windows is not an integer (${JSON.stringify(state.windows)})`, path: 'api_error' });
+    return simple('error', { verdict: 'error', reason: 'windows_not_integer', detail: `windows is not an integer ` +
+      `(${JSON.stringify(state.windows)})`, path: 'api_error' });
   }
   if (window > maxWindows) return refuse('max_windows', `window ${window} is past max_windows ${maxWindows}`);
   // 7. Harness.

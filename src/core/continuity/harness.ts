@@ -370,7 +370,8 @@ export interface HarnessEvent {
  * leopold-run skill when it claimed the run), else the newest relaunch in the journal (`window_relaunch`,
  * `api_error_relaunch`: the harness the watcher started) or a `foreign_stop`'s `owner_harness`.
  */
-export function recordedHarness(state: Record<string, unknown> | undefined, events: readonly HarnessEvent[] = []): { harness: Harness; source: 'owner' | 'journal' } | undefined {
+export function recordedHarness(state: Record<string, unknown> | undefined,
+  events: readonly HarnessEvent[] = []): { harness: Harness; source: 'owner' | 'journal' } | undefined {
   const owner = asHarness(isObject(state?.owner) ? state.owner.harness : undefined);
   if (owner) return { harness: owner, source: 'owner' };
   for (let i = events.length - 1; i >= 0; i--) {
@@ -436,7 +437,8 @@ export async function detectHarness(projectRoot: string, state: Record<string, u
     ? 'No transcript of this run was found (state.json names none, and no Claude Code or Codex session of this project exists)'
     : readable ? `The transcript ${transcript} names neither Claude Code nor Codex`
       : `The transcript state.json names (${transcript}) is not a readable file`;
-  return { ...(transcript ? { transcript } : {}), missing: `${what}, and state.json's owner.harness is empty: nothing says whether to start claude or codex` };
+  return { ...(transcript ? { transcript } : {}), missing: `${what}, and state.json's owner.harness is empty: nothing says whether to ` +
+    `start claude or codex` };
 }
 
 export const CODEX_RESUME_PROMPT = 'Use the leopold-run skill to resume the autonomous Leopold run in this project.';
@@ -447,7 +449,8 @@ export const CODEX_RESUME_PROMPT = 'Use the leopold-run skill to resume the auto
  */
 export function relaunchArgv(harness: Harness, projectRoot: string, binary: string = harness): string[] {
   if (harness === 'claude') return [binary, '--dangerously-skip-permissions', '-p', '/leopold-run'];
-  return [binary, 'exec', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', '--sandbox', 'workspace-write', '-C', projectRoot, CODEX_RESUME_PROMPT];
+  return [binary, 'exec', '--skip-git-repo-check', '--dangerously-bypass-hook-trust', '--sandbox', 'workspace-write', '-C', projectRoot,
+    CODEX_RESUME_PROMPT];
 }
 
 /** The interactive form a person runs in a terminal: `claude /leopold-run`, or codex with the resume prompt. */

@@ -26,7 +26,8 @@ export interface Pill {
   relaunching?: boolean;
 }
 
-const HUMAN_REASONS = new Set(['no_progress_across_windows', 'max_windows', 'state_invalid', 'repeated_failure', 'no_progress', 'awaiting_human']);
+const HUMAN_REASONS = new Set(['no_progress_across_windows', 'max_windows', 'state_invalid', 'repeated_failure', 'no_progress',
+  'awaiting_human']);
 
 /** A `stopped_reason` that asks for a person (the pill's warning colour; the runs tree's `needsPerson`). */
 export function personNeededReason(reason: string): boolean {
@@ -48,9 +49,12 @@ function activePill(w: { window: number; max: number }, cond: RunCondition | und
  */
 export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number, mode: LoopMode = 'auto', locale: Locale = 'en', cond?: RunCondition): Pill {
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
-  if (snap.state.kind === 'invalid') return { text: m('pill.stateInvalid'), warning: true, explanation: m('pill.stateSchema.why', { problem: snap.state.problem }) };
-  if (snap.state.kind === 'unreadable') return { text: m('pill.stateUnreadable'), warning: true, explanation: m('pill.stateUnreadable.why') };
-  if (snap.state.kind !== 'ok' && snap.state.kind !== 'invalid-json') return { text: m('pill.noRun'), warning: false, explanation: m('pill.noRun.why') };
+  if (snap.state.kind === 'invalid') return { text: m('pill.stateInvalid'), warning: true, explanation: m('pill.stateSchema.why',
+    { problem: snap.state.problem }) };
+  if (snap.state.kind === 'unreadable') return { text: m('pill.stateUnreadable'), warning: true,
+    explanation: m('pill.stateUnreadable.why') };
+  if (snap.state.kind !== 'ok' && snap.state.kind !== 'invalid-json') return { text: m('pill.noRun'), warning: false,
+    explanation: m('pill.noRun.why') };
   if (snap.state.kind !== 'ok') return { text: m('pill.stateInvalid'), warning: true, explanation: m('pill.stateInvalid.why') };
   const st = snap.state.raw;
   // The one reading of each field (core/fields.ts), as the tree, the timeline and the run status show it.
@@ -120,7 +124,8 @@ export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number
     warning = true;
     explanation = decision.detail ?? m('pill.error.why');
   }
-  if (mode !== 'auto' && (decision.kind === 'relaunched' || decision.kind === 'api_relaunched' || decision.kind === 'api_waiting' || decision.needsHarness)) {
+  if (mode !== 'auto' && (decision.kind === 'relaunched' || decision.kind === 'api_relaunched' || decision.kind === 'api_waiting'
+    || decision.needsHarness)) {
     text = text.replace(RELAUNCHING, '');
     relaunching = false;
     suffix(m(mode === 'off' ? 'pill.mode.off' : mode === 'deferred' ? 'pill.mode.deferred' : 'pill.mode.untrusted'));

@@ -138,7 +138,8 @@ export function decideResume(inp: ResumeInputs, ask: ResumeAsk): ResumeDecision 
   if (inp.mark && inp.mark.stop === inp.stopKey) {
     const left = inp.mark.pid === undefined ? graceLeft(inp.mark.at, nowMs) : undefined;
     if (inp.markAgentRunning || left !== undefined) {
-      return refuse('already_resumed', { at: formatUtc(inp.mark.at), pid: inp.mark.pid ?? '?', running: inp.markAgentRunning ? 1 : 0, secs: left ?? 0 });
+      return refuse('already_resumed', { at: formatUtc(inp.mark.at), pid: inp.mark.pid ?? '?', running: inp.markAgentRunning ? 1 : 0,
+        secs: left ?? 0 });
     }
   }
   // Going ahead: on a stop the loop would relaunch, the relaunch record first.
@@ -203,7 +204,8 @@ export function parseMark(text: string | undefined): ResumeMark | undefined {
   }
   if (typeof v !== 'object' || v === null) return undefined;
   const o = v as Record<string, unknown>;
-  if (typeof o.stop !== 'string' || typeof o.at !== 'number' || !Number.isFinite(o.at) || (o.harness !== 'claude' && o.harness !== 'codex')) return undefined;
+  if (typeof o.stop !== 'string' || typeof o.at !== 'number' || !Number.isFinite(o.at) || (o.harness !== 'claude'
+    && o.harness !== 'codex')) return undefined;
   const mark: ResumeMark = { stop: o.stop, at: o.at, harness: o.harness };
   if (Number.isInteger(o.pid) && (o.pid as number) > 0) mark.pid = o.pid as number;
   if (Number.isInteger(o.startTicks)) mark.startTicks = o.startTicks as number;
@@ -291,7 +293,8 @@ export type ResumeOutcome =
  * Throws SymlinkRefusedError for a symlinked state.json and LockTimeoutError past the hooks' budget.
  */
 export async function resumeUnderLock(
-  t: ResumeTarget, ask: Omit<ResumeAsk, 'nowMs'> & { now?: () => number }, start: (d: Extract<ResumeDecision, { ok: true }>) => Promise<StartedAgent>,
+  t: ResumeTarget, ask: Omit<ResumeAsk, 'nowMs'> & { now?: () => number }, start: (d: Extract<ResumeDecision,
+    { ok: true }>) => Promise<StartedAgent>,
   lock?: LockOptions,
 ): Promise<ResumeOutcome> {
   const clock = ask.now ?? Date.now;

@@ -229,7 +229,8 @@ export async function tick(opts: RunnerOptions): Promise<TickResult> {
 
 function spawnErrorMessage(err: unknown, plan: SpawnPlan): string {
   const e = err as NodeJS.ErrnoException & { shortMessage?: string };
-  if (e?.code === 'ENOENT') return `${plan.argv[0]}: not found (spawn ENOENT; is it on the PATH of VS Code's extension host, or set leopold.${plan.harness}.path?)`;
+  if (e?.code === 'ENOENT') return `${plan.argv[0]}: not found (spawn ENOENT; is it on the PATH of VS Code's extension host, or set ` +
+    `leopold.${plan.harness}.path?)`;
   return e?.shortMessage ?? e?.message ?? String(err);
 }
 

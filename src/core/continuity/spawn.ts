@@ -74,7 +74,8 @@ export async function resolveAgentBinary(
 ): Promise<string> {
   if (argv0 !== harness) {
     if (isAbsolute(argv0)) return argv0;
-    throw new AgentBinaryError(`leopold.${harness}.path must be an absolute path (it is "${argv0}"): a relative one would run whatever the working directory holds`);
+    throw new AgentBinaryError(`leopold.${harness}.path must be an absolute path (it is "${argv0}"): a relative one would run whatever ` +
+      `the working directory holds`);
   }
   const pathVar = (platform === 'win32' ? Object.entries(env).find(([k]) => k.toUpperCase() === 'PATH')?.[1] : env.PATH) ?? '';
   const exts = platform === 'win32' ? (env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean) : [''];
@@ -90,7 +91,8 @@ export async function resolveAgentBinary(
     }
   }
   const why = skipped.length ? `; relative PATH entries are never searched: ${skipped.join(', ')}` : '';
-  throw new AgentBinaryError(`${argv0}: not found on the absolute entries of PATH${why} — set leopold.${harness}.path to its absolute path`);
+  throw new AgentBinaryError(`${argv0}: not found on the absolute entries of PATH${why} — set leopold.${harness}.path to its ` +
+    `absolute path`);
 }
 
 export interface AgentSpawn extends SpawnedChild {

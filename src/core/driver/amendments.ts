@@ -83,7 +83,8 @@ export function charterEdit(charter: string, a: Amendment): CharterEdit {
   for (let i = 0, at = 0; i < lines.length; at += lines[i].length + 1, i++) starts.push(at);
   /** The offset just after the section's last non-blank line (its newline included, when it has one). */
   const insertAfter = (line: number): { offset: number; lead: string } =>
-    line + 1 < lines.length ? { offset: starts[line + 1], lead: '' } : { offset: charter.length, lead: charter.endsWith('\n') || charter === '' ? '' : '\n' };
+    line + 1 < lines.length ? { offset: starts[line + 1], lead: '' } : { offset: charter.length, lead: charter.endsWith('\n')
+      || charter === '' ? '' : '\n' };
   const sectionEnd = (name: string): number | undefined => {
     const start = lines.findIndex((l) => new RegExp(`^##\\s+${name}\\b`, 'i').test(l));
     if (start < 0) return undefined;

@@ -235,13 +235,15 @@ export class CommandTracker {
   private seq = 0;
 
   constructor(stored?: unknown) {
-    this.sent = Array.isArray(stored) ? (stored as SentCommand[]).filter((s) => s && typeof s.id === 'string' && typeof s.line === 'string') : [];
+    this.sent = Array.isArray(stored) ? (stored as SentCommand[]).filter((s) => s && typeof s.id === 'string' && typeof s.line === 'string')
+      : [];
     this.seq = this.sent.length;
   }
 
   /** Records a command just appended (its line, the journal's size before the append, the clock). */
   add(command: CanvasCommand, line: string, journalOffset: number, nowMs: number): SentCommand {
-    const s: SentCommand = { id: `${nowMs.toString(36)}-${++this.seq}`, command, line, sentMs: nowMs, journalOffset, status: { state: 'pending', where: 'in-file' } };
+    const s: SentCommand = { id: `${nowMs.toString(36)}-${++this.seq}`, command, line, sentMs: nowMs, journalOffset,
+      status: { state: 'pending', where: 'in-file' } };
     this.sent.push(s);
     if (this.sent.length > SENT_MEMORY) {
       const drop = this.sent.findIndex((x) => x.status.state !== 'pending');
@@ -283,7 +285,8 @@ export class CommandTracker {
     }
     // 2. Which waiting lines are still in the file: of n identical waiting lines and m copies in the file, the newest m.
     const inFile = new Map<string, number>();
-    if (o.fileText !== undefined) for (const l of o.fileText.split('\n')) if (l.trim()) inFile.set(l.trim(), (inFile.get(l.trim()) ?? 0) + 1);
+    if (o.fileText !== undefined) for (const l of o.fileText.split('\n')) if (l.trim()) inFile.set(l.trim(), (inFile.get(l.trim()) ?? 0)
+      + 1);
     const rest = waiting();
     for (let i = rest.length - 1; i >= 0; i--) {
       const s = rest[i];

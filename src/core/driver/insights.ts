@@ -296,18 +296,23 @@ export function insightsMarkdown(read: InsightsRead, dirLabel: string, locale: L
   rows.push([m('insights.events'), String(r.events)]);
   rows.push([m('insights.stopped'), r.stoppedReason === undefined ? '—' : mdCode(r.stoppedReason)]);
   rows.push([m('insights.spend'), usd(r.costUsd, 4)]);
-  rows.push([m('insights.items'), m('insights.items.value', { done: r.itemsDone, incomplete: r.itemsIncomplete, conflicts: msgN(locale, 'insights.conflicts', r.conflicts), started: r.itemsStarted })]);
+  rows.push([m('insights.items'), m('insights.items.value', { done: r.itemsDone, incomplete: r.itemsIncomplete, conflicts: msgN(locale,
+    'insights.conflicts', r.conflicts), started: r.itemsStarted })]);
   rows.push([m('insights.critical'), String(r.critical)]);
-  rows.push([m('insights.review'), m('insights.review.value', { total: r.reviews.total, clean: r.reviews.clean, blocked: r.reviews.blocked, pct: firstPassCleanPct(r) })]);
+  rows.push([m('insights.review'), m('insights.review.value', { total: r.reviews.total, clean: r.reviews.clean, blocked: r.reviews.blocked,
+    pct: firstPassCleanPct(r) })]);
   rows.push(['', m('insights.review.more', { sensitive: r.reviews.sensitive, panel: r.reviews.panel })]);
   rows.push([m('insights.hypotheses'), m('insights.hypotheses.value', { runs: r.hypotheses.runs, survivors: r.hypotheses.survivors })]);
   if (r.learnProposed !== undefined) rows.push([m('insights.learn'), m('insights.learn.value', { count: r.learnProposed })]);
-  if (r.amendments.applied || r.amendments.refused) rows.push([m('insights.plan'), m('insights.plan.value', { applied: r.amendments.applied, refused: r.amendments.refused })]);
+  if (r.amendments.applied || r.amendments.refused) rows.push([m('insights.plan'), m('insights.plan.value', { applied: r.amendments.applied,
+    refused: r.amendments.refused })]);
   if (r.persona.casts > 0) {
     const p = r.persona;
     const outcomes = Object.keys(p.outcomes).sort().map((k) => `${p.outcomes[k]} ${mdCode(k)}`).join(' · ') || m('insights.persona.none');
-    rows.push([m('insights.persona'), m('insights.persona.value', { casts: p.casts, personas: msgN(locale, 'insights.personas', p.castSize), turns: p.turns, findings: msgN(locale, 'insights.findings', p.findings) })]);
-    rows.push(['', m('insights.persona.outcomes', { outcomes, pct: abandonmentPct(r), stalls: msgN(locale, 'insights.stalls', p.stalls), violations: msgN(locale, 'insights.violations', p.violations) })]);
+    rows.push([m('insights.persona'), m('insights.persona.value', { casts: p.casts, personas: msgN(locale, 'insights.personas', p.castSize),
+      turns: p.turns, findings: msgN(locale, 'insights.findings', p.findings) })]);
+    rows.push(['', m('insights.persona.outcomes', { outcomes, pct: abandonmentPct(r), stalls: msgN(locale, 'insights.stalls', p.stalls),
+      violations: msgN(locale, 'insights.violations', p.violations) })]);
   }
   rows.push([m('insights.decisions'), String(r.decisions)]);
   rows.push([m('insights.escalations'), String(r.escalations)]);
@@ -317,14 +322,17 @@ export function insightsMarkdown(read: InsightsRead, dirLabel: string, locale: L
   if (read.partial) out.push(`> ${m('insights.partial', { size: formatSize(INSIGHTS_JOURNAL_CAP, locale) })}`, '');
   out.push(`| ${m('insights.figure')} | ${m('insights.value')} |`, '|---|---|', ...rows.map(([k, v]) => `| ${cell(k)} | ${cell(v)} |`), '');
   const effort = effortRows(r);
-  out.push(`## ${m('insights.effort')}`, '', '```text', ...(effort.length ? effort.map((e) => `${e.effort.padEnd(7)} ${e.bar} ${e.count}`) : [m('insights.effort.none')]), '```', '');
+  out.push(`## ${m('insights.effort')}`, '', '```text', ...(effort.length ? effort.map((e) => `${e.effort.padEnd(7)} ${e.bar} ${e.count}`)
+    : [m('insights.effort.none')]), '```', '');
   if (continuity) {
     out.push(`## ${m('insights.continuity')}`, '', `| ${m('insights.figure')} | ${m('insights.value')} |`, '|---|---|');
     out.push(`| ${m('insights.windows')} | ${continuity.windows} |`);
-    out.push(`| ${m('insights.itemsPerWindow')} | ${continuity.itemsPerWindow.map((w) => `${w.window}: ${w.items ?? '—'}`).join(' · ') || '—'} |`);
+    out.push(`| ${m('insights.itemsPerWindow')} ` +
+      `| ${continuity.itemsPerWindow.map((w) => `${w.window}: ${w.items ?? '—'}`).join(' · ') || '—'} |`);
     out.push(`| ${m('insights.relaunches')} | ${continuity.relaunches} |`, `| ${m('insights.failures')} | ${continuity.failures} |`);
     const per = continuity.perWindow.map((w) => (w.tokens === undefined ? m('insights.perWindow.unknown', { n: w.window })
-      : m('insights.perWindow.row', { n: w.window, tokens: formatCount(w.tokens, locale), usd: decimal(locale, (w.costUsd ?? 0).toFixed(2)) })));
+      : m('insights.perWindow.row', { n: w.window, tokens: formatCount(w.tokens, locale), usd: decimal(locale, (w.costUsd
+        ?? 0).toFixed(2)) })));
     out.push(`| ${m('insights.perWindow')} | ${cell(per.join(' · ')) || '—'} |`, '');
   }
   // The JSON, fenced with more backticks than it holds (a stop reason can carry backticks).

@@ -7,7 +7,8 @@ export const DRIVER_EN = {
   'driver.run': 'Driver run',
   'driver.run.desc': '{done}/{total} done · {running} running',
   'driver.run.desc.parallel': '--parallel {n} · {done}/{total} done · {running} running',
-  'driver.run.tooltip': 'A run of the SDK driver (leopold run): it works PLAN.md item by item{parallel}, reviews each item and records its spend. Read from events.jsonl and state.json.',
+  'driver.run.tooltip': 'A run of the SDK driver (leopold run): it works PLAN.md item by item{parallel}, reviews each item and records ' +
+    'its spend. Read from events.jsonl and state.json.',
   'driver.run.tooltip.parallel': ', up to {n} items at once, each in its own git worktree',
   'driver.run.partial': 'events.jsonl is larger than {size}: only its last {size} are read, so items begun before are not listed.',
   'driver.run.earlier.one': '{count} earlier run in events.jsonl (not shown)',
@@ -53,12 +54,16 @@ export const DRIVER_EN = {
   'driver.spend.budget': '${spent} of ${budget} ({pct}%)',
   'driver.spend.noBudget': '${spent} · no budget set',
   'driver.spend.exceeded': 'budget_exceeded: ${spent} of ${budget}',
-  'driver.spend.tooltip': "The run's spend as the driver records it: the CLI's total_cost_usd per session, summed (cost events; state.json's spent_usd). The budget is --budget-usd or LEOPOLD_BUDGET_USD; it is checked between items, so an item in progress can overshoot it.",
+  'driver.spend.tooltip': "The run's spend as the driver records it: the CLI's total_cost_usd per session, summed (cost events; " +
+    ("state.json's spent_usd). The budget is --budget-usd or LEOPOLD_BUDGET_USD; it is checked between items, so an item in progress can " +
+      "overshoot it."),
   'driver.status.spend': '${spent} / ${budget}',
-  'driver.status.spend.tooltip': 'Driver run spend: ${spent} of the ${budget} budget ({pct}%). The driver stops with budget_exceeded once the spend reaches the budget, between items.',
+  'driver.status.spend.tooltip': 'Driver run spend: ${spent} of the ${budget} budget ({pct}%). The driver stops with budget_exceeded ' +
+    'once the spend reaches the budget, between items.',
   'driver.worktrees': 'Worktrees',
   'driver.worktrees.desc': '{count} · run {runs}',
-  'driver.worktrees.tooltip': "The repository's leopold/run-* git worktrees, read from git's own files (nothing is run). Open one in a new window, or add it to the workspace.",
+  'driver.worktrees.tooltip': "The repository's leopold/run-* git worktrees, read from git's own files (nothing is run). Open one in a " +
+    "new window, or add it to the workspace.",
   'driver.worktree.state.active': 'working',
   'driver.worktree.state.run': "the run's worktree",
   'driver.worktree.state.kept': 'kept: merge conflict, integrate by hand',
@@ -68,9 +73,11 @@ export const DRIVER_EN = {
   'driver.worktree.item': 'item {index}',
   'driver.worktree.otherRun': 'run {run} (not the current run)',
   'driver.repository': 'Same repository',
-  'driver.repository.tooltip': "The workspace's other Leopold projects in this git repository — its main folder and its worktrees — each with its own run: one repository, one view.",
+  'driver.repository.tooltip': "The workspace's other Leopold projects in this git repository — its main folder and its worktrees — each " +
+    "with its own run: one repository, one view.",
   'driver.conflicts': 'Merge conflicts',
-  'driver.conflict.tooltip': "The item's patch did not apply onto the main tree; the driver kept its worktree for a person to integrate.\n{err}",
+  'driver.conflict.tooltip': "The item's patch did not apply onto the main tree; the driver kept its worktree for a person to " +
+    "integrate.\n{err}",
   'driver.workflows': 'Dynamic workflows',
   'driver.workflow.desc': '{agents} agents · {tokens} tok · {tools} tools{duration}',
   'driver.workflow.phase.desc': '{done}✓ · {running}⋯ · {tokens} tok',
@@ -79,7 +86,8 @@ export const DRIVER_EN = {
   'driver.workflow.more.other': '{count} more agents',
   'driver.timeline.more.one': '{count} more item not drawn',
   'driver.timeline.more.other': '{count} more items not drawn',
-  'driver.workflow.tooltip': "A dynamic workflow's phase tree, read from Claude Code's wf_*.json (the dashboard's Run tab). A workflow agent cannot be stopped mid-flight: a steer becomes a directive for the next resume or re-run.",
+  'driver.workflow.tooltip': "A dynamic workflow's phase tree, read from Claude Code's wf_*.json (the dashboard's Run tab). A workflow " +
+    "agent cannot be stopped mid-flight: a steer becomes a directive for the next resume or re-run.",
   'driver.commands': 'Canvas commands',
   'driver.command.pending': 'pending — in commands.jsonl, read at the next item boundary',
   'driver.command.pending.noRun': 'pending — no driver run is active; it waits in commands.jsonl until leopold run drains it',
@@ -92,13 +100,15 @@ export const DRIVER_EN = {
   'driver.learn': 'CHARTER amendments',
   'driver.learn.desc.one': '{count} proposed',
   'driver.learn.desc.other': '{count} proposed',
-  'driver.learn.tooltip': "Rules learn-on-finish mined from this run's decisions and git history (.leopold/CHARTER-amendments.md). Nothing is written until you Apply one, and Apply only opens the change to CHARTER.md for you to confirm.",
+  'driver.learn.tooltip': "Rules learn-on-finish mined from this run's decisions and git history (.leopold/CHARTER-amendments.md). " +
+    "Nothing is written until you Apply one, and Apply only opens the change to CHARTER.md for you to confirm.",
   'driver.learn.evidence': 'Evidence: {evidence}',
   'driver.learn.why': 'Why it survived review: {why}',
   'driver.awaiting': 'awaiting you: {text}',
   // --- insights (the Markdown report) -------------------------------------------------------------------------------
   'insights.title': 'Leopold insights',
-  'insights.intro': 'The counters and formulas of `leopold insights`, from events.jsonl, state.json and DECISIONS.md of {dir}. The same figures as JSON (what `leopold insights --json` prints) are at the end.',
+  'insights.intro': 'The counters and formulas of `leopold insights`, from events.jsonl, state.json and DECISIONS.md of {dir}. The same ' +
+    'figures as JSON (what `leopold insights --json` prints) are at the end.',
   'insights.partial': 'events.jsonl is larger than {size}: the counters cover its first {size} only.',
   'insights.noJournal': 'No events.jsonl here: every counter is 0.',
   'insights.duration': 'Duration',
@@ -152,7 +162,8 @@ export const DRIVER_PT_BR: Record<keyof typeof DRIVER_EN, string> = {
   'driver.run': 'Execução do driver',
   'driver.run.desc': '{done}/{total} feitos · {running} em andamento',
   'driver.run.desc.parallel': '--parallel {n} · {done}/{total} feitos · {running} em andamento',
-  'driver.run.tooltip': 'Uma execução do driver do SDK (leopold run): trabalha o PLAN.md item a item{parallel}, revisa cada item e registra o gasto. Lido de events.jsonl e state.json.',
+  'driver.run.tooltip': 'Uma execução do driver do SDK (leopold run): trabalha o PLAN.md item a item{parallel}, revisa cada item e ' +
+    'registra o gasto. Lido de events.jsonl e state.json.',
   'driver.run.tooltip.parallel': ', até {n} itens ao mesmo tempo, cada um no seu próprio worktree git',
   'driver.run.partial': 'events.jsonl tem mais de {size}: só os últimos {size} são lidos, então itens começados antes não aparecem.',
   'driver.run.earlier.one': '{count} execução anterior em events.jsonl (não mostrada)',
@@ -198,12 +209,16 @@ export const DRIVER_PT_BR: Record<keyof typeof DRIVER_EN, string> = {
   'driver.spend.budget': 'US$ {spent} de US$ {budget} ({pct}%)',
   'driver.spend.noBudget': 'US$ {spent} · sem orçamento definido',
   'driver.spend.exceeded': 'budget_exceeded: US$ {spent} de US$ {budget}',
-  'driver.spend.tooltip': 'O gasto da execução como o driver o registra: o total_cost_usd da CLI por sessão, somado (eventos cost; spent_usd do state.json). O orçamento é --budget-usd ou LEOPOLD_BUDGET_USD; é verificado entre itens, então um item em andamento pode ultrapassá-lo.',
+  'driver.spend.tooltip': 'O gasto da execução como o driver o registra: o total_cost_usd da CLI por sessão, somado (eventos cost; ' +
+    ('spent_usd do state.json). O orçamento é --budget-usd ou LEOPOLD_BUDGET_USD; é verificado entre itens, então um item em andamento ' +
+      'pode ultrapassá-lo.'),
   'driver.status.spend': 'US$ {spent} / US$ {budget}',
-  'driver.status.spend.tooltip': 'Gasto da execução do driver: US$ {spent} do orçamento de US$ {budget} ({pct}%). O driver para com budget_exceeded quando o gasto atinge o orçamento, entre itens.',
+  'driver.status.spend.tooltip': 'Gasto da execução do driver: US$ {spent} do orçamento de US$ {budget} ({pct}%). O driver para com ' +
+    'budget_exceeded quando o gasto atinge o orçamento, entre itens.',
   'driver.worktrees': 'Worktrees',
   'driver.worktrees.desc': '{count} · execução {runs}',
-  'driver.worktrees.tooltip': 'Os worktrees git leopold/run-* do repositório, lidos dos próprios arquivos do git (nada é executado). Abra um numa nova janela, ou adicione-o ao workspace.',
+  'driver.worktrees.tooltip': 'Os worktrees git leopold/run-* do repositório, lidos dos próprios arquivos do git (nada é executado). ' +
+    'Abra um numa nova janela, ou adicione-o ao workspace.',
   'driver.worktree.state.active': 'trabalhando',
   'driver.worktree.state.run': 'o worktree da execução',
   'driver.worktree.state.kept': 'mantido: conflito de merge, integre à mão',
@@ -213,9 +228,11 @@ export const DRIVER_PT_BR: Record<keyof typeof DRIVER_EN, string> = {
   'driver.worktree.item': 'item {index}',
   'driver.worktree.otherRun': 'execução {run} (não a atual)',
   'driver.repository': 'Mesmo repositório',
-  'driver.repository.tooltip': 'Os outros projetos Leopold do workspace neste repositório git — a pasta principal e os worktrees — cada um com a sua execução: um repositório, uma visão.',
+  'driver.repository.tooltip': 'Os outros projetos Leopold do workspace neste repositório git — a pasta principal e os worktrees — cada ' +
+    'um com a sua execução: um repositório, uma visão.',
   'driver.conflicts': 'Conflitos de merge',
-  'driver.conflict.tooltip': 'O patch do item não aplicou na árvore principal; o driver manteve o worktree para uma pessoa integrar.\n{err}',
+  'driver.conflict.tooltip': 'O patch do item não aplicou na árvore principal; o driver manteve o worktree para uma pessoa ' +
+    'integrar.\n{err}',
   'driver.workflows': 'Workflows dinâmicos',
   'driver.workflow.desc': '{agents} agentes · {tokens} tok · {tools} ferramentas{duration}',
   'driver.workflow.phase.desc': '{done}✓ · {running}⋯ · {tokens} tok',
@@ -224,7 +241,8 @@ export const DRIVER_PT_BR: Record<keyof typeof DRIVER_EN, string> = {
   'driver.workflow.more.other': 'mais {count} agentes',
   'driver.timeline.more.one': 'mais {count} item não desenhado',
   'driver.timeline.more.other': 'mais {count} itens não desenhados',
-  'driver.workflow.tooltip': 'A árvore de fases de um workflow dinâmico, lida dos wf_*.json do Claude Code (a aba Run do painel). Um agente de workflow não pode ser parado no meio: um direcionamento vira uma diretiva para a próxima retomada ou reexecução.',
+  'driver.workflow.tooltip': 'A árvore de fases de um workflow dinâmico, lida dos wf_*.json do Claude Code (a aba Run do painel). Um ' +
+    'agente de workflow não pode ser parado no meio: um direcionamento vira uma diretiva para a próxima retomada ou reexecução.',
   'driver.commands': 'Comandos do Canvas',
   'driver.command.pending': 'pendente — em commands.jsonl, lido no próximo limite entre itens',
   'driver.command.pending.noRun': 'pendente — nenhuma execução do driver está ativa; espera em commands.jsonl até o leopold run drená-lo',
@@ -237,12 +255,14 @@ export const DRIVER_PT_BR: Record<keyof typeof DRIVER_EN, string> = {
   'driver.learn': 'Emendas ao CHARTER',
   'driver.learn.desc.one': '{count} proposta',
   'driver.learn.desc.other': '{count} propostas',
-  'driver.learn.tooltip': 'Regras que o learn-on-finish extraiu das decisões desta execução e do histórico git (.leopold/CHARTER-amendments.md). Nada é escrito até você aplicar uma, e aplicar só abre a mudança no CHARTER.md para você confirmar.',
+  'driver.learn.tooltip': 'Regras que o learn-on-finish extraiu das decisões desta execução e do histórico git ' +
+    '(.leopold/CHARTER-amendments.md). Nada é escrito até você aplicar uma, e aplicar só abre a mudança no CHARTER.md para você confirmar.',
   'driver.learn.evidence': 'Evidência: {evidence}',
   'driver.learn.why': 'Por que sobreviveu à revisão: {why}',
   'driver.awaiting': 'aguardando você: {text}',
   'insights.title': 'Leopold insights',
-  'insights.intro': 'Os contadores e fórmulas do `leopold insights`, de events.jsonl, state.json e DECISIONS.md de {dir}. Os mesmos números em JSON (o que `leopold insights --json` imprime) estão no fim.',
+  'insights.intro': 'Os contadores e fórmulas do `leopold insights`, de events.jsonl, state.json e DECISIONS.md de {dir}. Os mesmos ' +
+    'números em JSON (o que `leopold insights --json` imprime) estão no fim.',
   'insights.partial': 'events.jsonl tem mais de {size}: os contadores cobrem só os primeiros {size}.',
   'insights.noJournal': 'Não há events.jsonl aqui: todos os contadores são 0.',
   'insights.duration': 'Duração',

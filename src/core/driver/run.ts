@@ -71,7 +71,8 @@ export interface FoldedItem {
 }
 
 export interface WorktreeEvent {
-  event: 'worktree_created' | 'worktree_removed' | 'worktree_preserved' | 'worktree_remove_failed' | 'worktree_create_failed' | 'worktree_skipped' | 'merge_conflict';
+  event: 'worktree_created' | 'worktree_removed' | 'worktree_preserved' | 'worktree_remove_failed' | 'worktree_create_failed'
+    | 'worktree_skipped' | 'merge_conflict';
   path?: string;
   branch?: string;
   reason?: string;
@@ -184,10 +185,13 @@ export class DriverFold {
         const it = this.item(e);
         if (!it) break;
         this.sawItemEvents = true;
-        const outcome: AttemptOutcome = e.event === 'item_done' ? (f.applied === false ? 'conflict' : 'done') : e.event === 'item_incomplete' ? 'failed' : 'routed';
+        const outcome: AttemptOutcome = e.event === 'item_done' ? (f.applied === false ? 'conflict' : 'done')
+          : e.event === 'item_incomplete' ? 'failed' : 'routed';
         it.last = outcome;
         if (e.event === 'item_incomplete') it.fails = jsonNumber(f.fails);
-        if (e.event === 'item_routed' && Array.isArray(f.to)) it.routedTo = f.to.map(jsonNumber).filter((n): n is number => n !== undefined).slice(0, 20);
+        if (e.event === 'item_routed' && Array.isArray(f.to)) {
+          it.routedTo = f.to.map(jsonNumber).filter((n): n is number => n !== undefined).slice(0, 20);
+        }
         const open = it.attempts[it.attempts.length - 1];
         if (open && open.outcome === undefined) {
           open.outcome = outcome;
@@ -390,7 +394,8 @@ function spendOf(fold: DriverFold, state: StateObject | undefined): DriverSpend 
   const b = jsonNumber(st.budget_usd);
   const budgetUsd = b !== undefined && b > 0 ? b : fold.runStart?.budgetUsd;
   const exceeded = stoppedReason(st) === 'budget_exceeded' || (st.active !== true && fold.stop?.reason === 'budget_exceeded');
-  const level: SpendLevel = budgetUsd === undefined ? 'none' : spentUsd >= budgetUsd ? 'over' : spentUsd >= budgetUsd * NEAR_BUDGET ? 'near' : 'ok';
+  const level: SpendLevel = budgetUsd === undefined ? 'none' : spentUsd >= budgetUsd ? 'over' : spentUsd >= budgetUsd * NEAR_BUDGET ? 'near'
+    : 'ok';
   return { spentUsd, budgetUsd, level: exceeded && level !== 'none' ? 'over' : level, exceeded };
 }
 

@@ -56,7 +56,8 @@ const usd = (n: number, locale: Locale) => msg(locale, 'driver.cost', { usd: dec
 export function driverTimelineItems(view: DriverRunView, nowMs: number, locale: Locale = 'en'): TimelineItems | undefined {
   if (!view.driver) return undefined;
   const m = (k: MessageKey, a?: Record<string, string | number>) => msg(locale, k, a);
-  const timed = (i: DriverRunView['items'][number]) => !!i.folded?.attempts.some((a) => a.startedMs !== undefined || a.endedMs !== undefined);
+  const timed = (i: DriverRunView['items'][number]) => !!i.folded?.attempts.some((a) => a.startedMs !== undefined
+    || a.endedMs !== undefined);
   const all = [...view.items, ...view.unmatched].filter(timed);
   if (all.length === 0) return undefined;
   const liveEnd = view.lastEventMs !== undefined && nowMs - view.lastEventMs > LIVE_SPAN_MS ? view.lastEventMs : nowMs;
@@ -76,9 +77,11 @@ export function driverTimelineItems(view: DriverRunView, nowMs: number, locale: 
     for (const r of f.reviews) {
       if (r.tsMs === undefined) continue;
       marks.push({ tsMs: r.tsMs, kind: r.ok ? 'review-clean' : 'review-blocked',
-        label: `${m('driver.review', { round: r.round ?? '?' })}: ${r.ok ? m('driver.review.clean') : msgN(locale, 'driver.review.blocking', r.blocking ?? 0)}` });
+        label: `${m('driver.review', { round: r.round ?? '?' })}: ${r.ok ? m('driver.review.clean') : msgN(locale, 'driver.review.blocking',
+          r.blocking ?? 0)}` });
     }
-    for (const a of f.attempts) if (a.outcome === 'failed' && a.endedMs !== undefined) marks.push({ tsMs: a.endedMs, kind: 'failure', label: m('driver.item.state.failed') });
+    for (const a of f.attempts) if (a.outcome === 'failed' && a.endedMs !== undefined) marks.push({ tsMs: a.endedMs, kind: 'failure',
+      label: m('driver.item.state.failed') });
     if (f.conflict?.tsMs !== undefined) marks.push({ tsMs: f.conflict.tsMs, kind: 'conflict', label: m('driver.item.state.conflict') });
     for (const h of f.hypotheses) {
       if (h.tsMs === undefined) continue;
@@ -97,7 +100,8 @@ export function driverTimelineItems(view: DriverRunView, nowMs: number, locale: 
     const cost = f.costUsd > 0 ? usd(f.costUsd, locale) : undefined;
     lanes.push({
       index: i.index, label, state: i.state, stateText, cost, bars, marks: marks.slice(0, MAX_MARKS),
-      tooltip: [clip(i.plan?.text ?? i.title, 500), [stateText, cost].filter(Boolean).join(' · '), msgN(locale, 'driver.item.attempts', f.attemptCount)].join('\n'),
+      tooltip: [clip(i.plan?.text ?? i.title, 500), [stateText, cost].filter(Boolean).join(' · '), msgN(locale, 'driver.item.attempts',
+        f.attemptCount)].join('\n'),
     });
   }
   if (!Number.isFinite(start) || !Number.isFinite(end)) return undefined;

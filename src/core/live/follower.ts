@@ -7,7 +7,8 @@
 import { AppendLineReader, type LineReaderOptions, type TranscriptLine } from './lines';
 import { TokenLedger } from './ledger';
 import { carriesTokens, parseLine, tokenNeedles, type Harness, type Record_ } from './records';
-import { classifyTranscript, harnessOfLocation, harnessOfRecord, recordedHarness, type HarnessEnv, type HarnessEvent, type HarnessSource } from '../continuity/harness';
+import { classifyTranscript, harnessOfLocation, harnessOfRecord, recordedHarness, type HarnessEnv, type HarnessEvent,
+  type HarnessSource } from '../continuity/harness';
 
 export interface Activity {
   tool?: { name: string; summary: string; tsMs?: number; running: boolean };
@@ -175,7 +176,8 @@ export class TranscriptFollower {
     if (rec.tool) {
       this.activity.tool = { name: rec.tool.name, summary: rec.tool.summary, tsMs: rec.tsMs, running: true };
       this.toolId = rec.tool.id;
-      this.push({ tsMs: rec.tsMs, kind: 'tool', text: rec.tool.summary ? `${rec.tool.name} · ${rec.tool.summary}` : rec.tool.name }, onFeed);
+      this.push({ tsMs: rec.tsMs, kind: 'tool', text: rec.tool.summary ? `${rec.tool.name} ` +
+        `· ${rec.tool.summary}` : rec.tool.name }, onFeed);
       if (EDIT_TOOLS.has(rec.tool.name)) {
         this.edits.push(rec.tsMs ?? Date.now());
         if (this.edits.length > EDITS_MAX * 2) this.edits = this.edits.slice(-EDITS_MAX);

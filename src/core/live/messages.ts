@@ -18,7 +18,8 @@ export const LIVE_EN = {
   'live.context.missing.tooltip': 'state.json names {path} ({source}), and no readable file is there.',
   'live.live': 'Live',
   'live.live.desc.idle': 'last write {age}',
-  'live.live.tooltip': 'What the agent is doing now, read from the transcript as it grows (only the appended bytes). Text from the transcript is shown as plain text.\nClick: open the transcript at its end (read-only).',
+  'live.live.tooltip': 'What the agent is doing now, read from the transcript as it grows (only the appended bytes). Text from the ' +
+    'transcript is shown as plain text.\nClick: open the transcript at its end (read-only).',
   'live.tool': 'Tool call',
   'live.tool.running': 'running',
   'live.tool.none': 'none yet',
@@ -26,15 +27,19 @@ export const LIVE_EN = {
   'live.text.none': 'no text yet',
   'live.idle': 'Last write',
   'live.turns': 'Turns in this window',
-  'live.turns.tooltip': 'Distinct assistant messages in the running window (Claude Code writes one line per content block; each message is counted once). Codex: turns.',
+  'live.turns.tooltip': 'Distinct assistant messages in the running window (Claude Code writes one line per content block; each message ' +
+    'is counted once). Codex: turns.',
   'live.harness': 'Harness',
   'live.harness.unknown': 'not a Claude Code session nor a Codex rollout',
   'live.tokens.window': 'Tokens (window {n})',
   'live.tokens.run': 'Tokens (run)',
   'live.tokens.desc': 'in {input} · out {output} · cache write {cacheWrite} · cache read {cacheRead}',
   'live.tokens.counting': ' · counting…',
-  'live.tokens.tooltip': 'Input {input}, output {output}, cache write {cacheWrite}, cache read {cacheRead} tokens.\nMain: {main} · subagents: {sub} ({files} subagent transcripts).\nCounted once per message (by message.id and requestId), not once per line as leopold watch counts.',
-  'live.tokens.run.tooltip': "Every window of this run whose session transcript was found (the sessions the journal and state.json name, and the harness's sessions of this project written during the run), with the subagent transcripts beside them.\n{windows}",
+  'live.tokens.tooltip': 'Input {input}, output {output}, cache write {cacheWrite}, cache read {cacheRead} tokens.\nMain: {main} · ' +
+    ('subagents: {sub} ({files} subagent transcripts).\nCounted once per message (by message.id and requestId), not once per line as ' +
+      'leopold watch counts.'),
+  'live.tokens.run.tooltip': "Every window of this run whose session transcript was found (the sessions the journal and state.json name, " +
+    "and the harness's sessions of this project written during the run), with the subagent transcripts beside them.\n{windows}",
   'live.tokens.unknown': 'unknown — no transcript found',
   'live.tokens.unknown.tooltip': 'No transcript of this window was found: its tokens are unknown, not zero.',
   'live.tokens.window.line': 'window {n}: {tokens} tokens · ≈ ${usd}{missing}',
@@ -43,8 +48,12 @@ export const LIVE_EN = {
   'live.cost.desc': '≈ ${usd} window · ≈ ${run} run',
   'live.cost.unknown': 'unknown',
   'live.cost.unpriced': ' · {models} unpriced',
-  'live.cost.tooltip': "An estimate, per model id, from the price table bundled with the extension ({table}), with the $LEOPOLD_PRICES and .leopold/prices.json overrides; 1-hour cache writes at their own price. leopold watch's dashboard prices by model family with one cache-write rate, so its figure can differ. It is never a limit: Leopold's governor is durable progress (checked plan items), not a cost counter, and subscription billing does not follow these prices.",
-  'live.cost.tooltip.unpriced': '\nNot priced (the table has no price for them; not counted in the estimate): {models}. Add them to .leopold/prices.json, or update the extension when its table knows them.',
+  'live.cost.tooltip': "An estimate, per model id, from the price table bundled with the extension ({table}), with the $LEOPOLD_PRICES " +
+    ("and .leopold/prices.json overrides; 1-hour cache writes at their own price. leopold watch's dashboard prices by model family with " +
+      ("one cache-write rate, so its figure can differ. It is never a limit: Leopold's governor is durable progress (checked plan " +
+        "items), not a cost counter, and subscription billing does not follow these prices.")),
+  'live.cost.tooltip.unpriced': '\nNot priced (the table has no price for them; not counted in the estimate): {models}. Add them to ' +
+    '.leopold/prices.json, or update the extension when its table knows them.',
   'live.meters': 'Meters',
   'live.meter.tooltip': '{label}: {value} ({pct}%)',
   'live.meter.label.context': 'context',
@@ -64,11 +73,14 @@ export const LIVE_EN = {
   'live.verify.staleNoCount': 'edited since the last verification — ticking an item would be denied',
   'live.verify.fresh': 'verified after the last edit',
   'live.verify.undeclared': 'no verification commands in GUARDRAILS.md (the done gate admits every tick)',
-  'live.verify.tooltip': 'verify_receipts: {receipts}\nlast_verify_at: {verify}\nlast_edit_at: {edit}\nLeopold refuses a claim of done (done_denied) while nothing verified the work since its last edit.',
+  'live.verify.tooltip': 'verify_receipts: {receipts}\nlast_verify_at: {verify}\nlast_edit_at: {edit}\nLeopold refuses a claim of done ' +
+    '(done_denied) while nothing verified the work since its last edit.',
   'live.awaiting': 'Leopold needs you',
   'live.awaiting.desc': 'item {index}: {text}',
   'live.awaiting.ticked': 'ticked: resume the run',
-  'live.awaiting.tooltip': 'The run stopped at an @human item (awaiting_human): {text}\nLeopold has no answer channel: do what the item asks, tick it [x] in .leopold/PLAN.md, then re-run. Re-running after awaiting_human resets the run\'s iteration and window budgets.\nClick: open PLAN.md at the item.',
+  'live.awaiting.tooltip': 'The run stopped at an @human item (awaiting_human): {text}\nLeopold has no answer channel: do what the item ' +
+    ('asks, tick it [x] in .leopold/PLAN.md, then re-run. Re-running after awaiting_human resets the run\'s iteration and window ' +
+      'budgets.\nClick: open PLAN.md at the item.'),
   'live.resume': 'Resume the run',
   'live.resume.tooltip': 'The item is ticked: resume with /leopold-run (re-running resets the iteration and window budgets).',
   'live.apiError': 'API error',
@@ -105,7 +117,8 @@ export const LIVE_PT_BR: Record<keyof typeof LIVE_EN, string> = {
   'live.context.missing.tooltip': 'O state.json nomeia {path} ({source}), e não há arquivo legível ali.',
   'live.live': 'Ao vivo',
   'live.live.desc.idle': 'última escrita {age}',
-  'live.live.tooltip': 'O que o agente está fazendo agora, lido da transcrição enquanto ela cresce (só os bytes acrescentados). O texto da transcrição aparece como texto simples.\nClique: abre a transcrição no fim (somente leitura).',
+  'live.live.tooltip': 'O que o agente está fazendo agora, lido da transcrição enquanto ela cresce (só os bytes acrescentados). O texto ' +
+    'da transcrição aparece como texto simples.\nClique: abre a transcrição no fim (somente leitura).',
   'live.tool': 'Chamada de ferramenta',
   'live.tool.running': 'em execução',
   'live.tool.none': 'nenhuma ainda',
@@ -113,15 +126,20 @@ export const LIVE_PT_BR: Record<keyof typeof LIVE_EN, string> = {
   'live.text.none': 'nenhum texto ainda',
   'live.idle': 'Última escrita',
   'live.turns': 'Turnos nesta janela',
-  'live.turns.tooltip': 'Mensagens distintas do assistente na janela em execução (o Claude Code escreve uma linha por bloco de conteúdo; cada mensagem conta uma vez). Codex: turnos.',
+  'live.turns.tooltip': 'Mensagens distintas do assistente na janela em execução (o Claude Code escreve uma linha por bloco de conteúdo; ' +
+    'cada mensagem conta uma vez). Codex: turnos.',
   'live.harness': 'Harness',
   'live.harness.unknown': 'nem uma sessão do Claude Code nem um rollout do Codex',
   'live.tokens.window': 'Tokens (janela {n})',
   'live.tokens.run': 'Tokens (run)',
   'live.tokens.desc': 'entrada {input} · saída {output} · escrita em cache {cacheWrite} · leitura de cache {cacheRead}',
   'live.tokens.counting': ' · contando…',
-  'live.tokens.tooltip': 'Entrada {input}, saída {output}, escrita em cache {cacheWrite}, leitura de cache {cacheRead} tokens.\nPrincipal: {main} · subagentes: {sub} ({files} transcrições de subagentes).\nContados uma vez por mensagem (por message.id e requestId), não uma vez por linha como o leopold watch conta.',
-  'live.tokens.run.tooltip': 'Todas as janelas desta run cuja transcrição de sessão foi encontrada (as sessões que o journal e o state.json nomeiam, e as sessões do harness neste projeto escritas durante a run), com as transcrições de subagentes ao lado.\n{windows}',
+  'live.tokens.tooltip': 'Entrada {input}, saída {output}, escrita em cache {cacheWrite}, leitura de cache {cacheRead} ' +
+    ('tokens.\nPrincipal: {main} · subagentes: {sub} ({files} transcrições de subagentes).\nContados uma vez por mensagem (por ' +
+      'message.id e requestId), não uma vez por linha como o leopold watch conta.'),
+  'live.tokens.run.tooltip': 'Todas as janelas desta run cuja transcrição de sessão foi encontrada (as sessões que o journal e o ' +
+    ('state.json nomeiam, e as sessões do harness neste projeto escritas durante a run), com as transcrições de subagentes ao ' +
+      'lado.\n{windows}'),
   'live.tokens.unknown': 'desconhecido — nenhuma transcrição encontrada',
   'live.tokens.unknown.tooltip': 'Nenhuma transcrição desta janela foi encontrada: seus tokens são desconhecidos, não zero.',
   'live.tokens.window.line': 'janela {n}: {tokens} tokens · ≈ ${usd}{missing}',
@@ -130,8 +148,13 @@ export const LIVE_PT_BR: Record<keyof typeof LIVE_EN, string> = {
   'live.cost.desc': '≈ ${usd} janela · ≈ ${run} run',
   'live.cost.unknown': 'desconhecido',
   'live.cost.unpriced': ' · {models} sem preço',
-  'live.cost.tooltip': 'Uma estimativa, por id de modelo, pela tabela de preços que vem com a extensão ({table}), com as substituições de $LEOPOLD_PRICES e .leopold/prices.json; escritas em cache de 1 hora pelo seu próprio preço. O painel do leopold watch precifica por família de modelo com uma só tarifa de escrita em cache, então o número dele pode diferir. Nunca é um limite: o governador do Leopold é o progresso durável (itens do plano fechados), não um contador de custo, e a cobrança por assinatura não segue estes preços.',
-  'live.cost.tooltip.unpriced': '\nSem preço (a tabela não tem preço para eles; fora da estimativa): {models}. Acrescente-os ao .leopold/prices.json, ou atualize a extensão quando a tabela dela os conhecer.',
+  'live.cost.tooltip': 'Uma estimativa, por id de modelo, pela tabela de preços que vem com a extensão ({table}), com as substituições ' +
+    ('de $LEOPOLD_PRICES e .leopold/prices.json; escritas em cache de 1 hora pelo seu próprio preço. O painel do leopold watch precifica ' +
+      ('por família de modelo com uma só tarifa de escrita em cache, então o número dele pode diferir. Nunca é um limite: o governador ' +
+        ('do Leopold é o progresso durável (itens do plano fechados), não um contador de custo, e a cobrança por assinatura não segue ' +
+          'estes preços.'))),
+  'live.cost.tooltip.unpriced': '\nSem preço (a tabela não tem preço para eles; fora da estimativa): {models}. Acrescente-os ao ' +
+    '.leopold/prices.json, ou atualize a extensão quando a tabela dela os conhecer.',
   'live.meters': 'Medidores',
   'live.meter.tooltip': '{label}: {value} ({pct}%)',
   'live.meter.label.context': 'contexto',
@@ -151,11 +174,14 @@ export const LIVE_PT_BR: Record<keyof typeof LIVE_EN, string> = {
   'live.verify.staleNoCount': 'editado desde a última verificação — marcar um item seria negado',
   'live.verify.fresh': 'verificado depois da última edição',
   'live.verify.undeclared': 'nenhum comando de verificação no GUARDRAILS.md (o done gate admite toda marcação)',
-  'live.verify.tooltip': 'verify_receipts: {receipts}\nlast_verify_at: {verify}\nlast_edit_at: {edit}\nO Leopold recusa uma declaração de concluído (done_denied) enquanto nada verificou o trabalho desde a última edição.',
+  'live.verify.tooltip': 'verify_receipts: {receipts}\nlast_verify_at: {verify}\nlast_edit_at: {edit}\nO Leopold recusa uma declaração ' +
+    'de concluído (done_denied) enquanto nada verificou o trabalho desde a última edição.',
   'live.awaiting': 'O Leopold precisa de você',
   'live.awaiting.desc': 'item {index}: {text}',
   'live.awaiting.ticked': 'marcado: retome a run',
-  'live.awaiting.tooltip': 'A run parou num item @human (awaiting_human): {text}\nO Leopold não tem canal de resposta: faça o que o item pede, marque-o [x] em .leopold/PLAN.md e rode de novo. Rodar de novo depois de awaiting_human zera os orçamentos de iterações e de janelas da run.\nClique: abre o PLAN.md no item.',
+  'live.awaiting.tooltip': 'A run parou num item @human (awaiting_human): {text}\nO Leopold não tem canal de resposta: faça o que o item ' +
+    ('pede, marque-o [x] em .leopold/PLAN.md e rode de novo. Rodar de novo depois de awaiting_human zera os orçamentos de iterações e de ' +
+      'janelas da run.\nClique: abre o PLAN.md no item.'),
   'live.resume': 'Retomar a run',
   'live.resume.tooltip': 'O item está marcado: retome com /leopold-run (rodar de novo zera os orçamentos de iterações e de janelas).',
   'live.apiError': 'Erro de API',

@@ -118,7 +118,8 @@ export function dashboardMeters(state: StateObject | undefined, guardrailsMaxIte
   gauge: ContextGauge, decisions?: DecisionCounts): Meter[] {
   const n = (v: unknown, d: number) => pyInt(v) ?? d;
   const out: Meter[] = [
-    meter('context', gauge.bytes === undefined ? (typeof state?.context_mb === 'number' ? state.context_mb : 0) : Math.round((gauge.bytes / MIB) * 10) / 10, gauge.maxMb, 'MB'),
+    meter('context', gauge.bytes === undefined ? (typeof state?.context_mb === 'number' ? state.context_mb : 0)
+      : Math.round((gauge.bytes / MIB) * 10) / 10, gauge.maxMb, 'MB'),
     meter('iterations', iterationOf(state) ?? 0, resolveMaxIterations(state, guardrailsMaxIterations)),
     meter('subagents', n(state?.subagents_spawned, 0), n(state?.max_subagents, 8)),
     meter('forks', n(state?.forks_spawned, 0), n(state?.max_forks, 0)),

@@ -65,7 +65,8 @@ export interface Record_ {
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
 const str = nonEmptyString;
-const obj = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+const obj = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v)
+  ? (v as Record<string, unknown>) : undefined);
 
 const SUMMARY_MAX = 160;
 
@@ -176,7 +177,8 @@ export function parseClaudeLine(line: TranscriptLine): Record_ | undefined {
       for (const b of content) {
         const block = obj(b);
         if (!block) continue;
-        if (block.type === 'tool_use' && str(block.name)) rec.tool = { name: oneLine(String(block.name), 80), summary: summarizeInput(String(block.name), block.input), id: str(block.id) };
+        if (block.type === 'tool_use' && str(block.name)) rec.tool = { name: oneLine(String(block.name), 80),
+          summary: summarizeInput(String(block.name), block.input), id: str(block.id) };
         if (block.type === 'text' && typeof block.text === 'string') rec.text = lastTextLine(block.text) ?? rec.text;
       }
     } else if (typeof content === 'string') rec.text = lastTextLine(content);
@@ -222,11 +224,13 @@ function claudeFragment(head: string, tail: string): Record_ | undefined {
   if (!head.trimStart().startsWith('{')) return undefined;
   const endType = /"type"\s*:\s*"([\w-]+)"\s*,\s*"uuid"\s*:/.exec(tail)?.[1];
   const kind = endType ?? (/"requestId"\s*:/.test(tail) ? 'assistant' : /"role"\s*:\s*"(\w+)"/.exec(head)?.[1] ?? '?');
-  const rec: Record_ = { harness: 'claude', kind, tsMs: parseTs(lastJsonStr(tail, 'timestamp')), sidechain: /"isSidechain"\s*:\s*true/.test(head.slice(0, 2048)) };
+  const rec: Record_ = { harness: 'claude', kind, tsMs: parseTs(lastJsonStr(tail, 'timestamp')),
+    sidechain: /"isSidechain"\s*:\s*true/.test(head.slice(0, 2048)) };
   if (/"isCompactSummary"\s*:\s*true/.test(head.slice(0, 4096)) || /"isCompactSummary"\s*:\s*true/.test(tail)) rec.compaction = true;
   if (kind === 'user' && /"type"\s*:\s*"tool_result"/.test(head)) rec.toolResult = { id: jsonStrAt(head, 'tool_use_id') };
   if (kind === 'assistant') {
-    const id = /"message"\s*:\s*\{\s*(?:"[\w]+"\s*:\s*"[^"]*"\s*,\s*)*?"id"\s*:\s*"(msg_[^"]+)"/.exec(head)?.[1] ?? /"id"\s*:\s*"(msg_[^"]+)"/.exec(head)?.[1];
+    const id = /"message"\s*:\s*\{\s*(?:"[\w]+"\s*:\s*"[^"]*"\s*,\s*)*?"id"\s*:\s*"(msg_[^"]+)"/.exec(head)?.[1]
+      ?? /"id"\s*:\s*"(msg_[^"]+)"/.exec(head)?.[1];
     const req = lastJsonStr(tail, 'requestId');
     if (id) rec.messageKey = req ? `${id}:${req}` : id;
     rec.model = jsonStrAt(head, 'model');

@@ -372,8 +372,10 @@ export class LiveRun {
       for (const base of bases) {
         for (let i = 0; i <= days; i++) {
           const d = new Date(now - i * 86400000);
-          const dir = join(base, String(d.getUTCFullYear()), String(d.getUTCMonth() + 1).padStart(2, '0'), String(d.getUTCDate()).padStart(2, '0'));
-          for (const name of await listDir(dir, this.listings)) if (name.startsWith('rollout-') && name.endsWith('.jsonl')) await consider(join(dir, name), 'codex');
+          const dir = join(base, String(d.getUTCFullYear()), String(d.getUTCMonth() + 1).padStart(2, '0'),
+            String(d.getUTCDate()).padStart(2, '0'));
+          for (const name of await listDir(dir, this.listings)) if (name.startsWith('rollout-')
+            && name.endsWith('.jsonl')) await consider(join(dir, name), 'codex');
         }
       }
     }

@@ -42,7 +42,8 @@ export function timelineLive(view: LiveView | undefined, locale: Locale = 'en'):
     const usd = f?.costUsd ?? 0;
     const found = f?.tokens != null;
     const label = found
-      ? m('live.timeline.window', { tokens: formatCount(tokens, locale), usd: formatUsd(usd, locale), size: w.bytes !== undefined ? formatSize(w.bytes, locale) : '?' })
+      ? m('live.timeline.window', { tokens: formatCount(tokens, locale), usd: formatUsd(usd, locale), size: w.bytes !== undefined
+        ? formatSize(w.bytes, locale) : '?' })
         + (w.counting ? m('live.tokens.counting') : '')
       : m('live.timeline.window.missing');
     return { n: w.window, tokens, usd, bytes: w.bytes, found, counting: w.counting, label };
@@ -51,15 +52,18 @@ export function timelineLive(view: LiveView | undefined, locale: Locale = 'en'):
   if (view.transcript) {
     const a = view.activity;
     const lines: string[] = [];
-    if (view.gauge.bytes !== undefined) lines.push(m('live.timeline.context', { gauge: gaugeText(view.gauge, locale === 'pt-br'), pct: Math.round(view.gauge.pct ?? 0) }));
+    if (view.gauge.bytes !== undefined) lines.push(m('live.timeline.context', { gauge: gaugeText(view.gauge, locale === 'pt-br'),
+      pct: Math.round(view.gauge.pct ?? 0) }));
     if (a?.tool) lines.push(m('live.timeline.tool', { tool: `${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}` }));
     if (a?.text) lines.push(m('live.timeline.text', { text: a.text.line }));
     // A clock time, not an age: the view changes only when the transcript does (an idle panel posts nothing).
     if (view.lastWriteMs !== undefined) lines.push(m('live.timeline.idle', { time: formatLocal(view.lastWriteMs, 'time') }));
     if (view.turns !== undefined) lines.push(m('live.timeline.turns', { n: view.turns, harness: view.transcript.harness ?? '?' }));
     const fig = view.figures;
-    if (fig.tokens && fig.costUsd !== null) lines.push(m('live.timeline.run', { tokens: formatCount(totalTokens(fig.tokens), locale), usd: formatUsd(fig.costUsd, locale) }));
+    if (fig.tokens && fig.costUsd !== null) lines.push(m('live.timeline.run', { tokens: formatCount(totalTokens(fig.tokens), locale),
+      usd: formatUsd(fig.costUsd, locale) }));
     section = { title: m('live.live'), lines };
   }
-  return { chartTitle: m('live.timeline.chart'), chartNote: m('live.timeline.chartNote', { table: view.figures.prices }), windows, section };
+  return { chartTitle: m('live.timeline.chart'), chartNote: m('live.timeline.chartNote', { table: view.figures.prices }), windows,
+    section };
 }

@@ -37,7 +37,8 @@ function projectFor(ctx: LeopoldContext, arg: string | undefined): LeopoldProjec
     if (projects.length === 1) return projects[0];
     const active = ctx.registry.projectFor(vscode.window.activeTextEditor?.document.uri);
     if (active) return active;
-    throw new ToolInputError(projects.length ? `several Leopold projects are open: give project, one of ${names()}` : 'no Leopold project in this workspace');
+    throw new ToolInputError(projects.length ? `several Leopold projects are open: give project, one ` +
+      `of ${names()}` : 'no Leopold project in this workspace');
   }
   const candidates = path.isAbsolute(arg) ? [path.resolve(arg)]
     : (vscode.workspace.workspaceFolders ?? []).map((f) => path.resolve(f.uri.fsPath, arg));
@@ -98,7 +99,8 @@ export function registerAgentTools(ctx: LeopoldContext, hub: SupervisorHub, live
     const script = ctx.extension.asAbsolutePath(path.join('dist', 'status.js'));
     const version = String(ctx.extension.extension.packageJSON.version ?? '');
     const definitions = () => (ctx.isTrusted() ? ctx.registry.projects : []).map((p) => mcp.definition(
-      vscode.l10n.t('Leopold run status ({0})', p.name), process.execPath, [script, '--mcp', p.root], { ELECTRON_RUN_AS_NODE: '1' }, version));
+      vscode.l10n.t('Leopold run status ({0})', p.name), process.execPath, [script, '--mcp', p.root], { ELECTRON_RUN_AS_NODE: '1' },
+        version));
     provide = definitions;
     ctx.extension.subscriptions.push(
       changed,

@@ -86,7 +86,8 @@ export class Notifier implements vscode.Disposable {
   private renderBadge(): void {
     if (!this.badgeView) return;
     const n = [...this.needs.values()].filter(Boolean).length;
-    this.badgeView.badge = n > 0 ? { value: n, tooltip: counted(n, vscode.l10n.t('{0} Leopold project needs you', n), vscode.l10n.t('{0} Leopold projects need you', n)) } : undefined;
+    this.badgeView.badge = n > 0 ? { value: n, tooltip: counted(n, vscode.l10n.t('{0} Leopold project needs you', n),
+      vscode.l10n.t('{0} Leopold projects need you', n)) } : undefined;
   }
 
   badge(): number {
@@ -132,10 +133,13 @@ export class Notifier implements vscode.Disposable {
         // The person ended it (Stop now): nothing to tell them.
         if (child?.exit?.byPerson) return;
         if (child?.exit) {
-          const how = child.exit.signal ? vscode.l10n.t('was ended by {0}', child.exit.signal) : vscode.l10n.t('exited with code {0}', String(child.exit.code));
-          const last = child.exit.tail.length ? ` ${vscode.l10n.t('Last output: {0}', inert(child.exit.tail[child.exit.tail.length - 1], 200))}` : '';
+          const how = child.exit.signal ? vscode.l10n.t('was ended by {0}', child.exit.signal) : vscode.l10n.t('exited with code {0}',
+            String(child.exit.code));
+          const last = child.exit.tail.length ? ` ${vscode.l10n.t('Last output: {0}', inert(child.exit.tail[child.exit.tail.length - 1],
+            200))}` : '';
           text = `${vscode.l10n.t('the relaunched agent {0} before it reactivated the run — the seat is empty.', how)}${last}`;
-          actions = [{ title: vscode.l10n.t('Show Agent Output'), run: () => vscode.commands.executeCommand('leopold.openRunFile', { path: child.logPath }) }, resume];
+          actions = [{ title: vscode.l10n.t('Show Agent Output'), run: () => vscode.commands.executeCommand('leopold.openRunFile',
+            { path: child.logPath }) }, resume];
         } else if (notice.reason?.startsWith('failed:')) {
           text = vscode.l10n.t('the relaunched window never reactivated the run — the seat is empty.');
           actions = [resume, showLog];
@@ -162,19 +166,22 @@ export class Notifier implements vscode.Disposable {
       }
       case 'awaitingHuman': {
         const item = typeof st.awaiting_text === 'string' && st.awaiting_text ? ` ${inert(st.awaiting_text, 200)}` : '';
-        text = `${vscode.l10n.t('the run is waiting for you: a plan item needs a person. Answer it, tick it in PLAN.md, then resume.')}${item}`;
+        text = `${
+          vscode.l10n.t('the run is waiting for you: a plan item needs a person. Answer it, tick it in PLAN.md, then resume.')}${item}`;
         actions = [{ title: vscode.l10n.t('Open Plan'), run: open('PLAN.md') }];
         break;
       }
       case 'budgetExceeded': {
         const usd = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(2) : '?');
-        text = vscode.l10n.t('the driver run stopped at its budget (budget_exceeded): ${0} of ${1} spent. Work so far is staged for your review.',
+        text =
+          vscode.l10n.t('the driver run stopped at its budget (budget_exceeded): ${0} of ${1} spent. Work so far is staged for your review.',
           usd(st.spent_usd), usd(st.budget_usd));
         actions = [{ title: vscode.l10n.t('Show Insights'), run: cmd('leopold.driver.insights', root) }];
         break;
       }
       case 'stateInvalid':
-        text = vscode.l10n.t('state.json is invalid ({0}) — the loop waits and writes nothing until it is fixed.', inert(notice.reason ?? '', 200));
+        text = vscode.l10n.t('state.json is invalid ({0}) — the loop waits and writes nothing until it is fixed.', inert(notice.reason
+          ?? '', 200));
         actions = [{ title: vscode.l10n.t('Open state.json'), run: open('state.json') }];
         level = 'error';
         break;
@@ -194,7 +201,8 @@ export class Notifier implements vscode.Disposable {
     this.shownList.push({ root, kind: notice.kind, key: notice.key, message, actions: actions.map((a) => a.title) });
     this.ctx.log.info(`${project.name}: notified (${notice.kind}: ${notice.key})`);
     this.notified.fire({ view, notice, message });
-    const showFn = level === 'info' ? vscode.window.showInformationMessage : level === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
+    const showFn = level === 'info' ? vscode.window.showInformationMessage : level === 'error' ? vscode.window.showErrorMessage
+      : vscode.window.showWarningMessage;
     void showFn(message, ...actions.map((a) => a.title)).then((choice) => actions.find((a) => a.title === choice)?.run());
   }
 

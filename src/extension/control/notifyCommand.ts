@@ -46,7 +46,8 @@ export function registerNotifyCommand(ctx: LeopoldContext, notifier: Notifier, h
       return note({ key: notice.key, outcome: 'invalid' });
     }
     if (!ctx.isTrusted()) {
-      ctx.log.info(`${project.name}: leopold.notify.command not run for ${notice.kind} (Restricted Mode: nothing is started until the workspace is trusted)`);
+      ctx.log.info(`${project.name}: leopold.notify.command not run for ${notice.kind} (Restricted Mode: nothing is started until the ` +
+        `workspace is trusted)`);
       return note({ key: notice.key, outcome: 'untrusted' });
     }
     if (queued >= MAX_QUEUED) {
@@ -65,7 +66,8 @@ export function registerNotifyCommand(ctx: LeopoldContext, notifier: Notifier, h
         note({ key: notice.key, outcome: 'ran', run: r });
         if (r.ok) ctx.log.info(`${project.name}: leopold.notify.command ran for ${notice.kind} (${r.ms} ms)`);
         else {
-          const how = r.timedOut ? `timed out after ${NOTIFY_TIMEOUT_MS / 1000} s` : r.exitCode !== undefined ? `exited with code ${r.exitCode}`
+          const how = r.timedOut ? `timed out after ${NOTIFY_TIMEOUT_MS / 1000} s` : r.exitCode !== undefined ? `exited with ` +
+            `code ${r.exitCode}`
             : r.signal ? `was ended by ${r.signal}` : 'could not start';
           ctx.log.warn(`${project.name}: leopold.notify.command ${how} for ${notice.kind}${r.detail ? `: ${r.detail}` : ''}`);
         }
@@ -76,7 +78,8 @@ export function registerNotifyCommand(ctx: LeopoldContext, notifier: Notifier, h
     await queue;
   };
 
-  ctx.extension.subscriptions.push(notifier.onDidNotify((e) => void handle(e).catch((err) => ctx.log.error(`notify command: ${String(err)}`))));
+  ctx.extension.subscriptions.push(
+    notifier.onDidNotify((e) => void handle(e).catch((err) => ctx.log.error(`notify command: ${String(err)}`))));
   const section: NotifyCommandTestApi = {
     runs: () => history.list().map((h) => ({ ...h })),
     idle: async () => {

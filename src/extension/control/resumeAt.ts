@@ -113,7 +113,8 @@ export class ResumeScheduler implements vscode.Disposable {
   private async runNow(project: LeopoldProject) {
     const read = await readState(project.leoDir);
     const raw = read.kind === 'ok' ? read.raw : undefined;
-    return { raw, run: { fingerprint: raw ? runFingerprint(raw) : undefined, active: raw?.active === true, stopExists: await exists(project.file('STOP')) } };
+    return { raw, run: { fingerprint: raw ? runFingerprint(raw) : undefined, active: raw?.active === true,
+      stopExists: await exists(project.file('STOP')) } };
   }
 
   /** Schedules a Resume of `root` at `atMs`, for the run as it is now: the project's one schedule, in every window. */
@@ -126,7 +127,8 @@ export class ResumeScheduler implements vscode.Disposable {
     await this.store.write(project.leoDir, s);
     this.schedules.set(root, s);
     this.note({ root, what: 'scheduled', detail: new Date(atMs).toISOString() });
-    this.ctx.log.info(`${project.name}: Resume at ${new Date(atMs).toISOString()} scheduled (${source}); any change of the run cancels it, in every window`);
+    this.ctx.log.info(`${project.name}: Resume at ${new Date(atMs).toISOString()} scheduled (${source}); any change of the run cancels ` +
+      `it, in every window`);
     this.arm(root);
     this.changed.fire();
     return s;
@@ -193,7 +195,9 @@ export class ResumeScheduler implements vscode.Disposable {
     const verdict: ScheduleVerdict = judgeSchedule(s, (await this.runNow(project)).run, Date.now());
     if (verdict.kind === 'wait') return this.arm(root);
     if (verdict.kind === 'cancel') {
-      const why = { active: 'the run is active again', kill_switch: '.leopold/STOP was created', run_changed: 'the run changed', no_state: 'state.json cannot be read' }[verdict.reason];
+      const why = { active: 'the run is ' +
+        'active again', kill_switch: '.leopold/STOP was ' +
+          'created', run_changed: 'the run changed', no_state: 'state.json cannot be read' }[verdict.reason];
       return this.cancel(root, why, s.id);
     }
     // Due (or too late): one window carries it out — the one whose claim removes it.
@@ -204,7 +208,8 @@ export class ResumeScheduler implements vscode.Disposable {
     if (verdict.kind === 'ask') {
       const late = Math.round(verdict.lateMs / 60_000);
       this.note({ root, what: 'asked', detail: `${late} min late` });
-      this.ctx.log.info(`${project.name}: the Resume scheduled for ${new Date(s.atMs).toISOString()} is ${late} min late (VS Code was closed or asleep): asking instead`);
+      this.ctx.log.info(`${project.name}: the Resume scheduled for ${new Date(s.atMs).toISOString()} is ${late} min late (VS Code was ` +
+        `closed or asleep): asking instead`);
       const now = vscode.l10n.t('Resume Now');
       void vscode.window.showInformationMessage(
         vscode.l10n.t('Leopold ({0}): the Resume scheduled for {1} did not happen (VS Code was closed or asleep). Resume now?', inert(project.name), formatLocal(s.atMs, 'minute')),
@@ -228,7 +233,8 @@ export async function pickResumeTime(
   ctx: LeopoldContext, scheduler: ResumeScheduler, deps: RunActionDeps, arg?: unknown,
 ): Promise<ResumeSchedule | undefined> {
   if (!deps.isTrusted()) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.', vscode.l10n.t('Resume at…')));
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.', vscode.l10n.t('Resume at…')));
     return undefined;
   }
   const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Which Leopold project?'));
@@ -236,7 +242,8 @@ export async function pickResumeTime(
   const read = await readState(project.leoDir);
   const raw = read.kind === 'ok' ? read.raw : undefined;
   if (!resumableStop(raw)) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('Leopold: the run of {0} is not stopped — there is nothing to resume later.', inert(project.name)));
+    void vscode.window.showInformationMessage(vscode.l10n.t('Leopold: the run of {0} is not stopped — there is nothing to resume later.',
+      inert(project.name)));
     return undefined;
   }
   // The reset time is read only from a transcript where the harnesses keep them (or inside the project).
@@ -249,10 +256,12 @@ export async function pickResumeTime(
     items.push({ label: `$(watch) ${vscode.l10n.t('At the usage-limit reset, {0}', formatLocal(reset, 'minute'))}`, description: vscode.l10n.t('from the transcript'), atMs: reset + 60_000, source: 'reset' });
   }
   for (const m of RESUME_DELAYS_MIN) {
-    items.push({ label: m < 60 ? vscode.l10n.t('In {0} minutes', m) : counted(m / 60, vscode.l10n.t('In {0} hour', m / 60), vscode.l10n.t('In {0} hours', m / 60)), atMs: Date.now() + m * 60_000, source: 'delay' });
+    items.push({ label: m < 60 ? vscode.l10n.t('In {0} minutes', m) : counted(m / 60, vscode.l10n.t('In {0} hour', m / 60),
+      vscode.l10n.t('In {0} hours', m / 60)), atMs: Date.now() + m * 60_000, source: 'delay' });
   }
   if (scheduler.get(project.root)) items.push({ label: `$(close) ${vscode.l10n.t('Cancel the scheduled Resume')}`, cancel: true });
-  const pick = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Resume the Leopold run in {0} at…', inert(project.name)) });
+  const pick = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Resume the Leopold run in {0} at…',
+    inert(project.name)) });
   if (!pick) return undefined;
   if (pick.cancel) {
     await scheduler.cancel(project.root, 'cancelled by you');
@@ -293,7 +302,8 @@ export function registerResumeAt(ctx: LeopoldContext, deps: RunActionDeps, hub: 
     vscode.commands.registerCommand('leopold.resumeAt', (arg?: unknown) => pickResumeTime(ctx, scheduler, deps, arg)),
     vscode.commands.registerCommand('leopold.cancelResumeAt', async (arg?: unknown) => {
       if (!deps.isTrusted()) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.', vscode.l10n.t('Cancel the scheduled Resume')));
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.', vscode.l10n.t('Cancel the scheduled Resume')));
         return;
       }
       const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Which Leopold project?'));

@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import { inert } from '../foundation/untrusted';
 import type { LeopoldContext } from '../foundation/context';
 import type { Log } from '../foundation/log';
-import type { ProjectRegistry } from '../foundation/projects';
+import type { LeopoldProject, ProjectRegistry } from '../foundation/projects';
 import { pickProject } from '../foundation/projectPicker';
 import { binariesFor, type SupervisorHub } from './supervisor';
 import { pill } from '../../core/continuity/pill';
@@ -69,7 +69,8 @@ const whichProject = (deps: RunActionDeps, arg: unknown) => pickProject(deps.reg
 
 function requireTrust(deps: RunActionDeps, what: string): boolean {
   if (deps.isTrusted()) return true;
-  void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.', what));
+  void vscode.window.showWarningMessage(
+    vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.', what));
   return false;
 }
 
@@ -90,7 +91,8 @@ export async function resumeRun(
   const scheduled = opts.scheduled === true;
   const refused = (d: Extract<ResumeDecision, { ok: false }>): ResumeResult => {
     deps.log.info(`${project.name}: ${scheduled ? 'scheduled ' : ''}resume refused (${d.reason}): ${resumeRefusalText(d)}`);
-    void vscode.window.showWarningMessage(vscode.l10n.t('Leopold ({0}): Resume refused — {1}.', inert(project.name), resumeRefusalText(d, uiLocale())));
+    void vscode.window.showWarningMessage(vscode.l10n.t('Leopold ({0}): Resume refused — {1}.', inert(project.name), resumeRefusalText(d,
+      uiLocale())));
     return { outcome: 'refused', reason: d.reason };
   };
   // Before the picks: what would be refused now is said now (the locked claim decides again at the end).
@@ -99,7 +101,8 @@ export async function resumeRun(
   let clearStop: string | undefined;
   if (!seen.ok && seen.reason === 'kill_switch' && !scheduled && !how) {
     const clearAndResume = vscode.l10n.t('Clear Kill Switch and Resume');
-    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Leopold: .leopold/STOP is present — a resumed run would stop at once.'), clearAndResume);
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Leopold: .leopold/STOP is present — a resumed run would stop at once.'), clearAndResume);
     if (choice !== clearAndResume) return { outcome: 'refused', reason: 'kill_switch' };
     clearStop = inputs.stop.id;
   } else if (!seen.ok) {
@@ -113,11 +116,13 @@ export async function resumeRun(
   if (!harness && scheduled) {
     // Nobody is there to ask: a scheduled Resume needs the run to say which harness it is.
     deps.log.info(`${project.name}: scheduled resume refused: neither the transcript nor owner.harness names the harness`);
-    void vscode.window.showWarningMessage(vscode.l10n.t('Leopold ({0}): the scheduled Resume was refused — the run names no harness (no transcript, no owner.harness). Resume it by hand.', inert(project.name)));
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('Leopold ({0}): the scheduled Resume was refused — the run names no harness (no transcript, no owner.harness). Resume it by hand.', inert(project.name)));
     return { outcome: 'refused', reason: 'unknown_harness' };
   }
   if (!harness) {
-    const pick = await vscode.window.showQuickPick([{ label: 'claude', description: 'Claude Code' }, { label: 'codex', description: 'Codex CLI' }], { placeHolder: vscode.l10n.t('Which harness resumes this run?') });
+    const pick = await vscode.window.showQuickPick([{ label: 'claude', description: 'Claude Code' }, { label: 'codex',
+      description: 'Codex CLI' }], { placeHolder: vscode.l10n.t('Which harness resumes this run?') });
     if (!pick) return { outcome: 'cancelled' };
     harness = pick.label as Harness;
   }
@@ -125,9 +130,12 @@ export async function resumeRun(
   let mode = how ?? rememberedMode(deps);
   if (!mode) {
     const pick = await vscode.window.showQuickPick([
-      { label: `$(terminal) ${vscode.l10n.t('In a terminal')}`, description: inert(interactiveArgv(harness, binary).join(' ')), mode: 'terminal' as const },
-      { label: `$(rocket) ${vscode.l10n.t('Headless')}`, description: vscode.l10n.t('the relaunch command, detached'), mode: 'headless' as const },
-    ], { placeHolder: vscode.l10n.t('Resume the Leopold run in {0} with {1} (remembered for next time; Run Actions offers the other)', inert(project.name), harness) });
+      { label: `$(terminal) ` +
+        `${vscode.l10n.t('In a terminal')}`, description: inert(interactiveArgv(harness, binary).join(' ')), mode: 'terminal' as const },
+      { label: `$(rocket) ${vscode.l10n.t('Headless')}`, description: vscode.l10n.t('the relaunch command, detached'),
+        mode: 'headless' as const },
+    ], { placeHolder: vscode.l10n.t('Resume the Leopold run in {0} with {1} (remembered for next time; Run Actions offers the other)',
+      inert(project.name), harness) });
     if (!pick) return { outcome: 'cancelled' };
     mode = pick.mode;
     await deps.modes.update(MODE_KEY, mode);
@@ -192,10 +200,12 @@ export async function stopRun(deps: RunActionDeps, arg?: unknown): Promise<boole
   } catch (err) {
     if (!(err instanceof SymlinkRefusedError)) throw err;
     deps.log.error(`${project.name}: Stop refused: ${err.message}`);
-    void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: Stop refused — .leopold/STOP is a symbolic link, and Leopold never writes through one. Remove the link, then stop the run again.'));
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('Leopold: Stop refused — .leopold/STOP is a symbolic link, and Leopold never writes through one. Remove the link, then stop the run again.'));
     return false;
   }
-  deps.log.info(`${project.name}: .leopold/STOP created (kill switch: the run stops at its next turn; nothing is relaunched while it is there)`);
+  deps.log.info(`${project.name}: .leopold/STOP created (kill switch: the run stops at its next turn; nothing is relaunched while it ` +
+    `is there)`);
   project.flush();
   return true;
 }
@@ -238,7 +248,8 @@ export async function stopNowTargets(deps: RunActionDeps, project: LeopoldProjec
     if (check.ok) targets.push({ info: check.info, what: vscode.l10n.t('the run\'s owner ({0}, pid {1})', check.harness ?? '?', pid) });
     else {
       deps.log.info(`${project.name}: Stop now: owner pid ${pid} refused: ${check.reason}`);
-      refusals.push(vscode.l10n.t('the owner pid {0} in state.json is not verifiably this project\'s agent ({1})', pid, refusalText(check.code, check.args, uiLocale())));
+      refusals.push(vscode.l10n.t('the owner pid {0} in state.json is not verifiably this project\'s agent ({1})', pid,
+        refusalText(check.code, check.args, uiLocale())));
     }
   }
   return { targets, refusals };
@@ -258,7 +269,8 @@ export async function stopNow(deps: RunActionDeps, arg?: unknown): Promise<StopN
     const reason = first.refusals[0] ?? vscode.l10n.t('no agent this window started is running, and state.json records no owner pid');
     const stop = vscode.l10n.t('Stop Run');
     const choice = await deps.ask(
-      vscode.l10n.t('Leopold: nothing to end now — {0}. Create the kill switch instead (the run stops at its next turn)?', reason), {}, stop);
+      vscode.l10n.t('Leopold: nothing to end now — {0}. Create the kill switch instead (the run stops at its next turn)?', reason), {},
+        stop);
     if (choice === stop) await stopRun(deps, project.root);
     return { outcome: 'none', reason };
   }
@@ -269,9 +281,11 @@ export async function stopNow(deps: RunActionDeps, arg?: unknown): Promise<StopN
     const choice = await deps.ask(
       below === 0
         ? vscode.l10n.t('Create .leopold/STOP (so nothing relaunches), then end {0} now?', main.what)
-        : counted(below, vscode.l10n.t('Create .leopold/STOP (so nothing relaunches), then end {0} and its {1} child process now?', main.what, below),
+        : counted(below, vscode.l10n.t('Create .leopold/STOP (so nothing relaunches), then end {0} and its {1} child process now?',
+          main.what, below),
           vscode.l10n.t('Create .leopold/STOP (so nothing relaunches), then end {0} and its {1} child processes now?', main.what, below)),
-      { modal: true, detail: vscode.l10n.t('The turn in progress is lost; work the agent has not saved is lost. Stop run (the kill switch alone) lets the turn finish.') }, go);
+      { modal: true, detail:
+        vscode.l10n.t('The turn in progress is lost; work the agent has not saved is lost. Stop run (the kill switch alone) lets the turn finish.') }, go);
     if (choice !== go) return { outcome: 'cancelled' };
   }
   let result: CoreStopNow;
@@ -291,7 +305,8 @@ export async function stopNow(deps: RunActionDeps, arg?: unknown): Promise<StopN
   } catch (err) {
     if (!(err instanceof SymlinkRefusedError)) throw err;
     deps.log.error(`${project.name}: Stop now refused: ${err.message}`);
-    void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: Stop refused — .leopold/STOP is a symbolic link, and Leopold never writes through one. Remove the link, then stop the run again.'));
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('Leopold: Stop refused — .leopold/STOP is a symbolic link, and Leopold never writes through one. Remove the link, then stop the run again.'));
     return { outcome: 'refused', reason: 'symlink' };
   }
   project.flush();
@@ -305,9 +320,12 @@ export async function stopNow(deps: RunActionDeps, arg?: unknown): Promise<StopN
       : vscode.l10n.t('pid {0} (this editor or an ancestor of it)', sp.pid)))),
     ...result.refused.map((r) => vscode.l10n.t('pid {0}: {1}', r.pid, refusalText(r.check.code, r.check.args, uiLocale()))),
   ];
-  deps.log.info(`${project.name}: Stop now: .leopold/STOP created${result.underLock ? ' under .state.lock' : ' (the lock was held past its budget: created without it)'}, then `
-    + `ended ${ended.length ? `pid ${ended.join(', ')}` : 'nothing (the agent had already exited)'}${survivors.length ? `; still running: ${survivors.join(', ')}` : ''}`
-    + `${spared.length ? `; not signalled: ${result.ended.flatMap((e) => e.result.spared.map((sp) => `${sp.what} ${sp.pid} (holds ${sp.holder})`)).concat(result.refused.map((r) => `pid ${r.pid}: ${r.check.reason}`)).join('; ')}` : ''}`);
+  deps.log.info(`${project.name}: Stop now: .leopold/STOP ` +
+    `created${result.underLock ? ' under .state.lock' : ' (the lock was held past its budget: created without it)'}, then `
+    + `ended ${ended.length ? `pid ${ended.join(', ')}` : 'nothing (the agent had already ' +
+      'exited)'}${survivors.length ? `; still running: ${survivors.join(', ')}` : ''}`
+    + `${spared.length ? `; not signalled: ${result.ended.flatMap((e) => e.result.spared.map((sp) => `${sp.what} ${sp.pid} (holds ` +
+      `${sp.holder})`)).concat(result.refused.map((r) => `pid ${r.pid}: ${r.check.reason}`)).join('; ')}` : ''}`);
   if (spared.length) void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: Stop now did not signal {0}.', spared.join('; ')));
   return { outcome: 'stopped', pid: result.ended[0]?.pid ?? main.info.pid, ended, survivors, spared };
 }
@@ -341,8 +359,12 @@ export async function showRunActions(deps: RunActionDeps, arg?: unknown): Promis
     const mode = rememberedMode(deps);
     const other: ResumeMode | undefined = mode === 'terminal' ? 'headless' : mode === 'headless' ? 'terminal' : undefined;
     const modeWords = (m: ResumeMode) => (m === 'terminal' ? vscode.l10n.t('in a terminal') : vscode.l10n.t('headless'));
-    const resume: Action = { label: `$(debug-start) ${vscode.l10n.t('Resume run')}`, description: mode ? modeWords(mode) : vscode.l10n.t('in a terminal, or headless'), run: () => resumeRun(deps, project.root) };
-    const resumeOther: Action | undefined = other && { label: `$(debug-start) ${other === 'terminal' ? vscode.l10n.t('Resume in a terminal') : vscode.l10n.t('Resume headless')}`, description: vscode.l10n.t('and remember it'), run: async () => {
+    const resume: Action = { label: `$(debug-start) ` +
+      `${vscode.l10n.t('Resume run')}`, description: mode ? modeWords(mode) : vscode.l10n.t('in a terminal, or headless'),
+        run: () => resumeRun(deps, project.root) };
+    const resumeOther: Action | undefined = other && { label: `$(debug-start) ` +
+      `${other === 'terminal' ? vscode.l10n.t('Resume in a terminal') : vscode.l10n.t('Resume headless')}`,
+        description: vscode.l10n.t('and remember it'), run: async () => {
       await deps.modes.update(MODE_KEY, other);
       return resumeRun(deps, project.root, other);
     } };
@@ -360,11 +382,18 @@ export async function showRunActions(deps: RunActionDeps, arg?: unknown): Promis
     }
   }
   actions.push(
-    { label: `$(file) ${vscode.l10n.t('Open checkpoint')}`, description: '.leopold/CHECKPOINT.md', run: () => openFile(project.file('CHECKPOINT.md')) },
-    { label: `$(output) ${vscode.l10n.t('Show run log')}`, description: vscode.l10n.t('one line per verdict change'), run: () => deps.log.show(true) },
-    { label: `$(list-flat) ${vscode.l10n.t('Show events')}`, description: '.leopold/events.jsonl', run: () => openFile(project.file('events.jsonl'), true) },
-    { label: `$(graph-line) ${vscode.l10n.t('Show run timeline')}`, description: vscode.l10n.t("the run's context windows, relaunches and retries"), run: () => vscode.commands.executeCommand('leopold.showTimeline', project.root) },
-    { label: `$(checklist) ${vscode.l10n.t('Doctor')}`, description: vscode.l10n.t('the continuity checks of leopold doctor'), run: () => vscode.commands.executeCommand('leopold.doctor') },
+    { label: `$(file) ${vscode.l10n.t('Open checkpoint')}`, description: '.leopold/CHECKPOINT.md',
+      run: () => openFile(project.file('CHECKPOINT.md')) },
+    { label: `$(output) ${vscode.l10n.t('Show run log')}`, description: vscode.l10n.t('one line per verdict change'),
+      run: () => deps.log.show(true) },
+    { label: `$(list-flat) ` +
+      `${vscode.l10n.t('Show events')}`, description: '.leopold/events.jsonl', run: () => openFile(project.file('events.jsonl'), true) },
+    { label: `$(graph-line) ` +
+      `${vscode.l10n.t('Show run timeline')}`, description: vscode.l10n.t("the run's context windows, relaunches and retries"),
+        run: () => vscode.commands.executeCommand('leopold.showTimeline', project.root) },
+    { label: `$(checklist) ` +
+      `${vscode.l10n.t('Doctor')}`, description: vscode.l10n.t('the continuity checks of leopold doctor'),
+        run: () => vscode.commands.executeCommand('leopold.doctor') },
   );
   const view = deps.hub.viewFor(project);
   const pillText = view ? pill(view.snapshot, view.decision, Date.now(), view.mode, uiLocale(), project.model.condition).text : '';

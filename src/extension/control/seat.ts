@@ -97,8 +97,10 @@ export class Seat implements vscode.Disposable {
     ended.early = r.early;
     const last = tail.length ? ` — last output: ${tail.slice(-3).join(' | ')}` : ' — no output';
     if (r.early) {
-      const recorded = r.written && rec.path !== 'api_error' ? ` — recorded relaunch_result failed:${rec.harness} and window_relaunch_failed` : '';
-      this.ctx.log.warn(`${project.name}: the agent (pid ${rec.pid}) ${how} before it reactivated the run${last}${recorded}; log: ${rec.logPath}`);
+      const recorded = r.written && rec.path !== 'api_error' ? ` — recorded relaunch_result failed:${rec.harness} and ` +
+        `window_relaunch_failed` : '';
+      this.ctx.log.warn(`${project.name}: the agent (pid ${rec.pid}) ${how} before it reactivated the run${last}${recorded}; ` +
+        `log: ${rec.logPath}`);
     } else {
       this.ctx.log.info(`${project.name}: the agent (pid ${rec.pid}) ${how}; log: ${rec.logPath}`);
     }

@@ -107,7 +107,8 @@ export function registerStatusBar(
 
   const tooltip = (view: SupervisorView, p: Pill, trusted: boolean, n: number) => {
     const md = new vscode.MarkdownString(undefined, true);
-    md.isTrusted = { enabledCommands: ['leopold.showRunActions', 'leopold.resumeRun', 'leopold.stopRun', 'leopold.clearKillSwitch', 'leopold.showLog', 'leopold.showTimeline'] };
+    md.isTrusted = { enabledCommands: ['leopold.showRunActions', 'leopold.resumeRun', 'leopold.stopRun', 'leopold.clearKillSwitch',
+      'leopold.showLog', 'leopold.showTimeline'] };
     md.supportThemeIcons = true;
     md.appendMarkdown(`**Leopold** — ${mdEscape(view.project.name)}${n > 1 ? ` ${vscode.l10n.t('({0} projects)', n)}` : ''}\n\n`);
     md.appendMarkdown(`${mdEscape(p.text)}\n\n${mdEscape(p.explanation)}\n\n`);
@@ -122,27 +123,34 @@ export function registerStatusBar(
             : owner.ageS !== undefined ? vscode.l10n.t(', last sign of life {0}', formatAge(owner.ageS, uiLocale())) : ''}\n\n`);
       }
       if (typeof st.windows === 'number') {
-        md.appendMarkdown(`${typeof st.iteration === 'number' ? vscode.l10n.t('Window {0} · iteration {1}', st.windows, st.iteration) : vscode.l10n.t('Window {0}', st.windows)}\n\n`);
+        md.appendMarkdown(`${typeof st.iteration === 'number' ? vscode.l10n.t('Window {0} · iteration {1}', st.windows, st.iteration)
+          : vscode.l10n.t('Window {0}', st.windows)}\n\n`);
       }
       const api = apiErrorHint(st);
       if (api) {
-        md.appendMarkdown(`${vscode.l10n.t('API error: {0}', mdEscape(api.type ?? '?'))}${api.hint ? ` — ${vscode.l10n.t('hint: {0}', mdEscape(inert(api.hint, 300)))}` : ''}\n\n`);
+        md.appendMarkdown(`${vscode.l10n.t('API error: {0}', mdEscape(api.type ?? '?'))}${api.hint ? ` — ${vscode.l10n.t('hint: {0}',
+          mdEscape(inert(api.hint, 300)))}` : ''}\n\n`);
       }
     }
-    if (view.snapshot.openItems > 0) md.appendMarkdown(`${counted(view.snapshot.openItems, vscode.l10n.t('Plan: {0} open item', view.snapshot.openItems), vscode.l10n.t('Plan: {0} open items', view.snapshot.openItems))}\n\n`);
-    md.appendMarkdown(`${vscode.l10n.t('Last verdict: {0}', mdLiteral(view.decision.verdict))}${view.decision.detail ? ` — ${mdEscape(view.decision.detail)}` : ''}\n\n`);
+    if (view.snapshot.openItems > 0) md.appendMarkdown(`${counted(view.snapshot.openItems, vscode.l10n.t('Plan: {0} open item',
+      view.snapshot.openItems), vscode.l10n.t('Plan: {0} open items', view.snapshot.openItems))}\n\n`);
+    md.appendMarkdown(`${vscode.l10n.t('Last verdict: {0}', mdLiteral(view.decision.verdict))}${view.decision.detail
+      ? ` — ${mdEscape(view.decision.detail)}` : ''}\n\n`);
     if (view.mode === 'deferred') {
       const w = view.watch?.watch;
       md.appendMarkdown(`${view.watch?.how === 'process' && w
         ? vscode.l10n.t('`leopold watch` (pid {0}, port {1}) serves this project ({2}): it owns the relaunch loop, this window only watches.', w.pid, w.port, mdEscape(w.project ?? vscode.l10n.t('its folder cannot be read')))
         : vscode.l10n.t('A `leopold watch` monitor answers on 127.0.0.1:{0} (processes cannot be listed here): it owns the relaunch loop, this window only watches.', w?.port ?? 4179)}\n\n`);
     }
-    if (view.mode === 'off') md.appendMarkdown(`${vscode.l10n.t('`leopold.autoRelaunch` is off for this folder: nothing is relaunched automatically.')}\n\n`);
-    if (!trusted) md.appendMarkdown(`${vscode.l10n.t('Restricted Mode: nothing is spawned or written until the workspace is trusted.')}\n\n`);
+    if (view.mode === 'off') md.appendMarkdown(`${
+      vscode.l10n.t('`leopold.autoRelaunch` is off for this folder: nothing is relaunched automatically.')}\n\n`);
+    if (!trusted) md.appendMarkdown(`${
+      vscode.l10n.t('Restricted Mode: nothing is spawned or written until the workspace is trusted.')}\n\n`);
     // Every link names the project it is about (an explicit argument to the project picker).
     const args = encodeURIComponent(JSON.stringify([view.project.root]));
     const links = [`[$(list-selection) ${vscode.l10n.t('Run actions')}](command:leopold.showRunActions?${args})`];
-    if (trusted) links.push(`[$(debug-start) ${vscode.l10n.t('Resume')}](command:leopold.resumeRun?${args})`, `[$(debug-stop) ${vscode.l10n.t('Stop')}](command:leopold.stopRun?${args})`);
+    if (trusted) links.push(`[$(debug-start) ${vscode.l10n.t('Resume')}](command:leopold.resumeRun?${args})`,
+      `[$(debug-stop) ${vscode.l10n.t('Stop')}](command:leopold.stopRun?${args})`);
     links.push(`[$(graph-line) ${vscode.l10n.t('Timeline')}](command:leopold.showTimeline?${args})`,
       `[$(output) ${vscode.l10n.t('Log')}](command:leopold.showLog)`);
     md.appendMarkdown(links.join(' · '));

@@ -215,7 +215,8 @@ class ProjectSupervisor extends Disposable {
       this.publish(result.snapshot, result.decision, mode);
     } catch (err) {
       const decision: Decision = { verdict: 'error', kind: 'error', reason: 'monitor_error', detail: (err as Error).message };
-      this.ctx.log.error(`${this.project.name}: continuity monitor error (${(err as Error).message}) — still polling, relaunches may not fire`);
+      this.ctx.log.error(`${this.project.name}: continuity monitor error (${(err as Error).message}) — still polling, relaunches may ` +
+        `not fire`);
       if (this.view) this.publish(this.view.snapshot, decision, mode);
     }
   }
@@ -228,7 +229,8 @@ class ProjectSupervisor extends Disposable {
       const st = result.snapshot.state.kind === 'ok' ? result.snapshot.state.raw : {};
       const window = decision.path === 'roll' ? Number(decision.fields?.relaunch_window) : windowsOf(st);
       this.seat.adopt(this.project, result.child as LoggedSpawn, decision.spawn, {
-        path: decision.path === 'api_error' ? 'api_error' : 'roll', window: Number.isInteger(window) ? window : undefined, record: decision.fields,
+        path: decision.path === 'api_error' ? 'api_error' : 'roll', window: Number.isInteger(window) ? window : undefined,
+          record: decision.fields,
       });
     }
   }
@@ -238,7 +240,8 @@ class ProjectSupervisor extends Disposable {
   private watch: OwningWatch | undefined;
 
   private publish(snapshot: ContinuitySnapshot, decision: Decision, mode: LoopMode): void {
-    this.view = { project: this.project, snapshot, decision, mode, lastAction: this.lastAction, watch: mode === 'deferred' ? this.watch : undefined, updatedAt: Date.now() };
+    this.view = { project: this.project, snapshot, decision, mode, lastAction: this.lastAction, watch: mode === 'deferred' ? this.watch
+      : undefined, updatedAt: Date.now() };
     this.seat.sawState(this.project.root, snapshot.state.kind === 'ok' ? snapshot.state.raw : undefined);
     this.logChange(decision, mode);
     this.onView(this.view);
@@ -269,8 +272,10 @@ export function verdictLine(d: Decision, mode: LoopMode, watch?: string): string
   const off = mode === 'off' ? ' — leopold.autoRelaunch is off: not acting' : mode === 'untrusted' ? ' — Restricted Mode: not acting' : '';
   switch (d.kind) {
     case 'relaunched': return `window roll detected -> relaunched headless (${d.verdict.split(':')[1]})`;
-    case 'refused': return `window roll detected but NOT relaunched (${d.reason}${d.detail ? `: ${d.detail}` : ''}) — see .leopold/events.jsonl`;
-    case 'relaunch_failed': return 'the relaunched window NEVER reactivated the run — the seat is empty. Resume by hand: /leopold-run (Leopold: Resume Run)';
+    case 'refused': return `window roll detected but NOT relaunched (${d.reason}${d.detail ? `: ${d.detail}` : ''}) — see ` +
+      `.leopold/events.jsonl`;
+    case 'relaunch_failed': return 'the relaunched window NEVER reactivated the run — the seat is empty. Resume by hand: /leopold-run ' +
+      '(Leopold: Resume Run)';
     case 'kill_switch': return 'stopped run, but .leopold/STOP is present — remove it and the relaunch decision is made again';
     case 'api_relaunched': return `the turn died on an API error -> relaunched headless (${d.verdict.split(':')[1]})`;
     case 'api_waiting': return `retryable API error — next relaunch in ${d.secs}s${deferred}${off}`;

@@ -32,7 +32,8 @@ export async function listWatchProcesses(
       fs.readFile(join(dir, 'environ'), 'utf8').catch(() => undefined),
     ]);
     const env = environ === undefined ? undefined
-      : Object.fromEntries(environ.split('\0').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+      : Object.fromEntries(environ.split('\0').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=')
+        + 1)]));
     const watch = watchFromProcess({ pid: Number(pid), argv, cwd, env });
     if (watch?.project) watch.project = await fs.realpath(watch.project).catch(() => watch.project);
     return watch;

@@ -205,7 +205,8 @@ class Doctor extends Disposable {
         out.push(text);
       }
     }
-    if (this.ctx.registry.projects.length === 0) out.splice(1, 0, '', vscode.l10n.t('No Leopold project in this workspace: no folder has a .leopold/ directory.'));
+    if (this.ctx.registry.projects.length === 0) out.splice(1, 0, '',
+      vscode.l10n.t('No Leopold project in this workspace: no folder has a .leopold/ directory.'));
     this.reportText = out.join('\n') + '\n';
     this.links = links;
     this.changed.fire(DOCTOR_URI);

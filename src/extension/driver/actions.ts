@@ -49,7 +49,8 @@ export function registerDriverActions(ctx: LeopoldContext, hub: DriverHub, tree:
       const found = amendmentOf(arg);
       if (!found) return false;
       if (!ctx.isTrusted()) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('Restricted Mode: applying an amendment edits .leopold/CHARTER.md, so it is off until the workspace is trusted.'));
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t('Restricted Mode: applying an amendment edits .leopold/CHARTER.md, so it is off until the workspace is trusted.'));
         return false;
       }
       const uri = vscode.Uri.file(found.d.project.file('CHARTER.md'));
@@ -71,7 +72,8 @@ export function registerDriverActions(ctx: LeopoldContext, hub: DriverHub, tree:
       }
       // needsConfirmation: the refactor preview shows the change; nothing is written until the person applies it.
       const applied = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
-      ctx.log.info(`${found.d.project.name}: amendment ${found.a.id} ${applied ? 'applied to' : 'not applied to'} CHARTER.md (confirmed in the preview)`);
+      ctx.log.info(`${found.d.project.name}: amendment ${found.a.id} ${applied ? 'applied to' : 'not applied to'} CHARTER.md (confirmed ` +
+        `in the preview)`);
       return applied;
     }),
     vscode.commands.registerCommand('leopold.driver.dismissAmendment', async (arg?: unknown) => {

@@ -9,7 +9,8 @@ import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import { uiLocale } from '../foundation/locale';
 import { inert } from '../foundation/untrusted';
-import { addDirective, canvasCommand, commandLine, itemNodeId, steerTextProblem, TEXT_MAX, workflowDirective, type CanvasKind } from '../../core/driver/commands';
+import { addDirective, canvasCommand, commandLine, itemNodeId, steerTextProblem, TEXT_MAX, workflowDirective,
+  type CanvasKind } from '../../core/driver/commands';
 import { workflowNodeId } from '../../core/driver/workflows';
 import { appendLine, writeFileAtomic } from '../../core/atomic';
 import { readBounded } from '../../core/files';
@@ -80,9 +81,12 @@ export class Canvas extends Disposable {
   private askText(cmd: CanvasKind, project: LeopoldProject, what: string): Promise<string | undefined> {
     return new Promise((resolve) => {
       const box = vscode.window.createInputBox();
-      box.title = cmd === 'redirect' ? vscode.l10n.t('Redirect {0} — {1}', what, inert(project.name)) : vscode.l10n.t('Inject into {0} — {1}', what, inert(project.name));
-      box.prompt = vscode.l10n.t('This text is written to .leopold/commands.jsonl and put at the front of the next worker prompt: another agent reads it and acts on it. At most {0} characters; it takes effect under leopold run only.', TEXT_MAX);
-      box.placeholder = cmd === 'redirect' ? vscode.l10n.t('What the item should do instead') : vscode.l10n.t('What the next worker should also know');
+      box.title = cmd === 'redirect' ? vscode.l10n.t('Redirect {0} — {1}', what, inert(project.name))
+        : vscode.l10n.t('Inject into {0} — {1}', what, inert(project.name));
+      box.prompt =
+        vscode.l10n.t('This text is written to .leopold/commands.jsonl and put at the front of the next worker prompt: another agent reads it and acts on it. At most {0} characters; it takes effect under leopold run only.', TEXT_MAX);
+      box.placeholder = cmd === 'redirect' ? vscode.l10n.t('What the item should do instead')
+        : vscode.l10n.t('What the next worker should also know');
       box.ignoreFocusOut = true;
       const validate = () => {
         const problem = steerTextProblem(box.value, true);
@@ -115,7 +119,8 @@ export class Canvas extends Disposable {
   async run(cmd: CanvasKind, project: LeopoldProject | undefined, target: CanvasTarget | undefined, presetText?: string): Promise<boolean> {
     if (!project || !target) return false;
     if (!this.ctx.isTrusted()) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Restricted Mode: Canvas commands write into .leopold/, so they are off until the workspace is trusted.'));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('Restricted Mode: Canvas commands write into .leopold/, so they are off until the workspace is trusted.'));
       return false;
     }
     const d = this.hub.get(project);
@@ -144,7 +149,8 @@ export class Canvas extends Disposable {
       const runActive = d.snapshot?.view.driver && d.snapshot.view.active;
       vscode.window.setStatusBarMessage(runActive
         ? vscode.l10n.t('Leopold: {0} sent — pending until the driver acknowledges it', inert(commandLabel(sent, uiLocale())))
-        : vscode.l10n.t('Leopold: {0} written — no driver run is active; it waits in commands.jsonl for leopold run', inert(commandLabel(sent, uiLocale()))), 5000);
+        : vscode.l10n.t('Leopold: {0} written — no driver run is active; it waits in commands.jsonl for leopold run',
+          inert(commandLabel(sent, uiLocale()))), 5000);
       await d.schedule(['commands.jsonl']);
       return true;
     } catch (err) {
@@ -159,7 +165,8 @@ export class Canvas extends Disposable {
     const path = project.file('workflow-directives.json');
     for (let attempt = 0; attempt < 5; attempt++) {
       const read = await readBounded(path, 8 * 1024 * 1024);
-      if (read.kind === 'not-regular' || read.kind === 'too-large') throw new Error(`${path} is not a regular file within 8 MB; nothing was written`);
+      if (read.kind === 'not-regular' || read.kind === 'too-large') throw new Error(`${path} is not a regular file within 8 MB; nothing ` +
+        `was written`);
       const before = read.kind === 'ok' ? read.text : undefined;
       const next = addDirective(before, workflowDirective(cmd, nodeId, text, Date.now()));
       if (!next.ok) throw new Error(`workflow-directives.json is not a JSON array (${next.reason}); it was left untouched`);
@@ -188,7 +195,8 @@ export class Canvas extends Disposable {
     const d = this.hub.forRoot(root);
     const s = d?.tracker.get(id);
     if (!d || !s) return false;
-    const target: CanvasTarget = s.command.index !== undefined ? { kind: 'item', index: s.command.index } : { kind: 'node', nodeId: s.command.item ?? '' };
+    const target: CanvasTarget = s.command.index !== undefined ? { kind: 'item', index: s.command.index } : { kind: 'node',
+      nodeId: s.command.item ?? '' };
     const ok = await this.run(s.command.cmd, d.project, target, s.command.text ?? '');
     if (ok) {
       d.tracker.forget(id);
@@ -222,8 +230,10 @@ export class Canvas extends Disposable {
   /** The commands, the tree's context menu and the CodeLens. */
   register(): void {
     const fromArgs = (a: unknown, b: unknown): { project?: LeopoldProject; target?: CanvasTarget } => {
-      if (typeof a === 'string' && typeof b === 'number') return { project: this.ctx.registry.projects.find((p) => p.root === a), target: { kind: 'item', index: b } };
-      if (a && typeof a === 'object' && typeof (a as { id?: unknown }).id === 'string') return this.targetOfNode((a as { id: string }).id) ?? {};
+      if (typeof a === 'string' && typeof b === 'number') return { project: this.ctx.registry.projects.find((p) => p.root === a),
+        target: { kind: 'item', index: b } };
+      if (a && typeof a === 'object' && typeof (a as { id?: unknown }).id === 'string') return this.targetOfNode((a as { id: string }).id)
+        ?? {};
       return {};
     };
     for (const [cmd, id] of Object.entries(COMMAND_IDS) as [CanvasKind, string][]) {
@@ -240,7 +250,8 @@ export class Canvas extends Disposable {
         return m ? this.sendAgain(m[1], m[2]) : false;
       }),
     );
-    this._register(vscode.languages.registerCodeLensProvider({ scheme: 'file', pattern: '**/.leopold/PLAN.md' }, new PlanLenses(this.ctx, this.hub)));
+    this._register(vscode.languages.registerCodeLensProvider({ scheme: 'file', pattern: '**/.leopold/PLAN.md' }, new PlanLenses(this.ctx,
+      this.hub)));
   }
 }
 

@@ -47,7 +47,8 @@ function registerSpendItem(ctx: LeopoldContext, hub: DriverHub): { text(): strin
       : s.level === 'near' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const md = new vscode.MarkdownString();
     md.appendMarkdown(`**${mdEscape(d.project.name)}** — ${mdEscape(spendText(s, locale))}\n\n`);
-    md.appendMarkdown(vscode.l10n.t('Driver run spend: ${0} of the ${1} budget ({2}%). The driver stops with budget_exceeded once the spend reaches the budget, checked between items.', spent, budget, pct));
+    md.appendMarkdown(
+      vscode.l10n.t('Driver run spend: ${0} of the ${1} budget ({2}%). The driver stops with budget_exceeded once the spend reaches the budget, checked between items.', spent, budget, pct));
     item.tooltip = md;
     item.command = { command: 'leopold.driver.insights', title: vscode.l10n.t('Show Insights'), arguments: [d.project.root] };
     item.accessibilityInformation = { label: item.text.replace(/\$\([^)]*\)\s*/g, '') };
@@ -67,7 +68,8 @@ function siblingsOf(hub: DriverHub, d: DriverProject): RepositorySibling[] {
   return hub.all().filter((x) => x !== d && x.repoKey === d.repoKey).map((x) => {
     const v = x.snapshot?.view;
     const model = x.project.model;
-    const status = v?.driver ? msg(locale, 'driver.run.desc', { done: v.progress.done, total: v.progress.total, running: v.progress.running })
+    const status = v?.driver ? msg(locale, 'driver.run.desc', { done: v.progress.done, total: v.progress.total,
+      running: v.progress.running })
       : model.loaded ? model.snapshot.status.label : '';
     const branch = d.snapshot?.repository?.worktrees.find((w) => w.path === x.project.root)?.branch;
     return { root: x.project.root, name: x.project.name, status, branch };

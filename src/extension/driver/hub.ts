@@ -108,7 +108,8 @@ export class DriverProject extends Disposable {
     clearTimeout(this.outsideTimer);
     this.outsideTimer = setTimeout(() => void this.refreshOutside(), v?.driver && v.active ? OUTSIDE_ACTIVE_MS : OUTSIDE_IDLE_MS);
     clearTimeout(this.pendingTimer);
-    this.pendingTimer = this.waiting() ? setTimeout(() => void this.schedule(['commands.jsonl', 'events.jsonl']), PENDING_TICK_MS) : undefined;
+    this.pendingTimer = this.waiting() ? setTimeout(() => void this.schedule(['commands.jsonl', 'events.jsonl']), PENDING_TICK_MS)
+      : undefined;
   }
 
   async persist(): Promise<void> {
@@ -169,7 +170,8 @@ export class DriverHub implements vscode.Disposable {
   private async announceLost(d: DriverProject, s: SentCommand): Promise<void> {
     const again = vscode.l10n.t('Send Again');
     const what = inert(commandLabel(s, uiLocale()));
-    this.ctx.log.info(`${d.project.name}: canvas command lost (${s.status.state === 'lost' ? s.status.why : ''}): ${s.line.trim().slice(0, 200)}`);
+    this.ctx.log.info(`${d.project.name}: canvas command lost ` +
+      `(${s.status.state === 'lost' ? s.status.why : ''}): ${s.line.trim().slice(0, 200)}`);
     const choice = await vscode.window.showWarningMessage(
       vscode.l10n.t('Leopold ({0}): your {1} was lost — the driver deleted commands.jsonl while it was being written, and the run moved on without it.', inert(d.project.name), what),
       again);

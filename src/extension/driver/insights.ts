@@ -40,7 +40,8 @@ export function registerInsights(
   const docs = new InsightsDocuments();
   const show = async (arg?: unknown) => {
     // An archived run's folder (the tree's archived-run node), else a project (a root, or the picker).
-    const archive = arg && typeof arg === 'object' && typeof (arg as { id?: unknown }).id === 'string' && (arg as { id: string }).id.includes('::archive:')
+    const archive = arg && typeof arg === 'object' && typeof (arg as { id?: unknown }).id === 'string'
+      && (arg as { id: string }).id.includes('::archive:')
       ? (arg as { id: string }).id : undefined;
     const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Insights of which Leopold project?'));
     if (!project) return undefined;

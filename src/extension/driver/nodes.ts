@@ -81,13 +81,15 @@ function itemNode(root: string, i: DriverItemView, locale: Locale, planPath: str
   if (f && f.attemptCount > 1) desc.push(msgN(locale, 'driver.item.attempts', f.attemptCount));
   if (f?.fails !== undefined && i.state === 'failed') desc.push(m('driver.item.fails', { n: f.fails }));
   const lastReview = f?.reviews[f.reviews.length - 1];
-  if (lastReview) desc.push(lastReview.ok ? m('driver.item.review.clean') : m('driver.item.review.blocked', { n: lastReview.blocking ?? '?' }));
+  if (lastReview) desc.push(lastReview.ok ? m('driver.item.review.clean') : m('driver.item.review.blocked', { n: lastReview.blocking
+    ?? '?' }));
   if (f && f.costUsd > 0) desc.push(usdText(f.costUsd, locale));
   if (i.index === undefined) desc.push(m('driver.item.unmatched'));
   const children: NodeData[] = [];
   f?.attempts.forEach((a, n) => {
     const outcome = a.outcome ?? (i.state === 'running' && n === f.attempts.length - 1 ? 'running' : undefined);
-    const when = a.startedMs !== undefined ? formatLocal(a.startedMs, 'time') : a.endedMs !== undefined ? formatLocal(a.endedMs, 'time') : '';
+    const when = a.startedMs !== undefined ? formatLocal(a.startedMs, 'time') : a.endedMs !== undefined ? formatLocal(a.endedMs, 'time')
+      : '';
     children.push({
       id: `${base}::attempt:${n}`,
       label: m('driver.attempt', { n: f.attemptCount - f.attempts.length + n + 1 }),
@@ -172,10 +174,12 @@ function workflowNode(root: string, run: WorkflowRun, n: number, locale: Locale)
     id: base,
     label: clip(`${run.name}${run.status ? ` · ${run.status}` : ''}`, 120),
     description: m('driver.workflow.desc', {
-      agents: run.agentCount, tokens: formatCount(run.totalTokens, locale), tools: run.totalToolCalls, duration: run.durationMs ? ` · ${wfDur(run.durationMs)}` : '',
+      agents: run.agentCount, tokens: formatCount(run.totalTokens, locale), tools: run.totalToolCalls, duration: run.durationMs
+        ? ` · ${wfDur(run.durationMs)}` : '',
     }),
     tooltip: [m('driver.workflow.tooltip'), clip(run.summary, 200), run.file].filter(Boolean).join('\n'),
-    icon: { id: run.status === 'running' ? 'sync~spin' : run.status === 'completed' ? 'pass' : run.status ? 'error' : 'circle-large-outline' },
+    icon: { id: run.status === 'running' ? 'sync~spin' : run.status === 'completed' ? 'pass' : run.status ? 'error'
+      : 'circle-large-outline' },
     collapsible: 'collapsed',
     contextValue: 'driverWorkflow',
     open: { path: run.file },
@@ -190,14 +194,17 @@ function workflowNode(root: string, run: WorkflowRun, n: number, locale: Locale)
         ...p.agents.map((a, k) => ({
           id: `${base}::phase:${j}::agent:${k}`,
           label: clip(a.label, 80),
-          description: m('driver.workflow.agent.desc', { tokens: formatCount(a.tokens, locale), tools: a.toolCalls, lastTool: clip(a.lastTool, 60) }),
+          description: m('driver.workflow.agent.desc', { tokens: formatCount(a.tokens, locale), tools: a.toolCalls,
+            lastTool: clip(a.lastTool, 60) }),
           tooltip: [a.state, a.model, clip(a.promptPreview, 600), clip(a.resultPreview, 600)].filter(Boolean).join('\n'),
-          icon: a.state === 'done' ? { id: 'pass-filled', color: 'charts.green' } : a.state === 'running' ? { id: 'sync~spin', color: 'charts.blue' }
+          icon: a.state === 'done' ? { id: 'pass-filled', color: 'charts.green' } : a.state === 'running' ? { id: 'sync~spin',
+            color: 'charts.blue' }
             : a.state === 'queued' ? { id: 'circle-large-outline' } : { id: 'error', color: 'problemsErrorIcon.foreground' },
           collapsible: 'none' as const,
           contextValue: 'driverWorkflowAgent',
         })),
-        ...(p.more > 0 ? [{ id: `${base}::phase:${j}::more`, label: msgN(locale, 'driver.workflow.more', p.more), collapsible: 'none' as const, icon: { id: 'ellipsis' } }] : []),
+        ...(p.more > 0 ? [{ id: `${base}::phase:${j}::more`, label: msgN(locale, 'driver.workflow.more', p.more),
+          collapsible: 'none' as const, icon: { id: 'ellipsis' } }] : []),
       ],
     })),
   };
@@ -206,14 +213,16 @@ function workflowNode(root: string, run: WorkflowRun, n: number, locale: Locale)
 /** What a sent command is, in words: `redirect item 3`, `approve node rev-item-3-r1`. */
 export function commandLabel(s: SentCommand, locale: Locale): string {
   const c = s.command;
-  const target = c.index !== undefined ? msg(locale, 'driver.command.target.index', { index: c.index }) : msg(locale, 'driver.command.target.item', { item: clip(c.item ?? '', 60) });
+  const target = c.index !== undefined ? msg(locale, 'driver.command.target.index', { index: c.index }) : msg(locale,
+    'driver.command.target.item', { item: clip(c.item ?? '', 60) });
   return msg(locale, 'driver.command.label', { cmd: c.cmd, target });
 }
 
 /** A sent command's state, in words. */
 export function commandStatusText(s: SentCommand, runActive: boolean, locale: Locale): string {
   const st = s.status;
-  if (st.state === 'acknowledged') return msg(locale, 'driver.command.acknowledged', { time: st.atMs !== undefined ? formatLocal(st.atMs, 'time') : '' }).trim();
+  if (st.state === 'acknowledged') return msg(locale, 'driver.command.acknowledged', { time: st.atMs !== undefined ? formatLocal(st.atMs,
+    'time') : '' }).trim();
   if (st.state === 'lost') return msg(locale, 'driver.command.lost');
   if (st.where === 'draining') return msg(locale, 'driver.command.draining');
   return msg(locale, runActive ? 'driver.command.pending' : 'driver.command.pending.noRun');
@@ -226,10 +235,12 @@ function commandNode(root: string, s: SentCommand, runActive: boolean, locale: L
     label: commandLabel(s, locale),
     description: `${formatLocal(s.sentMs, 'time')} · ${commandStatusText(s, runActive, locale)}`,
     tooltip: clip(s.line.trim(), 2200),
-    icon: st === 'acknowledged' ? { id: 'check', color: 'charts.green' } : st === 'lost' ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : { id: 'clock' },
+    icon: st === 'acknowledged' ? { id: 'check', color: 'charts.green' } : st === 'lost' ? { id: 'warning',
+      color: 'problemsWarningIcon.foreground' } : { id: 'clock' },
     collapsible: 'none',
     contextValue: `driverCommand ${st}`,
-    open: st === 'acknowledged' && s.status.state === 'acknowledged' ? { path: join(leoDir, 'events.jsonl'), offset: s.status.offset } : undefined,
+    open: st === 'acknowledged' && s.status.state === 'acknowledged' ? { path: join(leoDir, 'events.jsonl'), offset: s.status.offset }
+      : undefined,
   };
 }
 
@@ -239,7 +250,8 @@ function amendmentNode(root: string, a: Amendment, locale: Locale, path: string)
     id: `${root}::driver:amendment:${a.id}`,
     label: clip(a.rule, 120),
     description: a.evidence ? clip(a.evidence, 120) : undefined,
-    tooltip: [clip(a.rule, 500), a.evidence && m('driver.learn.evidence', { evidence: clip(a.evidence, 800) }), a.why && m('driver.learn.why', { why: clip(a.why, 800) })]
+    tooltip: [clip(a.rule, 500), a.evidence && m('driver.learn.evidence', { evidence: clip(a.evidence, 800) }), a.why
+      && m('driver.learn.why', { why: clip(a.why, 800) })]
       .filter(Boolean).join('\n'),
     icon: { id: 'law' },
     collapsible: 'none',
@@ -267,28 +279,32 @@ export function driverRunNode(root: string, leoDir: string, input: DriverTreeInp
     });
     kids.push({
       id: `${root}::driver:spend`, label: m('driver.spend'), description: spendText(v.spend, locale), tooltip: m('driver.spend.tooltip'),
-      icon: v.spend.level === 'over' ? { id: 'error', color: 'problemsErrorIcon.foreground' } : v.spend.level === 'near' ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : { id: 'credit-card' },
+      icon: v.spend.level === 'over' ? { id: 'error', color: 'problemsErrorIcon.foreground' } : v.spend.level === 'near' ? { id: 'warning',
+        color: 'problemsWarningIcon.foreground' } : { id: 'credit-card' },
       collapsible: 'none', contextValue: `driverSpend ${v.spend.level}`,
     });
   }
   if (s.worktrees.length) {
     const runs = [...new Set(s.worktrees.map((w) => w.runId))].join(', ');
     kids.push({
-      id: `${root}::driver:worktrees`, label: m('driver.worktrees'), description: m('driver.worktrees.desc', { count: s.worktrees.length, runs }),
+      id: `${root}::driver:worktrees`, label: m('driver.worktrees'), description: m('driver.worktrees.desc', { count: s.worktrees.length,
+        runs }),
       tooltip: m('driver.worktrees.tooltip'), icon: { id: 'repo-forked' }, collapsible: 'expanded', contextValue: 'driverWorktrees',
       children: s.worktrees.map((w) => worktreeNode(root, w, locale, input.openFolders)),
     });
   }
   if (s.workflows.runs.length) {
     kids.push({
-      id: `${root}::driver:workflows`, label: m('driver.workflows'), description: String(s.workflows.runs.length), tooltip: m('driver.workflow.tooltip'),
+      id: `${root}::driver:workflows`, label: m('driver.workflows'), description: String(s.workflows.runs.length),
+        tooltip: m('driver.workflow.tooltip'),
       icon: { id: 'type-hierarchy' }, collapsible: 'collapsed', contextValue: 'driverWorkflows',
       children: s.workflows.runs.map((r, n) => workflowNode(root, r, n, locale)),
     });
   }
   if (input.commands.length) {
     kids.push({
-      id: `${root}::driver:commands`, label: m('driver.commands'), description: String(input.commands.length), icon: { id: 'comment-discussion' },
+      id: `${root}::driver:commands`, label: m('driver.commands'), description: String(input.commands.length),
+        icon: { id: 'comment-discussion' },
       collapsible: 'expanded', contextValue: 'driverCommands',
       children: [...input.commands].reverse().slice(0, 20).map((c) => commandNode(root, c, v.active, locale, leoDir)),
     });
@@ -298,14 +314,17 @@ export function driverRunNode(root: string, leoDir: string, input: DriverTreeInp
       id: `${root}::driver:repository`, label: m('driver.repository'), description: String(input.siblings.length + 1),
       tooltip: m('driver.repository.tooltip'), icon: { id: 'repo' }, collapsible: 'expanded', contextValue: 'driverRepository',
       children: input.siblings.map((x) => ({
-        id: `${root}::driver:repository:${x.root}`, label: clip(x.name, 80), description: clip([x.branch, x.status].filter(Boolean).join(' · '), 160),
-        tooltip: x.root, icon: { id: x.branch ? 'repo-forked' : 'repo' }, collapsible: 'none' as const, contextValue: 'driverSibling', resource: x.root,
+        id: `${root}::driver:repository:${x.root}`, label: clip(x.name, 80), description: clip([x.branch,
+          x.status].filter(Boolean).join(' · '), 160),
+        tooltip: x.root, icon: { id: x.branch ? 'repo-forked' : 'repo' }, collapsible: 'none' as const, contextValue: 'driverSibling',
+          resource: x.root,
       })),
     });
   }
   if (amendments.length) {
     kids.push({
-      id: `${root}::driver:amendments`, label: m('driver.learn'), description: msgN(locale, 'driver.learn.desc', amendments.length), tooltip: m('driver.learn.tooltip'),
+      id: `${root}::driver:amendments`, label: m('driver.learn'), description: msgN(locale, 'driver.learn.desc', amendments.length),
+        tooltip: m('driver.learn.tooltip'),
       icon: { id: 'law' }, collapsible: 'expanded', contextValue: 'driverAmendments',
       children: amendments.map((a) => amendmentNode(root, a, locale, join(leoDir, 'CHARTER-amendments.md'))),
     });

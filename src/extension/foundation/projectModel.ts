@@ -99,7 +99,8 @@ export class SharedProjectModel implements vscode.Disposable {
       if (this.model.tailer.hasUnscannedHistory && !this.disposed) {
         // A large journal was read from its tail: the older rolls, relaunches and compactions, read in the same
         // queue (never beside an update), then announced as a windows update.
-        if (await this.model.completeHistory()) this.updated.fire({ sections: new Set<Section>(['windows']), files: undefined, history: true });
+        if (await this.model.completeHistory()) this.updated.fire({ sections: new Set<Section>(['windows']), files: undefined,
+          history: true });
       }
     } catch (err) {
       this.log?.error(`project model: reading ${this.model.leoDir} failed: ${(err as Error).stack ?? String(err)}`);

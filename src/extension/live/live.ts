@@ -73,7 +73,8 @@ export class LiveRunModel implements vscode.Disposable {
       return;
     }
     void this.enqueue(async () => {
-      if (prices || !this.active) this.run.prices = await loadPrices({ envPath: process.env.LEOPOLD_PRICES, projectPath: join(this.leoDir, 'prices.json') });
+      if (prices || !this.active) this.run.prices = await loadPrices({ envPath: process.env.LEOPOLD_PRICES, projectPath: join(this.leoDir,
+        'prices.json') });
       const first = !this.active;
       this.active = true;
       this.stats.active = true;
@@ -194,14 +195,16 @@ export interface LiveStatusShown { band?: GaugeBand; color?: string; needsYou?: 
  * checkpoint band (not before) and at the roll, and `Leopold needs you: …` at an awaiting_human stop (`Leopold [name]
  * needs you: …` in a multi-root workspace, `multi`).
  */
-export function decorateStatus(item: vscode.StatusBarItem, project: LeopoldProject, live: LiveRunModel | undefined, multi = ''): LiveStatusShown {
+export function decorateStatus(item: vscode.StatusBarItem, project: LeopoldProject, live: LiveRunModel | undefined,
+  multi = ''): LiveStatusShown {
   item.color = undefined;
   const snap = project.model.loaded ? project.model.snapshot : undefined;
   const wait = snap && awaitingHuman(snap.stateObject, snap.recent, snap.plan);
   if (wait && !wait.ticked) {
     // `multi` is the project's ` [name]` in a multi-root workspace, as in every other status text.
     const what = inert(wait.text || `#${wait.index ?? '?'}`, 80);
-    item.text = `$(report) ${multi ? vscode.l10n.t('Leopold{0} needs you: {1}', multi, what) : vscode.l10n.t('Leopold needs you: {0}', what)}`;
+    item.text = `$(report) ${multi ? vscode.l10n.t('Leopold{0} needs you: {1}', multi, what) : vscode.l10n.t('Leopold needs you: {0}',
+      what)}`;
     return { needsYou: true };
   }
   const g = live?.view?.gauge;
@@ -323,7 +326,8 @@ export function registerLive(ctx: LeopoldContext): { runs: LiveRuns; test: LiveT
     followed?.sub.dispose();
     follow.clear();
     written.length = 0;
-    write(vscode.l10n.t('Following the run of {0} (one line per tool call and assistant message; text from the transcript, shown as is).', inert(project.name, 80)));
+    write(vscode.l10n.t('Following the run of {0} (one line per tool call and assistant message; text from the transcript, shown as is).',
+      inert(project.name, 80)));
     const live = of(project);
     if (!live.view) write(vscode.l10n.t('No run is active: nothing is followed until one is.'));
     for (const e of live.run.follower?.recentFeed(20) ?? []) write(feedLine(e));

@@ -333,7 +333,8 @@ export function registerRunsTree(ctx: LeopoldContext, live: LiveRuns, seat?: Sea
     view.onDidExpandElement((e) => expanded.add(e.element.id)),
     view.onDidCollapseElement((e) => expanded.delete(e.element.id)),
     vscode.commands.registerCommand('leopold.refreshRuns', () => provider.refreshAll()),
-    vscode.commands.registerCommand('leopold.showMoreArchives', (root?: unknown) => typeof root === 'string' && provider.showMoreArchives(root)),
+    vscode.commands.registerCommand('leopold.showMoreArchives', (root?: unknown) => typeof root === 'string'
+      && provider.showMoreArchives(root)),
     vscode.commands.registerCommand('leopold.openRunFile', async (target?: OpenTarget) => {
       if (!target?.path) return undefined;
       try {

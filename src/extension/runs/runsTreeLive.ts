@@ -7,7 +7,8 @@ import type { LiveView } from '../../core/live/run';
 import type { WindowFigures } from '../../core/live/figures';
 import type { TokenTotals } from '../../core/live/ledger';
 import { oneLine, totalTokens, type Tokens } from '../../core/live/records';
-import { apiErrorHint, awaitingHuman, dashboardMeters, gaugeText, meterText, subagentsOf, verificationState, type DecisionCounts } from '../../core/live/meters';
+import { apiErrorHint, awaitingHuman, dashboardMeters, gaugeText, meterText, subagentsOf, verificationState,
+  type DecisionCounts } from '../../core/live/meters';
 import { formatAge } from '../../core/owner';
 import { runCondition } from '../../core/runs';
 import { fileKindWords, formatSize } from '../../core/files';
@@ -40,7 +41,8 @@ function tokensNode(id: string, label: string, tokens: Tokens, main: TokenTotals
   return {
     id, label, collapsible: 'none', icon: { id: 'symbol-numeric' }, contextValue: 'live.tokens',
     description: msg(locale, 'live.tokens.desc', tokenArgs(tokens, locale)) + (counting ? msg(locale, 'live.tokens.counting') : ''),
-    tooltip: msg(locale, 'live.tokens.tooltip', { ...exact(tokens), main: formatCount(totalTokens(main.tokens), locale), sub: formatCount(totalTokens(sub.tokens), locale), files }) + (extra ? `\n${extra}` : ''),
+    tooltip: msg(locale, 'live.tokens.tooltip', { ...exact(tokens), main: formatCount(totalTokens(main.tokens), locale),
+      sub: formatCount(totalTokens(sub.tokens), locale), files }) + (extra ? `\n${extra}` : ''),
   };
 }
 
@@ -54,7 +56,8 @@ function unknownTokensNode(id: string, label: string, locale: Locale, extra?: st
 
 function windowLine(w: WindowFigures, locale: Locale): string {
   return msg(locale, 'live.tokens.window.line', {
-    n: w.window, tokens: w.tokens ? formatCount(totalTokens(w.tokens), locale) : '?', usd: w.costUsd === null ? '?' : formatUsd(w.costUsd, locale),
+    n: w.window, tokens: w.tokens ? formatCount(totalTokens(w.tokens), locale) : '?', usd: w.costUsd === null ? '?' : formatUsd(w.costUsd,
+      locale),
     missing: w.tokens ? '' : msg(locale, 'live.tokens.window.missing'),
   });
 }
@@ -88,7 +91,8 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
     out.push({
       id: `${root}::live:apiError`, label: m('live.apiError'),
       description: m('live.apiError.desc', {
-        type: clip(api.type ?? '?', 100), retry: api.retryable === undefined ? '' : m(api.retryable ? 'live.apiError.retryable' : 'live.apiError.final'),
+        type: clip(api.type ?? '?', 100), retry: api.retryable === undefined ? '' : m(api.retryable ? 'live.apiError.retryable'
+          : 'live.apiError.final'),
         hint: api.hint ? m('live.apiError.hint', { hint: oneLine(api.hint, 160) }) : '',
       }),
       tooltip: api.hint ? clip(api.hint, 2000) : m('live.apiError.noHint'),
@@ -100,7 +104,8 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
   if (!view) return out;
   const g = view.gauge;
   const t = view.transcript;
-  const context: NodeData = { id: `${root}::live:context`, label: m('live.context'), collapsible: 'none', contextValue: `live.context.${g.band}`, icon: { id: 'dashboard' } };
+  const context: NodeData = { id: `${root}::live:context`, label: m('live.context'), collapsible: 'none',
+    contextValue: `live.context.${g.band}`, icon: { id: 'dashboard' } };
   if (!t) {
     context.description = m('live.context.unknown');
     context.tooltip = m('live.context.unknown.tooltip');
@@ -110,7 +115,8 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
     context.tooltip = m('live.context.refused.tooltip', { path: t.path });
     context.icon = { id: 'warning', color: 'problemsWarningIcon.foreground' };
   } else if (t.notRegular) {
-    context.description = m('live.context.notRegular', { kind: fileKindWords(t.notRegular as Parameters<typeof fileKindWords>[0], locale) });
+    context.description = m('live.context.notRegular', { kind: fileKindWords(t.notRegular as Parameters<typeof fileKindWords>[0],
+      locale) });
     context.tooltip = t.path;
     context.icon = { id: 'warning', color: 'problemsWarningIcon.foreground' };
   } else if (!t.exists || g.bytes === undefined) {
@@ -120,9 +126,11 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
   } else {
     const gauge = gaugeText(g, locale === 'pt-br');
     context.description = g.band === 'off' ? m('live.context.off', { size: formatSize(g.bytes, locale) })
-      : m('live.context.desc', { gauge, pct: Math.round(g.pct ?? 0), band: g.band === 'checkpoint' ? m('live.context.band.checkpoint') : g.band === 'roll' ? m('live.context.band.roll') : '' });
+      : m('live.context.desc', { gauge, pct: Math.round(g.pct ?? 0), band: g.band === 'checkpoint' ? m('live.context.band.checkpoint')
+        : g.band === 'roll' ? m('live.context.band.roll') : '' });
     context.tooltip = m('live.context.tooltip', { bytes: g.bytes, max: g.maxMb, path: t.path, source: t.source });
-    context.icon = g.band === 'roll' ? { id: 'dashboard', color: 'charts.red' } : g.band === 'checkpoint' ? { id: 'dashboard', color: 'charts.yellow' } : { id: 'dashboard' };
+    context.icon = g.band === 'roll' ? { id: 'dashboard', color: 'charts.red' } : g.band === 'checkpoint' ? { id: 'dashboard',
+      color: 'charts.yellow' } : { id: 'dashboard' };
     context.command = { id: 'leopold.openTranscript', args: [t.path] };
   }
   out.push(context);
@@ -131,9 +139,11 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
   const idle = view.idleMs !== undefined ? formatAge(Math.floor(view.idleMs / 1000), locale) : undefined;
   const children: NodeData[] = [];
   const leaf = (key: string, label: string, description: string | undefined, icon: string, tooltip?: string): NodeData =>
-    ({ id: `${root}::live:${key}`, label, description, tooltip: tooltip ?? description, icon: { id: icon }, collapsible: 'none', contextValue: `live.${key}` });
+    ({ id: `${root}::live:${key}`, label, description, tooltip: tooltip ?? description, icon: { id: icon }, collapsible: 'none',
+      contextValue: `live.${key}` });
   if (t?.exists && view.transcript?.unknownFormat) children.push(leaf('harness', m('live.harness'), m('live.harness.unknown'), 'question'));
-  children.push(leaf('tool', m('live.tool'), a?.tool ? clip(`${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}${a.tool.running ? ` (${m('live.tool.running')})` : ''}`, 160) : m('live.tool.none'),
+  children.push(leaf('tool', m('live.tool'), a?.tool ? clip(`${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}${a.tool.running
+    ? ` (${m('live.tool.running')})` : ''}`, 160) : m('live.tool.none'),
     a?.tool?.running ? 'loading~spin' : 'tools'));
   children.push(leaf('text', m('live.text'), a?.text ? clip(a.text.line, 160) : m('live.text.none'), 'comment'));
   if (idle) children.push(leaf('idle', m('live.idle'), idle, 'clock'));
@@ -144,19 +154,22 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
   const curFig = fig.perWindow.find((w) => w.window === view.window);
   const windowLabel = m('live.tokens.window', { n: view.window });
   if (cur) {
-    children.push(curFig?.tokens ? tokensNode(`${root}::live:tokens.window`, windowLabel, curFig.tokens, cur.main, cur.subagents, cur.subagentFiles, cur.counting, locale)
+    children.push(curFig?.tokens ? tokensNode(`${root}::live:tokens.window`, windowLabel, curFig.tokens, cur.main, cur.subagents,
+      cur.subagentFiles, cur.counting, locale)
       : unknownTokensNode(`${root}::live:tokens.window`, windowLabel, locale));
   }
   if (view.windows.length > 0) {
     const files = view.windows.reduce((n, w) => n + w.subagentFiles, 0);
     const lines = m('live.tokens.run.tooltip', { windows: fig.perWindow.map((w) => windowLine(w, locale)).join('\n') });
-    children.push(fig.tokens ? tokensNode(`${root}::live:tokens.run`, m('live.tokens.run'), fig.tokens, view.run.main, view.run.subagents, files, fig.partial, locale, lines)
+    children.push(fig.tokens ? tokensNode(`${root}::live:tokens.run`, m('live.tokens.run'), fig.tokens, view.run.main, view.run.subagents,
+      files, fig.partial, locale, lines)
       : unknownTokensNode(`${root}::live:tokens.run`, m('live.tokens.run'), locale, lines));
     const unpriced = fig.unpriced.map((x) => clip(x, 60)).join(', ');
     children.push({
       id: `${root}::live:cost`, label: m('live.cost'), collapsible: 'none', icon: { id: 'credit-card' }, contextValue: 'live.cost',
       description: fig.costUsd === null ? m('live.cost.unknown')
-        : m('live.cost.desc', { usd: curFig?.costUsd == null ? '?' : formatUsd(curFig.costUsd, locale), run: formatUsd(fig.costUsd, locale) })
+        : m('live.cost.desc', { usd: curFig?.costUsd == null ? '?' : formatUsd(curFig.costUsd, locale), run: formatUsd(fig.costUsd,
+          locale) })
           + (unpriced ? m('live.cost.unpriced', { models: unpriced }) : ''),
       tooltip: m('live.cost.tooltip', { table: fig.prices }) + (unpriced ? m('live.cost.tooltip.unpriced', { models: unpriced }) : ''),
     });
@@ -174,18 +187,23 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
       icon: { id: x.pct >= 100 ? 'error' : x.pct >= 75 ? 'warning' : 'circle-outline' }, contextValue: 'live.meter',
       collapsible: x.label === 'subagents' && subs.length ? 'collapsed' as const : 'none' as const,
       children: x.label === 'subagents' && subs.length ? subs.map((s) => ({
-        id: `${root}::live:subagent:${s.id}`, label: clip(s.id, 60), collapsible: 'none' as const, icon: { id: 'person' }, contextValue: 'live.subagent',
-        description: m('live.subagent.desc', { type: clip(s.type ?? '?', 60), when: s.stoppedAt ? m('live.subagent.stopped', { size: s.transcriptBytes !== undefined ? formatSize(s.transcriptBytes, locale) : '?' }) : m('live.subagent.running') }),
-        tooltip: [`agent_id: ${s.id}`, `agent_type: ${s.type ?? '-'}`, `started_at: ${s.startedAt ?? '-'}`, `stopped_at: ${s.stoppedAt ?? '-'}`, `transcript_bytes: ${s.transcriptBytes ?? '-'}`].join('\n'),
+        id: `${root}::live:subagent:${s.id}`, label: clip(s.id, 60), collapsible: 'none' as const, icon: { id: 'person' },
+          contextValue: 'live.subagent',
+        description: m('live.subagent.desc', { type: clip(s.type ?? '?', 60), when: s.stoppedAt ? m('live.subagent.stopped',
+          { size: s.transcriptBytes !== undefined ? formatSize(s.transcriptBytes, locale) : '?' }) : m('live.subagent.running') }),
+        tooltip: [`agent_id: ${s.id}`, `agent_type: ${s.type ?? '-'}`, `started_at: ${s.startedAt ?? '-'}`, `stopped_at: ${s.stoppedAt
+          ?? '-'}`, `transcript_bytes: ${s.transcriptBytes ?? '-'}`].join('\n'),
       })) : undefined,
     })),
   });
   const v = verificationState(state, input?.guardrailsText);
   if (v) {
     const desc = !v.declared ? m('live.verify.undeclared') : v.stale
-      ? (view.editsSinceVerify ? msgN(locale, 'live.verify.stale', view.editsSinceVerify) : m('live.verify.staleNoCount')) : m('live.verify.fresh');
+      ? (view.editsSinceVerify ? msgN(locale, 'live.verify.stale', view.editsSinceVerify) : m('live.verify.staleNoCount'))
+        : m('live.verify.fresh');
     children.push({
-      id: `${root}::live:verify`, label: m('live.verify'), description: desc, collapsible: 'none', contextValue: v.stale ? 'live.verify.stale' : 'live.verify',
+      id: `${root}::live:verify`, label: m('live.verify'), description: desc, collapsible: 'none', contextValue: v.stale
+        ? 'live.verify.stale' : 'live.verify',
       icon: v.stale ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : { id: 'verified' },
       tooltip: m('live.verify.tooltip', { receipts: v.receipts, verify: v.lastVerifyAt ?? '-', edit: v.lastEditAt ?? '-' }),
     });

@@ -97,8 +97,10 @@ function windowNode(root: string, w: RunWindow, maxWindows: number, journalPath:
   const tooltip = [
     m('tree.window.tooltip.of', { n: w.n, max: maxWindows }),
     w.itemsClosed !== undefined ? m('tree.window.tooltip.items', { count: w.itemsClosed }) : undefined,
-    w.contextMb !== undefined ? m(w.end === 'running' ? 'tree.window.tooltip.contextRunning' : 'tree.window.tooltip.contextRoll', { mb: decimal(locale, String(w.contextMb)) }) : undefined,
-    w.checkpointWritten !== undefined ? m('tree.window.tooltip.checkpoint', { answer: m(w.checkpointWritten ? 'tree.yes' : 'tree.no') }) : undefined,
+    w.contextMb !== undefined ? m(w.end === 'running' ? 'tree.window.tooltip.contextRunning' : 'tree.window.tooltip.contextRoll',
+      { mb: decimal(locale, String(w.contextMb)) }) : undefined,
+    w.checkpointWritten !== undefined ? m('tree.window.tooltip.checkpoint', { answer: m(w.checkpointWritten ? 'tree.yes' : 'tree.no') })
+      : undefined,
     m('tree.window.tooltip.compactions', { count: w.compactions }),
     m('tree.window.tooltip.ended', { detail: w.detail }),
   ].filter(Boolean).join('\n');
@@ -127,7 +129,8 @@ function planItemNode(root: string, item: PlanItem, next: boolean, planPath: str
     tooltip: `${item.index}. [${item.done ? 'x' : ' '}] ${item.text}` +
       (item.scenarios.length ? `\n${msg(locale, 'tree.plan.scenarios')}\n${item.scenarios.map((s) => `  ${s}`).join('\n')}` : '') +
       `\n${msg(locale, 'tree.plan.line', { line: item.line + 1 })}`,
-    icon: item.done ? { id: 'pass-filled', color: 'charts.green' } : next ? { id: 'arrow-circle-right', color: 'charts.yellow' } : { id: 'circle-large-outline' },
+    icon: item.done ? { id: 'pass-filled', color: 'charts.green' } : next ? { id: 'arrow-circle-right', color: 'charts.yellow' }
+      : { id: 'circle-large-outline' },
     collapsible: 'none',
     contextValue: item.done ? 'planItem.done' : next ? 'planItem.next' : 'planItem',
     open: { path: planPath, line: item.line },
@@ -142,7 +145,8 @@ function eventNode(root: string, e: JournalEvent, journalPath: string, locale: L
     label: e.event,
     description: clip(`${hhmmss(e)} ${detail}`.trim(), 100),
     // The watcher's badge tooltip is the meaning; unregistered events have none and show their fields only.
-    tooltip: [`${e.tsMs !== undefined ? `${formatLocal(e.tsMs)} · ${utcTooltip(e.tsMs)}` : e.ts ?? msg(locale, 'tree.event.noTs')}  ${e.event}  [${info.severity}]`, info.meaning || msg(locale, 'tree.event.unregistered'),
+    tooltip: [`${e.tsMs !== undefined ? `${formatLocal(e.tsMs)} · ${utcTooltip(e.tsMs)}` : e.ts ?? msg(locale, 'tree.event.noTs')} ` +
+      ` ${e.event}  [${info.severity}]`, info.meaning || msg(locale, 'tree.event.unregistered'),
       detail, clip(JSON.stringify(e.fields), 2000)].filter(Boolean).join('\n'),
     // The icon says what the event means to a person (a relaunch is good news, a refusal asks for attention).
     icon: { ...TONE_ICON[eventTone(e.event, e.fields)] },
@@ -166,8 +170,10 @@ export function buildProjectNode(
     const message = describeStateRead(snap.state);
     runChildren.push({
       id: `${root}::state-error`,
-      label: m(snap.state.kind === 'empty' ? 'tree.state.empty' : snap.state.kind === 'invalid-json' ? 'tree.state.invalidJson' : 'tree.state.invalid'),
-      description: clip(snap.state.kind === 'invalid' ? snap.state.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')
+      label: m(snap.state.kind === 'empty' ? 'tree.state.empty' : snap.state.kind === 'invalid-json' ? 'tree.state.invalidJson'
+        : 'tree.state.invalid'),
+      description: clip(snap.state.kind === 'invalid' ? snap.state.issues.map((i) => (i.path ? `${i.path}: ${i.message}`
+        : i.message)).join('; ')
         : snap.state.kind === 'invalid-json' ? snap.state.message : '', 160),
       tooltip: `${message}\n\n${m('tree.state.tooltip')}`,
       icon: { id: 'error', color: 'problemsErrorIcon.foreground' },
@@ -226,7 +232,8 @@ export function buildProjectNode(
           typeof objectField(state.owner).transcript_path === 'string' && objectField(state.owner).transcript_path !== '' ? 'transcript' : ''].filter(Boolean).join(' '),
         icon: { id: o.driver ? 'server-process' : 'account', color: o.alive && !o.pidGone ? 'charts.green' : undefined },
         tooltip: m('tree.owner.tooltip', { session: o.sessionId ?? none, engine: o.engine ?? none, harness: o.harness ?? none }) +
-          `${o.pid !== undefined ? `\npid: ${o.pid}` : ''}\n${life}${o.signal ? m('tree.owner.signal', { signal: o.signal }) : ''}\n${m('tree.owner.aliveMeans')}` +
+          `${o.pid !== undefined ? `\npid: ${o.pid}` : ''}\n${life}${o.signal ? m('tree.owner.signal', { signal: o.signal })
+            : ''}\n${m('tree.owner.aliveMeans')}` +
           `${transcript ? `\n${m('tree.owner.openTranscript', { path: transcript })}` : ''}`,
         // Through Open Transcript, which opens only a transcript where the harnesses keep them or inside the project.
         command: transcript ? { id: 'leopold.openTranscript', args: [transcript] } : undefined,
@@ -239,21 +246,26 @@ export function buildProjectNode(
     });
     runChildren.push(...liveRunNodes(root, snap, live, locale));
   } else if (snap.state.kind === 'missing') {
-    runChildren.push({ id: `${root}::status`, label: m('tree.status'), description: m('tree.status.noRun'), collapsible: 'none', icon: { id: 'circle-slash' }, contextValue: 'status' });
+    runChildren.push({ id: `${root}::status`, label: m('tree.status'), description: m('tree.status.noRun'), collapsible: 'none',
+      icon: { id: 'circle-slash' }, contextValue: 'status' });
   }
 
   runChildren.push({
-    id: `${root}::plan`, label: m('tree.plan'), description: plan ? m('tree.plan.done', { done: plan.done, total: plan.total }) : m('tree.plan.none'), collapsible: plan?.items.length ? 'collapsed' : 'none',
+    id: `${root}::plan`, label: m('tree.plan'), description: plan ? m('tree.plan.done', { done: plan.done, total: plan.total })
+      : m('tree.plan.none'), collapsible: plan?.items.length ? 'collapsed' : 'none',
     icon: { id: 'checklist' }, contextValue: 'plan',
-    tooltip: plan?.firstOpen ? m('tree.plan.tooltip.next', { index: plan.firstOpen.index, text: plan.firstOpen.text }) : m(plan ? 'tree.plan.tooltip.allDone' : 'tree.plan.tooltip.missing'),
+    tooltip: plan?.firstOpen ? m('tree.plan.tooltip.next', { index: plan.firstOpen.index, text: plan.firstOpen.text }) : m(plan
+      ? 'tree.plan.tooltip.allDone' : 'tree.plan.tooltip.missing'),
     open: plan ? { path: join(leo, 'PLAN.md') } : undefined,
     children: plan?.items.map((i) => planItemNode(root, i, i === plan.firstOpen, join(leo, 'PLAN.md'), locale)),
   });
   runChildren.push({
     id: `${root}::events`, label: m('tree.events'),
     description: snap.journalExists
-      ? `${snap.recent.length}${snap.journalSkipped ? m('tree.events.skipped', { lines: msgN(locale, 'tree.badLines', snap.journalSkipped) }) : ''}`
-      : snap.journalNotRegular ? m('tree.events.notRegular', { kind: fileKindWords(snap.journalNotRegular, locale) }) : m('tree.events.none'),
+      ? `${snap.recent.length}${snap.journalSkipped ? m('tree.events.skipped', { lines: msgN(locale, 'tree.badLines',
+        snap.journalSkipped) }) : ''}`
+      : snap.journalNotRegular ? m('tree.events.notRegular', { kind: fileKindWords(snap.journalNotRegular, locale) })
+        : m('tree.events.none'),
     collapsible: snap.recent.length ? 'collapsed' : 'none', icon: { id: 'history' }, contextValue: 'events',
     tooltip: m('tree.events.tooltip'),
     open: snap.journalExists ? { path: join(leo, 'events.jsonl') } : undefined,
@@ -349,7 +361,8 @@ function archivesNode(root: string, runs: readonly ArchivedRun[], shown: number,
   const children: NodeData[] = page.map((r) => ({
     id: `${root}::archive:${r.name}`, label: runStamp(r),
     description: r.suffix !== undefined ? nameLabel(r.suffix) : r.stamp ? undefined : m('tree.archive.notStamped'),
-    tooltip: r.stampMs !== undefined ? `${r.path}\n${utcTooltip(r.stampMs)}` : r.path, icon: { id: 'folder' }, collapsible: 'collapsed' as const,
+    tooltip: r.stampMs !== undefined ? `${r.path}\n${utcTooltip(r.stampMs)}` : r.path, icon: { id: 'folder' },
+      collapsible: 'collapsed' as const,
     contextValue: 'archivedRun', lazyRun: r.path, resource: r.path,
   }));
   if (rest > 0) {
@@ -369,12 +382,14 @@ function archivesNode(root: string, runs: readonly ArchivedRun[], shown: number,
  * The children of an archived run: its windows from its archived journal (when it has one), then its files.
  * `maxWindows` is the project's current ceiling (an archive keeps no state).
  */
-export function archivedRunNodes(root: string, runName: string, runPath: string, files: string[], windows: readonly RunWindow[], maxWindows: number, locale: Locale = 'en'): NodeData[] {
+export function archivedRunNodes(root: string, runName: string, runPath: string, files: string[], windows: readonly RunWindow[],
+  maxWindows: number, locale: Locale = 'en'): NodeData[] {
   const base = `${root}::archive:${runName}`;
   const out: NodeData[] = [];
   if (windows.length) {
     out.push({
-      id: `${base}::windows`, label: msg(locale, 'tree.windows'), description: String(windows[windows.length - 1].n), collapsible: 'collapsed',
+      id: `${base}::windows`, label: msg(locale, 'tree.windows'), description: String(windows[windows.length - 1].n),
+        collapsible: 'collapsed',
       icon: { id: 'layers' }, contextValue: 'archivedWindows', tooltip: msg(locale, 'tree.archive.windows.tooltip'),
       children: windowNodes(base, windows, maxWindows, join(runPath, 'events.jsonl'), locale),
     });

@@ -17,7 +17,8 @@ export function relaunchNode(root: string, c: ChildRecord, locale: Locale = 'en'
     : e.signal ? m('tree.relaunch.exitedSignal', { signal: e.signal }) : m('tree.relaunch.exitedCode', { code: e.code ?? '' });
   const last = e?.tail.length ? e.tail[e.tail.length - 1] : undefined;
   const tooltip = [
-    m('tree.relaunch.tooltip', { path: c.path, time: new Date(c.startedAt).toISOString(), pid: c.pid, argv: c.argv.join(' '), log: c.logPath }),
+    m('tree.relaunch.tooltip', { path: c.path, time: new Date(c.startedAt).toISOString(), pid: c.pid, argv: c.argv.join(' '),
+      log: c.logPath }),
     state,
     ...(e?.tail.length ? [m('tree.relaunch.lastOutput'), ...e.tail.map((l) => `  ${l}`)] : []),
   ].join('\n');
@@ -26,7 +27,8 @@ export function relaunchNode(root: string, c: ChildRecord, locale: Locale = 'en'
     label: m('tree.relaunch'),
     description: last && e?.early ? `${state} · ${last.length > 100 ? `${last.slice(0, 99)}…` : last}` : state,
     tooltip,
-    icon: !e ? { id: 'rocket', color: 'charts.green' } : e.early ? { id: 'error', color: 'problemsErrorIcon.foreground' } : { id: 'debug-stop' },
+    icon: !e ? { id: 'rocket', color: 'charts.green' } : e.early ? { id: 'error', color: 'problemsErrorIcon.foreground' }
+      : { id: 'debug-stop' },
     collapsible: 'none',
     contextValue: !e ? 'relaunch.running' : e.early ? 'relaunch.failed' : 'relaunch.exited',
     open: { path: c.logPath },
@@ -39,7 +41,8 @@ export function withRelaunchNode(project: NodeData, child: ChildRecord | undefin
   const run = project.children?.find((n) => n.id === `${project.id}::run`);
   if (!run?.children) return project;
   const kids = run.children;
-  const after = Math.max(kids.findIndex((n) => n.id === `${project.id}::owner`), kids.findIndex((n) => n.id === `${project.id}::iteration`));
+  const after = Math.max(kids.findIndex((n) => n.id === `${project.id}::owner`),
+    kids.findIndex((n) => n.id === `${project.id}::iteration`));
   kids.splice(after + 1, 0, relaunchNode(project.id, child, locale));
   return project;
 }

@@ -84,7 +84,8 @@ export function registerTreeActions(ctx: LeopoldContext, provider: RunsTreeProvi
       if (!project) return undefined;
       const path = project.file('CHECKPOINT.md');
       if ((await describeFile(path)).kind !== 'regular') {
-        vscode.window.setStatusBarMessage(vscode.l10n.t('Leopold: {0} has no CHECKPOINT.md yet (the first window writes it)', inert(project.name)), STATUS_MS);
+        vscode.window.setStatusBarMessage(vscode.l10n.t('Leopold: {0} has no CHECKPOINT.md yet (the first window writes it)',
+          inert(project.name)), STATUS_MS);
         return undefined;
       }
       await openRunFile({ path });

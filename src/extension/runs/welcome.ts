@@ -60,7 +60,8 @@ export function registerWelcome(ctx: LeopoldContext): WelcomeTestApi {
     const found = await Promise.all((projects.length ? projects.map((p) => p.folder) : [undefined]).map(resolveAgents));
     if (mine !== seq) return { ...keys };
     const missing = found.every((f) => !f.claude && !f.codex);
-    if (missing !== keys[AGENTS_MISSING_KEY]) ctx.log.info(missing ? 'neither claude nor codex found (set leopold.claude.path or leopold.codex.path)' : 'agents found');
+    if (missing !== keys[AGENTS_MISSING_KEY]) ctx.log.info(missing ? 'neither claude nor codex found (set leopold.claude.path or ' +
+      'leopold.codex.path)' : 'agents found');
     setKey(AGENTS_MISSING_KEY, missing);
     keys.isWorkspaceTrusted = ctx.isTrusted();
     keys['leopold.hasProject'] = projects.length > 0;

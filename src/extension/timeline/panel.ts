@@ -104,7 +104,9 @@ class TimelinePanel extends Disposable {
       this.live.onDidChange(() => void this.queue('live')),
       ...(itemSource ? [itemSource.onDidChange((p) => p === project && void this.queue('items'))] : []),
       hub.onDidChange((view) => {
-        if (view.project === project && verdictKey(timelineVerdict(view)) !== this.verdictKey) void this.queue(`verdict ${view.decision.verdict}`);
+        if (view.project === project && verdictKey(timelineVerdict(view)) !== this.verdictKey) {
+          void this.queue(`verdict ${view.decision.verdict}`);
+        }
       }),
     ]) this._register(d);
     void this.queue('open'); // never rejects: queue() logs the error
@@ -117,7 +119,8 @@ class TimelinePanel extends Disposable {
 
   /** Serializes rebuilds, in order; each waits for the shared model to be loaded and settled. */
   queue(reason: string): Promise<void> {
-    this.busy = this.busy.then(() => this.rebuild(reason)).catch((err) => this.ctx.log.error(`timeline ${this.project.root}: ${String(err)}`));
+    this.busy = this.busy.then(() => this.rebuild(reason))
+      .catch((err) => this.ctx.log.error(`timeline ${this.project.root}: ${String(err)}`));
     return this.busy;
   }
 
@@ -171,7 +174,8 @@ class TimelinePanel extends Disposable {
     } else if (m.type === 'rendered') {
       this.rendered = {
         seq: Number(m.seq), windows: Number(m.windows), marks: Number(m.marks), links: Number(m.links),
-        foreign: Number(m.foreign), costBars: Number(m.costBars), scripts: Number(m.scripts), text: String(m.text ?? ''), saved: String(m.saved ?? ''),
+        foreign: Number(m.foreign), costBars: Number(m.costBars), scripts: Number(m.scripts), text: String(m.text ?? ''),
+          saved: String(m.saved ?? ''),
         itemBars: Number(m.itemBars ?? 0), itemMarks: Number(m.itemMarks ?? 0),
       };
     } else if (m.type === 'review' && typeof m.window === 'number') {

@@ -21,7 +21,8 @@ export function registerCodeActions(ctx: ServerContext): Feature {
     const only = params.context.only;
     // Quick fixes unless `only` excludes them; the fix-all edit only when `only` asks for it (it is a whole-document
     // rewrite: never computed for a cursor's light bulb).
-    const wantsQuickFix = !only || only.some((k) => k === CodeActionKind.QuickFix || CodeActionKind.QuickFix.startsWith(`${k}.`) || k === '');
+    const wantsQuickFix = !only || only.some((k) => k === CodeActionKind.QuickFix || CodeActionKind.QuickFix.startsWith(`${k}.`)
+      || k === '');
     const wantsFixAll = !!only && only.some((k) => k === FIX_ALL_KIND || FIX_ALL_KIND.startsWith(`${k}.`));
     const actions: CodeAction[] = [];
     const uri = doc.uri;

@@ -43,7 +43,8 @@ export function registerHover(ctx: ServerContext): Feature {
     return {
       range,
       contents: { kind: MarkupKind.Markdown,
-        value: `${msg(locale, h.role === 'brief' ? 'server.hover.notSectionBrief' : 'server.hover.notSection', { name: mdCode(`## ${h.name}`) })}\n\n` +
+        value: `${msg(locale, h.role === 'brief' ? 'server.hover.notSectionBrief' : 'server.hover.notSection',
+          { name: mdCode(`## ${h.name}`) })}\n\n` +
           msg(locale, 'server.hover.contract', { list: SECTIONS.map((s) => `\`${s}\``).join(', ') }) },
     };
   });

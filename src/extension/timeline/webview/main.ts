@@ -164,11 +164,14 @@ function drawItems(items: NonNullable<TimelineView['items']>): HTMLElement {
     const g = withTitle(svg('g', { class: `lane ${lane.state}` }), lane.tooltip);
     g.appendChild(svg('text', { x: 0, y: y + 13 }, clip(lane.label, 34)));
     for (const b of lane.bars) {
-      g.appendChild(svg('rect', { class: `itembar ${b.outcome}`, x: x(b.startMs), y: y + 4, width: Math.max(3, x(b.endMs) - x(b.startMs)), height: 12, rx: 2 }));
+      g.appendChild(svg('rect', { class: `itembar ${b.outcome}`, x: x(b.startMs), y: y + 4, width: Math.max(3, x(b.endMs) - x(b.startMs)),
+        height: 12, rx: 2 }));
     }
-    for (const m of lane.marks) g.appendChild(withTitle(svg('circle', { class: `itemmark ${m.kind}`, cx: x(m.tsMs), cy: y + 10, r: 4 }), m.label));
+    for (const m of lane.marks) g.appendChild(withTitle(svg('circle', { class: `itemmark ${m.kind}`, cx: x(m.tsMs), cy: y + 10, r: 4 }),
+      m.label));
     const last = lane.bars.length ? Math.max(...lane.bars.map((b) => x(b.endMs))) : L;
-    g.appendChild(svg('text', { class: 'dim', x: Math.min(W - R + 4, last + 6), y: y + 13 }, [lane.stateText, lane.cost].filter(Boolean).join(' · ')));
+    g.appendChild(svg('text', { class: 'dim', x: Math.min(W - R + 4, last + 6), y: y + 13 }, [lane.stateText,
+      lane.cost].filter(Boolean).join(' · ')));
     s.appendChild(g);
   });
   box.appendChild(s);
@@ -178,7 +181,8 @@ function drawItems(items: NonNullable<TimelineView['items']>): HTMLElement {
   let lx = 0;
   for (const e of items.legend) {
     const isMark = e.cls.startsWith('review');
-    ls.appendChild(isMark ? svg('circle', { class: `itemmark ${e.cls}`, cx: lx + 7, cy: 9, r: 4 }) : svg('rect', { class: `itembar ${e.cls}`, x: lx, y: 4, width: 14, height: 10, rx: 2 }));
+    ls.appendChild(isMark ? svg('circle', { class: `itemmark ${e.cls}`, cx: lx + 7, cy: 9, r: 4 }) : svg('rect',
+      { class: `itembar ${e.cls}`, x: lx, y: 4, width: 14, height: 10, rx: 2 }));
     ls.appendChild(svg('text', { class: 'dim', x: lx + 19, y: 13 }, e.label));
     lx += 40 + e.label.length * 7;
   }
