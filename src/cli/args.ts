@@ -35,7 +35,8 @@ export function parseStatusArgs(argv: string[], cwd: string, locale: Locale): St
       options: {
         json: { type: 'boolean' }, statusline: { type: 'boolean' }, watch: { type: 'boolean' }, mcp: { type: 'boolean' },
         insights: { type: 'boolean' }, review: { type: 'boolean' }, window: { type: 'string' }, run: { type: 'string' },
-        now: { type: 'string' }, allow: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' },
+        now: { type: 'string' }, allow: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' },
+          version: { type: 'boolean' },
       },
     });
   } catch (err) {

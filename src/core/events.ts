@@ -63,7 +63,8 @@ export const TONE: Readonly<Record<string, Tone>> = {
   done_denied: 'attention', external_write: 'attention', window_relaunch_refused: 'attention', decision_timeout: 'attention',
   decision_retry: 'attention', persona_guard_block: 'attention',
   lock_timeout: 'attention', decision_failed: 'attention',
-  merge_conflict: 'bad', decision_denied: 'bad', guard_block: 'bad', failure_rescue_declined: 'bad', state_invalid: 'bad', max_windows: 'bad',
+  merge_conflict: 'bad', decision_denied: 'bad', guard_block: 'bad', failure_rescue_declined: 'bad', state_invalid: 'bad',
+    max_windows: 'bad',
   no_progress_across_windows: 'bad', stop_failure: 'bad', checkpoint_oversize: 'bad', checkpoint_unmergeable: 'bad',
   config_change_blocked: 'bad', window_relaunch_failed: 'bad', api_error_relaunch_refused: 'bad',
 };

@@ -228,9 +228,11 @@ const EN = {
   'pill.stopping': 'stopping · STOP · window {window}/{max}',
   'pill.stopping.why': '.leopold/STOP is set: the run stops at its next turn, and nothing is relaunched while STOP is there.',
   'pill.stoppedGone': 'stopped · STOP · owner gone · window {window}/{max}',
-  'pill.stoppedGone.why': 'The run\'s agent has ended and .leopold/STOP is set: state.json still reads active because the Stop hook never ran. Clear the kill switch and resume to go on.',
+  'pill.stoppedGone.why': 'The run\'s agent has ended and .leopold/STOP is set: state.json still reads active because the Stop hook ' +
+    'never ran. Clear the kill switch and resume to go on.',
   'pill.activeGone': 'run active · owner gone · window {window}/{max}',
-  'pill.activeGone.why': 'state.json reads active, but the owner\'s process is gone: the agent ended without its Stop hook, and nothing relaunches an active run. Stop the run, or resume it.',
+  'pill.activeGone.why': 'state.json reads active, but the owner\'s process is gone: the agent ended without its Stop hook, and nothing ' +
+    'relaunches an active run. Stop the run, or resume it.',
   'pill.killSwitch.why': '.leopold/STOP is present: nothing is relaunched until it is removed (the relaunch decision is then made again).',
   'pill.stoppedReason': 'stopped · {reason}',
   'pill.stopped': 'stopped',
@@ -735,10 +737,13 @@ const PT_BR: Record<MessageKey, string> = {
   'pill.stopping': 'parando · STOP · janela {window}/{max}',
   'pill.stopping.why': 'O .leopold/STOP existe: a run para no próximo turno, e nada é relançado enquanto o STOP estiver lá.',
   'pill.stoppedGone': 'parada · STOP · dono encerrado · janela {window}/{max}',
-  'pill.stoppedGone.why': 'O agente da run terminou e o .leopold/STOP existe: o state.json ainda diz ativa porque o hook de Stop não rodou. Limpe o kill switch e retome para continuar.',
+  'pill.stoppedGone.why': 'O agente da run terminou e o .leopold/STOP existe: o state.json ainda diz ativa porque o hook de Stop não ' +
+    'rodou. Limpe o kill switch e retome para continuar.',
   'pill.activeGone': 'run ativa · dono encerrado · janela {window}/{max}',
-  'pill.activeGone.why': 'O state.json diz ativa, mas o processo do dono terminou: o agente terminou sem o hook de Stop, e nada relança uma run ativa. Pare a run ou retome-a.',
-  'pill.killSwitch.why': 'O .leopold/STOP existe: nada é relançado até que ele seja removido (aí a decisão de relançamento é feita de novo).',
+  'pill.activeGone.why': 'O state.json diz ativa, mas o processo do dono terminou: o agente terminou sem o hook de Stop, e nada relança ' +
+    'uma run ativa. Pare a run ou retome-a.',
+  'pill.killSwitch.why': 'O .leopold/STOP existe: nada é relançado até que ele seja removido (aí a decisão de relançamento é feita ' +
+    'de novo).',
   'pill.stoppedReason': 'parada · {reason}',
   'pill.stopped': 'parada',
   'pill.stoppedReason.why': 'A run parou ({reason}).',

@@ -170,7 +170,8 @@ export function ownerGone(owner: Pick<OwnerStatus, 'pidGone'> | undefined): bool
 export function runCondition(status: RunStatus, killSwitch: boolean, owner: OwnerStatus | undefined, locale: Locale = 'en'): RunCondition {
   const gone = status.kind === 'active' && ownerGone(owner);
   const kind: RunCondition['kind'] = status.kind === 'active' && killSwitch ? (gone ? 'stopped' : 'stopping') : status.kind;
-  const head = kind === 'stopping' ? msg(locale, 'run.condition.stopping') : kind === 'stopped' && status.kind === 'active' ? msg(locale, 'run.condition.stopped') : status.label;
+  const head = kind === 'stopping' ? msg(locale, 'run.condition.stopping') : kind === 'stopped' && status.kind === 'active' ? msg(locale,
+    'run.condition.stopped') : status.label;
   const parts = [head];
   if (killSwitch) parts.push('STOP');
   if (gone) parts.push(msg(locale, 'run.condition.ownerGone'));

@@ -18,7 +18,8 @@ export const STATUS_EN = {
   'status.meters': 'meters: {meters} · decisions {decisions} · DECISIONS.md {entries}',
   'status.needsYou': 'needs you: {text}',
   'status.partial': 'still counting: {what}',
-  'status.cli.usage': 'usage: leopold-status [--json] [--now <ISO-8601>] [--statusline] [--watch] [--insights] [--mcp] [--allow DIR] [--review [--window N] [--run NAME]] [PROJECT_DIR]',
+  'status.cli.usage': 'usage: leopold-status [--json] [--now <ISO-8601>] [--statusline] [--watch] [--insights] [--mcp] [--allow DIR] ' +
+    '[--review [--window N] [--run NAME]] [PROJECT_DIR]',
   'status.cli.insightsAlone': '--insights takes only --json',
   'status.cli.noProject': 'no .leopold/ in {dir}',
   'status.cli.notDirectory': '{path} is not a directory',
@@ -47,7 +48,8 @@ export const STATUS_PT_BR: Record<keyof typeof STATUS_EN, string> = {
   'status.meters': 'medidores: {meters} · decisões {decisions} · DECISIONS.md {entries}',
   'status.needsYou': 'precisa de você: {text}',
   'status.partial': 'ainda contando: {what}',
-  'status.cli.usage': 'uso: leopold-status [--json] [--now <ISO-8601>] [--statusline] [--watch] [--insights] [--mcp] [--allow DIR] [--review [--window N] [--run NOME]] [PASTA_DO_PROJETO]',
+  'status.cli.usage': 'uso: leopold-status [--json] [--now <ISO-8601>] [--statusline] [--watch] [--insights] [--mcp] [--allow DIR] ' +
+    '[--review [--window N] [--run NOME]] [PASTA_DO_PROJETO]',
   'status.cli.insightsAlone': '--insights aceita apenas --json',
   'status.cli.noProject': 'não há .leopold/ em {dir}',
   'status.cli.notDirectory': '{path} não é uma pasta',

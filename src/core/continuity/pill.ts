@@ -47,7 +47,8 @@ function activePill(w: { window: number; max: number }, cond: RunCondition | und
  * `cond` is the run's condition (core/runs.ts runCondition: STOP, the owner gone) from the project's model; without
  * it the pill reads `state.json` and STOP only.
  */
-export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number, mode: LoopMode = 'auto', locale: Locale = 'en', cond?: RunCondition): Pill {
+export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number, mode: LoopMode = 'auto', locale: Locale = 'en',
+  cond?: RunCondition): Pill {
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   if (snap.state.kind === 'invalid') return { text: m('pill.stateInvalid'), warning: true, explanation: m('pill.stateSchema.why',
     { problem: snap.state.problem }) };
@@ -63,7 +64,8 @@ export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number
   if (isActive(st)) return activePill({ window: windows, max: maxW }, cond, locale);
   const reason = stoppedReason(st);
   if (snap.stopExists) {
-    return { text: `${reason ? m('pill.stoppedReason', { reason }) : m('pill.stopped')} · STOP`, warning: false, explanation: m('pill.killSwitch.why') };
+    return { text: `${reason ? m('pill.stoppedReason', { reason }) : m('pill.stopped')} · STOP`, warning: false,
+      explanation: m('pill.killSwitch.why') };
   }
   let text = reason ? m('pill.stoppedReason', { reason }) : m('pill.stopped');
   let warning = reason !== undefined && HUMAN_REASONS.has(reason);

@@ -12,9 +12,13 @@ export const LIVE_EN = {
   'live.context.missing': 'transcript not found',
   'live.context.notRegular': 'transcript is {kind}; not read',
   'live.context.refused': 'transcript not read: not where transcripts are kept',
-  'live.context.refused.tooltip': 'state.json names {path}, which is not where Claude Code or Codex keep transcripts (their projects/ and sessions/ folders) nor a file of the project outside .leopold/: it is not read.',
-  'live.context.tooltip': "The running window's transcript, measured as Leopold's Stop hook measures it: its file size ({bytes} bytes) against max_context_mb {max} MiB. At 80 % every turn is told to checkpoint (the checkpoint band); at 100 % the window rolls.\n{path} ({source})",
-  'live.context.unknown.tooltip': "state.json names no transcript yet (neither owner.transcript_path nor transcript_path): the window's size is not known, and is not guessed.",
+  'live.context.refused.tooltip': 'state.json names {path}, which is not where Claude Code or Codex keep transcripts (their projects/ ' +
+    'and sessions/ folders) nor a file of the project outside .leopold/: it is not read.',
+  'live.context.tooltip': "The running window's transcript, measured as Leopold's Stop hook measures it: its file size ({bytes} bytes) " +
+    ("against max_context_mb {max} MiB. At 80 % every turn is told to checkpoint (the checkpoint band); at 100 % the window " +
+      "rolls.\n{path} ({source})"),
+  'live.context.unknown.tooltip': "state.json names no transcript yet (neither owner.transcript_path nor transcript_path): the window's " +
+    "size is not known, and is not guessed.",
   'live.context.missing.tooltip': 'state.json names {path} ({source}), and no readable file is there.',
   'live.live': 'Live',
   'live.live.desc.idle': 'last write {age}',
@@ -111,9 +115,13 @@ export const LIVE_PT_BR: Record<keyof typeof LIVE_EN, string> = {
   'live.context.missing': 'transcrição não encontrada',
   'live.context.notRegular': 'a transcrição é {kind}; não foi lida',
   'live.context.refused': 'transcrição não lida: fora de onde as transcrições ficam',
-  'live.context.refused.tooltip': 'O state.json nomeia {path}, que não está onde o Claude Code ou o Codex guardam transcrições (as pastas projects/ e sessions/) nem é um arquivo do projeto fora de .leopold/: não é lido.',
-  'live.context.tooltip': 'A transcrição da janela em execução, medida como o Stop hook do Leopold a mede: o tamanho do arquivo ({bytes} bytes) contra max_context_mb {max} MiB. Em 80 % cada turno recebe a instrução de checkpoint (a faixa de checkpoint); em 100 % a janela rola.\n{path} ({source})',
-  'live.context.unknown.tooltip': 'O state.json ainda não nomeia nenhuma transcrição (nem owner.transcript_path nem transcript_path): o tamanho da janela de contexto não é conhecido, e não é adivinhado.',
+  'live.context.refused.tooltip': 'O state.json nomeia {path}, que não está onde o Claude Code ou o Codex guardam transcrições (as ' +
+    'pastas projects/ e sessions/) nem é um arquivo do projeto fora de .leopold/: não é lido.',
+  'live.context.tooltip': 'A transcrição da janela em execução, medida como o Stop hook do Leopold a mede: o tamanho do arquivo ({bytes} ' +
+    ('bytes) contra max_context_mb {max} MiB. Em 80 % cada turno recebe a instrução de checkpoint (a faixa de checkpoint); em 100 % a ' +
+      'janela rola.\n{path} ({source})'),
+  'live.context.unknown.tooltip': 'O state.json ainda não nomeia nenhuma transcrição (nem owner.transcript_path nem transcript_path): o ' +
+    'tamanho da janela de contexto não é conhecido, e não é adivinhado.',
   'live.context.missing.tooltip': 'O state.json nomeia {path} ({source}), e não há arquivo legível ali.',
   'live.live': 'Ao vivo',
   'live.live.desc.idle': 'última escrita {age}',

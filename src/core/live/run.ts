@@ -366,7 +366,8 @@ export class LiveRun {
       if (m) bases.add(m[1]);
       // The run's span only: from its start to now, or, for a run that has stopped, to its last turn.
       const state = this.input.state;
-      const lastMs = state && state.active !== true ? parseUtc(typeof state.last_turn === 'string' ? state.last_turn : undefined) : undefined;
+      const lastMs = state && state.active !== true ? parseUtc(typeof state.last_turn === 'string' ? state.last_turn : undefined)
+        : undefined;
       const now = lastMs !== undefined && lastMs >= runStartMs ? Math.min(Date.now(), lastMs + SLACK_MS) : Date.now();
       const days = Math.min(CODEX_DAYS, Math.max(0, Math.ceil((now - runStartMs) / 86400000)) + 1);
       for (const base of bases) {

@@ -193,7 +193,8 @@ export class Notifier implements vscode.Disposable {
     const notFound = refusal.notFound;
     let detail = refusal.detail;
     if (notFound) {
-      text = vscode.l10n.t('{0} could not be started: it is not on the PATH VS Code sees. Set leopold.{0}.path to its absolute path, then resume.', notFound);
+      text =
+        vscode.l10n.t('{0} could not be started: it is not on the PATH VS Code sees. Set leopold.{0}.path to its absolute path, then resume.', notFound);
       detail = '';
       actions = [{ title: vscode.l10n.t('Open Setting'), run: cmd('workbench.action.openSettings', `leopold.${notFound}.path`) }, showLog];
     }

@@ -212,7 +212,8 @@ export class ResumeScheduler implements vscode.Disposable {
         `closed or asleep): asking instead`);
       const now = vscode.l10n.t('Resume Now');
       void vscode.window.showInformationMessage(
-        vscode.l10n.t('Leopold ({0}): the Resume scheduled for {1} did not happen (VS Code was closed or asleep). Resume now?', inert(project.name), formatLocal(s.atMs, 'minute')),
+        vscode.l10n.t('Leopold ({0}): the Resume scheduled for {1} did not happen (VS Code was closed or asleep). Resume now?',
+          inert(project.name), formatLocal(s.atMs, 'minute')),
         now).then((c) => c === now && vscode.commands.executeCommand('leopold.resumeRun', root));
       return;
     }
@@ -234,7 +235,8 @@ export async function pickResumeTime(
 ): Promise<ResumeSchedule | undefined> {
   if (!deps.isTrusted()) {
     void vscode.window.showWarningMessage(
-      vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.', vscode.l10n.t('Resume at…')));
+      vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.',
+        vscode.l10n.t('Resume at…')));
     return undefined;
   }
   const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Which Leopold project?'));
@@ -253,7 +255,8 @@ export async function pickResumeTime(
   type Item = vscode.QuickPickItem & { atMs?: number; source?: ResumeSchedule['source']; cancel?: boolean };
   const items: Item[] = [];
   if (reset) {
-    items.push({ label: `$(watch) ${vscode.l10n.t('At the usage-limit reset, {0}', formatLocal(reset, 'minute'))}`, description: vscode.l10n.t('from the transcript'), atMs: reset + 60_000, source: 'reset' });
+    items.push({ label: `$(watch) ${vscode.l10n.t('At the usage-limit reset, {0}', formatLocal(reset, 'minute'))}`,
+      description: vscode.l10n.t('from the transcript'), atMs: reset + 60_000, source: 'reset' });
   }
   for (const m of RESUME_DELAYS_MIN) {
     items.push({ label: m < 60 ? vscode.l10n.t('In {0} minutes', m) : counted(m / 60, vscode.l10n.t('In {0} hour', m / 60),
@@ -303,7 +306,8 @@ export function registerResumeAt(ctx: LeopoldContext, deps: RunActionDeps, hub: 
     vscode.commands.registerCommand('leopold.cancelResumeAt', async (arg?: unknown) => {
       if (!deps.isTrusted()) {
         void vscode.window.showWarningMessage(
-          vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.', vscode.l10n.t('Cancel the scheduled Resume')));
+          vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.',
+            vscode.l10n.t('Cancel the scheduled Resume')));
         return;
       }
       const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Which Leopold project?'));

@@ -16,7 +16,6 @@ import { detectHarness, harnessEnvFrom, interactiveArgv, relaunchArgv, type Harn
 import { resolveAgentBinary, sessionVarsUnset, type LoggedSpawn } from '../../core/continuity/spawn';
 import type { Seat } from './seat';
 import type { ChildRecord } from '../../core/continuity/children';
-import type { LeopoldProject } from '../foundation/projects';
 import { formatLocal, parseUtc } from '../../core/time';
 import { objectField } from '../../core/fields';
 import { ownerPid } from '../../core/owner';
@@ -173,8 +172,10 @@ export async function resumeRun(
     deps.log.error(`${project.name}: resume failed: ${msg}`);
     // The fix is the setting: offered first (a second Resume would fail the same way).
     const openSetting = vscode.l10n.t('Open Setting'), showLog = vscode.l10n.t('Show Log');
-    void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: could not start {0} ({1}). Set leopold.{2}.path if it is not on the PATH of VS Code.', inert(argv[0]), inert(msg), harness),
-      openSetting, showLog).then((c) => (c === openSetting ? vscode.commands.executeCommand('workbench.action.openSettings', `leopold.${harness}.path`)
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('Leopold: could not start {0} ({1}). Set leopold.{2}.path if it is not on the PATH of VS Code.', inert(argv[0]), inert(msg), harness),
+      openSetting, showLog).then((c) => (c === openSetting ? vscode.commands.executeCommand('workbench.action.openSettings',
+        `leopold.${harness}.path`)
       : c === showLog ? deps.log.show(true) : undefined));
     return { outcome: 'failed', reason: msg, argv };
   }
@@ -237,7 +238,8 @@ export async function stopNowTargets(deps: RunActionDeps, project: LeopoldProjec
   const targets: StopTarget[] = [];
   const refusals: string[] = [];
   for (const { child, info } of await deps.seat.verifiedRunning(project.root)) {
-    targets.push({ info, child, what: vscode.l10n.t('the agent this window started ({0}, pid {1}, started {2})', child.harness, child.pid, formatLocal(child.startedAt, 'time')) });
+    targets.push({ info, child, what: vscode.l10n.t('the agent this window started ({0}, pid {1}, started {2})', child.harness, child.pid,
+      formatLocal(child.startedAt, 'time')) });
   }
   const read = await readState(project.leoDir);
   const raw = read.kind === 'ok' ? read.raw : undefined;
@@ -368,10 +370,16 @@ export async function showRunActions(deps: RunActionDeps, arg?: unknown): Promis
       await deps.modes.update(MODE_KEY, other);
       return resumeRun(deps, project.root, other);
     } };
-    const stopRunItem: Action = { label: `$(debug-stop) ${vscode.l10n.t('Stop run')}`, description: vscode.l10n.t('create .leopold/STOP (the kill switch: waits, never burns the relaunch)'), run: () => stopRun(deps, project.root) };
-    const stopNowItem: Action = { label: `$(stop-circle) ${vscode.l10n.t('Stop now')}`, description: vscode.l10n.t('create .leopold/STOP, then end the agent process now'), run: () => stopNow(deps, project.root) };
-    const resumeAt: Action = { label: `$(watch) ${vscode.l10n.t('Resume at…')}`, description: vscode.l10n.t('resume later: at the usage-limit reset, or after a delay'), run: () => vscode.commands.executeCommand('leopold.resumeAt', project.root) };
-    const clear: Action = { label: `$(unlock) ${vscode.l10n.t('Clear kill switch')}`, description: vscode.l10n.t('remove .leopold/STOP'), run: () => clearKillSwitch(deps, project.root) };
+    const stopRunItem: Action = { label: `$(debug-stop) ${vscode.l10n.t('Stop run')}`,
+      description: vscode.l10n.t('create .leopold/STOP (the kill switch: waits, never burns the relaunch)'), run: () => stopRun(deps,
+        project.root) };
+    const stopNowItem: Action = { label: `$(stop-circle) ${vscode.l10n.t('Stop now')}`,
+      description: vscode.l10n.t('create .leopold/STOP, then end the agent process now'), run: () => stopNow(deps, project.root) };
+    const resumeAt: Action = { label: `$(watch) ${vscode.l10n.t('Resume at…')}`,
+      description: vscode.l10n.t('resume later: at the usage-limit reset, or after a delay'),
+        run: () => vscode.commands.executeCommand('leopold.resumeAt', project.root) };
+    const clear: Action = { label: `$(unlock) ${vscode.l10n.t('Clear kill switch')}`, description: vscode.l10n.t('remove .leopold/STOP'),
+      run: () => clearKillSwitch(deps, project.root) };
     const items: Record<RunControl, Action | undefined> = {
       resume, resumeOther, resumeAt, stopRun: stopRunItem, stopNow: stopNowItem, clearKillSwitch: clear,
     };

@@ -121,7 +121,8 @@ function itemNode(root: string, i: DriverItemView, locale: Locale, planPath: str
   if (f?.conflict) {
     children.push({
       id: `${base}::conflict`, label: m('driver.item.state.conflict'), description: clip(f.conflict.worktree ?? '', 100),
-      tooltip: m('driver.conflict.tooltip', { err: clip(f.conflict.err ?? '', 600) }), icon: { id: 'git-merge', color: 'problemsErrorIcon.foreground' },
+      tooltip: m('driver.conflict.tooltip', { err: clip(f.conflict.err ?? '', 600) }), icon: { id: 'git-merge',
+        color: 'problemsErrorIcon.foreground' },
       // A kept worktree git still lists is a worktree row like the Worktrees node's: its open and add actions show.
       collapsible: 'none', contextValue: conflictContext(f.conflict.worktree, wt),
       resource: f.conflict.worktree,

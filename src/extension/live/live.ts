@@ -212,7 +212,8 @@ export function decorateStatus(item: vscode.StatusBarItem, project: LeopoldProje
   item.text += ` · ${Math.round(g.pct)}%`;
   // The theme's status bar colours (background and its foreground, readable on light and dark themes), never a text
   // colour of our own: the checkpoint band warns, the roll band is an error. A warning the pill set stays.
-  const color = g.band === 'roll' ? 'statusBarItem.errorBackground' : g.band === 'checkpoint' ? 'statusBarItem.warningBackground' : undefined;
+  const color = g.band === 'roll' ? 'statusBarItem.errorBackground' : g.band === 'checkpoint' ? 'statusBarItem.warningBackground'
+    : undefined;
   if (color && (color === 'statusBarItem.errorBackground' || !item.backgroundColor)) item.backgroundColor = new vscode.ThemeColor(color);
   return { band: g.band, color };
 }
@@ -244,7 +245,8 @@ export async function openTranscript(path: string, projectRoots: readonly string
     const why = place.reason === 'outside'
       ? vscode.l10n.t('it is not where Claude Code or Codex keep transcripts (~/.claude/projects, ~/.codex/sessions), nor inside the project')
       : place.reason === 'not-jsonl' ? vscode.l10n.t('it is not a .jsonl file')
-        : place.reason === 'leopold' ? vscode.l10n.t('it is one of the run\'s own files in .leopold/, not a transcript') : vscode.l10n.t('it is not a readable file');
+        : place.reason === 'leopold' ? vscode.l10n.t('it is one of the run\'s own files in .leopold/, not a transcript')
+          : vscode.l10n.t('it is not a readable file');
     void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: the transcript {0} was not opened — {1}.', inert(path, 200), why));
     return false;
   }

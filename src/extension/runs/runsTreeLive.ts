@@ -214,9 +214,11 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
   const condition = cond && (cond.stop || cond.ownerGone) ? cond.label : undefined;
   out.push({
     id: `${root}::live:live`, label: m('live.live'),
-    description: clip([condition, now, idle ? m('live.live.desc.idle', { age: idle }) : undefined].filter(Boolean).join(' · '), 120) || undefined,
+    description: clip([condition, now, idle ? m('live.live.desc.idle', { age: idle }) : undefined].filter(Boolean).join(' · '), 120)
+      || undefined,
     tooltip: m('live.live.tooltip') + (condition ? `\n${condition}` : ''),
-    icon: condition ? { id: cond?.ownerGone ? 'debug-disconnect' : 'stop-circle' } : { id: 'pulse', color: a?.tool?.running ? 'charts.green' : undefined },
+    icon: condition ? { id: cond?.ownerGone ? 'debug-disconnect' : 'stop-circle' } : { id: 'pulse', color: a?.tool?.running ? 'charts.green'
+      : undefined },
     collapsible: 'collapsed', contextValue: 'live',
     command: t?.exists ? { id: 'leopold.openTranscript', args: [t.path] } : undefined,
     children,

@@ -206,9 +206,11 @@ export function buildProjectNode(
     runChildren.push({
       id: `${root}::status`, label: m('tree.status'), description: cond.label, collapsible: 'none', contextValue: 'status',
       icon: cond.ownerGone ? { id: 'warning', color: 'problemsWarningIcon.foreground' }
-        : { id: cond.kind === 'active' ? 'pulse' : cond.kind === 'stopping' ? 'stop-circle' : snap.status.kind === 'rolled' ? 'debug-pause' : snap.status.kind === 'finished' ? 'pass' : 'debug-stop' },
+        : { id: cond.kind === 'active' ? 'pulse' : cond.kind === 'stopping' ? 'stop-circle' : snap.status.kind === 'rolled' ? 'debug-pause'
+          : snap.status.kind === 'finished' ? 'pass' : 'debug-stop' },
       tooltip: `${m('tree.status.tooltip', { label: cond.label })}${cond.stop ? `\n${m('tree.status.stop')}` : ''}`
-        + `${cond.ownerGone ? `\n${m('tree.status.ownerGone')}` : ''}${state.stopped_reason ? `\nstopped_reason: ${String(state.stopped_reason)}` : ''}`,
+        + `${cond.ownerGone ? `\n${m('tree.status.ownerGone')}` : ''}${state.stopped_reason
+          ? `\nstopped_reason: ${String(state.stopped_reason)}` : ''}`,
       open: { path: join(leo, 'state.json') },
     });
     runChildren.push({
@@ -229,7 +231,8 @@ export function buildProjectNode(
       runChildren.push({
         id: `${root}::owner`, label: m('tree.owner'), description: `${who} · ${life}${pid}`, collapsible: 'none',
         contextValue: [o.alive && !o.pidGone ? 'owner.alive' : 'owner.stale', o.sessionId ? 'session' : '',
-          typeof objectField(state.owner).transcript_path === 'string' && objectField(state.owner).transcript_path !== '' ? 'transcript' : ''].filter(Boolean).join(' '),
+          typeof objectField(state.owner).transcript_path === 'string' && objectField(state.owner).transcript_path !== '' ? 'transcript'
+            : ''].filter(Boolean).join(' '),
         icon: { id: o.driver ? 'server-process' : 'account', color: o.alive && !o.pidGone ? 'charts.green' : undefined },
         tooltip: m('tree.owner.tooltip', { session: o.sessionId ?? none, engine: o.engine ?? none, harness: o.harness ?? none }) +
           `${o.pid !== undefined ? `\npid: ${o.pid}` : ''}\n${life}${o.signal ? m('tree.owner.signal', { signal: o.signal })
@@ -296,7 +299,8 @@ export function buildProjectNode(
   const planDesc = plan ? m('tree.run.plan', { done: plan.done, total: plan.total }) : '';
   const hover = runHover(head, snap, cond, locale, true);
   const runDesc = state
-    ? m('tree.run.desc', { status: cond.label, iteration: iteration ?? 0, max: maxIter, window: windowsNow, windows: snap.maxWindows, plan: planDesc })
+    ? m('tree.run.desc', { status: cond.label, iteration: iteration ?? 0, max: maxIter, window: windowsNow, windows: snap.maxWindows,
+      plan: planDesc })
     : m(snap.state.kind === 'missing' ? 'tree.run.noRun' : 'tree.run.unreadable', { plan: planDesc });
   return {
     id: root,
@@ -305,7 +309,8 @@ export function buildProjectNode(
       : m(snap.state.kind === 'missing' ? 'tree.project.noRun' : 'tree.project.invalid'),
     tooltip: head.root,
     hover: runHover(head, snap, cond, locale, false),
-    icon: { id: snap.state.kind === 'invalid' || snap.state.kind === 'invalid-json' || snap.state.kind === 'not-regular' || snap.state.kind === 'too-large' ? 'error' : 'rocket' },
+    icon: { id: snap.state.kind === 'invalid' || snap.state.kind === 'invalid-json' || snap.state.kind === 'not-regular'
+      || snap.state.kind === 'too-large' ? 'error' : 'rocket' },
     collapsible: 'expanded',
     contextValue: runContext('project', snap),
     children: [
@@ -322,28 +327,34 @@ export function buildProjectNode(
  * The run and project rows' hover: the run's facts (its condition, window, iteration, plan, owner, the kill switch) and
  * the commands that apply to its state, as the inline buttons and Run Actions offer them.
  */
-function runHover(head: ProjectHead, snap: ProjectSnapshot, cond: ReturnType<typeof runCondition>, locale: Locale, full: boolean): NodeData['hover'] {
+function runHover(head: ProjectHead, snap: ProjectSnapshot, cond: ReturnType<typeof runCondition>, locale: Locale,
+  full: boolean): NodeData['hover'] {
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   const st = snap.stateObject;
-  const lines: string[] = [m('tree.hover.status', { status: st ? cond.label : m(snap.state.kind === 'missing' ? 'tree.status.noRun' : 'tree.project.invalid') })];
+  const lines: string[] = [m('tree.hover.status', { status: st ? cond.label : m(snap.state.kind === 'missing' ? 'tree.status.noRun'
+    : 'tree.project.invalid') })];
   if (st) {
     // Only what the row's own description already changes with (no ages): a hover that changed every minute would
     // refresh the whole subtree below the row.
     lines.push(full
-      ? m('tree.hover.window', { window: currentWindow(st), max: snap.maxWindows, iteration: iterationOf(st) ?? 0, maxIter: resolveMaxIterations(st, snap.guardrails.maxIterations) })
+      ? m('tree.hover.window', { window: currentWindow(st), max: snap.maxWindows, iteration: iterationOf(st) ?? 0,
+        maxIter: resolveMaxIterations(st, snap.guardrails.maxIterations) })
       : m('tree.hover.windowOnly', { window: currentWindow(st), max: snap.maxWindows }));
     const o = snap.owner;
     if (o && full) {
       const who = [o.short ?? m('tree.owner.unknown'), o.harness].filter(Boolean).join(' · ');
-      lines.push(o.pidGone ? m('tree.hover.owner', { who, life: m('tree.owner.gone', { pid: o.pid }) }) : m('tree.hover.ownerWho', { who }));
+      lines.push(o.pidGone ? m('tree.hover.owner', { who, life: m('tree.owner.gone', { pid: o.pid }) }) : m('tree.hover.ownerWho',
+        { who }));
     }
   }
   if (snap.plan && full) lines.push(m('tree.hover.plan', { done: snap.plan.done, total: snap.plan.total }));
   if (cond.stop) lines.push(m('tree.status.stop'));
   const args = [head.root];
-  const links: NonNullable<NodeData['hover']>['links'] = [{ label: m('tree.hover.actions'), icon: 'list-selection', command: 'leopold.showRunActions', args }];
+  const links: NonNullable<NodeData['hover']>['links'] = [{ label: m('tree.hover.actions'), icon: 'list-selection',
+    command: 'leopold.showRunActions', args }];
   const kind = snap.status.kind;
-  if (kind === 'stopped' || kind === 'rolled') links.push({ label: m('tree.hover.resume'), icon: 'debug-start', command: 'leopold.resumeRun', args });
+  if (kind === 'stopped' || kind === 'rolled') links.push({ label: m('tree.hover.resume'), icon: 'debug-start',
+    command: 'leopold.resumeRun', args });
   if (kind === 'active' && !cond.stop) links.push({ label: m('tree.hover.stop'), icon: 'debug-stop', command: 'leopold.stopRun', args });
   if (cond.stop) links.push({ label: m('tree.hover.clear'), icon: 'unlock', command: 'leopold.clearKillSwitch', args });
   links.push({ label: m('tree.hover.timeline'), icon: 'graph-line', command: 'leopold.showTimeline', args });

@@ -33,7 +33,8 @@ function parseArg(arg: unknown): StartArg {
   if (!arg || typeof arg !== 'object') return {};
   const a = arg as Record<string, unknown>;
   const folder = typeof a.folder === 'string' && isAbsolute(a.folder) ? a.folder
-    : a.folder instanceof vscode.Uri ? a.folder.fsPath : (a as { root?: unknown }).root && typeof a.root === 'string' && isAbsolute(a.root) ? a.root : undefined;
+    : a.folder instanceof vscode.Uri ? a.folder.fsPath : (a as { root?: unknown }).root && typeof a.root === 'string' && isAbsolute(a.root)
+      ? a.root : undefined;
   const harness = a.harness === 'claude' || a.harness === 'codex' ? a.harness : undefined;
   return { folder, harness };
 }
@@ -47,12 +48,14 @@ async function pickFolder(given: string | undefined, title: string): Promise<str
   if (given) return (await isDirectory(given)) ? given : undefined;
   const folders = vscode.workspace.workspaceFolders ?? [];
   const other = { label: `$(folder-opened) ${vscode.l10n.t('Choose Another Folder…')}`, path: undefined as string | undefined };
-  const items = [...folders.map((f) => ({ label: `$(root-folder) ${inert(f.name)}`, description: inert(f.uri.fsPath), path: f.uri.fsPath as string | undefined })), other];
+  const items = [...folders.map((f) => ({ label: `$(root-folder) ${inert(f.name)}`, description: inert(f.uri.fsPath),
+    path: f.uri.fsPath as string | undefined })), other];
   const pick = folders.length ? await vscode.window.showQuickPick(items, { placeHolder: title }) : other;
   if (!pick) return undefined;
   if (pick.path) return pick.path;
   const chosen = await vscode.window.showOpenDialog({
-    canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: vscode.l10n.t('Select Folder'), defaultUri: folders[0]?.uri,
+    canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: vscode.l10n.t('Select Folder'),
+      defaultUri: folders[0]?.uri,
   });
   return chosen?.[0]?.fsPath;
 }
@@ -65,7 +68,8 @@ async function pickHarness(
   const found = await resolveAgents(folder);
   const notFound = vscode.l10n.t('not found on PATH');
   const items = (['claude', 'codex'] as const)
-    .map((h) => ({ label: h, description: h === 'claude' ? 'Claude Code' : 'Codex CLI', detail: found[h] ? inert(found[h]) : notFound, harness: h }))
+    .map((h) => ({ label: h, description: h === 'claude' ? 'Claude Code' : 'Codex CLI', detail: found[h] ? inert(found[h]) : notFound,
+      harness: h }))
     .sort((a, b) => Number(!found[a.harness]) - Number(!found[b.harness]));
   return (await vscode.window.showQuickPick(items, { placeHolder: title }))?.harness;
 }
@@ -82,11 +86,13 @@ async function runInTerminal(ctx: LeopoldContext, folder: string, harness: Harne
     const msg = (err as Error).message;
     ctx.log.error(`${name}: could not start ${argv[0]}: ${msg}`);
     const open = vscode.l10n.t('Open Setting');
-    void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: {0} was not found. Set leopold.{1}.path to its absolute path.', inert(argv[0]), harness), open)
+    void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: {0} was not found. Set leopold.{1}.path to its absolute path.',
+      inert(argv[0]), harness), open)
       .then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', `leopold.${harness}.path`));
     return { outcome: 'failed', reason: msg, argv };
   }
-  const term = vscode.window.createTerminal({ name: `Leopold: ${name}`, cwd: folder, shellPath: file, shellArgs: argv.slice(1), env: sessionVarsUnset() });
+  const term = vscode.window.createTerminal({ name: `Leopold: ${name}`, cwd: folder, shellPath: file, shellArgs: argv.slice(1),
+    env: sessionVarsUnset() });
   term.show();
   ctx.log.info(`${name}: started in a terminal in ${folder}: ${JSON.stringify([file, ...argv.slice(1)])}`);
   return { outcome: 'terminal', argv: [file, ...argv.slice(1)], cwd: folder };
@@ -94,7 +100,8 @@ async function runInTerminal(ctx: LeopoldContext, folder: string, harness: Harne
 
 function trusted(ctx: LeopoldContext, what: string): boolean {
   if (ctx.isTrusted()) return true;
-  void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.', what));
+  void vscode.window.showWarningMessage(
+    vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.', what));
   return false;
 }
 
@@ -106,10 +113,12 @@ export async function newProject(ctx: LeopoldContext, arg?: unknown): Promise<St
   if (!folder) return { outcome: 'cancelled' };
   const choice = startChoice(await readStartFacts(folder), 'new-project');
   if (choice.kind === 'none') {
-    void vscode.window.showInformationMessage(vscode.l10n.t('Leopold: {0} already has a run. Open it in the Runs view, or use Resume Run.', inert(folder)));
+    void vscode.window.showInformationMessage(vscode.l10n.t('Leopold: {0} already has a run. Open it in the Runs view, or use Resume Run.',
+      inert(folder)));
     return { outcome: 'refused', reason: choice.reason };
   }
-  const harness = await pickHarness(given.harness, vscode.workspace.getWorkspaceFolder(vscode.Uri.file(folder)), vscode.l10n.t('Which agent writes the brief with you?'));
+  const harness = await pickHarness(given.harness, vscode.workspace.getWorkspaceFolder(vscode.Uri.file(folder)),
+    vscode.l10n.t('Which agent writes the brief with you?'));
   if (!harness) return { outcome: 'cancelled' };
   return runInTerminal(ctx, folder, harness, briefArgv, vscode.l10n.t('New Project'));
 }
@@ -124,22 +133,26 @@ export async function startRun(ctx: LeopoldContext, arg?: unknown): Promise<Star
     const ready = [];
     for (const p of ctx.registry.projects) if (startChoice(await readStartFacts(p.root), 'start-run').kind === 'start-run') ready.push(p);
     if (!ready.length) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Leopold: no project here has a brief and no run yet. Write a brief with New Project…, or resume a run with Resume Run.'));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Leopold: no project here has a brief and no run yet. Write a brief with New Project…, or resume a run with Resume Run.'));
       return { outcome: 'refused', reason: 'no_project' };
     }
     folder = ready.length === 1 ? ready[0].root
-      : (await vscode.window.showQuickPick(ready.map((p) => ({ label: inert(p.name), description: inert(p.root), root: p.root })), { placeHolder: vscode.l10n.t('Start the run of which project?') }))?.root;
+      : (await vscode.window.showQuickPick(ready.map((p) => ({ label: inert(p.name), description: inert(p.root), root: p.root })),
+        { placeHolder: vscode.l10n.t('Start the run of which project?') }))?.root;
     if (!folder) return { outcome: 'cancelled' };
   }
   const choice = startChoice(await readStartFacts(folder), 'start-run');
   if (choice.kind === 'none') {
     const msg = choice.reason === 'has_run'
       ? vscode.l10n.t('Leopold: {0} already has a run (.leopold/state.json). Use Resume Run.', inert(folder))
-      : vscode.l10n.t('Leopold: {0} has no complete brief yet (missing {1}). Write it with New Project….', inert(folder), (choice.missing ?? []).join(', '));
+      : vscode.l10n.t('Leopold: {0} has no complete brief yet (missing {1}). Write it with New Project….', inert(folder), (choice.missing
+        ?? []).join(', '));
     void vscode.window.showInformationMessage(msg);
     return { outcome: 'refused', reason: choice.reason };
   }
-  const harness = await pickHarness(given.harness, vscode.workspace.getWorkspaceFolder(vscode.Uri.file(folder)), vscode.l10n.t('Which agent runs it?'));
+  const harness = await pickHarness(given.harness, vscode.workspace.getWorkspaceFolder(vscode.Uri.file(folder)),
+    vscode.l10n.t('Which agent runs it?'));
   if (!harness) return { outcome: 'cancelled' };
   return runInTerminal(ctx, folder, harness, startRunArgv, vscode.l10n.t('Start Run'));
 }
