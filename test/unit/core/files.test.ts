@@ -1,0 +1,53 @@
+// The bounded whole-file read (core/files.ts readUpTo): sized by what fstat said, grown when the file grew since,
+// never past its limit. Property over seeded sizes, with the file appended to between the fstat and the read.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, promises as fs } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readUpTo, readBounded } from '../../../src/core/files';
+import { rng } from '../../fixtures/random';
+
+describe('core/files readUpTo (a buffer the size of the file, not of the cap)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'leo-files-'));
+
+  it('reads exactly the file, whatever the size it was told, and never past the limit (2,000 seeded cases)', async () => {
+    const rand = rng(1201);
+    const path = join(dir, 'f');
+    for (let i = 0; i < 2000; i++) {
+      const size = Math.floor(rand() * 5000);
+      const bytes = Buffer.alloc(size, 0);
+      for (let j = 0; j < size; j++) bytes[j] = Math.floor(rand() * 256);
+      await fs.writeFile(path, bytes);
+      // What fstat said may be older (the file grew or shrank since): anything from 0 to twice the size.
+      const expected = Math.floor(rand() * 2 * size) + 1;
+      const limit = Math.floor(rand() * 6000) + 1;
+      const position = size > 0 && rand() < 0.3 ? Math.floor(rand() * size) : 0;
+      const handle = await fs.open(path, 'r');
+      try {
+        const got = await readUpTo(handle, position, limit, expected);
+        const want = bytes.subarray(position, Math.min(size, position + limit));
+        assert.ok(got.equals(want), `case ${i}: size ${size}, told ${expected}, limit ${limit}, from ${position}`);
+      } finally {
+        await handle.close();
+      }
+    }
+  });
+
+  it('a file that grew past the cap after it was measured is still reported too large', async () => {
+    const path = join(dir, 'g');
+    await fs.writeFile(path, 'x'.repeat(100));
+    const handle = await fs.open(path, 'r');
+    try {
+      await fs.appendFile(path, 'y'.repeat(10_000)); // grows after the "fstat" of 100 bytes
+      const got = await readUpTo(handle, 0, 1001, 101);
+      assert.equal(got.length, 1001, 'one byte past a 1000-byte cap: too large');
+    } finally {
+      await handle.close();
+    }
+    assert.equal((await readBounded(path, 1000)).kind, 'too-large');
+    const small = join(dir, 'h');
+    await fs.writeFile(small, 'ok');
+    const r = await readBounded(small, 8 * 1024 * 1024);
+    assert.equal(r.kind === 'ok' ? r.text : r.kind, 'ok');
+  });
+});
