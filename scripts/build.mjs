@@ -2,7 +2,7 @@
 //   node scripts/build.mjs               dist/extension.js + dist/server.js + dist/status.js + dist/timeline.{js,css},
 //                                        and the two bundles they share: dist/core.js, dist/lsp.js (dev: sourcemaps)
 //   node scripts/build.mjs --production  the same, minified, no maps (what the .vsix ships)
-//   node scripts/build.mjs --tests       also out/unit/*.test.js, out/integration/**, out/bench/bench.js
+//   node scripts/build.mjs --tests       also out/unit/**/*.test.js, out/integration/**, out/bench/bench.js
 //   node scripts/build.mjs --watch       rebuild on every change until stopped (`npm run watch`, F5's pre-launch task)
 import * as esbuild from 'esbuild';
 import { readdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
