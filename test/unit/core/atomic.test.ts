@@ -1,8 +1,8 @@
 import * as assert from 'node:assert';
 import { promises as fs, utimesSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { withStateLock, mergeStateFields, writeFileAtomic, UnparseableFileError, LOCK_DIR } from '../../src/core/atomic';
-import { tempFolder } from '../support/tempDir';
+import { withStateLock, mergeStateFields, writeFileAtomic, UnparseableFileError, LOCK_DIR } from '../../../src/core/atomic';
+import { tempFolder } from '../../support/tempDir';
 
 function leoDir(): string {
   const dir = join(tempFolder('leo-atomic-'), '.leopold');

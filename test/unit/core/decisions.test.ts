@@ -1,9 +1,9 @@
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { decisionCount, loadDecisionSources, parseDecisions, queryTerms, searchDecisions, stripComments, type DecisionSource } from '../../src/core/decisions';
-import { rng } from '../fixtures/random';
-import { tempFolder } from '../support/tempDir';
+import { decisionCount, loadDecisionSources, parseDecisions, queryTerms, searchDecisions, stripComments, type DecisionSource } from '../../../src/core/decisions';
+import { rng } from '../../fixtures/random';
+import { tempFolder } from '../../support/tempDir';
 
 const root = path.join(__dirname, '..', '..', '..');
 const demo = path.join(root, 'examples', 'demo', '.leopold');

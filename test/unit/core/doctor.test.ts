@@ -5,9 +5,9 @@ import {
   doctorStringsFor,
   countForeignStops, foreignStopsSince, DOCTOR_EN, doctorLine, gatherDoctorInput, jsonErrorLine, jsonKeyLine, ownerClaimedMs, renderDoctor,
   runDoctor, type DoctorCheckId, type DoctorInput, type DoctorReport, type TrackedState,
-} from '../../src/core/doctor';
-import { ReadCache } from '../../src/core/readCache';
-import { tempFolder } from '../support/tempDir';
+} from '../../../src/core/doctor';
+import { ReadCache } from '../../../src/core/readCache';
+import { tempFolder } from '../../support/tempDir';
 
 const fixture = (name: string) => path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'projects', name, '.leopold');
 const T = (iso: string) => Date.parse(iso);

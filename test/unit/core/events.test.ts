@@ -1,5 +1,5 @@
 import * as assert from 'node:assert';
-import { EVENT_REGISTRY, eventDetail, eventInfo, eventSummary, eventTone, genericFields, TONE, TONE_ICON } from '../../src/core/events';
+import { EVENT_REGISTRY, eventDetail, eventInfo, eventSummary, eventTone, genericFields, TONE, TONE_ICON } from '../../../src/core/events';
 
 // scripts/leopold-watch.py's `EVENTS`: the watcher's 52 registered events and their severities.
 const TABLE: Record<string, string[]> = {

@@ -3,9 +3,9 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { readUpTo, readBounded } from '../../src/core/files';
-import { rng } from '../fixtures/random';
-import { tempFolder } from '../support/tempDir';
+import { readUpTo, readBounded } from '../../../src/core/files';
+import { rng } from '../../fixtures/random';
+import { tempFolder } from '../../support/tempDir';
 
 describe('core/files readUpTo (a buffer the size of the file, not of the cap)', () => {
   const dir = tempFolder('leo-files-');

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { appendEvent, countDecisions, JournalTailer, noDecisions, parseEventLine, parseJournal } from '../../src/core/journal';
-import { tempFolder } from '../support/tempDir';
+import { appendEvent, countDecisions, JournalTailer, noDecisions, parseEventLine, parseJournal } from '../../../src/core/journal';
+import { tempFolder } from '../../support/tempDir';
 
-const fixture = (name: string) => path.join(__dirname, '..', '..', 'test', 'fixtures', 'projects', name, '.leopold');
+const fixture = (name: string) => path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'projects', name, '.leopold');
 const tmp = () => Promise.resolve(tempFolder('leo-journal-'));
 const line = (ts: string, event: string, extra = '') => `{"ts":"${ts}","event":"${event}"${extra}}\n`;
 

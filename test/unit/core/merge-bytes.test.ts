@@ -5,8 +5,8 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTree, type Node } from 'jsonc-parser/lib/esm/main.js';
-import { editJsonFields, mergeStateFields } from '../../src/core/atomic';
-import { tempFolder } from '../support/tempDir';
+import { editJsonFields, mergeStateFields } from '../../../src/core/atomic';
+import { tempFolder } from '../../support/tempDir';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;

@@ -5,9 +5,9 @@ import * as assert from 'node:assert/strict';
 import { promises as fs} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { notifyArgv, runNotifyCommand, type NotifyEvent } from '../../src/core/notifyCommand';
-import { readRunStatus } from '../../src/core/status';
-import { tempFolder } from '../support/tempDir';
+import { notifyArgv, runNotifyCommand, type NotifyEvent } from '../../../src/core/notifyCommand';
+import { readRunStatus } from '../../../src/core/status';
+import { tempFolder } from '../../support/tempDir';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { gatherOwnerSignals, isPidAlive, ownerPid, ownerStatus } from '../../src/core/owner';
-import { tempFolder } from '../support/tempDir';
+import { gatherOwnerSignals, isPidAlive, ownerPid, ownerStatus } from '../../../src/core/owner';
+import { tempFolder } from '../../support/tempDir';
 
 const NOW = Date.UTC(2026, 8, 4, 6, 0, 0);
 const ago = (s: number) => new Date(NOW - s * 1000).toISOString().replace('.000Z', 'Z');

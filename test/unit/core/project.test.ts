@@ -1,13 +1,13 @@
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { appendEvent } from '../../src/core/journal';
-import { checkpointVerdict, ProjectModel, sectionsFor } from '../../src/core/project';
-import { capFrom } from '../../src/core/checkpoint';
-import { formatLocal } from '../../src/core/time';
-import { parseRunName, sortRuns } from '../../src/core/runs';
-import { ARCHIVE_PAGE, archivedRunFileNodes, buildProjectNode, changedNodes, type NodeData } from '../../src/extension/runs/runsTreeNodes';
-import { tempFolder } from '../support/tempDir';
+import { appendEvent } from '../../../src/core/journal';
+import { checkpointVerdict, ProjectModel, sectionsFor } from '../../../src/core/project';
+import { capFrom } from '../../../src/core/checkpoint';
+import { formatLocal } from '../../../src/core/time';
+import { parseRunName, sortRuns } from '../../../src/core/runs';
+import { ARCHIVE_PAGE, archivedRunFileNodes, buildProjectNode, changedNodes, type NodeData } from '../../../src/extension/runs/runsTreeNodes';
+import { tempFolder } from '../../support/tempDir';
 
 const fixtures = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'projects');
 const NOW = Date.UTC(2026, 8, 4, 8, 25, 0);

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { parseState, readState, describeStateRead, stateTime } from '../../src/core/state';
-import { tempFolder } from '../support/tempDir';
+import { parseState, readState, describeStateRead, stateTime } from '../../../src/core/state';
+import { tempFolder } from '../../support/tempDir';
 
 const fixture = (name: string) => path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'projects', name, '.leopold');
 

@@ -8,10 +8,10 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type {
   CodeAction, CodeLens, CompletionItem, Diagnostic, DocumentDiagnosticReport, DocumentSymbol, Hover, TextEdit,
 } from 'vscode-languageserver-protocol';
-import { SECTIONS, TITLE, validateCheckpoint } from '../../src/core/checkpoint';
-import { BROKEN, bigDoc, doc } from '../fixtures/checkpoints/docs';
-import { LspTestClient, SERVER_JS } from '../fixtures/checkpoints/lsp';
-import { tempFolder } from '../support/tempDir';
+import { SECTIONS, TITLE, validateCheckpoint } from '../../../src/core/checkpoint';
+import { BROKEN, bigDoc, doc } from '../../fixtures/checkpoints/docs';
+import { LspTestClient, SERVER_JS } from '../../fixtures/checkpoints/lsp';
+import { tempFolder } from '../../support/tempDir';
 
 const codes = (d: Diagnostic[]) => d.map((x) => x.code).sort();
 const ALL_RANGE = { start: { line: 0, character: 0 }, end: { line: 10_000, character: 0 } };

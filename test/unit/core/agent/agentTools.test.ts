@@ -7,8 +7,8 @@ import { closeSync, constants, openSync, promises as fs, readFileSync } from 'no
 import * as path from 'node:path';
 import {
   AGENT_TOOLS, EVENTS_MAX, ToolInputError, checkCheckpointAnswer, recentEventsAnswer, searchDecisionsAnswer, toolInput,
-} from '../../src/core/agent/tools';
-import { tempFolder } from '../support/tempDir';
+} from '../../../../src/core/agent/tools';
+import { tempFolder } from '../../../support/tempDir';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));

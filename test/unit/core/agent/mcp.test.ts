@@ -8,10 +8,10 @@ import { promises as fs, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { AGENT_TOOLS } from '../../src/core/agent/tools';
-import { readRunStatus } from '../../src/core/status';
-import { makeHostileSet } from '../fixtures/hostile';
-import { tempFolder } from '../support/tempDir';
+import { AGENT_TOOLS } from '../../../../src/core/agent/tools';
+import { readRunStatus } from '../../../../src/core/status';
+import { makeHostileSet } from '../../../fixtures/hostile';
+import { tempFolder } from '../../../support/tempDir';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 const CLI = path.join(ROOT, 'dist', 'status.js');

@@ -3,10 +3,10 @@ import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { validateCheckpoint } from '../../src/core/checkpoint';
-import { BROKEN, bigDoc, doc } from '../fixtures/checkpoints/docs';
-import { SERVER_JS } from '../fixtures/checkpoints/lsp';
-import { tempFolder } from '../support/tempDir';
+import { validateCheckpoint } from '../../../../src/core/checkpoint';
+import { BROKEN, bigDoc, doc } from '../../../fixtures/checkpoints/docs';
+import { SERVER_JS } from '../../../fixtures/checkpoints/lsp';
+import { tempFolder } from '../../../support/tempDir';
 
 const LINE = /^(.+):(\d+):(\d+): (error|warning) ([a-z-]+) (.+)$/;
 

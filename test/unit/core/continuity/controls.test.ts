@@ -5,11 +5,11 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { runControls } from '../../src/core/continuity/controls';
-import { newScheduleId, ScheduleStore, type StoredSchedule } from '../../src/core/continuity/scheduleStore';
-import { transcriptPlace } from '../../src/core/transcriptPlace';
-import { claimedHarness } from '../../src/core/continuity/resume';
-import { tempFolder } from '../support/tempDir';
+import { runControls } from '../../../../src/core/continuity/controls';
+import { newScheduleId, ScheduleStore, type StoredSchedule } from '../../../../src/core/continuity/scheduleStore';
+import { transcriptPlace } from '../../../../src/core/transcriptPlace';
+import { claimedHarness } from '../../../../src/core/continuity/resume';
+import { tempFolder } from '../../../support/tempDir';
 
 describe('Run Actions: the controls by the run\'s state, the likely action first (issue 23)', () => {
   const base = { killSwitch: false, agentRunning: false, modeRemembered: false };

@@ -5,9 +5,9 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import * as H from '../../src/core/continuity/harness';
-import { rng } from '../fixtures/random';
-import { tempFolder } from '../support/tempDir';
+import * as H from '../../../../src/core/continuity/harness';
+import { rng } from '../../../fixtures/random';
+import { tempFolder } from '../../../support/tempDir';
 
 const CLAUDE_TYPES = ['assistant', 'user', 'system', 'summary', 'file-history-snapshot'];
 

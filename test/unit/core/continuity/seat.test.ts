@@ -7,16 +7,16 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmdirSync
 import { join } from 'node:path';
 import {
   ChildRegistry, CHILDREN_KEPT_PER_PROJECT, earlyExitRecord, exitedEarly, parseChildRecord, readLogTail, tailLines, type ChildRecord,
-} from '../../src/core/continuity/children';
-import { descendants, endProcessTree, isHarnessArgv, parseProcStat, procInfo, verifyOwnChild, verifyOwnerPid } from '../../src/core/continuity/proc';
-import { recordEarlyExit } from '../../src/core/continuity/runner';
-import { spawnLogged } from '../../src/core/continuity/spawn';
-import { formatUtc } from '../../src/core/time';
-import { formatEventLine, parseJournal } from '../../src/core/journal';
-import { assembleWindows, runStatus } from '../../src/core/runs';
-import { buildTimeline } from '../../src/core/timeline';
-import { rng } from '../fixtures/random';
-import { tempFolder } from '../support/tempDir';
+} from '../../../../src/core/continuity/children';
+import { descendants, endProcessTree, isHarnessArgv, parseProcStat, procInfo, verifyOwnChild, verifyOwnerPid } from '../../../../src/core/continuity/proc';
+import { recordEarlyExit } from '../../../../src/core/continuity/runner';
+import { spawnLogged } from '../../../../src/core/continuity/spawn';
+import { formatUtc } from '../../../../src/core/time';
+import { formatEventLine, parseJournal } from '../../../../src/core/journal';
+import { assembleWindows, runStatus } from '../../../../src/core/runs';
+import { buildTimeline } from '../../../../src/core/timeline';
+import { rng } from '../../../fixtures/random';
+import { tempFolder } from '../../../support/tempDir';
 
 const linux = process.platform === 'linux';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -21,8 +21,8 @@ async function spawnDetached(plan: Parameters<typeof S.spawnDetached>[0], env: N
 }
 const SESSION_VARS = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SESSION_ID', 'CLAUDE_PID', 'CODEX_THREAD_ID', 'CODEX_SANDBOX',
   'CODEX_SANDBOX_NETWORK_DISABLED', 'CODEX_MANAGED_BY_NPM', 'CODEX_MANAGED_BY_BUN', 'CODEX_MANAGED_PACKAGE_ROOT'];
-import { relaunchArgv } from '../../src/core/continuity/harness';
-import { tempFolder } from '../support/tempDir';
+import { relaunchArgv } from '../../../../src/core/continuity/harness';
+import { tempFolder } from '../../../support/tempDir';
 
 async function waitForFile(file: string, ms = 10_000): Promise<string> {
   const t0 = Date.now();

@@ -5,12 +5,12 @@ import * as path from 'node:path';
 import {
   addDirective, canvasCommand, CANVAS_KINDS, commandLine, CommandTracker, itemNodeId, LOST_AFTER_MS, parseCommandLines,
   steerTextProblem, workflowDirective, type CanvasCommand,
-} from '../../src/core/driver/commands';
-import { appendLine } from '../../src/core/atomic';
-import { parseEventLine, type JournalEvent } from '../../src/core/journal';
-import { rng } from '../fixtures/random';
-import { at, driverLine } from '../fixtures/driver';
-import { tempFolder } from '../support/tempDir';
+} from '../../../../src/core/driver/commands';
+import { appendLine } from '../../../../src/core/atomic';
+import { parseEventLine, type JournalEvent } from '../../../../src/core/journal';
+import { rng } from '../../../fixtures/random';
+import { at, driverLine } from '../../../fixtures/driver';
+import { tempFolder } from '../../../support/tempDir';
 
 /** The dashboard's `apply_canvas_command` + `append_command`, run by Python itself, for each request: the line or the error. */
 function pythonLines(requests: { cmd: unknown; nodeId: string; text: unknown }[]): string[] {

@@ -2,11 +2,11 @@ import * as assert from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { continuityInsights, effortRows, insightsDurationS, insightsJson, insightsMarkdown, InsightsCounter, readInsights } from '../../src/core/driver/insights';
-import { amendmentId, charterEdit, parseAmendments } from '../../src/core/driver/amendments';
-import { parseJournal } from '../../src/core/journal';
-import { at, budgetRun, driverLine, parallelRun, serialRun, worktreeRun } from '../fixtures/driver';
-import { tempFolder } from '../support/tempDir';
+import { continuityInsights, effortRows, insightsDurationS, insightsJson, insightsMarkdown, InsightsCounter, readInsights } from '../../../../src/core/driver/insights';
+import { amendmentId, charterEdit, parseAmendments } from '../../../../src/core/driver/amendments';
+import { parseJournal } from '../../../../src/core/journal';
+import { at, budgetRun, driverLine, parallelRun, serialRun, worktreeRun } from '../../../fixtures/driver';
+import { tempFolder } from '../../../support/tempDir';
 
 const tmp = () => Promise.resolve(tempFolder('leo-insights-'));
 

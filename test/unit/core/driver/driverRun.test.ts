@@ -3,16 +3,16 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DriverFold, driverRunView, FOLD_LIMITS, leopoldBranch, matchPlanItem } from '../../src/core/driver/run';
-import { DriverRunModel } from '../../src/core/driver/model';
-import { gitLocation, readRepository, repositoryKey } from '../../src/core/driver/worktrees';
-import { compactWorkflow, readWorkflows, MAX_AGENTS_SHOWN } from '../../src/core/driver/workflows';
-import { parseJournal } from '../../src/core/journal';
-import { parsePlan } from '../../src/core/plan';
-import { rng } from '../fixtures/random';
-import { at, budgetRun, driverLine, parallelRun, serialRun, workflowRun, worktreeRun } from '../fixtures/driver';
-import { driverRunNode } from '../../src/extension/driver/nodes';
-import type { NodeData } from '../../src/extension/runs/runsTreeNodes';
+import { DriverFold, driverRunView, FOLD_LIMITS, leopoldBranch, matchPlanItem } from '../../../../src/core/driver/run';
+import { DriverRunModel } from '../../../../src/core/driver/model';
+import { gitLocation, readRepository, repositoryKey } from '../../../../src/core/driver/worktrees';
+import { compactWorkflow, readWorkflows, MAX_AGENTS_SHOWN } from '../../../../src/core/driver/workflows';
+import { parseJournal } from '../../../../src/core/journal';
+import { parsePlan } from '../../../../src/core/plan';
+import { rng } from '../../../fixtures/random';
+import { at, budgetRun, driverLine, parallelRun, serialRun, workflowRun, worktreeRun } from '../../../fixtures/driver';
+import { driverRunNode } from '../../../../src/extension/driver/nodes';
+import type { NodeData } from '../../../../src/extension/runs/runsTreeNodes';
 
 const load = (f: { root: string; leoDir: string; claudeConfigDir?: string }) =>
   new DriverRunModel(f.leoDir, {
@@ -77,7 +77,7 @@ describe('driver runs (core/driver)', () => {
     const f = await parallelRun();
     const s = await load(f);
     const kept = f.worktrees![2];
-    const menus = (JSON.parse(await fs.readFile(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+    const menus = (JSON.parse(await fs.readFile(path.join(__dirname, '..', '..', '..', '..', 'package.json'), 'utf8')) as {
       contributes: { menus: { 'view/item/context': { command: string; when: string }[] } };
     }).contributes.menus['view/item/context'];
     /** The commands VS Code would offer on a row with this contextValue. */

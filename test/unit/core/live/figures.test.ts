@@ -19,8 +19,8 @@ import { rng } from '../../../fixtures/random';
 import {
   claudeAssistant, claudeToolResult, claudeUser, codexCall, codexMeta, codexOutput, codexTokenCount, codexTurn, writeCodexRollout,
   type ClaudeSession,
-} from '../fixtures/transcripts';
-import { tempFolder } from '../support/tempDir';
+} from '../../../fixtures/transcripts';
+import { tempFolder } from '../../../support/tempDir';
 
 const tmp = () => Promise.resolve(tempFolder('leo-fig-'));
 const MB = 1024 * 1024;

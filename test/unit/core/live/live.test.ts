@@ -17,8 +17,8 @@ import {
   claudeAssistant, claudeCompaction, claudeToolResult, claudeUser,
   codexAgentMessage, codexCall, codexMeta, codexOutput, codexTokenCount, codexTurn,
   type ClaudeSession,
-} from '../fixtures/transcripts';
-import { tempFolder } from '../support/tempDir';
+} from '../../../fixtures/transcripts';
+import { tempFolder } from '../../../support/tempDir';
 
 const tmp = () => Promise.resolve(tempFolder('leo-live-'));
 let clock = Date.UTC(2026, 11, 1, 12, 0, 0);

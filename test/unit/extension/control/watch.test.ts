@@ -4,9 +4,9 @@ import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseWatchArgv, watchFromProcess, watchesServing } from '../../src/core/watch';
-import { listWatchProcesses, watchesFor } from '../../src/extension/control/watchProcesses';
-import { tempFolder } from '../support/tempDir';
+import { parseWatchArgv, watchFromProcess, watchesServing } from '../../../../src/core/watch';
+import { listWatchProcesses, watchesFor } from '../../../../src/extension/control/watchProcesses';
+import { tempFolder } from '../../../support/tempDir';
 
 const facts = (argv: string[], cwd?: string, env?: Record<string, string>) => watchFromProcess({ pid: 7, argv, cwd, env });
 

@@ -6,9 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BRIEF_WRITES, CODEX_BRIEF_PROMPT, briefArgv, readStartFacts, startChoice, startRunArgv } from '../../src/core/start';
-import { CODEX_RESUME_PROMPT } from '../../src/core/continuity/harness';
-import { rng } from '../fixtures/random';
+import { BRIEF_WRITES, CODEX_BRIEF_PROMPT, briefArgv, readStartFacts, startChoice, startRunArgv } from '../../../src/core/start';
+import { CODEX_RESUME_PROMPT } from '../../../src/core/continuity/harness';
+import { rng } from '../../fixtures/random';
 
 type Kind = 'absent' | 'file' | 'dir' | 'fifo' | 'symlink';
 const KINDS: Kind[] = ['absent', 'file', 'dir', 'fifo', 'symlink'];

@@ -7,11 +7,11 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { readRunStatus } from '../../src/core/status';
-import { detectHarness, claudeProjectSlug } from '../../src/core/continuity/harness';
-import { LiveRun } from '../../src/core/live/run';
-import { claudeAssistant, claudeUser, codexMeta, codexTokenCount, codexTurn, type ClaudeSession } from '../fixtures/transcripts';
-import { tempDir } from '../support/tempDir';
+import { readRunStatus } from '../../../src/core/status';
+import { detectHarness, claudeProjectSlug } from '../../../src/core/continuity/harness';
+import { LiveRun } from '../../../src/core/live/run';
+import { claudeAssistant, claudeUser, codexMeta, codexTokenCount, codexTurn, type ClaudeSession } from '../../fixtures/transcripts';
+import { tempDir } from '../../support/tempDir';
 
 const NOW = Date.UTC(2026, 9, 5);
 const SESSION = 'bbbbbbbb-0000-4000-8000-000000000002';

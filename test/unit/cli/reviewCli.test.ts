@@ -7,10 +7,10 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { sha256 } from '../../src/core/review/diff';
-import { reviewProject } from '../fixtures/reviewProject';
+import { sha256 } from '../../../src/core/review/diff';
+import { reviewProject } from '../../fixtures/reviewProject';
 
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = path.resolve(__dirname, '..', '..', '..');
 const CLI = path.join(ROOT, 'dist', 'status.js');
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -6,12 +6,12 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { readRunStatus } from '../../src/core/status';
-import { claudeProjectSlug } from '../../src/core/continuity/harness';
-import { tempDir } from '../support/tempDir';
+import { readRunStatus } from '../../../../src/core/status';
+import { claudeProjectSlug } from '../../../../src/core/continuity/harness';
+import { tempDir } from '../../../support/tempDir';
 
 const SESSION = '4b2030ed-5563-49ea-b703-6a002f2d3cc8';
-const REAL = path.resolve(__dirname, '..', '..', 'test', 'fixtures', 'real', 'session-share');
+const REAL = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'real', 'session-share');
 
 describe('a real Claude Code session: the run status\'s tokens and cost equal ccusage\'s', function () {
   this.timeout(60_000);
