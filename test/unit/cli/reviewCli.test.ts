@@ -13,9 +13,13 @@ import { reviewProject } from '../../fixtures/reviewProject';
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const CLI = path.join(ROOT, 'dist', 'status.js');
 
+/** The CLI with Claude Code's home where the test keeps its transcripts (transcripts are read only where kept). */
+let claudeHome = '/nonexistent-home/.claude';
+
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = { PATH: process.env.PATH, HOME: '/nonexistent-home', LANG: 'C', CLAUDE_CONFIG_DIR: claudeHome };
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, HOME: '/nonexistent-home', LANG: 'C' }, timeout: 30_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [CLI, ...args], { env, timeout: 30_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr });
     });
   });
@@ -30,6 +34,7 @@ describe('leopold-status --review: the window review as data', function () {
   this.timeout(60_000);
   it('prints every window\'s files (the issue\'s shape, true hashes), commands with exit and test verdicts; reads only', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-review-cli-'));
+    claudeHome = path.join(dir, 'claude');
     const { root, truth } = await reviewProject(dir, path.join(dir, 'claude', 'projects', 'proj'));
     const before = stamps(dir);
     const r = await cli(['--review', '--json', root]);
