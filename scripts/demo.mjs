@@ -3,7 +3,8 @@
 //                                           run in the side bar (shot-live.png), the run timeline (shot-timeline.png),
 //                                           the walkthrough (shot-walkthrough.png), the tree's inline actions
 //                                           (shot-actions.png), the welcome view of a folder without .leopold/
-//                                           (shot-welcome.png), and a --parallel 3 driver run in the Runs view
+//                                           (shot-welcome.png), the current window's review and the morning report
+//                                           (shot-review.png, shot-report.png), and a --parallel 3 driver run in the Runs view
 //                                           (shot-driver.png) and on the timeline (shot-driver-timeline.png), then
 //                                           exit; each is also made into the README's picture, media/screenshots/*.webp
 //                                           (cropped and small: scripts/lib/screenshots.mjs), which the .vsix ships
@@ -110,6 +111,23 @@ try {
   const timelineShot = screenshot.replace(/(\.png)?$/i, '-timeline.png');
   await page.screenshot({ path: timelineShot });
   console.log(`demo: timeline screenshot written to ${timelineShot}`);
+  // The current window's review (the newest window comes first in the pick), then the run's morning report.
+  for (const [command, tab, suffix] of [['Leopold: Review Window', /Review/, 'review'], ['Leopold: Morning Report', /Morning Report/, 'report']]) {
+    await page.keyboard.press('F1');
+    await page.keyboard.type(command);
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(500);
+    await page.keyboard.press('Enter');
+    if (suffix === 'review') {
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: /Window/ }).first().waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(500);
+      await page.keyboard.press('Enter');
+    }
+    await page.locator('.tabs-container .tab', { hasText: tab }).first().waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(3000); // the webview draws once its data arrives
+    await page.screenshot({ path: shot(suffix) });
+    console.log(`demo: ${suffix} screenshot written to ${shot(suffix)}`);
+  }
   // The walkthrough, through the command palette (Leopold: Get Started).
   await page.keyboard.press('F1');
   await page.keyboard.type('Leopold: Get Started');
@@ -176,7 +194,7 @@ try {
 // The README's pictures, from the screenshots just taken.
 const shotOf = (suffix) => screenshot.replace(/(\.png)?$/i, `-${suffix}.png`);
 let total = 0;
-for (const name of ['demo', 'live', 'actions', 'welcome', 'walkthrough', 'timeline', 'driver', 'driver-timeline']) {
+for (const name of ['demo', 'live', 'actions', 'welcome', 'walkthrough', 'timeline', 'review', 'report', 'driver', 'driver-timeline']) {
   const size = await writePicture(name, name === 'demo' ? screenshot : shotOf(name));
   total += size;
   console.log(`demo: media/screenshots/${name}.webp (${size} bytes)`);

@@ -26,9 +26,9 @@ suite('the first hour (trusted): walkthrough, tree actions, decoration, nested p
     assert.ok(tab.label);
     // Every step's media file is shipped with the extension (the walkthrough would show an empty pane otherwise).
     const ext = vscode.extensions.getExtension('leopold.leopold-vscode')!;
-    const steps = ext.packageJSON.contributes.walkthroughs[0].steps as { media: { markdown: string } }[];
-    assert.strictEqual(steps.length, 7);
-    for (const s of steps) await fs.access(path.join(ext.extensionPath, s.media.markdown));
+    const steps = ext.packageJSON.contributes.walkthroughs[0].steps as { media: { markdown?: string; svg?: string } }[];
+    assert.strictEqual(steps.length, 8);
+    for (const s of steps) await fs.access(path.join(ext.extensionPath, (s.media.markdown ?? s.media.svg)!));
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
