@@ -40,8 +40,12 @@ const folder = join(demoDir, 'workspace', 'demo');
 mkdirSync(folder, { recursive: true });
 cpSync(source, folder, { recursive: true });
 restampToNow(join(folder, '.leopold'));
-// The demo's fake agent writes its running window's transcript while the demo runs (the live run).
-if (source === join(ROOT, 'examples', 'demo')) startDemoAgent(join(folder, '.leopold'), join(demoDir, 'claude', 'projects', 'demo'));
+// The demo's fake agent writes its running window's transcript while the demo runs (the live run), where Claude Code
+// keeps transcripts: the server's HOME (scripts/lib/codeServer.mjs), ~/.claude/projects/ — the extension reads
+// transcripts only there.
+if (source === join(ROOT, 'examples', 'demo')) {
+  startDemoAgent(join(folder, '.leopold'), join(demoDir, 'server', 'home', '.claude', 'projects', 'demo'));
+}
 
 const server = await startCodeServer({ host, dir: join(demoDir, 'server'), pathPrepend: screenshot ? [FAKE_BIN] : [] });
 installVsix(host, { dir: server.dir, extensionsDir: server.extensionsDir, vsix: join(ROOT, 'leopold-vscode.vsix') });

@@ -17,8 +17,8 @@ export const PICTURES = {
   welcome: { trim: true, max: 520 },
   walkthrough: { max: 1000 },
   timeline: { max: 1000 },
-  review: { height: 700, width: 1200, max: 900 },
-  report: { height: 560, width: 1200, max: 900 },
+  review: { height: 520, width: 760, max: 600 },
+  report: { height: 880, width: 760, max: 600 },
   driver: { height: 430, max: 520 },
   'driver-timeline': { max: 1000 },
 };
