@@ -18,7 +18,7 @@ export const PICTURES = {
   walkthrough: { max: 1000 },
   timeline: { max: 1000 },
   review: { height: 520, width: 760, max: 600 },
-  report: { height: 880, width: 760, max: 600 },
+  report: { height: 540, width: 760, max: 600 },
   driver: { height: 430, max: 520 },
   'driver-timeline': { max: 1000 },
 };
@@ -46,6 +46,6 @@ export async function writePicture(name, png) {
   const out = join(SCREENSHOT_DIR, `${name}.webp`);
   const info = await sharp(png).extract({ left: 0, top: 0, width, height })
     .resize({ width: Math.min(width, spec.max), withoutEnlargement: true })
-    .webp({ quality: 40, effort: 6 }).toFile(out);
+    .webp({ quality: 34, effort: 6 }).toFile(out);
   return info.size;
 }
