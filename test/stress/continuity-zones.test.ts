@@ -10,7 +10,7 @@ const ZONES = ['UTC', 'America/New_York', 'Europe/Berlin', 'Asia/Kolkata', 'Paci
 function runUnder(tz: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [require.resolve('mocha/bin/mocha.js'), '--no-config', '--ui', 'bdd', '--timeout', '20000',
-      '--reporter', 'dot', join(__dirname, '..', 'unit', 'continuity.test.js')], { env: { ...process.env, TZ: tz }, stdio: ['ignore', 'pipe', 'pipe'] });
+      '--reporter', 'dot', join(__dirname, '..', 'unit', 'core', 'continuity', 'continuity.test.js')], { env: { ...process.env, TZ: tz }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

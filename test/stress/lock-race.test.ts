@@ -102,7 +102,10 @@ describe('stale .state.lock reaping, raced by real processes', function () {
   it('320 fresh rolls behind a planted stale lock, six node racers: exactly one spawn per roll', async () => {
     const groups: { at: number; dirs: string[] }[] = [];
     const t0 = Date.now() + 1500;
-    const transcript = join(tmp, 'transcript.jsonl');
+    // Where Claude Code keeps transcripts for the racers' HOME (lockRaceChild: <tmp>/home): read only there.
+    const sessions = join(tmp, 'home', '.claude', 'projects', 'race');
+    mkdirSync(sessions, { recursive: true });
+    const transcript = join(sessions, 'transcript.jsonl');
     writeFileSync(transcript, JSON.stringify({ type: 'assistant', sessionId: 's1', uuid: 'u1' }) + '\n');
     for (let g = 0; g < 320 / GROUP; g++) {
       const dirs: string[] = [];
