@@ -8,6 +8,7 @@
 //   (`jsonInt`; the schema in state.ts applies that rule, so a validated state holds integers there).
 // Every function takes the JSON object as on disk (validated or not) and never throws.
 import { parseUtc } from './time';
+import { asJsonObject } from './json';
 
 /** A state.json object as parsed (validated by state.ts's schema or not). */
 export type StateObject = Readonly<Record<string, unknown>>;
@@ -43,7 +44,7 @@ export function nonEmptyString(v: unknown): string | undefined {
 
 /** A JSON object (not null, not an array), else `{}`. */
 export function objectField(v: unknown): Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  return asJsonObject(v) ?? {};
 }
 
 /** `active`: only a JSON `true` (the watcher's `is True`, the hooks' `== "true"`). */

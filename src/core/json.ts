@@ -44,6 +44,16 @@ export function jsonDepth(text: string, cap = Number.MAX_SAFE_INTEGER): number {
   return max;
 }
 
+/** A parsed JSON value that is an object (not null, not an array). */
+export function isJsonObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The value when it is a JSON object, else undefined. */
+export function asJsonObject(v: unknown): Record<string, unknown> | undefined {
+  return isJsonObject(v) ? v : undefined;
+}
+
 /** The object, or undefined for anything else. */
 export function jsonObject(text: string): Record<string, unknown> | undefined {
   const r = parseJsonObject(text);

@@ -3,11 +3,11 @@
 // rejection that exits the process); a bad one is logged and ignored. Requests with bad params get a JSON-RPC
 // error from vscode-jsonrpc itself (the handler's throw becomes an InternalError reply).
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
+import { isJsonObject as isObj } from '../core/json';
 
 type TextDocumentConnection = Parameters<TextDocuments<never>['listen']>[0];
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isUint = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 const isPosition = (v: unknown) => isObj(v) && isUint(v.line) && isUint(v.character);
 const isRange = (v: unknown) => isObj(v) && isPosition(v.start) && isPosition(v.end);

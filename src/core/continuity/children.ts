@@ -15,6 +15,7 @@ import type { Harness } from './harness';
 import type { EventPlan } from './decide';
 import { clip } from '../inert';
 import { openRegular } from '../files';
+import { isJsonObject as isObj } from '../json';
 
 export type ChildPath = 'roll' | 'api_error' | 'resume';
 
@@ -62,7 +63,6 @@ export const TAIL_LINES = 8;
 const TAIL_BYTES = 16 * 1024;
 const LINE_CHARS = 300;
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A stored record, validated (storage is ours, but a downgrade or a hand edit must not crash anything). */
 export function parseChildRecord(v: unknown): ChildRecord | undefined {

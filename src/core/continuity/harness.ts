@@ -10,7 +10,7 @@
 import { promises as fs, constants as fsConstants } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { join, resolve, sep } from 'node:path';
-import { jsonObject } from '../json';
+import { isJsonObject as isObject, jsonObject } from '../json';
 import { transcriptPlace } from '../transcriptPlace';
 import { openRegular, readAt } from '../files';
 
@@ -307,7 +307,6 @@ export async function discoverCodexTranscript(projectRoot: string, env: HarnessE
 }
 
 const CODEX_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The harness any one record's shape names (not only the first line's): a Codex rollout item is

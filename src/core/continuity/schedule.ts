@@ -4,6 +4,7 @@
 // is the person's Resume, run later through the same path with every gate checked again at that moment. Nothing is
 // written into `.leopold/` for it; the VS Code layer keeps the schedule in the extension's workspace storage.
 import { isActive, objectField, stoppedReason, windowsOf } from '../fields';
+import { isJsonObject as isObj } from '../json';
 
 /** A schedule is never carried out later than this after its time: a VS Code that was closed then asks instead. */
 export const RESUME_MAX_LATE_MS = 10 * 60_000;
@@ -138,7 +139,6 @@ function plausible(ms: number, nowMs: number): number | undefined {
   return ms > nowMs && ms - nowMs <= RESET_HORIZON_MS ? ms : undefined;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A reset time in one Codex rollout record (§8.3): `event_msg` `token_count` payloads carry `rate_limits` whose

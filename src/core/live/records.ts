@@ -6,6 +6,7 @@
 import type { TranscriptLine } from './lines';
 import { clip } from '../inert';
 import { nonEmptyString } from '../fields';
+import { asJsonObject as obj } from '../json';
 import type { Harness } from '../continuity/harness';
 
 export type { Harness };
@@ -65,8 +66,6 @@ export interface Record_ {
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
 const str = nonEmptyString;
-const obj = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v)
-  ? (v as Record<string, unknown>) : undefined);
 
 const SUMMARY_MAX = 160;
 

@@ -5,6 +5,7 @@
 // the tool call's name and input keys, the tool result's id) and decoded whole only when it is a small call or a
 // command's result; memory is bounded whatever the transcript's size or its lines' lengths.
 import { openRegular, readAt } from '../files';
+import { asJsonObject as obj, jsonObject as parse } from '../json';
 import { parsePatch, patchOfCall } from './codexPatch';
 
 /** Lines longer than this are recorded as too large (their change: unknown). */
@@ -45,15 +46,6 @@ const TRACKED_CLAUDE: Record<string, CallKind> = {
 };
 const CODEX_SHELLS = new Set(['shell', 'shell_command', 'exec_command', 'container.exec', 'local_shell_call']);
 
-const obj = (v: unknown): Record<string, unknown> | undefined =>
-  (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-const parse = (s: string): Record<string, unknown> | undefined => {
-  try {
-    return obj(JSON.parse(s));
-  } catch {
-    return undefined;
-  }
-};
 const clipText = (s: string, n = COMMAND_CHARS) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** An exit status from a Codex tool output (structured JSON, freeform text or unified exec text). */
