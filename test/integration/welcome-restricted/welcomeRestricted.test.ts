@@ -2,6 +2,7 @@ import * as assert from 'node:assert';
 import * as vscode from 'vscode';
 import { leopold, testFolders, waitFor } from '../helpers';
 import { menuShows, viewShown, welcomeShown } from '../firstHourUtil';
+import { agentCalls } from '../supervisorUtil';
 
 suite('the first hour in Restricted Mode', () => {
   test('the setup view shows the Restricted Mode welcome with a Trust button; the Runs view lists the project', async () => {
@@ -30,5 +31,17 @@ suite('the first hour in Restricted Mode', () => {
     await vscode.commands.executeCommand('leopold.stopRun', api.runsTree.provider.handle(`${demo}::run`));
     const { promises: fs } = await import('node:fs');
     await assert.rejects(fs.access(`${demo}/.leopold/STOP`));
+  });
+
+  test('New Project and Start Run refuse: no terminal, no agent started', async () => {
+    const api = await leopold();
+    const [demo] = testFolders();
+    assert.ok(process.env.LEOPOLD_FAKE_AGENT_LOG, 'the fake agents log their calls here');
+    const terminals = vscode.window.terminals.length;
+    assert.deepStrictEqual(await api.start.newProject({ folder: demo, harness: 'claude' }), { outcome: 'refused', reason: 'untrusted' });
+    assert.deepStrictEqual(await api.start.startRun({ folder: demo, harness: 'claude' }), { outcome: 'refused', reason: 'untrusted' });
+    await new Promise((r) => setTimeout(r, 1500)); // an agent started anyway would have written its record by now
+    assert.strictEqual(vscode.window.terminals.length, terminals);
+    assert.deepStrictEqual(agentCalls(), []);
   });
 });
