@@ -275,6 +275,8 @@ export class LiveRun {
   private input: LiveInput = { runEvents: [], windows: [] };
   /** Why the state's transcript path is not read, when it is not (core/transcriptPlace.ts). */
   private refused: NonNullable<LiveView['transcript']>['refused'];
+  /** The state's path was not there when judged: judged again, resolved, before its first read. */
+  private placePending = false;
   prices: PriceTable = DEFAULT_PRICES;
   private closed = false;
 
@@ -302,9 +304,11 @@ export class LiveRun {
     // .leopold/): the state is untrusted, and /etc/passwd, a FIFO or the journal are no transcript. Without an
     // environment (a caller that names its own transcripts) the state's path is taken as given.
     this.refused = undefined;
+    this.placePending = false;
     if (ref && input.env && input.projectRoot) {
       const place = await transcriptPlace(ref.path, input.projectRoot, input.env);
       if (!place.ok && place.reason !== 'missing') this.refused = place.reason;
+      this.placePending = !place.ok && place.reason === 'missing';
     }
     if (!ref || this.refused) this.current = undefined;
     else if (this.current?.path !== ref.path) {
@@ -444,11 +448,31 @@ export class LiveRun {
   /** Reads what the running transcript appended (bounded per call). */
   async pollCurrent(onFeed?: (e: FeedEntry) => void): Promise<{ changed: boolean; more: boolean; bytesRead: number }> {
     if (!this.current || this.closed) return { changed: false, more: false, bytesRead: 0 };
+    if (this.placePending && !(await this.placeNow())) return { changed: false, more: false, bytesRead: 0 };
     const hadHarness = this.current.harness;
     const r = await this.current.poll(onFeed);
     // The harness decides where the earlier windows' and the subagents' transcripts are looked for.
     if (!hadHarness && this.current.harness) await this.discover();
     return r;
+  }
+
+  /**
+   * A path judged before it existed is judged again once it does, by where it resolves to: what appears there may be
+   * a symlink to a file no transcript is. True when the running transcript may be read now.
+   */
+  private async placeNow(): Promise<boolean> {
+    const { env, projectRoot } = this.input;
+    if (!this.current || !env || !projectRoot) return true;
+    const place = await transcriptPlace(this.current.path, projectRoot, env);
+    if (place.ok) {
+      this.placePending = false;
+      return true;
+    }
+    if (place.reason === 'missing') return false;
+    this.placePending = false;
+    this.refused = place.reason;
+    this.current = undefined;
+    return false;
   }
 
   /** Re-lists subagent transcripts and reads what the other transcripts appended. */

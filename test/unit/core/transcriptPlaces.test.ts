@@ -84,6 +84,34 @@ describe('transcripts are read only where they are kept (core/transcriptPlace.ts
     await run.pollCurrent();
     assert.equal(run.view(NOW).transcript!.refused, 'outside');
     assert.equal(run.view(NOW).run.total.tokens.input, 0, 'created after the state named it: still not read');
+    // Named where Claude Code keeps transcripts, not there yet; what appears there later is a symlink to a file
+    // outside: judged again by where it resolves before the first read, and refused. A real file appearing is read.
+    const slugDir = path.join(dir, 'claude', 'projects', claudeProjectSlug(root));
+    const planted = path.join(slugDir, 'planted.jsonl');
+    await transcriptAt(path.join(home, 'secret.jsonl'), root, 777);
+    for (const link of [true, false]) {
+      await fs.rm(root, { recursive: true, force: true });
+      await fs.rm(planted, { force: true });
+      await project(dir, planted);
+      const later = new LiveRun();
+      const st = JSON.parse(await fs.readFile(path.join(root, '.leopold', 'state.json'), 'utf8'));
+      await later.setInput({ state: st, runEvents: [], windows: [], projectRoot: root, env: { home, claudeConfigDir: env.CLAUDE_CONFIG_DIR } });
+      await later.pollCurrent();
+      assert.equal(later.view(NOW).transcript!.refused, undefined, 'not there yet, where transcripts are kept: waited for');
+      await fs.mkdir(slugDir, { recursive: true });
+      if (link) await fs.symlink(path.join(home, 'secret.jsonl'), planted);
+      else await transcriptAt(planted, root, 555);
+      await later.pollCurrent();
+      const v = later.view(NOW);
+      if (link) {
+        assert.equal(v.transcript!.refused, 'outside', 'a link planted later is judged by where it points');
+        assert.equal(v.run.total.tokens.input, 0, 'the file it points to is not read');
+      } else {
+        assert.equal(v.transcript!.refused, undefined);
+        assert.equal(v.run.total.tokens.input, 555, 'a transcript that appears there later is read');
+      }
+    }
+    await fs.rm(planted, { force: true });
     // The same transcript where Claude Code keeps it is read.
     const kept = path.join(dir, 'claude', 'projects', claudeProjectSlug(root), `${SESSION}.jsonl`);
     await fs.rm(root, { recursive: true, force: true });
