@@ -2,6 +2,7 @@
 // live run's transcript reader): a stream of chunks in, complete lines out, memory bounded whatever a line's length.
 // A line up to `whole` bytes is handed over whole; a longer one only as its first and last `fragment` bytes (a
 // reader that wants no such line, like the journal, skips it). An unterminated last line is held until its newline.
+// A reader that peeks at bytes before it decodes (the review's index) asks for `raw` lines: the bytes, never decoded.
 
 /** One line: whole, or (when longer than the splitter's cap) its head and tail only. */
 export interface SplitLine {
@@ -10,6 +11,13 @@ export interface SplitLine {
   /** The first and last bytes of a longer line (UTF-8, a split character at the cut replaced). */
   head?: string;
   tail?: string;
+  /**
+   * Raw mode: the whole line's bytes (no newline), or the first `fragment` bytes of a longer one (`whole` false).
+   * Valid only during the callback: it may be a view of the chunk being pushed.
+   */
+  raw?: Buffer;
+  /** Raw mode: `raw` is the whole line. */
+  whole?: boolean;
   /** Byte length of the line. */
   bytes: number;
   /** Byte offset of the line in the file. */
@@ -30,10 +38,11 @@ export class LineSplitter {
 
   /**
    * `needles`: when given, a line that contains none of them (as raw bytes) is skipped without being decoded (the
-   * history count reads hundreds of MB and needs only the lines that carry tokens).
+   * history count reads hundreds of MB and needs only the lines that carry tokens). `raw`: lines are handed over as
+   * bytes (`raw`, `whole`), never decoded, and a longer line keeps only its head.
    */
   constructor(start: number, private readonly whole: number, private readonly fragment: number,
-    private readonly needles?: readonly Buffer[]) {
+    private readonly needles?: readonly Buffer[], private readonly raw = false) {
     this.lineStart = start;
   }
 
@@ -63,8 +72,10 @@ export class LineSplitter {
         const bytes = nl - start;
         const slice = chunk.subarray(start, nl);
         this.lineCount++;
-        if (!this.needles || this.needles.some((n) => slice.includes(n))) out({ text: slice.toString('utf8'), bytes,
-          offset: this.lineStart });
+        const offset = this.lineStart;
+        if (!this.needles || this.needles.some((n) => slice.includes(n))) {
+          out(this.raw ? { raw: slice, whole: true, bytes, offset } : { text: slice.toString('utf8'), bytes, offset });
+        }
         this.lineStart += bytes + 1;
         start = nl + 1;
         continue;
@@ -91,10 +102,11 @@ export class LineSplitter {
       this.buf = [];
       this.bufLen = 0;
       this.head = Buffer.from(all.subarray(0, this.fragment));
-      this.tailParts = [Buffer.from(all.subarray(Math.max(this.fragment, all.length - this.fragment)))];
-      this.tailLen = this.tailParts[0].length;
+      this.tailParts = this.raw ? [] : [Buffer.from(all.subarray(Math.max(this.fragment, all.length - this.fragment)))];
+      this.tailLen = this.tailParts[0]?.length ?? 0;
       return;
     }
+    if (this.raw) return;
     this.tailParts.push(Buffer.from(part.length > this.fragment ? part.subarray(part.length - this.fragment) : part));
     this.tailLen += Math.min(part.length, this.fragment);
     while (this.tailParts.length > 1 && this.tailLen - this.tailParts[0].length >= this.fragment) {
@@ -109,6 +121,8 @@ export class LineSplitter {
     this.lineCount++;
     let line: SplitLine | undefined;
     if (!this.wanted(this.head ? [this.head, ...this.tailParts] : this.buf)) line = undefined;
+    else if (this.raw) line = this.head ? { raw: this.head, whole: false, bytes, offset }
+      : { raw: Buffer.concat(this.buf, this.bufLen), whole: true, bytes, offset };
     else if (this.head) {
       const tail = Buffer.concat(this.tailParts);
       line = { head: this.head.toString('utf8'), tail: tail.subarray(Math.max(0, tail.length - this.fragment)).toString('utf8'), bytes,

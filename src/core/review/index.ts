@@ -6,6 +6,7 @@
 // command's result; memory is bounded whatever the transcript's size or its lines' lengths.
 import { openRegular, readAt } from '../files';
 import { asJsonObject as obj, jsonObject as parse } from '../json';
+import { LineSplitter } from '../lines';
 import { parsePatch, patchOfCall } from './codexPatch';
 
 /** Lines longer than this are recorded as too large (their change: unknown). */
@@ -46,6 +47,9 @@ const TRACKED_CLAUDE: Record<string, CallKind> = {
 };
 const CODEX_SHELLS = new Set(['shell', 'shell_command', 'exec_command', 'container.exec', 'local_shell_call']);
 
+/** Lines as bytes: whole up to `MAX_RECORD_BYTES` (the unterminated last one carried), a longer one its head only. */
+const newSplitter = () => new LineSplitter(0, MAX_RECORD_BYTES, PEEK, undefined, true);
+
 const clipText = (s: string, n = COMMAND_CHARS) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** An exit status from a Codex tool output (structured JSON, freeform text or unified exec text). */
@@ -82,10 +86,7 @@ export class TranscriptIndex {
   /** Compaction boundaries seen (offsets). */
   compactions: number[] = [];
   private cwd: string | undefined;
-  private carry: Buffer = Buffer.alloc(0);
-  private carryStart = 0;
-  /** The line being skipped is longer than `MAX_RECORD_BYTES`: its head only. */
-  private longHead: Buffer | undefined;
+  private splitter = newSplitter();
   exists = false;
 
   constructor(readonly path: string) {}
@@ -107,7 +108,7 @@ export class TranscriptIndex {
       while (this.offset < st.size) {
         const r = await o.handle.read(buf, 0, Math.min(CHUNK, st.size - this.offset), this.offset);
         if (r.bytesRead === 0) break;
-        this.take(buf.subarray(0, r.bytesRead), this.offset);
+        this.splitter.push(buf.subarray(0, r.bytesRead), (l) => this.line(l.raw!, l.offset, l.bytes, l.whole!));
         this.offset += r.bytesRead;
       }
       return true;
@@ -126,36 +127,7 @@ export class TranscriptIndex {
     this.commands = 0;
     this.compactions = [];
     this.cwd = undefined;
-    this.carry = Buffer.alloc(0);
-    this.carryStart = 0;
-    this.longHead = undefined;
-  }
-
-  /** Splits `chunk` (at file offset `at`) into lines; the unterminated rest is carried (at most `MAX_RECORD_BYTES`). */
-  private take(chunk: Buffer, at: number): void {
-    let start = 0;
-    for (;;) {
-      const nl = chunk.indexOf(0x0a, start);
-      if (nl < 0) break;
-      if (this.longHead) {
-        this.line(this.longHead, this.carryStart, at + nl - this.carryStart, false);
-        this.longHead = undefined;
-      } else if (this.carry.length) {
-        const whole = Buffer.concat([this.carry, chunk.subarray(start, nl)]);
-        this.line(whole, this.carryStart, whole.length, true);
-      } else this.line(chunk.subarray(start, nl), at + start, nl - start, true);
-      this.carry = Buffer.alloc(0);
-      start = nl + 1;
-      this.carryStart = at + start;
-    }
-    if (start >= chunk.length) return;
-    const rest = chunk.subarray(start);
-    if (this.longHead) return;
-    if (!this.carry.length) this.carryStart = at + start;
-    if (this.carry.length + rest.length > MAX_RECORD_BYTES) {
-      this.longHead = Buffer.from(Buffer.concat([this.carry, rest]).subarray(0, PEEK));
-      this.carry = Buffer.alloc(0);
-    } else this.carry = Buffer.concat([this.carry, rest]);
+    this.splitter = newSplitter();
   }
 
   private line(buf: Buffer, offset: number, bytes: number, whole: boolean): void {

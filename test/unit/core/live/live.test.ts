@@ -73,6 +73,39 @@ describe('the live run: transcript lines (core/live/lines)', () => {
     }
   });
 
+  it('property: raw mode hands over the same lines as bytes, never decoded: whole up to the cap, else the head (300 cases)', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const rand = rng(seed);
+      const lines: Buffer[] = [];
+      const n = 1 + Math.floor(rand() * 30);
+      for (let i = 0; i < n; i++) {
+        const len = rand() < 0.1 ? 3000 + Math.floor(rand() * 20000) : Math.floor(rand() * 300);
+        // Any byte but a newline, invalid UTF-8 included: raw lines are never decoded, so nothing is replaced.
+        const b = Buffer.alloc(len);
+        for (let j = 0; j < len; j++) b[j] = (11 + Math.floor(rand() * 245)) & 0xff;
+        lines.push(b);
+      }
+      const text = Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')]));
+      const s = new LineSplitter(0, 2048, 512, undefined, true);
+      const got: { raw: Buffer; whole: boolean; bytes: number; offset: number }[] = [];
+      for (let i = 0; i < text.length;) {
+        const k = 1 + Math.floor(rand() * 5000);
+        // Copied at once: a raw line may be a view of the chunk, valid only during the callback.
+        s.push(text.subarray(i, i + k), (l) => got.push({ raw: Buffer.from(l.raw!), whole: l.whole!, bytes: l.bytes, offset: l.offset }));
+        i += k;
+        assert.ok(s.held <= 2048 + 512, `seed ${seed}: ${s.held} bytes held`);
+      }
+      assert.strictEqual(got.length, lines.length, `seed ${seed}`);
+      let offset = 0;
+      got.forEach((g, i) => {
+        const want = lines[i];
+        assert.deepStrictEqual([g.offset, g.bytes, g.whole], [offset, want.length, want.length <= 2048], `seed ${seed} line ${i}`);
+        assert.ok(g.raw.equals(want.length <= 2048 ? want : want.subarray(0, 512)), `seed ${seed} line ${i} bytes`);
+        offset += want.length + 1;
+      });
+    }
+  });
+
   it('reads only appended bytes, holds a partial last line until its newline, and a 40 000-space line is fine', async () => {
     const dir = await tmp();
     const p = path.join(dir, 's.jsonl');

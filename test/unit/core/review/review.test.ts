@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyHunks, lineCounts, makeHunks, sha256 } from '../../../../src/core/review/diff';
 import { applyChunks, parsePatch } from '../../../../src/core/review/codexPatch';
-import { TranscriptIndex } from '../../../../src/core/review/index';
+import { MAX_RECORD_BYTES, TranscriptIndex } from '../../../../src/core/review/index';
 import { Reviewer, type ReviewInput } from '../../../../src/core/review/review';
 import { fence, reportMarkdown, windowMarkdown } from '../../../../src/core/review/markdown';
 import type { RunWindow } from '../../../../src/core/runs';
@@ -329,6 +329,37 @@ describe('review: a window in its run', () => {
     await fs.rename(p + '.new', p);
     await idx.update();
     assert.deepEqual(idx.calls.map((c) => c.tool), ['Bash']);
+  });
+
+  it('a record longer than MAX_RECORD_BYTES, appended over several updates: its call kept from its head, every offset exact', async () => {
+    const root = tmp();
+    const tfs = new ToolFs();
+    const w: ClaudeWriter = { sessionId: 's', cwd: root, t: 0 };
+    const p = path.join(root, 't.jsonl');
+    const first = claudeBash(tfs, w, 'ls', 0);
+    const huge = claudeWrite(tfs, w, path.join(root, 'big.txt'), 'z'.repeat(MAX_RECORD_BYTES + 1024));
+    const last = claudeBash(tfs, w, 'false', 1, 'no');
+    const all = Buffer.from(first + huge + last);
+    writeFileSync(p, '');
+    const idx = new TranscriptIndex(p);
+    // Appended in three uneven parts: the huge line straddles updates and the index's 4 MiB reads.
+    for (const cut of [first.length + 5_000_000, first.length + MAX_RECORD_BYTES - 3, all.length]) {
+      appendFileSync(p, all.subarray(idx.offset, cut));
+      await idx.update();
+    }
+    assert.equal(idx.offset, all.length);
+    const starts: number[] = [];
+    for (let i = 0; i < all.length; i = all.indexOf(0x0a, i) + 1) starts.push(i);
+    const lineAt = (o: number) => all.subarray(o, all.indexOf(0x0a, o));
+    const write = idx.calls.find((c) => c.tool === 'Write')!;
+    assert.ok(lineAt(write.offset).length > MAX_RECORD_BYTES, 'the Write call is the huge line');
+    assert.deepEqual([write.paths, write.bytes], [[path.join(root, 'big.txt')], lineAt(write.offset).length]);
+    assert.deepEqual(idx.calls.map((c) => [c.tool, c.text ?? null, c.result?.exit ?? null]),
+      [['Bash', 'ls', 0], ['Write', null, null], ['Bash', 'false', 1]]);
+    for (const c of idx.calls) {
+      assert.ok(starts.includes(c.offset) && lineAt(c.offset).length === c.bytes, `${c.tool}: offset and length of its line`);
+      if (c.result) assert.ok(starts.includes(c.result.offset) && lineAt(c.result.offset).length === c.result.bytes);
+    }
   });
 
   it('a missing transcript is said, not guessed; fences outgrow the text they hold', async () => {
