@@ -95,7 +95,8 @@ describe('transcripts are read only where they are kept (core/transcriptPlace.ts
       await project(dir, planted);
       const later = new LiveRun();
       const st = JSON.parse(await fs.readFile(path.join(root, '.leopold', 'state.json'), 'utf8'));
-      await later.setInput({ state: st, runEvents: [], windows: [], projectRoot: root, env: { home, claudeConfigDir: env.CLAUDE_CONFIG_DIR } });
+      await later.setInput({ state: st, runEvents: [], windows: [], projectRoot: root,
+        env: { home, claudeConfigDir: env.CLAUDE_CONFIG_DIR } });
       await later.pollCurrent();
       assert.equal(later.view(NOW).transcript!.refused, undefined, 'not there yet, where transcripts are kept: waited for');
       await fs.mkdir(slugDir, { recursive: true });
