@@ -29,9 +29,10 @@ export function reviewSuite(trusted: boolean): void {
       const one = await api.review.open({ root, window: 1 });
       const two = await api.review.open({ root, window: 2 });
       assert.deepStrictEqual(project(one.review), ['a.txt', 'src/b.ts']);
-      assert.deepStrictEqual(project(two.review), ['c.md', 'src/b.ts']);
+      assert.deepStrictEqual(project(two.review), ['c.md', 'gen/out.txt', 'src/b.ts']);
       assert.deepStrictEqual(one.review.itemsClosed, ['one']);
-      assert.deepStrictEqual(two.review.commands, [{ command: 'npm test', exit: 1, test: 'failed' }]);
+      assert.deepStrictEqual(two.review.commands, [{ command: 'npm run gen > gen/out.txt', exit: 0 },
+        { command: 'npm test', exit: 1, test: 'failed' }]);
       const drawn = await waitFor('the window 2 panel drawn', () => api.review.panels().find((p: { title: string; rendered?: string }) => /2/.test(p.title) && p.rendered));
       assert.match(drawn.rendered, /c\.md/);
       assert.match(drawn.html, /Content-Security-Policy" content="default-src 'none'/);
@@ -54,6 +55,19 @@ export function reviewSuite(trusted: boolean): void {
       const t3 = vscode.window.tabGroups.activeTabGroup.activeTab?.input as vscode.TabInputTextDiff;
       assert.strictEqual(await text(t3.original), '');
       assert.strictEqual(await text(t3.modified), await fs.readFile(path.join(root, 'c.md'), 'utf8'));
+    });
+
+    test('a file a shell command wrote is listed with why it has no diff, and no diff is opened or guessed', async () => {
+      const two = await api.review.open({ root, window: 2 });
+      const gen = two.review.files.find((f: { path: string }) => f.path === 'gen/out.txt');
+      assert.deepStrictEqual([gen.status, gen.beforeSha256, gen.afterSha256], ['unknown', null, null]);
+      assert.match(gen.reason, /^written by a shell command \(`>`\)/);
+      assert.strictEqual(await api.review.openDiff({ root, window: 2 }, 'gen/out.txt'), false);
+      const drawn = await waitFor('the window 2 panel names it with its reason', () => api.review.panels()
+        .find((p: { title: string; rendered?: string }) => /2/.test(p.title) && p.rendered?.includes('gen/out.txt') && p.rendered));
+      assert.match(drawn.rendered, /written by a shell command/);
+      const known = two.review.files.filter((f: { status: string }) => f.status !== 'unknown').length;
+      assert.strictEqual(await api.review.openAllChanges({ root, window: 2 }), known, 'Open All Changes leaves it out');
     });
 
     test('Open All Changes opens the multi-file diff editor', async () => {

@@ -8,6 +8,7 @@ import { openRegular, readAt } from '../files';
 import { asJsonObject as obj, jsonObject as parse } from '../json';
 import { LineSplitter } from '../lines';
 import { parsePatch, patchOfCall } from './codexPatch';
+import { shellWrites, type ShellOp } from './shellWrites';
 
 /** Lines longer than this are recorded as too large (their change: unknown). */
 export const MAX_RECORD_BYTES = 32 * 1024 * 1024;
@@ -38,6 +39,8 @@ export interface IndexedCall {
   text?: string;
   /** Codex: the turn's working directory. */
   cwd?: string;
+  /** Commands: the files the command's text names as written, deleted, moved or copied (core/review/shellWrites.ts). */
+  writes?: ShellOp[];
   sidechain?: boolean;
   result?: { offset: number; bytes: number; error: boolean; exit?: number | null };
 }
@@ -49,6 +52,22 @@ const CODEX_SHELLS = new Set(['shell', 'shell_command', 'exec_command', 'contain
 
 /** Lines as bytes: whole up to `MAX_RECORD_BYTES` (the unterminated last one carried), a longer one its head only. */
 const newSplitter = () => new LineSplitter(0, MAX_RECORD_BYTES, PEEK, undefined, true);
+
+/** At most this many file operations are kept per command (a `rm` of ten thousand files names the first ones). */
+const MAX_WRITES = 100;
+
+/** Notes on a command the files its text names as changed, when it names any (an absolute working directory only). */
+function withWrites(c: IndexedCall, command: string, cwd: string | undefined): void {
+  if (!command || !cwd || !cwd.startsWith('/')) return;
+  const ops = shellWrites(command, cwd);
+  if (ops.length) c.writes = ops.slice(0, MAX_WRITES);
+}
+
+/** A Codex argv as the script it runs: `bash -lc SCRIPT` is SCRIPT; any other argv, its words quoted. */
+function scriptOfArgv(argv: string[]): string {
+  if (argv.length >= 3 && /(?:^|\/)(?:ba|z|da)?sh$/.test(argv[0]) && /^-[a-z]*c$/.test(argv[1])) return argv[2];
+  return argv.map((w) => `'${w.replaceAll("'", "'\\''")}'`).join(' ');
+}
 
 const clipText = (s: string, n = COMMAND_CHARS) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
@@ -158,7 +177,11 @@ export class TranscriptIndex {
         const fromHead = /"input":\{"(?:file_path|notebook_path)":"((?:[^"\\]|\\.)*)"/.exec(head)?.[1];
         const path = typeof p === 'string' ? p : fromHead !== undefined ? JSON.parse(`"${fromHead}"`) as string : undefined;
         c.paths = path ? [path] : [];
-      } else if (kind === 'command') c.text = clipText(typeof input?.command === 'string' ? input.command : '');
+      } else if (kind === 'command') {
+        const command = typeof input?.command === 'string' ? input.command : '';
+        c.text = clipText(command);
+        withWrites(c, command, typeof rec?.cwd === 'string' ? rec.cwd : undefined);
+      }
       else c.text = clipText(String(input?.description ?? input?.subagent_type ?? ''), 200);
       this.add(c);
       return;
@@ -218,6 +241,8 @@ export class TranscriptIndex {
         const a = obj(args);
         const cmd = a?.command ?? a?.cmd;
         c.text = clipText(Array.isArray(cmd) ? cmd.map(String).join(' ') : typeof cmd === 'string' ? cmd : '');
+        const workdir = typeof a?.workdir === 'string' ? a.workdir : this.cwd;
+        withWrites(c, Array.isArray(cmd) ? scriptOfArgv(cmd.map(String)) : typeof cmd === 'string' ? cmd : '', workdir);
       } else return;
       this.add(c);
       return;
@@ -236,8 +261,9 @@ export class TranscriptIndex {
     this.byId.set(c.id, c);
     this.calls.push(c);
     if (c.kind === 'command' && ++this.commands > MAX_COMMANDS) {
-      // Bounded: the oldest commands go (edits are kept: every change counts).
-      const i = this.calls.findIndex((x) => x.kind === 'command');
+      // Bounded: the oldest commands go, those that name no file first (edits are kept: every change counts).
+      const quiet = this.calls.findIndex((x) => x.kind === 'command' && !x.writes);
+      const i = quiet >= 0 ? quiet : this.calls.findIndex((x) => x.kind === 'command');
       this.byId.delete(this.calls[i].id);
       this.calls.splice(i, 1);
       this.commands--;

@@ -115,6 +115,60 @@ function escapeOutside(root: string, abs: string): { path: string; outside: bool
   return { path: outside ? abs : rel.split(sep).join('/'), outside };
 }
 
+const under = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+
+/**
+ * What a shell command's text says it did to files inside the project (core/review/shellWrites.ts): a file it wrote
+ * is no longer known exactly; one it removed, moved or copied is, when the command succeeded and the source's text
+ * is known. A failed command, or one with no result, may have done any of it.
+ */
+function shellChange(root: string, c: IndexedCall, tracks: Map<string, Track>, change: Change, only: string | undefined): void {
+  const ok = c.result?.exit === 0;
+  const state = (abs: string): State => {
+    const t = tracks.get(abs);
+    return t?.firstSet ? t.cur : undefined;
+  };
+  // Files inside the project; outside it, only those the window's edit tools already changed (a `> /tmp/x` is not news).
+  const mine = (abs: string) => (tracks.has(abs) || under(abs, root)) && (!only || abs === only);
+  for (const op of c.writes!) {
+    const how = `\`${op.how}\``;
+    const touched = op.op === 'move' || op.op === 'copy' ? [op.from, op.to] : [op.path];
+    if (!ok) {
+      const why = c.result ? `a shell command (${how}) that failed may have changed it`
+        : `a shell command (${how}) ran; the transcript records no result`;
+      for (const abs of touched) if (mine(abs)) change(abs, state(abs), undefined, why);
+      continue;
+    }
+    if (op.op === 'write') {
+      if (!mine(op.path)) continue;
+      const before = state(op.path);
+      // `touch` leaves a file's text as it was, and makes a missing one empty.
+      if (op.how === 'touch' && typeof before === 'string') continue;
+      if (op.how === 'touch' && before === null) change(op.path, null, '');
+      else change(op.path, before, undefined, `written by a shell command (${how}): the transcript holds the command, not the text`);
+    } else if (op.op === 'delete') {
+      // `rm -r dir` removes every file the window knows under it; a path it knows nothing of is listed as removed.
+      const known = [...tracks.keys()].filter((abs) => under(abs, op.path) && mine(abs));
+      const why = `removed by a shell command (${how}); its text before is not in the transcript`;
+      for (const abs of known) change(abs, state(abs), null, why);
+      if (!known.includes(op.path) && mine(op.path)) {
+        change(op.path, undefined, null, `removed by a shell command (${how}), if it existed; its text before is not in the transcript`);
+      }
+    } else {
+      const from = state(op.from);
+      const verb = op.op === 'move' ? 'moved' : 'copied';
+      if (op.op === 'move' && mine(op.from)) {
+        change(op.from, from, null, `moved away by a shell command (${how}); its text before is not in the transcript`);
+      }
+      if (mine(op.to)) {
+        const why = from === undefined ? `${verb} here by a shell command (${how}) from a file whose text is not known`
+          : `${verb} here by a shell command (${how}); what was here before is not in the transcript`;
+        change(op.to, state(op.to), from, why);
+      }
+    }
+  }
+}
+
 /** Builds reviews; keeps one index per transcript (updated over appended bytes only) and the last reviews built. */
 export class Reviewer {
   private readonly indexes = new Map<string, TranscriptIndex>();
@@ -149,10 +203,15 @@ export class Reviewer {
     const firstLast = new Map<string, [IndexedCall, IndexedCall]>();
     const absOf = (c: IndexedCall) => (c.paths ?? []).map((x) => (isAbsolute(x) ? x : resolve(root, x)));
     const counts = (c: IndexedCall) => c.kind === 'edit' && !!c.result && !(c.result.error && c.harness === 'claude');
+    const sources = new Set(paths.flatMap((p) => this.index(p).calls.flatMap((c) => (c.writes ?? [])
+      .flatMap((w) => (w.op === 'move' || w.op === 'copy' ? [w.from] : [])))));
+    // A file a shell command moves or copies is followed through every edit (its text at that moment is what lands),
+    // and then the one file asked for depends on others: every file is followed.
+    if (sources.size) only = undefined;
     for (const p of paths) {
       for (const c of this.index(p).calls) {
         const abs = absOf(c)[0];
-        if (!counts(c) || c.harness !== 'claude' || abs === undefined) continue;
+        if (!counts(c) || c.harness !== 'claude' || abs === undefined || sources.has(abs)) continue;
         const fl = firstLast.get(abs);
         if (fl) fl[1] = c;
         else firstLast.set(abs, [c, c]);
@@ -161,6 +220,10 @@ export class Reviewer {
     for (const p of paths) {
       const idx = this.index(p);
       for (const c of idx.calls) {
+        if (c.writes) {
+          shellChange(root, c, tracks, change, only);
+          continue;
+        }
         if (!counts(c)) continue;
         const abs = absOf(c);
         if (only && !abs.includes(only)) continue;

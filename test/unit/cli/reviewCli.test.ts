@@ -35,7 +35,7 @@ describe('leopold-status --review: the window review as data', function () {
   it('prints every window\'s files (the issue\'s shape, true hashes), commands with exit and test verdicts; reads only', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-review-cli-'));
     claudeHome = path.join(dir, 'claude');
-    const { root, truth } = await reviewProject(dir, path.join(dir, 'claude', 'projects', 'proj'));
+    const { root, truth, shellWritten } = await reviewProject(dir, path.join(dir, 'claude', 'projects', 'proj'));
     const before = stamps(dir);
     const r = await cli(['--review', '--json', root]);
     assert.equal(r.code, 0, r.stderr);
@@ -47,13 +47,16 @@ describe('leopold-status --review: the window review as data', function () {
       const expected = [...truth[i]].map(([p, [b, a]]) => ({
         path: p, status: b === null ? 'added' : 'modified', outside: false, added: 1, removed: b === null ? 0 : 1,
         beforeSha256: b === null ? null : sha256(b), afterSha256: sha256(a),
-      })).sort((x, y) => x.path.localeCompare(y.path));
+      } as Record<string, unknown>)).concat(shellWritten[i].map((p) => ({
+        path: p, status: 'unknown', reason: 'written by a shell command (`>`): the transcript holds the command, not the text', outside: false,
+        added: 0, removed: 0, beforeSha256: null, afterSha256: null,
+      }))).sort((x, y) => String(x.path).localeCompare(String(y.path)));
       assert.deepEqual(w.files, expected);
       assert.deepEqual(w.itemsClosed, []);
       assert.deepEqual(w.decisions, []);
     });
     assert.deepEqual(out.windows[0].commands, [{ command: 'npm test', exit: 0, test: 'passed' }]);
-    assert.deepEqual(out.windows[1].commands, [{ command: 'npm test', exit: 1, test: 'failed' }]);
+    assert.deepEqual(out.windows[1].commands, [{ command: 'npm run gen > gen/out.txt', exit: 0 }, { command: 'npm test', exit: 1, test: 'failed' }]);
     assert.deepEqual(stamps(dir), before, 'nothing written');
 
     const one = JSON.parse((await cli(['--review', '--window', '2', '--json', root])).stdout) as { windows: { window: number }[] };

@@ -126,7 +126,7 @@ describe('review: diff and patch primitives', () => {
 });
 
 describe('review: property over seeded edit sequences', () => {
-  it('Claude Code: before/after hashes are the true texts for 2000 sequences (overlaps, replace_all, write-then-edit, CRLF, rm)', async function () {
+  it('Claude Code: before/after hashes are the true texts for 2000 sequences (overlaps, replace_all, write-then-edit, CRLF, rm via Bash)', async function () {
     this.timeout(120000);
     const dir = tmp();
     const r = rng(2026);
@@ -136,7 +136,8 @@ describe('review: property over seeded edit sequences', () => {
       const tfs = new ToolFs();
       const w: ClaudeWriter = { sessionId: `s${seq}`, cwd: root, t: Date.UTC(2026, 0, 1) };
       const paths = [path.join(root, 'a.txt'), path.join(root, 'src', 'b.ts'), '/etc/outside.conf'];
-      const first = new Map<string, string | null>(), last = new Map<string, string>();
+      // `undefined` in `first`: the window's first act on the file was a Bash `rm` (its text before: not in the transcript).
+      const first = new Map<string, string | null | undefined>(), last = new Map<string, string | null>();
       const eol = r(3) === 0 ? '\r\n' : '\n';
       // Files that exist before the window: its first edit finds them.
       for (const p of paths) if (r(2)) tfs.files.set(p, Array.from({ length: 1 + r(8) }, () => words[r(words.length)]).join(eol) + (r(2) ? eol : ''));
@@ -164,6 +165,11 @@ describe('review: property over seeded edit sequences', () => {
           if (ok(rec.split('\n')[1])) note(p, cur);
         } else if (op === 8) {
           lines += claudeBash(tfs, w, `rm ${p}`, 0, '', (f) => f.files.delete(p));
+          // Removed: the review follows it inside the project, and outside it for a file the edit tools changed.
+          if (p.startsWith(root + path.sep) || first.has(p)) {
+            if (!first.has(p)) first.set(p, undefined);
+            last.set(p, null);
+          }
         } else {
           lines += claudeBash(tfs, w, 'npm test', r(2), 'FAIL');
         }
@@ -176,13 +182,19 @@ describe('review: property over seeded edit sequences', () => {
       const review = await rv.window(inp, 1);
       assert.deepEqual(review.files.map((f) => f.abs).sort(), [...last.keys()].sort(), `seq ${seq}`);
       for (const f of review.files) {
-        assert.notEqual(f.status, 'unknown', `seq ${seq} ${f.path}: ${f.reason}`);
-        const b = first.get(f.abs)!, a = last.get(f.abs)!;
-        assert.equal(f.beforeSha256, b === null ? null : sha256(b), `seq ${seq} ${f.path} before`);
-        assert.equal(f.afterSha256, sha256(a), `seq ${seq} ${f.path} after`);
+        const b = first.get(f.abs), a = last.get(f.abs)!;
         assert.equal(f.outside, f.abs === '/etc/outside.conf');
+        if (b === undefined) {
+          assert.deepEqual([f.status, f.beforeSha256, f.afterSha256], ['unknown', null, null], `seq ${seq} ${f.path}`);
+          assert.match(f.reason ?? '', /^removed by a shell command \(`rm`\)/, `seq ${seq} ${f.path}`);
+          continue;
+        }
+        assert.notEqual(f.status, 'unknown', `seq ${seq} ${f.path}: ${f.reason}`);
+        assert.equal(f.beforeSha256, b === null ? null : sha256(b), `seq ${seq} ${f.path} before`);
+        assert.equal(f.afterSha256, a === null ? null : sha256(a), `seq ${seq} ${f.path} after`);
+        if (a === null) assert.equal(f.status, 'deleted', `seq ${seq} ${f.path}`);
         const texts = await rv.texts(inp, 1, f.abs);
-        assert.equal(applyHunks(texts.before ?? '', makeHunks(texts.before ?? '', texts.after as string)), a);
+        assert.equal(applyHunks(texts.before ?? '', makeHunks(texts.before ?? '', texts.after ?? '')), a ?? '');
       }
     }
   });
@@ -329,6 +341,45 @@ describe('review: a window in its run', () => {
     await fs.rename(p + '.new', p);
     await idx.update();
     assert.deepEqual(idx.calls.map((c) => c.tool), ['Bash']);
+  });
+
+  it('files changed by shell commands: listed with why there is no diff; followed exactly where the command says (rm, mv, cp)', async () => {
+    const root = tmp();
+    const tfs = new ToolFs();
+    const w: ClaudeWriter = { sessionId: 's', cwd: root, t: 0 };
+    const at = (x: string) => path.join(root, x);
+    let lines = claudeWrite(tfs, w, at('a.ts'), 'x\n');
+    lines += claudeBash(tfs, w, "sed -i 's/x/y/' a.ts", 0);
+    lines += claudeWrite(tfs, w, at('b.txt'), 'moved text\n');
+    lines += claudeBash(tfs, w, 'mv b.txt c.txt && cp c.txt d.txt && touch e.txt', 0);
+    lines += claudeBash(tfs, w, "cat > notes.md <<'EOF'\nrm -rf src\nEOF\necho > /tmp/outside.txt", 0);
+    lines += claudeBash(tfs, w, 'rm f.txt', 1, 'rm: cannot remove');
+    const t = at('s.jsonl');
+    writeFileSync(t, lines);
+    const rv = new Reviewer();
+    const inp = input(root, { 1: [t] });
+    const files = (await rv.window(inp, 1)).files;
+    const by = (p: string) => files.find((f) => f.path === p)!;
+    // c.txt and d.txt: their text after is exact, but whether a file was there before is not in the transcript.
+    assert.deepEqual(files.map((f) => [f.path, f.status]), [['a.ts', 'unknown'], ['b.txt', 'deleted'], ['c.txt', 'unknown'], ['d.txt', 'unknown'],
+      ['e.txt', 'unknown'], ['f.txt', 'unknown'], ['notes.md', 'unknown']], 'nothing outside the project, nothing from the heredoc');
+    assert.match(by('a.ts').reason!, /^written by a shell command \(`sed -i`\)/);
+    assert.match(by('notes.md').reason!, /^written by a shell command \(`>`\)/);
+    assert.match(by('f.txt').reason!, /^a shell command \(`rm`\) that failed may have changed it/);
+    assert.match(by('e.txt').reason!, /touch/);
+    for (const p of ['c.txt', 'd.txt']) {
+      assert.deepEqual(await rv.texts(inp, 1, at(p)), { before: undefined, after: 'moved text\n',
+        reason: `${p === 'c.txt' ? 'moved' : 'copied'} here by a shell command (\`${p === 'c.txt' ? 'mv' : 'cp'}\`); what was here before is not in the transcript` });
+    }
+
+    // Codex: exec_command scripts are read the same way.
+    const cw: CodexWriter = { cwd: root, t: 0 };
+    const rollout = codexHead(cw, 'c1') + codexExec(cw, 'bash -lc "npm run gen > gen/out.ts" && rm -f old.ts', 0);
+    const ct = at('r.jsonl');
+    writeFileSync(ct, rollout);
+    const cf = (await new Reviewer().window(input(root, { 1: [ct] }), 1)).files;
+    assert.deepEqual(cf.map((f) => [f.path, f.status]), [['gen/out.ts', 'unknown'], ['old.ts', 'unknown']]);
+    assert.match(cf[1].reason!, /^removed by a shell command \(`rm`\), if it existed/);
   });
 
   it('a record longer than MAX_RECORD_BYTES, appended over several updates: its call kept from its head, every offset exact', async () => {
