@@ -22,8 +22,12 @@ import type { LiveRunModel, LiveRuns } from '../live/live';
 import { pickProject } from '../foundation/projectPicker';
 import { buildTimeline, type TimelineMark, type TimelineVerdict, type TimelineView } from '../../core/timeline';
 import { uiLocale } from '../foundation/locale';
-import { TIMELINE_VIEW_TYPE, type FromWebview, type Rendered, type TimelineState, type ToWebview } from './protocol';
+import { TIMELINE_VIEW_TYPE, type FromWebview, type Rendered, type StripShown, type TimelineState, type ToWebview } from './protocol';
 import type { TimelineItems } from '../../core/driver/timeline';
+
+/** A strip's measurement from the webview, taken as numbers and booleans only. */
+const stripOf = (m: StripShown): StripShown => ({ width: Number(m.width), overflows: m.overflows === true, current: Number(m.current),
+  currentVisible: m.currentVisible === true });
 
 /** What another feature adds to a project's timeline (the driver run's item lanes), and when it changes. */
 export interface TimelineItemSource {
@@ -177,6 +181,8 @@ class TimelinePanel extends Disposable {
         foreign: Number(m.foreign), costBars: Number(m.costBars), scripts: Number(m.scripts), text: String(m.text ?? ''),
           saved: String(m.saved ?? ''),
         itemBars: Number(m.itemBars ?? 0), itemMarks: Number(m.itemMarks ?? 0),
+        ...(m.strip ? { strip: stripOf(m.strip) } : {}),
+        ...(m.chart ? { chart: stripOf(m.chart) } : {}),
       };
     } else if (m.type === 'review' && typeof m.window === 'number') {
       void vscode.commands.executeCommand('leopold.reviewWindow', { root: this.project.root, window: m.window });

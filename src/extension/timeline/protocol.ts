@@ -26,6 +26,17 @@ export interface Rendered {
   text: string;
   /** The project root the webview saved for a reload (`getState()` after `setState`). */
   saved: string;
+  /** The windows' strip: its width, wider than the panel or not, the current window (1-based) and whether it is in view. */
+  strip?: StripShown;
+  /** The same of the cost chart's bars (the current window's bar). */
+  chart?: StripShown;
+}
+
+export interface StripShown {
+  width: number;
+  overflows: boolean;
+  current: number;
+  currentVisible: boolean;
 }
 
 /** Panel → webview. */

@@ -193,6 +193,7 @@ describe('leopold-status: the run as data, key by key against the Runs tree (cor
     'driver-run': [{ action: 'none', reason: 'idle' }, 'run active · owner gone · window 1/10', 'ownerGone'],
     'finished-archived': [{ action: 'none', reason: 'idle' }, 'stopped · plan_complete', null],
     'live-project': [{ action: 'none', reason: 'idle' }, 'stopped · plan_complete', null],
+    'long-run': [{ action: 'none', reason: 'idle' }, 'run active · window 40/60', null],
     'malformed-state': [{ action: 'none', reason: 'state_invalid' }, 'state invalid', 'stateInvalid'],
     'rolled-window-3': [{ action: 'refuse', reason: 'stale_roll' }, 'stopped · context_budget · not relaunched (stale_roll)', 'refused'],
     'two-runs-one-journal': [{ action: 'none', reason: 'idle' }, 'run active · window 2/10', null],

@@ -3,7 +3,7 @@
 // core (core/timeline.ts) and is untrusted text. Compiled by esbuild to dist/timeline.js (and this folder's CSS to
 // dist/timeline.css); typechecked with the DOM library by this folder's tsconfig.json.
 import './timeline.css';
-import type { FromWebview, TimelineState, TimelineView, ToWebview } from '../protocol';
+import type { FromWebview, Rendered, TimelineState, TimelineView, ToWebview } from '../protocol';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -44,6 +44,11 @@ const open = (index: number) => vscode.postMessage({ type: 'open', index });
 /** The windows drawn last time and where the strip was scrolled (kept across redraws of the same windows). */
 let shownWindows = -1;
 let keptScroll = 0;
+/** The window the strip scrolls to on a new drawing: the running one, else the last; its bar in the cost chart. */
+let currentAt = -1;
+let chartAt = -1;
+let shownBars = -1;
+let keptChartScroll = 0;
 
 /** The windows left to right, their marks inside, the links between them. */
 function drawWindows(vm: TimelineView): SVGSVGElement {
@@ -140,7 +145,10 @@ function drawLive(live: NonNullable<TimelineView['live']>): HTMLElement {
     g.appendChild(svg('text', { class: 'dim', x, y: H + 32 }, clip(w.label, 18)));
     chart.appendChild(g);
   });
-  box.appendChild(chart);
+  // Like the windows, the bars scroll in their own strip (draw() shows the current window's).
+  const strip = html('div', 'windows-strip chart-strip', '');
+  strip.appendChild(chart);
+  box.appendChild(strip);
   box.appendChild(html('div', 'sub', live.chartNote));
   return box;
 }
@@ -213,7 +221,7 @@ function draw(vm: TimelineView): void {
   strip.appendChild(drawWindows(vm));
   root.appendChild(strip);
   const current = vm.windows.findIndex((w) => w.end === 'running');
-  const at = current >= 0 ? current : vm.windows.length - 1;
+  const at = (currentAt = current >= 0 ? current : vm.windows.length - 1);
   if (vm.windows.length !== shownWindows) {
     const box = strip.querySelectorAll('g.window')[at]?.querySelector('rect.box');
     const x = box ? Number(box.getAttribute('x')) : 0;
@@ -226,7 +234,28 @@ function draw(vm: TimelineView): void {
   keptScroll = strip.scrollLeft;
   root.appendChild(drawLegend(vm));
   if (vm.items) root.appendChild(drawItems(vm.items));
-  if (vm.live) root.appendChild(drawLive(vm.live));
+  if (vm.live) {
+    root.appendChild(drawLive(vm.live));
+    const chart = root.querySelector<HTMLElement>('.chart-strip');
+    const n = vm.windows[currentAt]?.n;
+    const i = vm.live.windows.findIndex((w) => w.n === n);
+    chartAt = i >= 0 ? i : vm.live.windows.length - 1;
+    if (chart && vm.live.windows.length !== shownBars) chart.scrollLeft = Math.max(0, chartAt * 120 + 10 + 120 - chart.clientWidth + 16);
+    else if (chart) chart.scrollLeft = keptChartScroll;
+    shownBars = vm.live.windows.length;
+    chart?.addEventListener('scroll', () => (keptChartScroll = chart.scrollLeft));
+    keptChartScroll = chart?.scrollLeft ?? 0;
+  }
+}
+
+/** How a strip lies in the panel: wider than it or not, and whether the current window's shape is in view. */
+function stripShown(selector: string, shapes: string, at: number): Rendered['strip'] {
+  const strip = root.querySelector<HTMLElement>(selector);
+  const shape = strip?.querySelectorAll(shapes)[at];
+  if (!strip || !shape) return undefined;
+  const s = strip.getBoundingClientRect(), b = shape.getBoundingClientRect();
+  return { width: Math.round(s.width), overflows: strip.scrollWidth > strip.clientWidth + 1, current: at + 1,
+    currentVisible: b.left >= s.left - 1 && b.right <= s.right + 1 };
 }
 
 window.addEventListener('message', (event: MessageEvent<ToWebview | undefined>) => {
@@ -248,6 +277,8 @@ window.addEventListener('message', (event: MessageEvent<ToWebview | undefined>) 
     scripts: document.scripts.length,
     text: root.textContent ?? '',
     saved: vscode.getState()?.root ?? '',
+    strip: stripShown('.windows-strip:not(.chart-strip)', 'g.window rect.box', currentAt),
+    chart: stripShown('.chart-strip', 'g.cost', chartAt),
   });
 });
 vscode.postMessage({ type: 'ready' });
