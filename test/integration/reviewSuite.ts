@@ -87,6 +87,24 @@ export function reviewSuite(trusted: boolean): void {
       assert.ok(two.checkpoint.added >= 2 && two.checkpoint.removed >= 1, JSON.stringify(two.checkpoint));
     });
 
+    test('a review panel comes back after a reload: the webview saves which review it is, the serializer draws it again', async () => {
+      await api.review.open({ root, window: 2 });
+      const p = await waitFor('the window 2 panel saved its state', () => api.review.panels()
+        .find((x: { title: string; saved?: unknown }) => /Window 2/.test(x.title) && x.saved));
+      assert.deepStrictEqual([p.saved.root, p.saved.window, p.saved.report], [root, 2, false]);
+      const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('leopold.review') && /Window 2/.test(t.label));
+      await vscode.window.tabGroups.close(tab!);
+      await waitFor('the panel closed', () => !api.review.panels().some((x: { title: string }) => /Window 2/.test(x.title)) || undefined);
+      assert.strictEqual(await api.review.restore({ root: '/no/such/project', window: 2, report: false }), undefined, 'not open: closed');
+      assert.strictEqual(await api.review.restore({ root, report: false }), undefined, 'no window named: closed');
+      assert.strictEqual(await api.review.restore(JSON.parse(JSON.stringify(p.saved))), 'Review — Window 2');
+      await waitFor('the restored panel drawn', () => api.review.panels()
+        .find((x: { title: string; rendered?: string }) => /Window 2/.test(x.title) && x.rendered?.includes('gen/out.txt')));
+      assert.strictEqual(await api.review.restore(p.saved), undefined, 'one panel per review, even when restoring');
+      assert.strictEqual(await api.review.restore({ root, report: true }), 'Morning Report — current run');
+    });
+
     test('the morning report\'s Markdown lists both windows; nothing was written into .leopold/', async () => {
       const r = await api.review.open({ root });
       assert.strictEqual(r.report.windows.length, 2);

@@ -42,14 +42,18 @@ export interface ReviewTestApi {
   openAllChanges(arg: Target): Promise<number>;
   openDiff(arg: Target, path: string): Promise<boolean>;
   markdown(arg: Target): Promise<string>;
-  panels(): { title: string; html: string; rendered?: string }[];
+  panels(): { title: string; html: string; rendered?: string; saved?: unknown }[];
+  restore(state: unknown): Promise<string | undefined>;
 }
+
+/** What a review's webview saves for a reload. */
+interface SavedReview { root: string; run?: string; window?: number; report: boolean }
 
 export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestApi {
   const reviewer = new Reviewer();
   const inputs = new Map<string, ReviewInput>();
   const keyOf = (t: Target) => `${t.root}\0${t.run ?? ''}`;
-  const panels = new Map<string, { panel: vscode.WebviewPanel; rendered?: string; message?: unknown; ready?: boolean }>();
+  const panels = new Map<string, { panel: vscode.WebviewPanel; rendered?: string; saved?: unknown; message?: unknown; ready?: boolean }>();
 
   const input = async (t: Target): Promise<ReviewInput> => {
     const project = ctx.registry.projects.find((p) => p.root === t.root);
@@ -121,22 +125,35 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestA
       if (!pick) return undefined;
       t = { ...t, window: pick.n };
     }
-    const target = t;
+    return present(t, report);
+  };
+
+  /**
+   * Draws a window's review (or the run's report) in its panel: the one already open for it, else `restored` (a
+   * panel VS Code brought back after a reload), else a new one. Undefined when there is nothing to show.
+   */
+  const present = async (target: Target, report: boolean, restored?: vscode.WebviewPanel):
+    Promise<{ review?: WindowReview; report?: MorningReport } | undefined> => {
     const data = report ? { report: await reviewer.report(await input(target)) } : { review: (await windowOf(target))?.review };
-    if (!data.report && !data.review) return undefined;
+    if (!data.report && !data.review) {
+      restored?.dispose();
+      return undefined;
+    }
     const title = report ? vscode.l10n.t('Morning Report — {0}', target.run ?? vscode.l10n.t('current run'))
       : vscode.l10n.t('Review — Window {0}', data.review!.window);
     const key = `${keyOf(target)}\0${report ? 'report' : data.review!.window}`;
     let entry = panels.get(key);
+    if (entry && restored) restored.dispose();
     if (!entry) {
       const options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [] };
-      const panel = vscode.window.createWebviewPanel(VIEW_TYPE, title, vscode.ViewColumn.Active, options);
+      const panel = restored ?? vscode.window.createWebviewPanel(VIEW_TYPE, title, vscode.ViewColumn.Active, options);
+      if (restored) panel.webview.options = options;
       entry = { panel };
       panels.set(key, entry);
       const e = entry;
       panel.onDidDispose(() => panels.delete(key));
       panel.webview.html = html(randomBytes(16).toString('base64'));
-      panel.webview.onDidReceiveMessage(async (m: { type?: string; path?: string; window?: number; text?: string }) => {
+      panel.webview.onDidReceiveMessage(async (m: { type?: string; path?: string; window?: number; text?: string; saved?: unknown }) => {
         if (m.type === 'ready') {
           e.ready = true;
           void panel.webview.postMessage(e.message);
@@ -144,6 +161,7 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestA
         }
         if (m.type === 'rendered') {
           e.rendered = String(m.text ?? '');
+          e.saved = m.saved;
           return;
         }
         const cur = report ? undefined : (await windowOf(target))?.review;
@@ -158,16 +176,34 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestA
     }
     entry.panel.title = title;
     const report_ = data.report ? { ...data.report, windows: data.report.windows.map(strip) } : undefined;
-    entry.message = { report: report_, review: data.review && strip(data.review), strings: strings() };
+    // What the webview keeps for a reload: which review this is (never its content, which is read again).
+    const state: SavedReview = { root: target.root, run: target.run, window: data.review?.window, report };
+    entry.message = { report: report_, review: data.review && strip(data.review), strings: strings(), state };
     if (entry.ready) void entry.panel.webview.postMessage(entry.message);
     entry.panel.reveal();
     return data;
+  };
+
+  /** A panel VS Code restored after a reload, from the state its webview saved: drawn again, or closed. */
+  const restore = async (panel: vscode.WebviewPanel, state: unknown): Promise<string | undefined> => {
+    const t = targetOf(state);
+    const report = (state as { report?: unknown } | undefined)?.report === true;
+    if (!t || !ctx.registry.projects.some((p) => p.root === t.root) || (!report && t.window === undefined)) {
+      panel.dispose();
+      return undefined;
+    }
+    await present(t, report, panel);
+    // Drawn in this panel, or in the one already open for the same review (this one closed).
+    return [...panels.values()].some((e) => e.panel === panel) ? panel.title : undefined;
   };
 
   ctx.extension.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, provider),
     vscode.commands.registerCommand('leopold.reviewWindow', (arg?: unknown) => show(arg, false)),
     vscode.commands.registerCommand('leopold.morningReport', (arg?: unknown) => show(arg, true)),
+    vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state) => { await restore(panel, state); },
+    }),
     { dispose: () => { for (const p of [...panels.values()]) p.panel.dispose(); } },
   );
   return {
@@ -176,7 +212,11 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestA
     openDiff: async (t, p) => { const w = await windowOf(t); return w ? openDiff(t, w.review, p) : false; },
     markdown: async (t) => (t.window === undefined ? reportMarkdown(await reviewer.report(await input(t)), uiLocale())
       : windowMarkdown((await windowOf(t))!.review, uiLocale())),
-    panels: () => [...panels.values()].map((p) => ({ title: p.panel.title, html: p.panel.webview.html, rendered: p.rendered })),
+    panels: () => [...panels.values()].map((p) => ({ title: p.panel.title, html: p.panel.webview.html, rendered: p.rendered,
+      saved: p.saved })),
+    // Beside, without focus, as VS Code restores a panel after a reload.
+    restore: (state) => restore(vscode.window.createWebviewPanel(VIEW_TYPE, 'Leopold', { viewColumn: vscode.ViewColumn.Beside,
+      preserveFocus: true }, { enableScripts: true, enableCommandUris: false, localResourceRoots: [] }), state),
   };
 }
 
@@ -250,7 +290,7 @@ if(top){d.appendChild(el('h3',S.checkpoint));if(w.checkpoint.text!==undefined){d
 '+'+w.checkpoint.added+' \\u2212'+w.checkpoint.removed));d.appendChild(el('pre',w.checkpoint.text));
 }else d.appendChild(el('p',S.none));}
 return d;}
-window.addEventListener('message',(ev)=>{const m=ev.data;const S=m.strings;root.textContent='';
+window.addEventListener('message',(ev)=>{const m=ev.data;const S=m.strings;root.textContent='';if(m.state)vs.setState(m.state);
 const bar=el('div');bar.appendChild(btn(S.copy,{type:'copy'}));bar.appendChild(btn(S.save,
 {type:'save'}));root.appendChild(bar);
 if(m.review)root.appendChild(windowView(S,m.review,true));
@@ -260,5 +300,5 @@ root.appendChild(el('h3',S.windows+' ('+r.windows.length+')'));for(const w of r.
 S,w,false));
 if(r.finalCheckpoint!==undefined){root.appendChild(el('h3',S.checkpoint));root.appendChild(el('pre',
 r.finalCheckpoint));}}
-vs.postMessage({type:'rendered',text:root.innerText});});vs.postMessage({type:'ready'});})();
+vs.postMessage({type:'rendered',text:root.innerText,saved:vs.getState()});});vs.postMessage({type:'ready'});})();
 `;
