@@ -9,6 +9,7 @@ import { formatAge, ownerTranscript } from '../../core/owner';
 import type { PlanItem } from '../../core/plan';
 import type { ProjectSnapshot } from '../../core/project';
 import { runCondition, windowFacts, type ArchivedRun, type RunWindow } from '../../core/runs';
+import { startChoice } from '../../core/start';
 import { withLiveSize } from '../../core/live/meters';
 import { describeStateRead } from '../../core/state';
 import { currentWindow, iterationOf, objectField, resolveMaxIterations, stoppedReason } from '../../core/fields';
@@ -249,8 +250,11 @@ export function buildProjectNode(
     });
     runChildren.push(...liveRunNodes(root, snap, live, locale));
   } else if (snap.state.kind === 'missing') {
+    // A complete brief and no run yet: the row offers Start Run (as core/start.ts's startChoice decides).
+    const brief = snap.files.filter((f) => f.exists).map((f) => f.name);
+    const startable = startChoice({ brief, hasRun: false }, 'start-run').kind === 'start-run';
     runChildren.push({ id: `${root}::status`, label: m('tree.status'), description: m('tree.status.noRun'), collapsible: 'none',
-      icon: { id: 'circle-slash' }, contextValue: 'status' });
+      icon: { id: 'circle-slash' }, contextValue: startable ? 'status noRun startable' : 'status noRun' });
   }
 
   runChildren.push({

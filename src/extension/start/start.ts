@@ -32,9 +32,11 @@ function parseArg(arg: unknown): StartArg {
   if (arg instanceof vscode.Uri) return { folder: arg.fsPath };
   if (!arg || typeof arg !== 'object') return {};
   const a = arg as Record<string, unknown>;
+  // A Runs tree row names its project by its id: `<root>::status`.
+  const fromId = typeof a.id === 'string' && a.id.includes('::') ? a.id.slice(0, a.id.indexOf('::')) : undefined;
   const folder = typeof a.folder === 'string' && isAbsolute(a.folder) ? a.folder
     : a.folder instanceof vscode.Uri ? a.folder.fsPath : (a as { root?: unknown }).root && typeof a.root === 'string' && isAbsolute(a.root)
-      ? a.root : undefined;
+      ? a.root : fromId && isAbsolute(fromId) ? fromId : undefined;
   const harness = a.harness === 'claude' || a.harness === 'codex' ? a.harness : undefined;
   return { folder, harness };
 }

@@ -38,7 +38,7 @@ suite('New Project and Start Run (issue 23)', () => {
     assert.deepStrictEqual(call.argv, [CODEX_BRIEF_PROMPT]);
   });
 
-  test('Start Run: refused on an incomplete brief, then `claude /leopold-run` once the brief is written, refused once a run exists', async () => {
+  test('Start Run: refused on an incomplete brief, then `claude /leopold-run` from the tree row once the brief is written, refused once a run exists', async () => {
     const api = await leopold();
     const before = callsIn(fresh).length;
     const leo = path.join(fresh, '.leopold');
@@ -46,12 +46,24 @@ suite('New Project and Start Run (issue 23)', () => {
     fs.writeFileSync(path.join(leo, 'MISSION.md'), '# Mission\n');
     const incomplete = await api.start.startRun({ folder: fresh, harness: 'claude' });
     assert.deepStrictEqual([incomplete.outcome, incomplete.reason], ['refused', 'incomplete_brief']);
+    // The Runs tree's "no run" row offers Start Run (inline) only once the brief is complete.
+    type Row = { id: string; contextValue?: string; children?: Row[] };
+    const find = (n: Row, id: string): Row | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+    const statusRow = () => (api.runsTree.render() as Row[]).map((r) => find(r, `${fresh}::status`)).find(Boolean);
+    await waitFor('the project\'s "no run" row', () => statusRow()?.contextValue === 'status noRun' || undefined);
     for (const f of BRIEF_WRITES) fs.writeFileSync(path.join(leo, f), `# ${f}\n`);
-    const r = await api.start.startRun({ folder: fresh, harness: 'claude' });
+    await waitFor('the row offers Start Run', () => statusRow()?.contextValue === 'status noRun startable' || undefined);
+    const pkg = vscode.extensions.all.find((e) => e.id === 'leopold.leopold-vscode')!.packageJSON;
+    const inline = pkg.contributes.menus['view/item/context'].find((m: { command: string }) => m.command === 'leopold.startRun');
+    assert.match(inline.when, /viewItem =~ \/\\bstartable\\b\/ && isWorkspaceTrusted/);
+    assert.strictEqual(inline.group, 'inline@1');
+    // As the row's button calls it: the row itself is the argument (its id names the project).
+    const r = await api.start.startRun({ id: `${fresh}::status`, harness: 'claude' });
     assert.strictEqual(r.outcome, 'terminal', JSON.stringify(r));
     const call = await waitFor('the run command\'s record', () => callsIn(fresh)[before]);
     assert.deepStrictEqual(call.argv, ['/leopold-run']);
     fs.writeFileSync(path.join(leo, 'state.json'), '{"active":true}\n');
+    await waitFor('a run: no Start Run on the tree', () => !statusRow()?.contextValue?.includes('startable') || undefined);
     const again = await api.start.startRun({ folder: fresh, harness: 'claude' });
     assert.deepStrictEqual([again.outcome, again.reason], ['refused', 'has_run']);
     const np = await api.start.newProject({ folder: fresh, harness: 'claude' });
