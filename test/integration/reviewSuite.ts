@@ -66,6 +66,7 @@ export function reviewSuite(trusted: boolean): void {
       const drawn = await waitFor('the window 2 panel names it with its reason', () => api.review.panels()
         .find((p: { title: string; rendered?: string }) => /2/.test(p.title) && p.rendered?.includes('gen/out.txt') && p.rendered));
       assert.match(drawn.rendered, /written by a shell command/);
+      assert.match(drawn.rendered, /gen\/out\.txt unknown \?/, 'its lines are not known: "?", not "+0 −0"');
       const known = two.review.files.filter((f: { status: string }) => f.status !== 'unknown').length;
       assert.strictEqual(await api.review.openAllChanges({ root, window: 2 }), known, 'Open All Changes leaves it out');
     });

@@ -17,11 +17,16 @@ export function fence(text: string, info = ''): string {
 
 const time = (ms: number | undefined) => (ms === undefined ? '?' : new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z'));
 
+/** A file's +/− lines, or `?` where they are not known (an unknown change that names no patch of its own). */
+export function lineCountsText(f: FileReview, minus = '−'): string {
+  return f.status === 'unknown' && f.added === 0 && f.removed === 0 ? '?' : `+${f.added} ${minus}${f.removed}`;
+}
+
 function fileLine(f: FileReview, l: Locale): string {
   const unknown = f.status === 'unknown' ? msg(l, 'review.unknown', { reason: f.reason ?? '' }) : '';
   const extra = [f.outside ? msg(l, 'review.outside') : '', unknown]
     .filter(Boolean).map((x) => ` — ${oneLine(x)}`).join('');
-  return `- ${mdCode(f.path)} ${f.status} +${f.added} −${f.removed}${extra}`;
+  return `- ${mdCode(f.path)} ${f.status} ${lineCountsText(f)}${extra}`;
 }
 
 export function windowMarkdown(w: WindowReview, l: Locale = 'en', level = 1): string {
@@ -72,7 +77,7 @@ export function windowText(w: WindowReview, l: Locale = 'en'): string {
   const out = [`${msg(l, 'review.window', { n: w.window })} · ${oneLine(w.end)}`];
   for (const f of w.files) {
     const why = f.status === 'unknown' ? ` (${oneLine(f.reason ?? '')})` : '';
-    out.push(`  ${f.status.padEnd(8)} +${f.added} -${f.removed} ${oneLine(f.path)}${why}`);
+    out.push(`  ${f.status.padEnd(8)} ${lineCountsText(f, '-')} ${oneLine(f.path)}${why}`);
   }
   for (const c of w.commands) out.push(`  $ ${oneLine(c.command)} → ${c.exit ?? '?'}${c.test ? ` ${c.test}` : ''}`);
   if (w.itemsClosed.length) out.push(`  ${msg(l, 'review.closed', { items: w.itemsClosed.map((x) => oneLine(x)).join(', ') })}`);

@@ -258,7 +258,8 @@ function files(S,fs,diffable){return list(fs,(li,f)=>{const name=diffable&&f.sta
 f.path):el('span',f.path);
 if(diffable&&f.status!=='unknown')name.addEventListener('click',()=>vs.postMessage({type:'diff',
 path:f.path}));li.appendChild(name);
-li.appendChild(el('span',' '+f.status+' +'+f.added+' \\u2212'+f.removed+(f.outside?' ('+S.outside+')':''),
+li.appendChild(el('span',' '+f.status+' '+(f.status==='unknown'&&!f.added&&!f.removed?'?':'+'+f.added+' \\u2212'+
+f.removed)+(f.outside?' ('+S.outside+')':''),
 f.status==='unknown'?'unknown':''));
 if(f.status==='unknown')li.appendChild(el('div',S.noDiff+': '+(f.reason||''),'unknown'));});
 }

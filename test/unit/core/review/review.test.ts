@@ -12,7 +12,7 @@ import { applyHunks, lineCounts, makeHunks, sha256 } from '../../../../src/core/
 import { applyChunks, parsePatch } from '../../../../src/core/review/codexPatch';
 import { MAX_RECORD_BYTES, TranscriptIndex } from '../../../../src/core/review/index';
 import { Reviewer, type ReviewInput } from '../../../../src/core/review/review';
-import { fence, reportMarkdown, windowMarkdown } from '../../../../src/core/review/markdown';
+import { fence, reportMarkdown, windowMarkdown, windowText } from '../../../../src/core/review/markdown';
 import type { RunWindow } from '../../../../src/core/runs';
 import { ToolFs, claudeBash, claudeEdit, claudeWrite, codexExec, codexHead, codexPatch, type ClaudeWriter, type CodexWriter } from '../../../fixtures/editTranscripts';
 
@@ -367,6 +367,9 @@ describe('review: a window in its run', () => {
     assert.match(by('notes.md').reason!, /^written by a shell command \(`>`\)/);
     assert.match(by('f.txt').reason!, /^a shell command \(`rm`\) that failed may have changed it/);
     assert.match(by('e.txt').reason!, /touch/);
+    // Its lines are not known either: `?`, not "+0 −0".
+    assert.match(windowText(await rv.window(inp, 1)), /^ {2}unknown {2}\? notes\.md \(written by a shell command/m);
+    assert.match(windowMarkdown(await rv.window(inp, 1)), /^- `notes\.md` unknown \? — /m);
     for (const p of ['c.txt', 'd.txt']) {
       assert.deepEqual(await rv.texts(inp, 1, at(p)), { before: undefined, after: 'moved text\n',
         reason: `${p === 'c.txt' ? 'moved' : 'copied'} here by a shell command (\`${p === 'c.txt' ? 'mv' : 'cp'}\`); what was here before is not in the transcript` });
