@@ -49,58 +49,69 @@ export interface ReviewTestApi {
 /** What a review's webview saves for a reload. */
 interface SavedReview { root: string; run?: string; window?: number; report: boolean }
 
-export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestApi {
-  const reviewer = new Reviewer();
-  const inputs = new Map<string, ReviewInput>();
-  const keyOf = (t: Target) => `${t.root}\0${t.run ?? ''}`;
-  const panels = new Map<string, { panel: vscode.WebviewPanel; rendered?: string; saved?: unknown; message?: unknown; ready?: boolean }>();
+/** One panel per review (a window's, or a run's report), with the webview's last report for the tests. */
+interface PanelEntry { panel: vscode.WebviewPanel; rendered?: string; saved?: unknown; message?: unknown; ready?: boolean }
 
-  const input = async (t: Target): Promise<ReviewInput> => {
-    const project = ctx.registry.projects.find((p) => p.root === t.root);
-    const view = project && !t.run ? live.of(project).view : undefined;
+const keyOf = (t: Target) => `${t.root}\0${t.run ?? ''}`;
+
+/** The reviews of this window: their inputs and builder, their panels, and the diffs they open. */
+class Reviews {
+  readonly reviewer = new Reviewer();
+  private readonly inputs = new Map<string, ReviewInput>();
+  readonly panels = new Map<string, PanelEntry>();
+
+  constructor(private readonly ctx: LeopoldContext, private readonly live: LiveRuns) {}
+
+  async input(t: Target): Promise<ReviewInput> {
+    const project = this.ctx.registry.projects.find((p) => p.root === t.root);
+    const view = project && !t.run ? this.live.of(project).view : undefined;
     const inp = view && project ? await reviewInputOf(t.root, project.model.snapshot, view)
       : await readReviewInput(t.root, { run: t.run, budgetMs: 2000 });
-    inputs.set(keyOf(t), inp);
+    this.inputs.set(keyOf(t), inp);
     return inp;
-  };
-  const uri = (t: Target, window: number, abs: string, side: 'before' | 'after') =>
-    vscode.Uri.from({
+  }
+
+  uri(t: Target, window: number, abs: string, side: 'before' | 'after'): vscode.Uri {
+    return vscode.Uri.from({
       scheme: REVIEW_SCHEME, path: `/${window}/${side}${abs.startsWith('/') ? '' : '/'}${abs.split(sep).join('/')}`,
       query: JSON.stringify({ root: t.root, run: t.run, window, abs, side }),
     });
+  }
 
-  const provider: vscode.TextDocumentContentProvider = {
-    async provideTextDocumentContent(u) {
+  readonly provider: vscode.TextDocumentContentProvider = {
+    provideTextDocumentContent: async (u) => {
       const q = JSON.parse(u.query) as { root: string; run?: string; window: number; abs: string; side: 'before' | 'after' };
-      const inp = inputs.get(keyOf(q)) ?? (await input(q));
-      const t = await reviewer.texts(inp, q.window, q.abs);
+      const inp = this.inputs.get(keyOf(q)) ?? (await this.input(q));
+      const t = await this.reviewer.texts(inp, q.window, q.abs);
       const text = t[q.side];
       return typeof text === 'string' ? text : text === null ? '' : vscode.l10n.t('(not known exactly: {0})', t.reason ?? '');
     },
   };
 
-  const windowOf = async (t: Target): Promise<{ inp: ReviewInput; review: WindowReview } | undefined> => {
-    const inp = await input(t);
+  async windowOf(t: Target): Promise<{ inp: ReviewInput; review: WindowReview } | undefined> {
+    const inp = await this.input(t);
     const n = t.window ?? inp.windows[inp.windows.length - 1]?.n;
     if (n === undefined || !inp.windows.some((w) => w.n === n)) return undefined;
-    return { inp, review: await reviewer.window(inp, n) };
-  };
+    return { inp, review: await this.reviewer.window(inp, n) };
+  }
 
-  const openDiff = async (t: Target, w: WindowReview, path: string): Promise<boolean> => {
+  async openDiff(t: Target, w: WindowReview, path: string): Promise<boolean> {
     const f = w.files.find((x) => x.path === path);
     if (!f || f.status === 'unknown') return false;
-    await vscode.commands.executeCommand('vscode.diff', uri(t, w.window, f.abs, 'before'), uri(t, w.window, f.abs, 'after'),
+    await vscode.commands.executeCommand('vscode.diff', this.uri(t, w.window, f.abs, 'before'), this.uri(t, w.window, f.abs, 'after'),
       vscode.l10n.t('{0} (window {1})', f.path, w.window), { preview: true });
     return true;
-  };
-  const openAll = async (t: Target, w: WindowReview): Promise<number> => {
+  }
+
+  async openAll(t: Target, w: WindowReview): Promise<number> {
     const files = w.files.filter((f) => f.status !== 'unknown');
     if (!files.length) return 0;
     await vscode.commands.executeCommand('vscode.changes', vscode.l10n.t('Window {0}: changes', w.window),
-      files.map((f) => [vscode.Uri.file(f.abs), uri(t, w.window, f.abs, 'before'), uri(t, w.window, f.abs, 'after')]));
+      files.map((f) => [vscode.Uri.file(f.abs), this.uri(t, w.window, f.abs, 'before'), this.uri(t, w.window, f.abs, 'after')]));
     return files.length;
-  };
-  const saveAs = async (md: string, name: string, root: string): Promise<void> => {
+  }
+
+  async saveAs(md: string, name: string, root: string): Promise<void> {
     const dest = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(`${root}${sep}${name}`), filters: { Markdown: ['md'] } });
     if (!dest) return;
     if (insideLeopold(dest.fsPath)) {
@@ -108,33 +119,34 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestA
       return;
     }
     await vscode.workspace.fs.writeFile(dest, Buffer.from(md, 'utf8'));
-  };
+  }
 
-  const show = async (arg: unknown, report: boolean): Promise<{ review?: WindowReview; report?: MorningReport } | undefined> => {
+  async show(arg: unknown, report: boolean): Promise<{ review?: WindowReview; report?: MorningReport } | undefined> {
     let t = targetOf(arg);
-    if (!t || !ctx.registry.projects.some((p) => p.root === t!.root)) {
-      const project: LeopoldProject | undefined = await pickProject(ctx.registry, arg, vscode.l10n.t('Review which project?'));
+    if (!t || !this.ctx.registry.projects.some((p) => p.root === t!.root)) {
+      const project: LeopoldProject | undefined = await pickProject(this.ctx.registry, arg, vscode.l10n.t('Review which project?'));
       if (!project) return undefined;
       t = { root: project.root, run: t?.run, window: t?.window };
     }
     if (!report && t.window === undefined) {
-      const inp = await input(t);
+      const inp = await this.input(t);
       const items = inp.windows.map((w) => ({ label: vscode.l10n.t('Window {0}', w.n), description: w.detail, n: w.n })).reverse();
       const pick = await vscode.window.showQuickPick(items,
         { placeHolder: vscode.l10n.t('Review which window?') });
       if (!pick) return undefined;
       t = { ...t, window: pick.n };
     }
-    return present(t, report);
-  };
+    return this.present(t, report);
+  }
 
   /**
    * Draws a window's review (or the run's report) in its panel: the one already open for it, else `restored` (a
    * panel VS Code brought back after a reload), else a new one. Undefined when there is nothing to show.
    */
-  const present = async (target: Target, report: boolean, restored?: vscode.WebviewPanel):
-    Promise<{ review?: WindowReview; report?: MorningReport } | undefined> => {
-    const data = report ? { report: await reviewer.report(await input(target)) } : { review: (await windowOf(target))?.review };
+  async present(target: Target, report: boolean, restored?: vscode.WebviewPanel):
+    Promise<{ review?: WindowReview; report?: MorningReport } | undefined> {
+    const data = report ? { report: await this.reviewer.report(await this.input(target)) }
+      : { review: (await this.windowOf(target))?.review };
     if (!data.report && !data.review) {
       restored?.dispose();
       return undefined;
@@ -142,16 +154,16 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestA
     const title = report ? vscode.l10n.t('Morning Report — {0}', target.run ?? vscode.l10n.t('current run'))
       : vscode.l10n.t('Review — Window {0}', data.review!.window);
     const key = `${keyOf(target)}\0${report ? 'report' : data.review!.window}`;
-    let entry = panels.get(key);
+    let entry = this.panels.get(key);
     if (entry && restored) restored.dispose();
     if (!entry) {
       const options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [] };
       const panel = restored ?? vscode.window.createWebviewPanel(VIEW_TYPE, title, vscode.ViewColumn.Active, options);
       if (restored) panel.webview.options = options;
       entry = { panel };
-      panels.set(key, entry);
+      this.panels.set(key, entry);
       const e = entry;
-      panel.onDidDispose(() => panels.delete(key));
+      panel.onDidDispose(() => this.panels.delete(key));
       panel.webview.html = html(randomBytes(16).toString('base64'));
       panel.webview.onDidReceiveMessage(async (m: { type?: string; path?: string; window?: number; text?: string; saved?: unknown }) => {
         if (m.type === 'ready') {
@@ -164,14 +176,14 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestA
           e.saved = m.saved;
           return;
         }
-        const cur = report ? undefined : (await windowOf(target))?.review;
-        const md = async () => (report ? reportMarkdown(await reviewer.report(await input(target)), uiLocale())
+        const cur = report ? undefined : (await this.windowOf(target))?.review;
+        const md = async () => (report ? reportMarkdown(await this.reviewer.report(await this.input(target)), uiLocale())
           : windowMarkdown(cur!, uiLocale()));
-        if (m.type === 'diff' && cur && typeof m.path === 'string') await openDiff(target, cur, m.path);
-        else if (m.type === 'all' && cur) await openAll(target, cur);
-        else if (m.type === 'window' && typeof m.window === 'number') await show({ ...target, window: m.window }, false);
+        if (m.type === 'diff' && cur && typeof m.path === 'string') await this.openDiff(target, cur, m.path);
+        else if (m.type === 'all' && cur) await this.openAll(target, cur);
+        else if (m.type === 'window' && typeof m.window === 'number') await this.show({ ...target, window: m.window }, false);
         else if (m.type === 'copy') await vscode.env.clipboard.writeText(await md());
-        else if (m.type === 'save') await saveAs(await md(), report ? 'morning-report.md' : `window-${cur?.window}.md`, target.root);
+        else if (m.type === 'save') await this.saveAs(await md(), report ? 'morning-report.md' : `window-${cur?.window}.md`, target.root);
       });
     }
     entry.panel.title = title;
@@ -182,40 +194,43 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestA
     if (entry.ready) void entry.panel.webview.postMessage(entry.message);
     entry.panel.reveal();
     return data;
-  };
+  }
 
   /** A panel VS Code restored after a reload, from the state its webview saved: drawn again, or closed. */
-  const restore = async (panel: vscode.WebviewPanel, state: unknown): Promise<string | undefined> => {
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<string | undefined> {
     const t = targetOf(state);
     const report = (state as { report?: unknown } | undefined)?.report === true;
-    if (!t || !ctx.registry.projects.some((p) => p.root === t.root) || (!report && t.window === undefined)) {
+    if (!t || !this.ctx.registry.projects.some((p) => p.root === t.root) || (!report && t.window === undefined)) {
       panel.dispose();
       return undefined;
     }
-    await present(t, report, panel);
+    await this.present(t, report, panel);
     // Drawn in this panel, or in the one already open for the same review (this one closed).
-    return [...panels.values()].some((e) => e.panel === panel) ? panel.title : undefined;
-  };
+    return [...this.panels.values()].some((e) => e.panel === panel) ? panel.title : undefined;
+  }
+}
 
+export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestApi {
+  const r = new Reviews(ctx, live);
   ctx.extension.subscriptions.push(
-    vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, provider),
-    vscode.commands.registerCommand('leopold.reviewWindow', (arg?: unknown) => show(arg, false)),
-    vscode.commands.registerCommand('leopold.morningReport', (arg?: unknown) => show(arg, true)),
+    vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, r.provider),
+    vscode.commands.registerCommand('leopold.reviewWindow', (arg?: unknown) => r.show(arg, false)),
+    vscode.commands.registerCommand('leopold.morningReport', (arg?: unknown) => r.show(arg, true)),
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel, state) => { await restore(panel, state); },
+      deserializeWebviewPanel: async (panel, state) => { await r.restore(panel, state); },
     }),
-    { dispose: () => { for (const p of [...panels.values()]) p.panel.dispose(); } },
+    { dispose: () => { for (const p of [...r.panels.values()]) p.panel.dispose(); } },
   );
   return {
-    open: (t) => show(t, t.window === undefined),
-    openAllChanges: async (t) => { const w = await windowOf(t); return w ? openAll(t, w.review) : 0; },
-    openDiff: async (t, p) => { const w = await windowOf(t); return w ? openDiff(t, w.review, p) : false; },
-    markdown: async (t) => (t.window === undefined ? reportMarkdown(await reviewer.report(await input(t)), uiLocale())
-      : windowMarkdown((await windowOf(t))!.review, uiLocale())),
-    panels: () => [...panels.values()].map((p) => ({ title: p.panel.title, html: p.panel.webview.html, rendered: p.rendered,
+    open: (t) => r.show(t, t.window === undefined),
+    openAllChanges: async (t) => { const w = await r.windowOf(t); return w ? r.openAll(t, w.review) : 0; },
+    openDiff: async (t, p) => { const w = await r.windowOf(t); return w ? r.openDiff(t, w.review, p) : false; },
+    markdown: async (t) => (t.window === undefined ? reportMarkdown(await r.reviewer.report(await r.input(t)), uiLocale())
+      : windowMarkdown((await r.windowOf(t))!.review, uiLocale())),
+    panels: () => [...r.panels.values()].map((p) => ({ title: p.panel.title, html: p.panel.webview.html, rendered: p.rendered,
       saved: p.saved })),
     // Beside, without focus, as VS Code restores a panel after a reload.
-    restore: (state) => restore(vscode.window.createWebviewPanel(VIEW_TYPE, 'Leopold', { viewColumn: vscode.ViewColumn.Beside,
+    restore: (state) => r.restore(vscode.window.createWebviewPanel(VIEW_TYPE, 'Leopold', { viewColumn: vscode.ViewColumn.Beside,
       preserveFocus: true }, { enableScripts: true, enableCommandUris: false, localResourceRoots: [] }), state),
   };
 }
