@@ -143,8 +143,20 @@ function closing(s: string, i: number): number {
 function commands(tokens: Token[]): { words: Word[]; redirects: { op: string; target?: Word }[] }[] {
   const out: { words: Word[]; redirects: { op: string; target?: Word }[] }[] = [];
   let cur = { words: [] as Word[], redirects: [] as { op: string; target?: Word }[] };
+  // Inside `[[ … ]]` and `(( … ))` a `>` compares: no file is named there.
+  let test: ']]' | '))' | undefined;
+  const opAt = (k: number) => { const t = tokens[k]; return isOp(t) ? t.op : undefined; };
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k];
+    if (test) {
+      if (test === ']]' ? !isOp(t) && t.text === ']]' : opAt(k) === ')' && opAt(k + 1) === ')') {
+        if (test === '))') k++;
+        test = undefined;
+      }
+      continue;
+    }
+    if (!isOp(t) && t.text === '[[') { test = ']]'; continue; }
+    if (opAt(k) === '(' && opAt(k + 1) === '(') { test = '))'; k++; continue; }
     if (isOp(t)) {
       if (REDIRECTION.test(t.op)) {
         const target = tokens[k + 1];

@@ -49,6 +49,8 @@ let currentAt = -1;
 let chartAt = -1;
 let shownBars = -1;
 let keptChartScroll = 0;
+/** Each window's slot in the tokens-and-cost chart (px). */
+const BAR_W = 120;
 
 /** The windows left to right, their marks inside, the links between them. */
 function drawWindows(vm: TimelineView): SVGSVGElement {
@@ -130,7 +132,7 @@ function drawLive(live: NonNullable<TimelineView['live']>): HTMLElement {
     box.appendChild(list);
   }
   box.appendChild(html('h2', '', live.chartTitle));
-  const W = 120;
+  const W = BAR_W;
   const H = 60;
   const max = Math.max(1, ...live.windows.map((w) => w.tokens));
   const chart = svg('svg', { class: 'chart', width: Math.max(1, live.windows.length) * W, height: H + 40 });
@@ -240,7 +242,7 @@ function draw(vm: TimelineView): void {
     const n = vm.windows[currentAt]?.n;
     const i = vm.live.windows.findIndex((w) => w.n === n);
     chartAt = i >= 0 ? i : vm.live.windows.length - 1;
-    if (chart && vm.live.windows.length !== shownBars) chart.scrollLeft = Math.max(0, chartAt * 120 + 10 + 120 - chart.clientWidth + 16);
+    if (chart && vm.live.windows.length !== shownBars) chart.scrollLeft = Math.max(0, (chartAt + 1) * BAR_W + 10 - chart.clientWidth + 16);
     else if (chart) chart.scrollLeft = keptChartScroll;
     shownBars = vm.live.windows.length;
     chart?.addEventListener('scroll', () => (keptChartScroll = chart.scrollLeft));

@@ -41,6 +41,8 @@ describe('review: files a shell command names (core/review/shellWrites)', () => 
     assert.deepEqual(ops('cat <<-END > t.txt\n\trm inside\n\tEND\ntouch t2'), ['write /w/proj/t.txt (>)', 'write /w/proj/t2 (touch)']);
     assert.deepEqual(ops('python - <<EOF\nopen("x","w")\nEOF'), [], 'what a program does inside is not read');
     assert.deepEqual(ops('# rm commented.txt\nls # > also'), []);
+    assert.deepEqual(ops('if [[ a > b ]]; then echo x > yes.txt; fi; (( 3 > 2 )) && rm z'), ['write /w/proj/yes.txt (>)',
+      'delete /w/proj/z (rm)'], 'inside [[ ]] and (( )) a > compares');
   });
 
   it('a name the shell would expand names no file: $VAR, globs, ~, $( ), backticks; /dev/* is no file', () => {
