@@ -41,16 +41,26 @@ function withTitle<T extends SVGElement>(node: T, tip: string): T {
 
 const open = (index: number) => vscode.postMessage({ type: 'open', index });
 
-/** The windows drawn last time and where the strip was scrolled (kept across redraws of the same windows). */
-let shownWindows = -1;
-let keptScroll = 0;
-/** The window the strip scrolls to on a new drawing: the running one, else the last; its bar in the cost chart. */
+/** A strip's memory across redraws: how many shapes it drew last time and where the person had scrolled it. */
+interface StripMemory { shown: number; kept: number }
+const windowsStrip: StripMemory = { shown: -1, kept: 0 };
+const chartStrip: StripMemory = { shown: -1, kept: 0 };
+/** The window the strips scroll to on a new drawing: the running one, else the last; its bar in the cost chart. */
 let currentAt = -1;
 let chartAt = -1;
-let shownBars = -1;
-let keptChartScroll = 0;
 /** Each window's slot in the tokens-and-cost chart (px). */
 const BAR_W = 120;
+
+/**
+ * Scrolls a strip so that the current shape (its right edge at `right` px) is in view on the first drawing and
+ * whenever a shape is added; otherwise keeps where the person scrolled to.
+ */
+function scrollStrip(strip: HTMLElement, memory: StripMemory, count: number, right: number): void {
+  strip.scrollLeft = count !== memory.shown ? Math.max(0, right - strip.clientWidth + 16) : memory.kept;
+  memory.shown = count;
+  memory.kept = strip.scrollLeft;
+  strip.addEventListener('scroll', () => (memory.kept = strip.scrollLeft));
+}
 
 /** The windows left to right, their marks inside, the links between them. */
 function drawWindows(vm: TimelineView): SVGSVGElement {
@@ -223,30 +233,17 @@ function draw(vm: TimelineView): void {
   strip.appendChild(drawWindows(vm));
   root.appendChild(strip);
   const current = vm.windows.findIndex((w) => w.end === 'running');
-  const at = (currentAt = current >= 0 ? current : vm.windows.length - 1);
-  if (vm.windows.length !== shownWindows) {
-    const box = strip.querySelectorAll('g.window')[at]?.querySelector('rect.box');
-    const x = box ? Number(box.getAttribute('x')) : 0;
-    strip.scrollLeft = Math.max(0, x + 310 - strip.clientWidth + 16);
-  } else {
-    strip.scrollLeft = keptScroll;
-  }
-  shownWindows = vm.windows.length;
-  strip.addEventListener('scroll', () => (keptScroll = strip.scrollLeft));
-  keptScroll = strip.scrollLeft;
+  currentAt = current >= 0 ? current : vm.windows.length - 1;
+  const box = strip.querySelectorAll('g.window')[currentAt]?.querySelector('rect.box');
+  scrollStrip(strip, windowsStrip, vm.windows.length, (box ? Number(box.getAttribute('x')) : 0) + 310);
   root.appendChild(drawLegend(vm));
   if (vm.items) root.appendChild(drawItems(vm.items));
   if (vm.live) {
     root.appendChild(drawLive(vm.live));
-    const chart = root.querySelector<HTMLElement>('.chart-strip');
-    const n = vm.windows[currentAt]?.n;
-    const i = vm.live.windows.findIndex((w) => w.n === n);
+    const i = vm.live.windows.findIndex((w) => w.n === vm.windows[currentAt]?.n);
     chartAt = i >= 0 ? i : vm.live.windows.length - 1;
-    if (chart && vm.live.windows.length !== shownBars) chart.scrollLeft = Math.max(0, (chartAt + 1) * BAR_W + 10 - chart.clientWidth + 16);
-    else if (chart) chart.scrollLeft = keptChartScroll;
-    shownBars = vm.live.windows.length;
-    chart?.addEventListener('scroll', () => (keptChartScroll = chart.scrollLeft));
-    keptChartScroll = chart?.scrollLeft ?? 0;
+    const chart = root.querySelector<HTMLElement>('.chart-strip');
+    if (chart) scrollStrip(chart, chartStrip, vm.live.windows.length, (chartAt + 1) * BAR_W + 10);
   }
 }
 
