@@ -7,6 +7,7 @@
 //     opened file again with fstat: only a regular file is read;
 //   - never read more than a size cap: a larger file is reported as too large, never read.
 import { constants, promises as fs, type Stats } from 'node:fs';
+import { sep } from 'node:path';
 import { decimal, msg, type Locale } from './messages';
 
 /** What a path is, for a reader: `regular` (readable), `missing`, or something that must not be opened. */
@@ -231,4 +232,9 @@ export function formatSize(bytes: number, locale: Locale = 'en'): string {
 /** `a FIFO`, `a directory`… in the reader's language. */
 export function fileKindWords(kind: Exclude<FileKind, 'regular' | 'missing'>, locale: Locale = 'en'): string {
   return msg(locale, `file.kind.${kind}` as const);
+}
+
+/** Is `path` the folder `dir` or inside it? By their text: both absolute and normalised (resolved) by the caller. */
+export function isWithin(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }

@@ -4,6 +4,7 @@
 // receipts, denials, guard blocks and subagents, its span, tokens, cost and end; and the run's morning report over
 // all of them. Pure but for reading the transcripts (never writes, never spawns).
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isWithin } from '../files';
 import type { JournalEvent } from '../journal';
 import type { RunWindow } from '../runs';
 import { windowLocator } from '../timeline';
@@ -115,8 +116,6 @@ function escapeOutside(root: string, abs: string): { path: string; outside: bool
   return { path: outside ? abs : rel.split(sep).join('/'), outside };
 }
 
-const under = (p: string, dir: string) => p === dir || p.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-
 /**
  * What a shell command's text says it did to files inside the project (core/review/shellWrites.ts): a file it wrote
  * is no longer known exactly; one it removed, moved or copied is, when the command succeeded and the source's text
@@ -129,7 +128,7 @@ function shellChange(root: string, c: IndexedCall, tracks: Map<string, Track>, c
     return t?.firstSet ? t.cur : undefined;
   };
   // Files inside the project; outside it, only those the window's edit tools already changed (a `> /tmp/x` is not news).
-  const mine = (abs: string) => (tracks.has(abs) || under(abs, root)) && (!only || abs === only);
+  const mine = (abs: string) => (tracks.has(abs) || isWithin(abs, root)) && (!only || abs === only);
   for (const op of c.writes!) {
     const how = `\`${op.how}\``;
     const touched = op.op === 'move' || op.op === 'copy' ? [op.from, op.to] : [op.path];
@@ -148,7 +147,7 @@ function shellChange(root: string, c: IndexedCall, tracks: Map<string, Track>, c
       else change(op.path, before, undefined, `written by a shell command (${how}): the transcript holds the command, not the text`);
     } else if (op.op === 'delete') {
       // `rm -r dir` removes every file the window knows under it; a path it knows nothing of is listed as removed.
-      const known = [...tracks.keys()].filter((abs) => under(abs, op.path) && mine(abs));
+      const known = [...tracks.keys()].filter((abs) => isWithin(abs, op.path) && mine(abs));
       const why = `removed by a shell command (${how}); its text before is not in the transcript`;
       for (const abs of known) change(abs, state(abs), null, why);
       if (!known.includes(op.path) && mine(op.path)) {

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import {
   AGENT_TOOLS, ToolInputError, checkCheckpointAnswer, projectArg, recentEventsAnswer, searchDecisionsAnswer, toolInput, type AgentToolName,
 } from '../../core/agent/tools';
+import { isWithin } from '../../core/files';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import { uiLocale } from '../foundation/locale';
@@ -26,8 +27,6 @@ export interface AgentToolsTestApi {
   /** The MCP servers offered now (undefined when this VS Code has no MCP provider API). */
   mcpServers(): { label: string; command: string; args: string[] }[] | undefined;
 }
-
-const inside = (dir: string, p: string) => p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 
 /** The project a tool input names: a root (absolute or relative to a workspace folder) or a folder name. */
 function projectFor(ctx: LeopoldContext, arg: string | undefined): LeopoldProject {
@@ -54,7 +53,7 @@ async function workspaceFile(file: string, project: LeopoldProject): Promise<str
   // A missing file is reported by the check itself; its folder still has to be inside.
   const real = await fs.realpath(asked).catch(async () => path.join(await realDir(path.dirname(asked)), path.basename(asked)));
   const folders = await Promise.all((vscode.workspace.workspaceFolders ?? []).map((f) => realDir(f.uri.fsPath)));
-  if (!folders.some((f) => inside(f, real))) throw new ToolInputError(`${asked} is outside this workspace's folders`);
+  if (!folders.some((f) => isWithin(real, f))) throw new ToolInputError(`${asked} is outside this workspace's folders`);
   return real;
 }
 

@@ -10,6 +10,7 @@ import type { Log } from './log';
 import { SharedProjectModel } from './projectModel';
 import { Disposable, toDisposable } from './lifecycle';
 import { ReadCache } from '../../core/readCache';
+import { isWithin } from '../../core/files';
 import { discoverNested, hasOwnProject } from '../../core/discover';
 
 /** A burst of new folders near the top of the workspace is searched once, this long after its last entry. */
@@ -224,8 +225,7 @@ export class ProjectRegistry extends Disposable {
     const file = uri.fsPath;
     let best: LeopoldProject | undefined;
     for (const p of this.byFolder.values()) {
-      const inside = file === p.root || file.startsWith(p.root.endsWith(path.sep) ? p.root : p.root + path.sep);
-      if (inside && (!best || p.root.length > best.root.length)) best = p;
+      if (isWithin(file, p.root) && (!best || p.root.length > best.root.length)) best = p;
     }
     return best;
   }

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { readUpTo, readBounded } from '../../../src/core/files';
+import { isWithin, readUpTo, readBounded } from '../../../src/core/files';
 import { rng } from '../../fixtures/random';
 import { tempFolder } from '../../support/tempDir';
 
@@ -49,5 +49,14 @@ describe('core/files readUpTo (a buffer the size of the file, not of the cap)', 
     await fs.writeFile(small, 'ok');
     const r = await readBounded(small, 8 * 1024 * 1024);
     assert.equal(r.kind === 'ok' ? r.text : r.kind, 'ok');
+  });
+});
+
+describe('core/files isWithin (a path is a folder or inside it)', () => {
+  it('the folder itself and what is below it; never a sibling that shares its name as a prefix', () => {
+    assert.deepEqual(['/w/p', '/w/p/a', '/w/p/a/b.ts', '/w/pp', '/w/p.txt', '/w', '/'].map((x) => isWithin(x, '/w/p')),
+      [true, true, true, false, false, false, false]);
+    assert.equal(isWithin('/w/p/a', '/w/p/'), true, 'a folder written with its trailing slash');
+    assert.equal(isWithin('/anything', '/'), true);
   });
 });
