@@ -112,8 +112,8 @@ describe('README and the guide in docs/', () => {
     }
   });
 
-  it('the README stays a page read in minutes: at most 2,100 words, the guide in docs/', () => {
+  it('the README stays a page read in minutes: at most 2,000 words, the guide in docs/', () => {
     const words = prose(read('README.md')).replace(/\|[^\n]*\|/g, '').split(/\s+/).filter(Boolean).length;
-    assert.ok(words <= 2100, `README.md has ${words} words outside its tables`);
+    assert.ok(words <= 2000, `README.md has ${words} words outside its tables`);
   });
 });
