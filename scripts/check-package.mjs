@@ -4,7 +4,8 @@
 // shipped, every README picture shipped, under 600 KB, only allow-listed files, and accepted offline by
 // `code-server --install-extension` with the right id and version. Then, in a fresh profile with the installed
 // extension (as a user has it): the language server answers on the demo's CHECKPOINT.md, the walkthrough opens with
-// its images loaded, the extension's page opens, and the installed README's Markdown preview loads every picture.
+// its images loaded, the extension's page opens and shows the README with no broken image, and the installed README's
+// Markdown preview loads every picture.
 import { execFileSync } from 'node:child_process';
 import { statSync, readFileSync, mkdtempSync, rmSync, readdirSync, existsSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
@@ -68,13 +69,17 @@ for (const must of ['extension/dist/extension.js', 'extension/dist/server.js', '
   if (!shipped.includes(must)) fail(`the .vsix lacks ${must}`);
 }
 for (const f of walkthroughFiles) if (!shipped.includes(`extension/${f}`)) fail(`the .vsix lacks the walkthrough file ${f}`);
-// Every picture the README shows, shipped (with no repository URL, a relative link resolves only inside the package).
+// Every picture the README shows, shipped (with no repository URL, a relative link resolves only inside the package),
+// and with no alt text: the extension page's sanitizer drops a relative src, and an <img> left with alt text is drawn
+// as a broken image there, one with an empty alt as nothing (the caption below the picture says what it shows).
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const pictures = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+const pictureLinks = [...readme.matchAll(/!\[([^\]]*)\]\(([^)\s]+)\)/g)];
+const pictures = pictureLinks.map((m) => m[2]);
 if (!pictures.length) fail('README.md shows no picture');
-for (const p of pictures) {
+for (const [, alt, p] of pictureLinks) {
   if (/^[a-z]+:/i.test(p)) fail(`README.md's picture ${p} is not a file in the package`);
   if (!shipped.includes(`extension/${p}`)) fail(`the .vsix lacks README.md's picture ${p}`);
+  if (alt) fail(`README.md's picture ${p} has alt text "${alt}": the extension page would draw it as a broken image (caption it below instead)`);
 }
 const vsixManifest = execFileSync('unzip', ['-p', vsix, 'extension.vsixmanifest']).toString();
 const markedPre = /Microsoft\.VisualStudio\.Code\.PreRelease" Value="true"/.test(vsixManifest);
@@ -132,6 +137,26 @@ async function imagesInFrames(page) {
     } catch { /* a frame that went away */ }
   }
   return counts;
+}
+
+/**
+ * The extension page's README (the frame whose document's title heading is the README's) and its images that did not
+ * load yet take room on the page — what a person sees as a broken image. Undefined while the README is not rendered.
+ */
+async function brokenOnExtensionPage(page, title) {
+  for (const frame of page.frames()) {
+    try {
+      const found = await frame.evaluate((t) => {
+        if (globalThis.document.querySelector('h1')?.textContent?.trim() !== t) return undefined;
+        return [...globalThis.document.images].filter((i) => !(i.complete && i.naturalWidth > 0)).filter((i) => {
+          const r = i.getBoundingClientRect();
+          return r.width > 0 && r.height > 0;
+        }).map((i) => i.getAttribute('src') ?? `(no src) ${i.getAttribute('alt') ?? ''}`);
+      }, title);
+      if (found) return found;
+    } catch { /* a frame that went away */ }
+  }
+  return undefined;
 }
 
 async function inTheWorkbench(dir, id) {
@@ -198,6 +223,16 @@ async function inTheWorkbench(dir, id) {
     await page.waitForTimeout(3000);
     const onPage = await imagesInFrames(page);
     console.log(`package: the extension page opens (images loaded/shown per frame: ${JSON.stringify(onPage)})`);
+    // No broken image there: the README is rendered (its title heading), and none of its images takes room unloaded.
+    const readmeTitle = /^# (.+)$/m.exec(readme)[1];
+    let broken;
+    for (const end = Date.now() + 30_000; Date.now() < end && !broken;) {
+      broken = await brokenOnExtensionPage(page, readmeTitle);
+      if (!broken) await page.waitForTimeout(1000);
+    }
+    if (!broken) fail(`the extension page did not render the README (no frame with the heading "${readmeTitle}")`);
+    if (broken.length) fail(`the extension page shows ${broken.length} broken image(s): ${broken.join(', ')}`);
+    console.log('package: the extension page renders the README with no broken image');
     // The installed README in the Markdown preview: every picture loads.
     await page.keyboard.press('Control+P');
     await page.keyboard.type(join(server.extensionsDir, id, 'readme.md'));

@@ -9,7 +9,7 @@
 //                                           exit; each is also made into the README's picture, media/screenshots/*.webp
 //                                           (cropped and small: scripts/lib/screenshots.mjs), which the .vsix ships
 // npm run demo -- --folder PATH          -> open another folder (a copy is made; nothing in PATH is modified)
-// npm run demo -- --status               -> no editor: what `leopold-status` prints for the demo (README's examples,
+// npm run demo -- --status               -> no editor: what `leopold-status` prints for the demo (docs/leopold-status.md's examples,
 //                                           pinned by test/unit/readmeStatus.test.ts), then exit
 // The extension is installed from the .vsix the way a user installs it (npm run package).
 import { execFileSync } from 'node:child_process';

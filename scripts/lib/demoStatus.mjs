@@ -1,8 +1,8 @@
-// What `leopold-status` prints for the demo, as README's "Outside VS Code" shows it: a copy of examples/demo with its
+// What `leopold-status` prints for the demo, as docs/leopold-status.md shows it: a copy of examples/demo with its
 // running window written by the demo's agent (scripts/lib/demoAgent.mjs, its stamps moved to now), and a rolled run
 // (test/fixtures/projects/rolled-window-3, as `../app`) asked at the instant just after its roll. The real command
 // (dist/status.js, built by `npm run demo` or `node scripts/build.mjs`) runs in a temporary folder that holds the
-// transcripts (CLAUDE_CONFIG_DIR) and is removed afterwards. test/unit/readmeStatus.test.ts compares README with this.
+// transcripts (CLAUDE_CONFIG_DIR) and is removed afterwards. test/unit/readmeStatus.test.ts compares that page with this.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { restampToNow, startDemoAgent } from './demoAgent.mjs';
 
 const ROOT = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..');
 
-/** The README's console block: each command after `$ `, then its output; a blank line between commands. */
+/** The console block of docs/leopold-status.md: each command after `$ `, then its output; a blank line between commands. */
 export function demoStatus() {
   const dir = mkdtempSync(join(tmpdir(), 'leo-demo-status-'));
   try {
