@@ -89,7 +89,7 @@ describe('the Markdown escaper, rendered by markdown-it (VS Code\'s preview engi
       outside: false, added: 0, removed: 0, edits: 1 }], commands: [], commandsOmitted: 0, lastFailure: { command: 'x', exit: 1, output: out },
     itemsClosed: [], itemsReopened: [], decisions: [], receipts: 0, doneDenied: 0, guardBlocks: 0, subagents: [],
     checkpoint: { written: false, sha256: null, added: 0, removed: 0 }, tokens: null, costUsd: null, end: 'crashed',
-    endDetail: '[details](https://e.example/x) ![t](https://e.example/t.png)', transcripts: [] } as WindowReview;
+    endDetail: '[details](https://e.example/x) ![t](https://e.example/t.png)', transcripts: [] } as unknown as WindowReview;
     const md = windowMarkdown(w);
     assertInert(md, 'window');
     assert.equal(PREVIEW.parse(md, {}).filter((t) => t.type === 'fence').length, 1, md);
