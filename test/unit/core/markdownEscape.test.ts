@@ -10,6 +10,7 @@ import type Token from 'markdown-it/lib/token.mjs';
 import { mdCode, mdFence, mdText, visible } from '../../../src/core/inert';
 import { mdEscape, mdLiteral } from '../../../src/extension/foundation/untrusted';
 import { reportMarkdown, windowMarkdown } from '../../../src/core/review/markdown';
+import { insightsMarkdown, type InsightsRead } from '../../../src/core/driver/insights';
 import type { FileReview, MorningReport, WindowReview } from '../../../src/core/review/review';
 import { rng } from '../../fixtures/random';
 
@@ -47,8 +48,11 @@ function* walk(tokens: Token[]): Generator<Token> {
 /** No link (linkified or autolinked too), image or HTML in what `engine` makes of `doc`. */
 function assertInert(doc: string, what: string): void {
   for (const engine of ENGINES) {
-    for (const t of walk(engine.parse(doc, {}))) {
-      assert.ok(!['link_open', 'image', 'html_inline', 'html_block'].includes(t.type), `${what}: a ${t.type} token from ${JSON.stringify(doc)}`);
+    for (const block of engine.parse(doc, {})) {
+      for (const t of walk([block])) {
+        assert.ok(!['link_open', 'image', 'html_inline', 'html_block'].includes(t.type),
+          `${what}: a ${t.type} token in ${JSON.stringify(block.content)} of ${JSON.stringify(doc)}`);
+      }
     }
     const html = engine.render(doc);
     assert.ok(!/<(a|img)\b/i.test(html), `${what}: ${html}`);
@@ -123,7 +127,7 @@ describe('the Markdown escaper, rendered by markdown-it (VS Code\'s preview engi
     }
   });
 
-  it('property: 2,000 seeded windows and reports with hostile text in every field: no link, image or HTML; no heading or fence added', () => {
+  it('property: 2,000 seeded windows, 200 reports, 500 insights with hostile text in every field: no link, image or HTML; no heading or fence added', () => {
     const next = rng(1929);
     const file = (): FileReview => ({
       path: hostile(next), abs: '/x', status: next() < 0.5 ? 'unknown' : 'modified', reason: hostile(next), outside: next() < 0.3,
@@ -147,6 +151,21 @@ describe('the Markdown escaper, rendered by markdown-it (VS Code\'s preview engi
       const fences = (w.lastFailure ? 1 : 0) + (w.checkpoint.text !== undefined ? 1 : 0);
       assert.equal(tokens.filter((t) => t.type === 'fence').length, fences, md);
       assert.equal(tokens.filter((t) => t.type === 'heading_open').length, w.decisions.length ? 6 : 5, md);
+      if (n % 4 === 0) {
+        // Show Run Insights (the Markdown preview, and `leopold-status --insights`): the stop reason and persona outcomes.
+        const outcomes: Record<string, number> = {};
+        for (const k of many(() => hostile(next))) outcomes[k] = 1;
+        const read = { bytes: 0, partial: false, noJournal: false, report: { events: 1, itemsStarted: 0, itemsDone: 0, itemsIncomplete: 0,
+          conflicts: 0, effort: {}, critical: 0, reviews: { total: 0, blocked: 0, clean: 0, sensitive: 0, panel: 0 },
+          hypotheses: { runs: 0, survivors: 0 }, amendments: { applied: 0, refused: 0 }, persona: { casts: 1, castSize: 1, turns: 0,
+            findings: 0, outcomes, abandoned: 0, stalls: 0, violations: 0 }, guardBlocks: 0, escalations: 0, decisions: 0, costUsd: 0,
+          stoppedReason: hostile(next) } } as InsightsRead;
+        const ins = insightsMarkdown(read, hostile(next, 6), n % 8 ? 'en' : 'pt-br');
+        assertInert(ins, `insights ${n}`);
+        const it = PREVIEW.parse(ins, {});
+        assert.equal(it.filter((t) => t.type === 'fence').length, 2, ins);
+        assert.equal(it.filter((t) => t.type === 'heading_open').length, 3, ins);
+      }
       if (n % 10 === 0) {
         const r: MorningReport = { windows: [w, windowOf(n + 1)], files: many(file), itemsClosed: 0, failures: 0,
           refusals: many(() => hostile(next)), decisions: many(() => hostile(next)), tokens: null, costUsd: null,
