@@ -10,6 +10,8 @@ import { execFile, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { terminalText } from '../../../src/core/inert';
+import { windowText } from '../../../src/core/review/markdown';
+import type { WindowReview } from '../../../src/core/review/review';
 import { rng } from '../../fixtures/random';
 import { tempFolder } from '../../support/tempDir';
 
@@ -77,6 +79,14 @@ describe('leopold-status: every line printed for a terminal passes one sanitizer
     for (let n = 0; n < 5000; n++) {
       const s = hostile(next).replace(/a/g, '\\').replace(/é/g, '\\u');
       assert.equal(FORBIDDEN.exec(terminalText(s)), null, JSON.stringify(s));
+    }
+    // `--review`'s lines are built one line per fact: hostile text in a field shows escaped and never breaks a line.
+    for (let n = 0; n < 2000; n++) {
+      const w = { window: 1, end: hostile(next, 4),
+        files: [{ path: hostile(next), status: 'unknown', reason: hostile(next), added: 0, removed: 0 }], commands: [{ command: hostile(next), exit: 1 }], itemsClosed: [hostile(next)], decisions: [hostile(next)] } as unknown as WindowReview;
+      const text = windowText(w);
+      assert.equal(FORBIDDEN.exec(text), null, JSON.stringify(text));
+      assert.equal(text.split('\n').length, 5, JSON.stringify(text));
     }
     assert.equal(terminalText('invoice\u202etxt.exe \u009d0;title\u009c'), 'invoice\\u202etxt.exe \\u009d0;title\\u009c');
     assert.equal(terminalText('tag \udb40\udc41 lone \ud800'), 'tag \\u{e0041} lone \\ud800');
