@@ -1,17 +1,20 @@
 // `leopold-status` without `--json`: the run status in a few lines for a person, every figure taken from the one
 // RunStatusData (core/status.ts), never read again. The first line alone is `--statusline` (Claude Code's
 // statusLine command, tmux): `Leopold · demo · run active · window 3/10 · 61% · plan 3/7 · ≈ $11.23`. Text from
-// `.leopold/` (a stop reason, an awaiting_human question) is kept on one line and clipped: a terminal line, no more.
+// `.leopold/` (a stop reason, an awaiting_human question) is kept on one line and clipped: a terminal line, no more;
+// its controls and invisible characters are shown escaped where main.ts prints.
 import { basename } from 'node:path';
 import type { RunStatusData } from '../core/status';
 import { msg, type Locale, type MessageKey } from '../core/messages';
 import { formatCount, formatUsd } from '../core/live/format';
 import { clip } from '../core/inert';
 
-/** One line of untrusted text: control characters (escape sequences, newlines) become spaces. */
+/**
+ * One line of untrusted text, clipped: its line breaks become spaces. Every other control or invisible character is
+ * shown as its escape where the command prints (main.ts: `terminalText`, the one sanitizer of the terminal's lines).
+ */
 function flat(text: string, max: number): string {
-  // eslint-disable-next-line no-control-regex -- the point is to drop them
-  return clip(text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' '), max);
+  return clip(text.replace(/\r?\n/g, ' '), max);
 }
 
 /** The first line: the status bar's words, the window, the gauge, the plan, the cost. */

@@ -9,6 +9,7 @@ import { insightsJson, insightsMarkdown, readInsights } from '../core/driver/ins
 import { readRunStatus, type RunStatusData } from '../core/status';
 import { statPath, kindOf, fileKindWords } from '../core/files';
 import { envLocale, msg, type Locale } from '../core/messages';
+import { terminalText } from '../core/inert';
 import { parseStatusArgs, type StatusArgs } from './args';
 import { humanLines, statusLine } from './human';
 import { watchStatus } from './watch';
@@ -52,9 +53,13 @@ export function render(d: RunStatusData, args: Pick<StatusArgs, 'json' | 'status
 }
 
 /** Runs the command; resolves to the exit code (`--watch` and `--mcp` resolve only when stopped). */
-export async function runStatusCli(argv: string[], io: Io): Promise<number> {
-  const locale = envLocale(io.env);
-  const args = parseStatusArgs(argv, io.cwd, locale);
+export async function runStatusCli(argv: string[], raw: Io): Promise<number> {
+  const locale = envLocale(raw.env);
+  const args = parseStatusArgs(argv, raw.cwd, locale);
+  // Every line printed for a terminal passes one sanitizer (core/inert.ts's `terminalText`): controls, ESC, C1, bidi
+  // and other invisible characters from `.leopold/` show as their escapes. `--json` is printed exactly.
+  const json = !('error' in args) && args.json;
+  const io: Io = { ...raw, stdout: (s) => raw.stdout(json ? s : terminalText(s)), stderr: (s) => raw.stderr(terminalText(s)) };
   if ('error' in args) {
     io.stderr(`leopold-status: ${args.error}\n${msg(locale, 'status.cli.usage')}\n`);
     return 2;
@@ -111,7 +116,7 @@ if (require.main === module) {
     // Once the answer is written, reads a budget cut short (core/status.ts) are not waited for.
     process.stdout.write('', () => process.exit(code));
   }, (err: unknown) => {
-    process.stderr.write(`leopold-status: ${(err as Error).stack ?? String(err)}\n`);
+    process.stderr.write(terminalText(`leopold-status: ${(err as Error).stack ?? String(err)}\n`));
     process.exitCode = 1;
   });
 }

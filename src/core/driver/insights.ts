@@ -14,7 +14,7 @@ import type { RunWindow } from '../runs';
 import type { WindowTokens } from '../live/run';
 import { totalTokens } from '../live/records';
 import { formatCount } from '../live/format';
-import { mdCode } from '../inert';
+import { mdCode, mdFence } from '../inert';
 import { decimal, msg, msgN, type Locale, type MessageKey } from '../messages';
 
 /** The report, as `leopold insights --json` prints it. `effort` and `persona.outcomes` have no prototype. */
@@ -335,11 +335,8 @@ export function insightsMarkdown(read: InsightsRead, dirLabel: string, locale: L
         ?? 0).toFixed(2)) })));
     out.push(`| ${m('insights.perWindow')} | ${cell(per.join(' · ')) || '—'} |`, '');
   }
-  // The JSON, fenced with more backticks than it holds (a stop reason can carry backticks).
-  const json = insightsJson(r);
-  let longest = 2;
-  for (const f of json.matchAll(/`+/g)) longest = Math.max(longest, f[0].length);
-  const fence = '`'.repeat(longest + 1);
-  out.push('## JSON', '', `${fence}json`, json, fence, '');
+  // The JSON, fenced with more backticks than it holds (a stop reason can carry backticks); an invisible character in
+  // a string shows as its `\uXXXX` escape, which is the same JSON.
+  out.push('## JSON', '', mdFence(insightsJson(r), 'json'), '');
   return out.join('\n');
 }

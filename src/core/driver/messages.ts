@@ -107,8 +107,8 @@ export const DRIVER_EN = {
   'driver.awaiting': 'awaiting you: {text}',
   // --- insights (the Markdown report) -------------------------------------------------------------------------------
   'insights.title': 'Leopold insights',
-  'insights.intro': 'The counters and formulas of `leopold insights`, from events.jsonl, state.json and DECISIONS.md of {dir}. The same ' +
-    'figures as JSON (what `leopold insights --json` prints) are at the end.',
+  'insights.intro': 'The counters and formulas of `leopold insights`, from `events.jsonl`, `state.json` and `DECISIONS.md` of {dir}. ' +
+    'The same figures as JSON (what `leopold insights --json` prints) are at the end.',
   'insights.partial': 'events.jsonl is larger than {size}: the counters cover its first {size} only.',
   'insights.noJournal': 'No events.jsonl here: every counter is 0.',
   'insights.duration': 'Duration',
@@ -261,8 +261,8 @@ export const DRIVER_PT_BR: Record<keyof typeof DRIVER_EN, string> = {
   'driver.learn.why': 'Por que sobreviveu à revisão: {why}',
   'driver.awaiting': 'aguardando você: {text}',
   'insights.title': 'Leopold insights',
-  'insights.intro': 'Os contadores e fórmulas do `leopold insights`, de events.jsonl, state.json e DECISIONS.md de {dir}. Os mesmos ' +
-    'números em JSON (o que `leopold insights --json` imprime) estão no fim.',
+  'insights.intro': 'Os contadores e fórmulas do `leopold insights`, de `events.jsonl`, `state.json` e `DECISIONS.md` de {dir}. ' +
+    'Os mesmos números em JSON (o que `leopold insights --json` imprime) estão no fim.',
   'insights.partial': 'events.jsonl tem mais de {size}: os contadores cobrem só os primeiros {size}.',
   'insights.noJournal': 'Não há events.jsonl aqui: todos os contadores são 0.',
   'insights.duration': 'Duração',

@@ -1,19 +1,12 @@
 // The window review and the morning report as Markdown (Copy as Markdown, Save As…) and as plain text
-// (`leopold-status --review`). Everything from a transcript or `.leopold/` is untrusted: paths and commands go in
-// code spans, outputs, checkpoints and decisions in fences longer than any backtick run they hold — never markup,
-// links or HTML.
-import { mdCode, oneLine, plainText } from '../inert';
+// (`leopold-status --review`). Everything from a transcript or `.leopold/` is untrusted and goes into the Markdown only
+// through the core's escapers (core/inert.ts): paths, commands and decisions as code spans (`mdCode`), reasons and
+// the end detail as escaped prose (`mdText`), outputs and checkpoints as fences (`mdFence`) — never markup, links,
+// images or HTML, and every invisible character shown as its escape.
+import { mdCode, mdFence, mdText, visible } from '../inert';
 import { msg, type Locale } from '../messages';
 import { totalTokens } from '../live/records';
 import type { FileReview, MorningReport, WindowReview } from './review';
-
-/** A fenced block showing `text` literally. */
-export function fence(text: string, info = ''): string {
-  let longest = 2;
-  for (const m of text.matchAll(/`{3,}|~{3,}/g)) longest = Math.max(longest, m[0].length);
-  const f = '`'.repeat(longest + 1);
-  return `${f}${info}\n${plainText(text).replace(/\n$/, '')}\n${f}`;
-}
 
 const time = (ms: number | undefined) => (ms === undefined ? '?' : new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z'));
 
@@ -23,36 +16,35 @@ export function lineCountsText(f: FileReview, minus = '−'): string {
 }
 
 function fileLine(f: FileReview, l: Locale): string {
-  const unknown = f.status === 'unknown' ? msg(l, 'review.unknown', { reason: f.reason ?? '' }) : '';
-  const extra = [f.outside ? msg(l, 'review.outside') : '', unknown]
-    .filter(Boolean).map((x) => ` — ${oneLine(x)}`).join('');
+  const unknown = f.status === 'unknown' ? msg(l, 'review.unknown', { reason: mdText(f.reason ?? '') }) : '';
+  const extra = [f.outside ? msg(l, 'review.outside') : '', unknown].filter(Boolean).map((x) => ` — ${x}`).join('');
   return `- ${mdCode(f.path)} ${f.status} ${lineCountsText(f)}${extra}`;
 }
 
 export function windowMarkdown(w: WindowReview, l: Locale = 'en', level = 1): string {
   const h = '#'.repeat(level);
   const out: string[] = [`${h} ${msg(l, 'review.window', { n: w.window })}`, ''];
-  const end = oneLine(`${w.end}${w.endDetail ? ` (${w.endDetail})` : ''}`);
+  const end = mdText(`${w.end}${w.endDetail ? ` (${w.endDetail})` : ''}`);
   out.push(`${msg(l, 'review.span', { from: time(w.startedMs), to: time(w.endedMs) })} · ${msg(l, 'review.end', { end })}`);
   if (w.tokens) out.push('', msg(l, 'review.cost', { tokens: totalTokens(w.tokens), usd: (w.costUsd ?? 0).toFixed(2) }));
   for (const t of w.transcripts) if (!t.exists) out.push('', msg(l, 'review.transcriptGone', { path: mdCode(t.path) }));
   out.push('', `${h}# ${msg(l, 'review.files', { count: w.files.length })}`, '');
   out.push(...(w.files.length ? w.files.map((f) => fileLine(f, l)) : [msg(l, 'review.noFiles')]));
   out.push('', `${h}# ${msg(l, 'review.commands', { count: w.commands.length })}`, '');
-  for (const c of w.commands) out.push(`- ${mdCode(c.command)} → ${c.exit ?? '?'}${c.test ? ` (${c.test})` : ''}`);
+  for (const c of w.commands) out.push(`- ${mdCode(c.command)} → ${c.exit ?? '?'}${c.test ? ` (${mdText(c.test)})` : ''}`);
   if (w.commandsOmitted) out.push(`- ${msg(l, 'review.commandsOmitted', { count: w.commandsOmitted })}`);
-  if (w.lastFailure) out.push('', msg(l, 'review.lastFailure', { exit: w.lastFailure.exit ?? '?' }), '', fence(w.lastFailure.output));
+  if (w.lastFailure) out.push('', msg(l, 'review.lastFailure', { exit: w.lastFailure.exit ?? '?' }), '', mdFence(w.lastFailure.output));
   out.push('', `${h}# ${msg(l, 'review.plan')}`, '');
-  if (w.itemsClosed.length) out.push(`- ${msg(l, 'review.closed', { items: w.itemsClosed.map(mdCode).join(', ') })}`);
-  if (w.itemsReopened.length) out.push(`- ${msg(l, 'review.reopened', { items: w.itemsReopened.map(mdCode).join(', ') })}`);
+  if (w.itemsClosed.length) out.push(`- ${msg(l, 'review.closed', { items: w.itemsClosed.map((x) => mdCode(x)).join(', ') })}`);
+  if (w.itemsReopened.length) out.push(`- ${msg(l, 'review.reopened', { items: w.itemsReopened.map((x) => mdCode(x)).join(', ') })}`);
   if (w.itemsClosedCount !== undefined) out.push(`- ${msg(l, 'review.closedCount', { count: w.itemsClosedCount })}`);
   out.push(`- ${msg(l, 'review.guard', { receipts: w.receipts, denied: w.doneDenied, blocks: w.guardBlocks })}`);
-  if (w.subagents.length) out.push(`- ${msg(l, 'review.subagents', { list: w.subagents.map(mdCode).join(', ') })}`);
+  if (w.subagents.length) out.push(`- ${msg(l, 'review.subagents', { list: w.subagents.map((x) => mdCode(x)).join(', ') })}`);
   if (w.decisions.length) out.push('', `${h}# ${msg(l, 'review.decisions')}`, '', ...w.decisions.map((d) => `- ${mdCode(d)}`));
   out.push('', `${h}# ${msg(l, 'review.checkpoint')}`, '');
   const cp = w.checkpoint;
   if (cp.text !== undefined) {
-    out.push(msg(l, 'review.checkpointDiff', { added: cp.added, removed: cp.removed }), '', fence(cp.text, 'markdown'));
+    out.push(msg(l, 'review.checkpointDiff', { added: cp.added, removed: cp.removed }), '', mdFence(cp.text, 'markdown'));
   }
   else out.push(msg(l, 'review.noCheckpoint'));
   return `${out.join('\n')}\n`;
@@ -68,19 +60,19 @@ export function reportMarkdown(r: MorningReport, l: Locale = 'en'): string {
   if (r.decisions.length) out.push('', `## ${msg(l, 'review.decisions')}`, '', ...r.decisions.map((d) => `- ${mdCode(d)}`));
   out.push('', `## ${msg(l, 'review.windows', { count: r.windows.length })}`, '');
   for (const w of r.windows) out.push(windowMarkdown(w, l, 3));
-  if (r.finalCheckpoint !== undefined) out.push(`## ${msg(l, 'review.finalCheckpoint')}`, '', fence(r.finalCheckpoint, 'markdown'), '');
+  if (r.finalCheckpoint !== undefined) out.push(`## ${msg(l, 'review.finalCheckpoint')}`, '', mdFence(r.finalCheckpoint, 'markdown'), '');
   return out.join('\n');
 }
 
-/** The plain-text form (a terminal): the same facts, one line each, control characters made inert. */
+/** The plain-text form (a terminal): the same facts, one line each, invisible characters shown escaped (`visible`). */
 export function windowText(w: WindowReview, l: Locale = 'en'): string {
-  const out = [`${msg(l, 'review.window', { n: w.window })} · ${oneLine(w.end)}`];
+  const out = [`${msg(l, 'review.window', { n: w.window })} · ${visible(w.end)}`];
   for (const f of w.files) {
-    const why = f.status === 'unknown' ? ` (${oneLine(f.reason ?? '')})` : '';
-    out.push(`  ${f.status.padEnd(8)} ${lineCountsText(f, '-')} ${oneLine(f.path)}${why}`);
+    const why = f.status === 'unknown' ? ` (${visible(f.reason ?? '')})` : '';
+    out.push(`  ${f.status.padEnd(8)} ${lineCountsText(f, '-')} ${visible(f.path)}${why}`);
   }
-  for (const c of w.commands) out.push(`  $ ${oneLine(c.command)} → ${c.exit ?? '?'}${c.test ? ` ${c.test}` : ''}`);
-  if (w.itemsClosed.length) out.push(`  ${msg(l, 'review.closed', { items: w.itemsClosed.map((x) => oneLine(x)).join(', ') })}`);
-  for (const d of w.decisions) out.push(`  ${msg(l, 'review.decisions')}: ${oneLine(d)}`);
+  for (const c of w.commands) out.push(`  $ ${visible(c.command)} → ${c.exit ?? '?'}${c.test ? ` ${c.test}` : ''}`);
+  if (w.itemsClosed.length) out.push(`  ${msg(l, 'review.closed', { items: w.itemsClosed.map((x) => visible(x)).join(', ') })}`);
+  for (const d of w.decisions) out.push(`  ${msg(l, 'review.decisions')}: ${visible(d)}`);
   return out.join('\n');
 }

@@ -7,21 +7,22 @@
 const ZWSP = '\u200b';
 
 // `noIcons` (status bar text and quick pick items render `$(name)` as an icon) is the core's, shared with the server.
-import { mdCode, noIcons, oneLine } from '../../core/inert';
+import { mdCode, mdText, noIcons, oneLine } from '../../core/inert';
 export { noIcons, oneLine };
 
-/** For MarkdownString: `text` as one literal code span (one line, no controls, no icon). */
+/** For MarkdownString: `text` as one literal code span (one line, invisible characters shown escaped, no icon). */
 export function mdLiteral(text: string): string {
-  return mdCode(noIcons(text));
+  return mdCode(text, { breakIcons: true });
 }
 
 /**
- * For MarkdownString (theme icons on or off): one line without controls (`oneLine`: no bidi control, ANSI
- * sequence, ESC or U+0085), every Markdown metacharacter escaped (`:` and `@` too, so no bare URL or e-mail address
- * is autolinked), icon syntax broken (no link, image, command, icon, code span or HTML).
+ * For MarkdownString (theme icons on or off): the core's one Markdown escaper (`mdText`): one line, invisible
+ * characters (bidi controls, ANSI's ESC, U+0085…) shown escaped, every ASCII punctuation character escaped (`:`, `.`
+ * and `@` too, so no bare URL or e-mail address is autolinked), icon syntax broken (no link, image, command, icon, code
+ * span or HTML).
  */
 export function mdEscape(text: string): string {
-  return noIcons(oneLine(text)).replace(/[\\`*_{}[\]()#+\-.!|<>~&$:@]/g, (c) => `\\${c}`);
+  return mdText(text, { breakIcons: true });
 }
 
 /**

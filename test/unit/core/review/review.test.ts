@@ -12,7 +12,8 @@ import { applyHunks, lineCounts, makeHunks, sha256 } from '../../../../src/core/
 import { applyChunks, parsePatch } from '../../../../src/core/review/codexPatch';
 import { MAX_RECORD_BYTES, TranscriptIndex } from '../../../../src/core/review/index';
 import { Reviewer, type ReviewInput } from '../../../../src/core/review/review';
-import { fence, reportMarkdown, windowMarkdown, windowText } from '../../../../src/core/review/markdown';
+import { reportMarkdown, windowMarkdown, windowText } from '../../../../src/core/review/markdown';
+import { mdFence as fence } from '../../../../src/core/inert';
 import type { RunWindow } from '../../../../src/core/runs';
 import { ToolFs, claudeBash, claudeEdit, claudeWrite, codexExec, codexHead, codexPatch, type ClaudeWriter, type CodexWriter } from '../../../fixtures/editTranscripts';
 
