@@ -18,7 +18,7 @@ const idOf = (arg: unknown): string | undefined =>
 /**
  * Folds amendment `a` into the project's `.leopold/CHARTER.md` through the write guard: a CHARTER.md that is a link
  * (to ~/.bashrc, say), sits behind one or has a second name is refused by name and target, nothing shown; otherwise
- * the edit names the real path, which is what the refactor preview's label shows, and the rule goes in as text.
+ * the refactor preview's label shows the real path, and the rule goes in as text.
  */
 async function applyAmendment(ctx: LeopoldContext, project: LeopoldProject, a: Amendment): Promise<boolean> {
   let real: string;
@@ -30,7 +30,10 @@ async function applyAmendment(ctx: LeopoldContext, project: LeopoldProject, a: A
     void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: the amendment was not applied — {0}', inert(err.message, 600)));
     return false;
   }
-  const uri = vscode.Uri.file(real);
+  // The edit names the file as the workspace knows it (VS Code declines an edit of the same file under another
+  // path when the project is opened through a linked folder); the guard has made sure no link lies between the
+  // project and the file, so both names are the one file, and the label shows the real one.
+  const uri = vscode.Uri.file(project.file('CHARTER.md'));
   const exists = (await describeFile(uri.fsPath)).kind === 'regular';
   const edit = new vscode.WorkspaceEdit();
   // The rule is data: inserted as text, never run. Text that a shell would act on is said to be only text.
