@@ -19,6 +19,7 @@ import { applyEdits, findNodeAtLocation, modify, parseTree,
   type Node as JsonNode } from 'jsonc-parser/lib/esm/main.js';
 import { jsonDepth, parseJsonObject } from './json';
 import { readBoundedNoFollow } from './files';
+import { guardWrite, linkTarget, NotRegularFileError, SymlinkRefusedError } from './writeGuard';
 import { STATE_CAP_BYTES, STATE_MAX_DEPTH } from './state';
 
 export const LOCK_DIR = '.state.lock';
@@ -174,17 +175,13 @@ export async function withStateLock<T>(leoDir: string, fn: (held: HeldLock) => P
   }
 }
 
-/** A write into `.leopold/` that would go through a symlink (out of the directory, or to a dangling target). */
-export class SymlinkRefusedError extends Error {
-  constructor(readonly path: string) {
-    super(`${path} is a symbolic link; Leopold writes only regular files inside .leopold/, so nothing was written`);
-  }
-}
+// The guard's refusals, where the writers' callers have always found them.
+export { NotRegularFileError, SymlinkRefusedError, HardLinkRefusedError, WriteOutsideError, isWriteRefusal } from './writeGuard';
 
 /** Refuses when `path` exists and is a symlink (dangling or not). */
 export async function refuseSymlink(path: string): Promise<void> {
   const st = await fs.lstat(path).catch(() => undefined);
-  if (st?.isSymbolicLink()) throw new SymlinkRefusedError(path);
+  if (st?.isSymbolicLink()) throw new SymlinkRefusedError(path, await linkTarget(path));
 }
 
 /**
@@ -193,18 +190,18 @@ export async function refuseSymlink(path: string): Promise<void> {
  * nothing is created. Never opens an existing file (a FIFO at the name would block a writer's open until a reader
  * came): the create is exclusive and non-blocking.
  */
-export async function touchFlagFile(path: string): Promise<void> {
+export async function touchFlagFile(path: string, within = dirname(path)): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const st = await fs.lstat(path).catch(() => undefined);
-    if (st?.isSymbolicLink()) throw new SymlinkRefusedError(path);
-    if (st) return;
+    if (st && !st.isSymbolicLink()) return; // there already: nothing is written
+    await guardWrite(path, within); // a link at the name or on the way there, or a place outside: refused
     try {
       const fh = await fs.open(path, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW | (fsc.O_NONBLOCK ?? 0), 0o644);
       await fh.close();
       return;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ELOOP') throw new SymlinkRefusedError(path);
+      if (code === 'ELOOP') throw new SymlinkRefusedError(path, await linkTarget(path));
       // Created by someone else between the lstat and the open: look at what it is.
       if (code !== 'EEXIST' || attempt >= 3) throw err;
     }
@@ -218,12 +215,13 @@ export async function touchFlagFile(path: string): Promise<void> {
  * is written. O_NONBLOCK: a FIFO planted at the name must not block a thread-pool thread until a reader appears (with
  * no reader the open fails with ENXIO); the fstat refuses any other non-regular file.
  */
-export async function appendLine(path: string, line: string): Promise<void> {
+export async function appendLine(path: string, line: string, within = dirname(path)): Promise<void> {
+  await guardWrite(path, within, { inPlace: true }); // an append changes the file's own bytes: no second name
   let fh: fs.FileHandle;
   try {
     fh = await fs.open(path, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_NOFOLLOW | fsc.O_NONBLOCK, 0o644);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new SymlinkRefusedError(path);
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new SymlinkRefusedError(path, await linkTarget(path));
     throw err;
   }
   try {
@@ -240,11 +238,56 @@ export async function appendLine(path: string, line: string): Promise<void> {
   }
 }
 
+/**
+ * Opens the regular file `path` for appending (created when missing, mode 0o600) and hands back its handle, for a
+ * writer that passes the descriptor on (a child's log): the guard first, then no link followed, never blocking on a
+ * FIFO, and only a regular file kept open. The caller closes it.
+ */
+export async function openForAppend(path: string, within = dirname(path)): Promise<fs.FileHandle> {
+  await guardWrite(path, within, { inPlace: true }); // an append changes the file's own bytes: no second name
+  let fh: fs.FileHandle;
+  try {
+    fh = await fs.open(path, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_NOFOLLOW | (fsc.O_NONBLOCK ?? 0), 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new SymlinkRefusedError(path, await linkTarget(path));
+    throw err;
+  }
+  if ((await fh.stat().catch(() => undefined))?.isFile()) return fh;
+  await fh.close();
+  throw new NotRegularFileError(path, 'not a regular file');
+}
+
+/**
+ * Creates the file `path` holding `data` only when nothing is at the name (O_EXCL: of two racing creators, one
+ * wins); true when this call created it, false when something was already there. No link is followed.
+ */
+export async function createExclusive(path: string, data: string, within = dirname(path)): Promise<boolean> {
+  await guardWrite(path, within).catch((err: unknown) => {
+    // Whatever is at the name already (a file, a FIFO): not created by this call, and nothing is opened.
+    if (!(err instanceof NotRegularFileError && err.path === path)) throw err;
+  });
+  let fh: fs.FileHandle;
+  try {
+    fh = await fs.open(path, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW | (fsc.O_NONBLOCK ?? 0), 0o644);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    await fh.writeFile(data, 'utf8');
+  } finally {
+    await fh.close();
+  }
+  return true;
+}
+
 export interface AtomicWriteOptions {
   /** Permission bits of the new file (default: those of the file it replaces, else 0o644 minus the umask). */
   mode?: number;
   /** Last check before the rename (e.g. "do we still hold the lock?"); throwing leaves the target untouched. */
   beforeRename?: () => Promise<void>;
+  /** The folder the write is meant for (core/writeGuard.ts); default the target's own folder. */
+  within?: string;
 }
 
 let tmpCounter = 0;
@@ -254,8 +297,9 @@ let tmpCounter = 0;
  * A target that is a symlink is refused: the rename would replace the link, the caller meant the file behind it.
  */
 export async function writeFileAtomic(path: string, data: string, opts: AtomicWriteOptions = {}): Promise<void> {
+  await guardWrite(path, opts.within ?? dirname(path));
   const old = await fs.lstat(path).catch(() => undefined);
-  if (old?.isSymbolicLink()) throw new SymlinkRefusedError(path);
+  if (old?.isSymbolicLink()) throw new SymlinkRefusedError(path, await linkTarget(path));
   const mode = opts.mode ?? (old ? old.mode & 0o7777 : undefined);
   const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${++tmpCounter}`);
   let fh: fs.FileHandle | undefined;
@@ -336,13 +380,6 @@ export function editJsonFields(text: string, fields: Record<string, unknown>): s
   return out;
 }
 
-/** A state.json that is not a regular file or is over the cap: never opened for reading past a stat, never written. */
-export class NotRegularFileError extends Error {
-  constructor(readonly path: string, readonly what: string) {
-    super(`${path} is ${what}; Leopold reads and writes only regular files, so nothing was written`);
-  }
-}
-
 /**
  * The text and permission bits of a state.json about to be rewritten, read without ever blocking: a symlink is
  * refused (SymlinkRefusedError), a FIFO, socket, device or directory (NotRegularFileError) is never opened for
@@ -390,6 +427,7 @@ export async function mergeStateFields<T>(
     const next = editJsonFields(text, decision.fields);
     await writeFileAtomic(path, next, {
       mode,
+      within: leoDir,
       beforeRename: async () => {
         if (!(await held.stillHeld())) throw new LockLostError(held.path);
       },

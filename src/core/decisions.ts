@@ -328,8 +328,9 @@ export function searchDecisions(sources: readonly DecisionSource[], query: strin
 }
 
 /** Reads `.leopold/DECISIONS.md` and `runs/<name>/DECISIONS.md` of every archived run (newest first). */
-export async function loadDecisionSources(leoDir: string): Promise<DecisionSource[]> {
-  const read = (p: string) => readText(p);
+export async function loadDecisionSources(leoDir: string, admit?: (path: string) => Promise<boolean>): Promise<DecisionSource[]> {
+  // A file `admit` declines (an agent's reader confines its reads by real path) is never opened.
+  const read = async (p: string) => (!admit || (await admit(p)) ? readText(p) : undefined);
   const runs = await listRuns(leoDir);
   const candidates = [
     { run: 'current', path: join(leoDir, 'DECISIONS.md'), stampMs: undefined as number | undefined },

@@ -60,7 +60,7 @@ export function formatEventLine(event: string, fields: Record<string, unknown>, 
  * inside a line. An `events.jsonl` that is a symlink (to a file elsewhere, or dangling) is refused: nothing is written.
  */
 export async function appendEvent(leoDir: string, event: string, fields: Record<string, unknown>, now = Date.now()): Promise<void> {
-  await appendLine(join(leoDir, 'events.jsonl'), formatEventLine(event, fields, now));
+  await appendLine(join(leoDir, 'events.jsonl'), formatEventLine(event, fields, now), leoDir);
 }
 
 /** Events the run's windows are assembled from (kept even when they scroll out of the recent window). */

@@ -18,7 +18,7 @@
 // claim cannot record (`max_iterations`, `awaiting_human`, a state that fails the schema or is not JSON) resumed once.
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { readBoundedNoFollow, readBounded, readText } from '../files';
 import { editJsonFields, writeFileAtomic, withStateLock, LockLostError, SymlinkRefusedError, type LockOptions } from '../atomic';
 import { parseGuardrails } from '../guardrails';
@@ -219,7 +219,7 @@ async function readMark(path: string): Promise<ResumeMark | undefined> {
 
 async function writeMark(path: string, mark: ResumeMark): Promise<void> {
   await fs.mkdir(join(path, '..'), { recursive: true });
-  await writeFileAtomic(path, `${JSON.stringify(mark)}\n`, { mode: 0o600 });
+  await writeFileAtomic(path, `${JSON.stringify(mark)}\n`, { mode: 0o600, within: dirname(path) });
 }
 
 /** `.leopold/STOP`'s identity (inode and mtime), or undefined when there is none. Never opened. */
@@ -313,7 +313,8 @@ export async function resumeUnderLock(
     let before: Record<string, unknown> | undefined;
     if (decision.fields && r.kind === 'ok' && state.kind === 'ok') {
       before = Object.fromEntries(Object.keys(decision.fields).map((k) => [k, state.raw[k]]));
-      await writeFileAtomic(statePath, editJsonFields(r.text, decision.fields), { mode: r.stats.mode & 0o7777, beforeRename: stillHeld });
+      await writeFileAtomic(statePath, editJsonFields(r.text, decision.fields), { mode: r.stats.mode & 0o7777, beforeRename: stillHeld,
+        within: t.leoDir });
     }
     if (decision.clearStop && (await stopId(t.leoDir)) === ask.clearStop) await fs.rm(join(t.leoDir, 'STOP'), { force: true });
     const mark: ResumeMark = { stop: decision.stopKey, at: nowMs, harness: ask.harness };

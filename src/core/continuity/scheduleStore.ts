@@ -49,7 +49,7 @@ export class ScheduleStore {
   async write(leoDir: string, s: StoredSchedule): Promise<void> {
     const path = await this.path(leoDir);
     await fs.mkdir(this.dir, { recursive: true });
-    await withStateLock(leoDir, () => writeFileAtomic(path, `${JSON.stringify(s)}\n`, { mode: 0o600 }), this.lock);
+    await withStateLock(leoDir, () => writeFileAtomic(path, `${JSON.stringify(s)}\n`, { mode: 0o600, within: this.dir }), this.lock);
   }
 
   /**

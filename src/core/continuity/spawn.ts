@@ -14,6 +14,7 @@ import { spawn } from 'node:child_process';
 import type { SpawnPlan } from './decide';
 import type { SpawnedChild } from './runner';
 import { procInfo } from './proc';
+import { openForAppend } from '../atomic';
 
 /**
  * The session variables removed from an agent's environment, exactly these (user configuration such as
@@ -140,10 +141,8 @@ export async function spawnLogged(plan: SpawnPlan, logPath: string, env: NodeJS.
   const [argv0, ...args] = plan.argv;
   const file = await resolveAgentBinary(argv0, plan.harness, env);
   // Non-blocking and checked: the log is a regular file in the extension's own folder, never anything planted there.
-  const flags = fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_CREAT | fsConstants.O_NOFOLLOW | (fsConstants.O_NONBLOCK ?? 0);
-  const fh = await fs.open(logPath, flags, 0o600);
+  const fh = await openForAppend(logPath);
   try {
-    if (!(await fh.stat()).isFile()) throw new Error(`${logPath} is not a regular file; the agent was not started`);
     await fh.write(`# ${new Date().toISOString()} ${JSON.stringify([file, ...args])} in ${plan.cwd}\n`);
     const outputFrom = (await fh.stat()).size;
     const child = spawn(file, args, {

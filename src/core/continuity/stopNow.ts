@@ -15,11 +15,11 @@ import { endProcessTree, ancestry, refuseProtected, type EndResult, type PidChec
 export async function killSwitchFirst(leoDir: string, lock?: LockOptions): Promise<{ underLock: boolean }> {
   const stop = join(leoDir, 'STOP');
   try {
-    await withStateLock(leoDir, () => touchFlagFile(stop), lock);
+    await withStateLock(leoDir, () => touchFlagFile(stop, leoDir), lock);
     return { underLock: true };
   } catch (err) {
     if (!(err instanceof LockTimeoutError)) throw err;
-    await touchFlagFile(stop);
+    await touchFlagFile(stop, leoDir);
     return { underLock: false };
   }
 }

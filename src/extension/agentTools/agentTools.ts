@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import {
-  AGENT_TOOLS, ToolInputError, checkCheckpointAnswer, projectArg, recentEventsAnswer, searchDecisionsAnswer, toolInput, type AgentToolName,
+  AGENT_TOOLS, ToolInputError, checkCheckpointAnswer, checkStatusReads, markUntrusted, projectArg, recentEventsAnswer,
+  searchDecisionsAnswer, toolInput, type AgentToolName,
 } from '../../core/agent/tools';
 import { isWithin } from '../../core/files';
 import type { LeopoldContext } from '../foundation/context';
@@ -61,11 +62,15 @@ async function workspaceFile(file: string, project: LeopoldProject): Promise<str
 async function answer(ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, name: AgentToolName, raw: unknown): Promise<unknown> {
   const input = toolInput(raw);
   const project = projectFor(ctx, projectArg(input));
+  // Every read by real path inside the workspace's folders: the same check as a `file` input.
+  const read = (f: string) => workspaceFile(f, project);
   switch (name) {
-    case 'leopold_run_status': return projectRunStatus(project, hub, live);
-    case 'leopold_check_checkpoint': return checkCheckpointAnswer(input, project.leoDir, (f) => workspaceFile(f, project), uiLocale());
-    case 'leopold_recent_events': return recentEventsAnswer(input, project.leoDir, uiLocale());
-    case 'leopold_search_decisions': return searchDecisionsAnswer(input, project.leoDir);
+    case 'leopold_run_status':
+      await checkStatusReads(project.leoDir, read);
+      return markUntrusted(await projectRunStatus(project, hub, live));
+    case 'leopold_check_checkpoint': return checkCheckpointAnswer(input, project.leoDir, read, uiLocale());
+    case 'leopold_recent_events': return recentEventsAnswer(input, project.leoDir, read, uiLocale());
+    case 'leopold_search_decisions': return searchDecisionsAnswer(input, project.leoDir, read);
   }
 }
 

@@ -197,7 +197,7 @@ export async function stopRun(deps: RunActionDeps, arg?: unknown): Promise<boole
   const project = await whichProject(deps, arg);
   if (!project) return false;
   try {
-    await touchFlagFile(project.file('STOP'));
+    await touchFlagFile(project.file('STOP'), project.leoDir);
   } catch (err) {
     if (!(err instanceof SymlinkRefusedError)) throw err;
     deps.log.error(`${project.name}: Stop refused: ${err.message}`);

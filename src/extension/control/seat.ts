@@ -15,6 +15,7 @@ import { procInfo, verifyOwnChild, type ProcInfo } from '../../core/continuity/p
 import { recordEarlyExit } from '../../core/continuity/runner';
 import { spawnLogged, type AgentExit, type LoggedSpawn } from '../../core/continuity/spawn';
 import type { SpawnPlan } from '../../core/continuity/decide';
+import { appendLine } from '../../core/atomic';
 
 const STORAGE_KEY = 'leopold.seat.children';
 
@@ -87,7 +88,7 @@ export class Seat implements vscode.Disposable {
     if (!this.registry.exited(rec.id, ended)) return;
     // The log's closing line before Leopold's record: whoever sees the record (a person, a test) finds the log whole.
     const how = exit.signal ? `was ended by ${exit.signal}` : `exited with code ${exit.code}`;
-    await fs.appendFile(rec.logPath, `# ${new Date().toISOString()} ${how}\n`).catch(() => undefined);
+    await appendLine(rec.logPath, `# ${new Date().toISOString()} ${how}\n`, this.logDir()).catch(() => undefined);
     // Leopold's record for it, at once and under the lock — never in Restricted Mode (nothing is written there).
     const decided = (early: boolean) => (ended.early = early); // before the record lands: its readers find the answer
     const r = this.ctx.isTrusted() ? await recordEarlyExit(project.leoDir, rec, exit, Date.now(), undefined, decided).catch((err) => {

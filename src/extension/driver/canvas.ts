@@ -142,7 +142,7 @@ export class Canvas extends Disposable {
       await d.schedule(['events.jsonl']);
       const offset = d.model.tailer.offset;
       const line = commandLine(built.command);
-      await appendLine(project.file('commands.jsonl'), line);
+      await appendLine(project.file('commands.jsonl'), line, project.leoDir);
       const sent = d.tracker.add(built.command, line, offset, Date.now());
       await d.persist();
       this.ctx.log.info(`${project.name}: canvas ${cmd} appended to commands.jsonl (${Buffer.byteLength(line)} bytes)`);
@@ -172,6 +172,7 @@ export class Canvas extends Disposable {
       if (!next.ok) throw new Error(`workflow-directives.json is not a JSON array (${next.reason}); it was left untouched`);
       let changedMeanwhile = false;
       await writeFileAtomic(path, next.text, {
+        within: project.leoDir,
         // The dashboard rewrites this file without a lock: only replace what was read.
         beforeRename: async () => {
           const now = await readBounded(path, 8 * 1024 * 1024);

@@ -7,7 +7,7 @@
 // builds every node with createElement + textContent; transcript text is never markup.
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
-import { sep } from 'node:path';
+import { join, sep } from 'node:path';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import type { LiveRuns } from '../live/live';
@@ -16,6 +16,9 @@ import { uiLocale } from '../foundation/locale';
 import { Reviewer, type MorningReport, type ReviewInput, type WindowReview } from '../../core/review/review';
 import { readReviewInput, reviewInputOf } from '../../core/review/read';
 import { reportMarkdown, windowMarkdown } from '../../core/review/markdown';
+import { WriteOutsideError } from '../../core/writeGuard';
+import { isWriteRefusal, writeExport } from '../foundation/guardedWrite';
+import { inert } from '../foundation/untrusted';
 
 export const REVIEW_SCHEME = 'leopold-review';
 const VIEW_TYPE = 'leopold.review';
@@ -35,7 +38,6 @@ export function targetOf(arg: unknown): Target | undefined {
   return m ? { root: m[1], run: m[2], window: m[3] ? Number(m[3]) : undefined } : undefined;
 }
 
-const insideLeopold = (p: string) => p.split(/[\\/]/).includes('.leopold');
 
 export interface ReviewTestApi {
   open(arg: Target): Promise<{ review?: WindowReview; report?: MorningReport } | undefined>;
@@ -114,11 +116,15 @@ class Reviews {
   async saveAs(md: string, name: string, root: string): Promise<void> {
     const dest = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(`${root}${sep}${name}`), filters: { Markdown: ['md'] } });
     if (!dest) return;
-    if (insideLeopold(dest.fsPath)) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Not saved: the review is never written into .leopold/. Pick another folder.'));
-      return;
-    }
-    await vscode.workspace.fs.writeFile(dest, Buffer.from(md, 'utf8'));
+    // By real path: a folder `notes -> .leopold` is .leopold/; a link at the name is never written through.
+    const leoDirs = [...new Set([join(root, '.leopold'), ...this.ctx.registry.projects.map((p) => p.leoDir)])];
+    await writeExport(dest, md, leoDirs).catch((err: unknown) => {
+      if (err instanceof WriteOutsideError) {
+        void vscode.window.showErrorMessage(vscode.l10n.t('Not saved: the review is never written into .leopold/. Pick another folder.'));
+      } else if (isWriteRefusal(err)) {
+        void vscode.window.showErrorMessage(vscode.l10n.t('Not saved: {0}', inert((err as Error).message, 600)));
+      } else throw err;
+    });
   }
 
   async show(arg: unknown, report: boolean): Promise<{ review?: WindowReview; report?: MorningReport } | undefined> {

@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { LeopoldContext } from '../foundation/context';
 import { WALKTHROUGH_ID } from '../runs/treeActions';
+import { createExclusive } from '../../core/atomic';
 
 export const WALKTHROUGH_SHOWN_KEY = 'leopold.walkthrough.shown';
 const MARKER = 'walkthrough-shown';
@@ -20,7 +21,7 @@ export function registerWalkthrough(ctx: LeopoldContext): void {
   void (async () => {
     // `wx`: only the first window to get here opens it (two windows activating at once open it once).
     await fs.mkdir(dir, { recursive: true });
-    const created = await fs.writeFile(join(dir, MARKER), `${new Date().toISOString()}\n`, { flag: 'wx' }).then(() => true, () => false);
+    const created = await createExclusive(join(dir, MARKER), `${new Date().toISOString()}\n`, dir).catch(() => false);
     await ext.globalState.update(WALKTHROUGH_SHOWN_KEY, true);
     if (!created) return;
     ctx.log.info('first activation after install: opening the walkthrough (once)');

@@ -227,6 +227,32 @@ suite('Driver runs', () => {
     assert.ok((await fs.readFile(leoFile(serial, 'CHARTER-amendments.md'), 'utf8')).includes('Prefer small public APIs'), 'the file is not touched');
   });
 
+  test('Apply to CHARTER.md through a link (.leopold/CHARTER.md -> a ~/.bashrc stand-in) is refused; the stand-in is untouched', async () => {
+    const charter = leoFile(serial, 'CHARTER.md');
+    const original = await fs.readFile(charter);
+    // The stand-in lies outside the project, as ~/.bashrc would; the amendment's rule would run if a shell sourced it.
+    const standIn = path.join(path.dirname(serial), `bashrc-stand-in-${process.pid}`);
+    const bashrc = Buffer.from('# stand-in for ~/.bashrc\nexport PATH=$HOME/bin:$PATH\n');
+    await fs.writeFile(standIn, bashrc);
+    await fs.rm(charter);
+    await fs.symlink(standIn, charter);
+    try {
+      const list = await waitFor('the amendment still listed', () => {
+        const project = (api.runsTree.render() as Plain[]).find((p) => p.id === serial);
+        return project && find(project, `${serial}::driver:amendments`)?.children;
+      });
+      // Refused before any preview opens: the command answers false by itself, no one has to discard anything.
+      assert.strictEqual(await vscode.commands.executeCommand('leopold.driver.applyAmendment', { id: list[0].id }), false);
+      assert.deepStrictEqual(await fs.readFile(standIn), bashrc, 'the stand-in is byte-identical');
+      assert.strictEqual(await fs.readlink(charter), standIn, 'the link itself is left as it was');
+      assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.fsPath === standIn && d.isDirty), 'no edited document behind the link');
+    } finally {
+      await fs.rm(charter, { force: true });
+      await fs.writeFile(charter, original);
+      await fs.rm(standIn, { force: true });
+    }
+  });
+
   test('a worktree is added to the workspace from its node, and then says so', async () => {
     const id = node(`${root}::driver:worktrees`)!.children![0].id;
     const folders = vscode.workspace.workspaceFolders!.length;

@@ -3,11 +3,13 @@
 // user's only.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, openSync, promises as fs, readFileSync } from 'node:fs';
+import { closeSync, constants, openSync, promises as fs, readFileSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import {
-  AGENT_TOOLS, EVENTS_MAX, ToolInputError, checkCheckpointAnswer, recentEventsAnswer, searchDecisionsAnswer, toolInput,
+  AGENT_TOOLS, EVENTS_MAX, ToolInputError, UNTRUSTED_FIELD, UNTRUSTED_NOTE, checkCheckpointAnswer, checkStatusReads, recentEventsAnswer,
+  searchDecisionsAnswer, toolInput,
 } from '../../../../src/core/agent/tools';
+import { ProjectScope } from '../../../../src/cli/scope';
 import { tempFolder } from '../../../support/tempDir';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
@@ -17,6 +19,7 @@ const DEMO_LEO = path.join(ROOT, 'examples', 'demo', '.leopold');
 const noFiles = async (f: string): Promise<string> => {
   throw new ToolInputError(`no files here (${f})`);
 };
+const anywhere = async (f: string): Promise<string> => path.resolve(f);
 
 describe('agent tools: one definition, bounded answers (core/agent/tools.ts)', function () {
   this.timeout(60_000);
@@ -48,9 +51,9 @@ describe('agent tools: one definition, bounded answers (core/agent/tools.ts)', f
     assert.throws(() => toolInput('x'), ToolInputError);
     assert.throws(() => toolInput([1]), ToolInputError);
     assert.deepEqual(toolInput(undefined), {});
-    await assert.rejects(recentEventsAnswer({ limit: 0 }, DEMO_LEO), /limit must be a positive integer/);
-    await assert.rejects(recentEventsAnswer({ event: 7 }, DEMO_LEO), /event must be a string/);
-    await assert.rejects(searchDecisionsAnswer({}, DEMO_LEO), /query is required/);
+    await assert.rejects(recentEventsAnswer({ limit: 0 }, DEMO_LEO, anywhere), /limit must be a positive integer/);
+    await assert.rejects(recentEventsAnswer({ event: 7 }, DEMO_LEO, anywhere), /event must be a string/);
+    await assert.rejects(searchDecisionsAnswer({}, DEMO_LEO, anywhere), /query is required/);
     await assert.rejects(checkCheckpointAnswer({ text: 'x'.repeat(2 * 1024 * 1024) }, DEMO_LEO, noFiles), /longer than/);
     await assert.rejects(checkCheckpointAnswer({ file: '/etc/passwd' }, DEMO_LEO, noFiles), /no files here/, 'the face decides which files');
   });
@@ -60,7 +63,7 @@ describe('agent tools: one definition, bounded answers (core/agent/tools.ts)', f
     const lines: string[] = [];
     for (let i = 0; i < 120_000; i++) lines.push(`{"ts":"2026-11-01T00:00:00Z","event":"turn_start","iteration":${i},"open_items":2}`);
     await fs.writeFile(path.join(dir, 'events.jsonl'), lines.join('\n') + '\n');
-    const r = await recentEventsAnswer({ limit: 100_000 }, dir);
+    const r = await recentEventsAnswer({ limit: 100_000 }, dir, anywhere);
     assert.equal(r.events.length, EVENTS_MAX);
     assert.equal('fromTail' in r && r.fromTail, true);
     assert.deepEqual(r.events.slice(0, 2).map((e) => e.fields.iteration), [119_999, 119_998]);
@@ -73,19 +76,44 @@ describe('agent tools: one definition, bounded answers (core/agent/tools.ts)', f
     // A reader that opened a FIFO would block until a writer came: race each answer against a timer.
     const bounded = <T>(what: string, p: Promise<T>) => Promise.race([p, new Promise<never>((_, no) => setTimeout(() => no(new Error(`${what} hangs`)), 5000).unref())]);
     try {
-      const c = await bounded('check a FIFO', checkCheckpointAnswer({}, dir, noFiles));
+      const c = await bounded('check a FIFO', checkCheckpointAnswer({}, dir, anywhere));
       assert.deepEqual([c.ok, 'unreadable' in c ? c.unreadable : undefined], [false, 'not a regular file (never opened)']);
-      const e = await bounded('recent events of a FIFO', recentEventsAnswer({}, dir));
-      assert.match(e.unreadable!, /fifo/);
+      const e = await bounded('recent events of a FIFO', recentEventsAnswer({}, dir, anywhere));
+      assert.match('unreadable' in e ? e.unreadable : '', /fifo/);
     } finally {
       for (const f of fifos) closeSync(openSync(f, constants.O_RDWR | constants.O_NONBLOCK)); // frees a blocked reader, if any
     }
   });
 
+  it('the LM tools\' reads: a .leopold/ file linked out of the scope is never read, whichever tool reads it', async () => {
+    const ws = tempFolder('leo-tools-links-');
+    const leo = path.join(ws, 'proj', '.leopold');
+    await fs.mkdir(leo, { recursive: true });
+    await fs.mkdir(path.join(ws, 'outside'));
+    await fs.writeFile(path.join(ws, 'outside', 'DECISIONS.md'), '# Decisions\n\n## D1 — SECRET\n- **Decision:** SECRET\n');
+    await fs.writeFile(path.join(ws, 'outside', 'events.jsonl'), '{"ts":"2026-11-01T00:00:00Z","event":"stop","reason":"SECRET"}\n');
+    symlinkSync(path.join(ws, 'outside', 'DECISIONS.md'), path.join(leo, 'DECISIONS.md'));
+    symlinkSync(path.join(ws, 'outside', 'events.jsonl'), path.join(leo, 'events.jsonl'));
+    symlinkSync(path.join(ws, 'outside', 'DECISIONS.md'), path.join(leo, 'CHECKPOINT.md'));
+    // The faces' scope: real paths inside the project only (the MCP server's, as a `file` input gets it).
+    const scope = await ProjectScope.create(path.join(ws, 'proj'), []);
+    const read = (f: string) => scope.file(f, path.join(ws, 'proj'));
+    const d = await searchDecisionsAnswer({ query: 'SECRET' }, leo, read);
+    assert.deepEqual(d.hits, [], 'DECISIONS.md linked out: not read');
+    await assert.rejects(recentEventsAnswer({}, leo, read), ToolInputError);
+    await assert.rejects(checkCheckpointAnswer({}, leo, read), ToolInputError);
+    await assert.rejects(checkStatusReads(leo, read), ToolInputError);
+    // The same files through a scope that includes the outside folder are read: the check is by real path, not by name.
+    const wide = await ProjectScope.create(path.join(ws, 'proj'), [path.join(ws, 'outside')]);
+    const all = await searchDecisionsAnswer({ query: 'SECRET' }, leo, (f) => wide.file(f, path.join(ws, 'proj')));
+    assert.equal(all.hits.length, 1);
+    assert.equal(all[UNTRUSTED_FIELD], UNTRUSTED_NOTE, 'marked as untrusted run data');
+  });
+
   it('decisions: `leopold recall` over the demo\'s run and archive, bounded', async () => {
-    const all = await searchDecisionsAnswer({ query: '', limit: 50 }, DEMO_LEO);
+    const all = await searchDecisionsAnswer({ query: '', limit: 50 }, DEMO_LEO, anywhere);
     assert.ok(all.hits.length >= 3);
-    const one = await searchDecisionsAnswer({ query: '', limit: 1 }, DEMO_LEO);
+    const one = await searchDecisionsAnswer({ query: '', limit: 1 }, DEMO_LEO, anywhere);
     assert.equal(one.hits.length, 1);
     assert.ok(all.hits.every((h) => h.file.startsWith(DEMO_LEO) && h.line >= 1));
   });
