@@ -248,21 +248,31 @@ export interface AtomicWriteOptions {
 }
 
 let tmpCounter = 0;
+
+/**
+ * `.<name><suffix>` beside `path`. A Buffer path (a name that is not UTF-8, from a snapshot) stays bytes: a string
+ * would re-encode it and name another file.
+ */
+function tempSibling(path: string | Buffer, suffix: string): string | Buffer {
+  if (typeof path === 'string') return join(dirname(path), `.${basename(path)}${suffix}`);
+  const slash = path.lastIndexOf(0x2f);
+  return Buffer.concat([path.subarray(0, slash + 1), Buffer.from('.'), path.subarray(slash + 1), Buffer.from(suffix)]);
+}
 /**
  * Temp file in the same directory (created exclusively, so a planted symlink is never followed), flushed to disk,
  * then renamed over the target: a reader or a crash sees the old file or the new one, never a torn or empty one.
  * A target that is a symlink is refused: the rename would replace the link, the caller meant the file behind it.
  */
-export async function writeFileAtomic(path: string, data: string, opts: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(path: string | Buffer, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
   const old = await fs.lstat(path).catch(() => undefined);
-  if (old?.isSymbolicLink()) throw new SymlinkRefusedError(path);
+  if (old?.isSymbolicLink()) throw new SymlinkRefusedError(path.toString());
   const mode = opts.mode ?? (old ? old.mode & 0o7777 : undefined);
-  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${++tmpCounter}`);
+  const tmp = tempSibling(path, `.tmp-${process.pid}-${++tmpCounter}`);
   let fh: fs.FileHandle | undefined;
   try {
     fh = await fs.open(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, mode ?? 0o644);
     if (mode !== undefined) await fh.chmod(mode); // exactly the old bits, whatever the umask
-    await fh.writeFile(data, 'utf8');
+    await fh.writeFile(data);
     await fh.sync();
     await fh.close();
     fh = undefined;
