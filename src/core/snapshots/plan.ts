@@ -17,7 +17,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs, constants as fsc } from 'node:fs';
 import { join } from 'node:path';
 import { SymlinkRefusedError, writeFileAtomic } from '../atomic';
-import { bytesOf, runGit, shownPath } from './git';
+import { bytePath as toBytePath, bytesOf, runGit, shownPath } from './git';
 import { rawDiff, type SnapshotFileChange } from './diff';
 import type { SnapshotInfo, SnapshotStore } from './store';
 
@@ -108,11 +108,12 @@ const sameAs = (c: FileState, oid: string | null, mode: string | null): boolean 
 };
 
 /** The three-way merge of one file: the merged bytes, or why it would not merge. */
-async function merge3(store: SnapshotStore, ours: Buffer, baseOid: string, theirsOid: string):
+async function merge3(store: SnapshotStore, ours: Buffer, baseOid: string, theirsOid: string, got: Map<string, Buffer>):
 Promise<{ ok: true; bytes: Buffer } | { ok: false; why: string }> {
   const dir = await fs.mkdtemp(join(store.dir, 'merge-'));
   try {
-    const [base, theirs] = await Promise.all([store.blob(baseOid), store.blob(theirsOid)]);
+    const [base, theirs] = [got.get(baseOid), got.get(theirsOid)];
+    if (!base || !theirs) return { ok: false, why: 'the snapshot lacks this file\'s bytes' };
     await Promise.all([fs.writeFile(join(dir, 'ours'), ours), fs.writeFile(join(dir, 'base'), base),
       fs.writeFile(join(dir, 'theirs'), theirs)]);
     const r = await runGit(store.ctx, ['merge-file', '-p', '-L', 'now', '-L', 'window end', '-L', 'window start', 'ours', 'base', 'theirs'],
@@ -125,9 +126,17 @@ Promise<{ ok: true; bytes: Buffer } | { ok: false; why: string }> {
   }
 }
 
-/** One file of a plan: what to do with it, or undefined when it is already as it was at the start. */
+/** A file changed on both sides: merged once every such file's recorded bytes are read (one git run). */
+interface PendingMerge {
+  base: Pick<PlanItem, 'path' | 'bytePath' | 'current'>;
+  ours: Buffer;
+  baseOid: string;
+  theirsOid: string;
+}
+
+/** One file of a plan: what to do with it, a merge to try, or undefined when it is already as it was at the start. */
 async function planFile(store: SnapshotStore, ch: SnapshotFileChange, cache: Map<string, string | undefined>):
-Promise<PlanItem | undefined> {
+Promise<PlanItem | PendingMerge | undefined> {
   const { state: c, bytes } = await fileState(store.projectDir, ch.bytePath, store.sizeCapBytes, cache);
   const base = { path: ch.path, bytePath: ch.bytePath, current: c };
   const s = { oid: ch.beforeOid, mode: ch.beforeMode };
@@ -145,22 +154,44 @@ Promise<PlanItem | undefined> {
   if (s.oid === null) return conflict('created by the window and changed since; not deleted');
   if (t.oid === null) return conflict('deleted by the window and created again since; left as it is');
   if (c.kind === 'link' || s.mode === '120000' || t.mode === '120000') return conflict('a link changed since; links are not merged');
-  const m = await merge3(store, bytes ?? Buffer.alloc(0), t.oid, s.oid);
-  if (!m.ok) return conflict(`${m.why}; left as it is`);
-  return { ...base, action: 'merge', reason: 'changed since by someone else; the window\'s change is taken out and the rest kept',
+  return { base, ours: bytes ?? Buffer.alloc(0), baseOid: t.oid, theirsOid: s.oid };
+}
+
+async function mergeFile(store: SnapshotStore, p: PendingMerge, got: Map<string, Buffer>): Promise<PlanItem> {
+  const m = await merge3(store, p.ours, p.baseOid, p.theirsOid, got);
+  if (!m.ok) return { ...p.base, action: 'conflict', reason: `${m.why}; left as it is` };
+  return { ...p.base, action: 'merge', reason: 'changed since by someone else; the window\'s change is taken out and the rest kept',
     merged: m.bytes };
 }
 
-async function planBetween(store: SnapshotStore, kind: Plan['kind'], run: string, window: number, from: SnapshotInfo, to: SnapshotInfo):
-Promise<Plan> {
-  const changes = (await rawDiff(store.ctx, from.commit, to.commit)).filter((c) => c.bytePath !== '.leopold'
-    && !c.bytePath.startsWith('.leopold/'));
+/** Which files a plan covers: all, or those under one folder or of one file (Revert This File). */
+export interface PlanScope {
+  /** Project-relative paths (UTF-8): the file itself, or every file below it. */
+  under?: string | readonly string[];
+}
+
+const inScope = (bytePath: string, scope: PlanScope) => {
+  if (bytePath === '.leopold' || bytePath.startsWith('.leopold/')) return false;
+  if (scope.under === undefined) return true;
+  return (typeof scope.under === 'string' ? [scope.under] : scope.under).some((under) => {
+    const u = toBytePath(under.replace(/\/+$/, ''));
+    return bytePath === u || bytePath.startsWith(`${u}/`);
+  });
+};
+
+async function planBetween(store: SnapshotStore, kind: Plan['kind'], run: string, window: number, from: SnapshotInfo, to: SnapshotInfo,
+  scope: PlanScope): Promise<Plan> {
+  const changes = (await rawDiff(store.ctx, from.commit, to.commit)).filter((c) => inScope(c.bytePath, scope));
   const cache = new Map<string, string | undefined>();
-  const files: PlanItem[] = [];
+  const planned: Array<PlanItem | PendingMerge> = [];
   for (const ch of changes) {
     const item = await planFile(store, ch, cache);
-    if (item) files.push(item);
+    if (item) planned.push(item);
   }
+  const pending = planned.filter((p): p is PendingMerge => 'ours' in p);
+  const got = await store.blobs(pending.flatMap((p) => [p.baseOid, p.theirsOid]));
+  const files: PlanItem[] = [];
+  for (const p of planned) files.push('ours' in p ? await mergeFile(store, p, got) : p);
   return { kind, run, window, from, to, files };
 }
 
@@ -172,19 +203,19 @@ async function edges(store: SnapshotStore, run: string, window: number): Promise
 }
 
 /** The plan to take back window N's changes (start → end). */
-export async function planRevert(store: SnapshotStore, run: string, window: number): Promise<Plan> {
+export async function planRevert(store: SnapshotStore, run: string, window: number, scope: PlanScope = {}): Promise<Plan> {
   const { all, start } = await edges(store, run, window);
   const end = all.find((s) => s.window === window && s.edge === 'end');
   if (!end) throw new NoSnapshotError(`window ${window} has no snapshot at its end, so it cannot be taken back`);
-  return planBetween(store, 'revert', run, window, start, end);
+  return planBetween(store, 'revert', run, window, start, end, scope);
 }
 
 /** The plan to take back windows N to now (window N's start → the run's newest snapshot). */
-export async function planRewind(store: SnapshotStore, run: string, window: number): Promise<Plan> {
+export async function planRewind(store: SnapshotStore, run: string, window: number, scope: PlanScope = {}): Promise<Plan> {
   const { all, start } = await edges(store, run, window);
   const newest = all.reduce((a, b) => (b.takenMs > a.takenMs || (b.takenMs === a.takenMs && (b.window > a.window
     || (b.window === a.window && b.edge === 'end'))) ? b : a));
-  return planBetween(store, 'rewind', run, window, start, newest);
+  return planBetween(store, 'rewind', run, window, start, newest, scope);
 }
 
 /** The plan as `leopold-status --rewind/--revert --json` prints it. */
@@ -216,13 +247,13 @@ async function ensureParents(root: string, bytePath: string): Promise<void> {
   }
 }
 
-async function writeTarget(store: SnapshotStore, item: PlanItem, abs: Buffer): Promise<void> {
+async function writeTarget(store: SnapshotStore, item: PlanItem, abs: Buffer, blobs: Map<string, Buffer>): Promise<void> {
   await ensureParents(store.projectDir, item.bytePath);
   if (item.action === 'merge') {
     const st = await fs.lstat(abs);
     return writeFileAtomic(abs, item.merged ?? Buffer.alloc(0), { mode: st.mode & 0o7777 });
   }
-  const bytes = await store.blob(item.targetOid!);
+  const bytes = blobs.get(item.targetOid!) ?? await store.blob(item.targetOid!);
   if (item.targetMode === '120000') {
     const slash = item.bytePath.lastIndexOf('/');
     const tmp = Buffer.concat([bytesOf(`${store.projectDir}/${item.bytePath.slice(0, slash + 1)}`),
@@ -248,6 +279,7 @@ export async function applyPlan(store: SnapshotStore, plan: Plan): Promise<Apply
   const cache = new Map<string, string | undefined>();
   // Deletions first: a folder a window made where a file was can then take the file back.
   const order = [...plan.files].sort((a, b) => Number(b.action === 'delete') - Number(a.action === 'delete'));
+  const blobs = await store.blobs(plan.files.flatMap((f) => (f.targetOid ? [f.targetOid] : [])));
   for (const item of order) {
     if (item.action === 'conflict') {
       out.push({ path: item.path, action: item.action, done: false, reason: item.reason });
@@ -261,7 +293,7 @@ export async function applyPlan(store: SnapshotStore, plan: Plan): Promise<Apply
     const abs = Buffer.concat([bytesOf(`${store.projectDir}/`), bytesOf(item.bytePath)]);
     try {
       if (item.action === 'delete') await fs.rm(abs);
-      else await writeTarget(store, item, abs);
+      else await writeTarget(store, item, abs, blobs);
       cache.clear();
       out.push({ path: item.path, action: item.action, done: true });
     } catch (err) {

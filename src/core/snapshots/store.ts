@@ -291,6 +291,29 @@ export class SnapshotStore {
     return (await runGit(this.ctx, ['cat-file', 'blob', oid], { maxBytes })).stdout;
   }
 
+  /** The bytes of several blobs in one git run (bounded by the size cap each). */
+  async blobs(oids: readonly string[]): Promise<Map<string, Buffer>> {
+    const unique = [...new Set(oids)];
+    const out = new Map<string, Buffer>();
+    if (!unique.length) return out;
+    const r = await runGit(this.ctx, ['cat-file', '--batch'], { input: unique.join('\n') + '\n',
+      maxBytes: unique.length * (this.sizeCapBytes + 128) });
+    const buf = r.stdout;
+    for (let at = 0; at < buf.length;) {
+      const nl = buf.indexOf(0x0a, at);
+      if (nl < 0) break;
+      const [oid, type, size] = buf.subarray(at, nl).toString('latin1').split(' ');
+      if (type === 'missing' || size === undefined) {
+        at = nl + 1;
+        continue;
+      }
+      const n = Number(size);
+      out.set(oid, buf.subarray(nl + 1, nl + 1 + n));
+      at = nl + 1 + n + 1;
+    }
+    return out;
+  }
+
   /** The store's size on disk (objects and refs), in bytes. */
   async sizeBytes(): Promise<number> {
     return duBytes(this.dir);
