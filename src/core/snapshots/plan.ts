@@ -16,6 +16,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs, constants as fsc } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { SymlinkRefusedError, writeFileAtomic } from '../atomic';
 import { bytePath as toBytePath, bytesOf, runGit, shownPath } from './git';
 import { rawDiff, type SnapshotFileChange } from './diff';
@@ -110,7 +111,7 @@ const sameAs = (c: FileState, oid: string | null, mode: string | null): boolean 
 /** The three-way merge of one file: the merged bytes, or why it would not merge. */
 async function merge3(store: SnapshotStore, ours: Buffer, baseOid: string, theirsOid: string, got: Map<string, Buffer>):
 Promise<{ ok: true; bytes: Buffer } | { ok: false; why: string }> {
-  const dir = await fs.mkdtemp(join(store.dir, 'merge-'));
+  const dir = await fs.mkdtemp(join(tmpdir(), 'leopold-merge-')); // never in the project, nor in the store (the CLI only reads it)
   try {
     const [base, theirs] = [got.get(baseOid), got.get(theirsOid)];
     if (!base || !theirs) return { ok: false, why: 'the snapshot lacks this file\'s bytes' };
