@@ -172,8 +172,12 @@ export class SnapshotStore {
   }
 
   private async record(tags: readonly SnapshotTag[], reason: string, now: () => number): Promise<SnapshotInfo> {
-    const listed = await runGit(this.ctx, ['ls-files', '-z', '-t', '-o', '-m', '--exclude-standard']);
-    const candidates: Candidate[] = nulFields(listed.stdout).map((f) => ({ path: f.slice(2), tracked: f[0] !== '?' }));
+    // One walk of the tree: what changed since the last snapshot (HEAD of the shadow repository, equal to its index
+    // after every recording) and what is new. Nothing changed, or only what is not recorded: no second walk (`add`).
+    const listed = await runGit(this.ctx, ['status', '--porcelain', '-z', '--untracked-files=all', '--no-renames']);
+    const entries = nulFields(listed.stdout);
+    const staged = entries.some((f) => f[0] !== ' ' && f[0] !== '?');
+    const candidates: Candidate[] = entries.map((f) => ({ path: f.slice(3), tracked: f[0] !== '?' }));
     const excluded = await this.excludedOf(candidates);
     const literal = (p: string) => `:(top,literal)${p}`;
     const tracked = excluded.filter((e) => e.tracked);
@@ -181,8 +185,12 @@ export class SnapshotStore {
       await runGit(this.ctx, ['rm', '--cached', '-r', '-q', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'],
         { input: Buffer.from(tracked.map((e) => `${literal(e.path)}\0`).join(''), 'latin1') });
     }
-    const spec = ['.', ...excluded.map((e) => `:(top,exclude,literal)${e.path}`)].map((s) => `${s}\0`).join('');
-    await runGit(this.ctx, ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: Buffer.from(spec, 'latin1') });
+    const left = new Set(excluded.map((e) => e.path));
+    const inExcluded = (p: string) => left.has(p) || [...left].some((x) => p.startsWith(`${x}/`));
+    if (staged || candidates.some((c) => !inExcluded(c.path.replace(/\/$/, '')))) {
+      const spec = ['.', ...excluded.map((e) => `:(top,exclude,literal)${e.path}`)].map((s) => `${s}\0`).join('');
+      await runGit(this.ctx, ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: Buffer.from(spec, 'latin1') });
+    }
     const tree = (await runGit(this.ctx, ['write-tree'])).stdout.toString('latin1').trim();
     const meta = {
       leopoldSnapshot: 1, tags, reason, takenMs: now(),
@@ -196,8 +204,10 @@ export class SnapshotStore {
       .toString('latin1').trim();
     const known = await this.knownRefs();
     const updates = tags.map(refOf).filter((r) => !(r.endsWith('/start') && known.has(r)));
-    if (updates.length) {
-      await runGit(this.ctx, ['update-ref', '--stdin', '-z'], { input: updates.map((r) => `update ${r}\0${commit}\0\0`).join('') });
+    {
+      // HEAD follows the newest recording: the next recording's status compares against it.
+      const input = [...updates, 'HEAD'].map((r) => `update ${r}\0${commit}\0\0`).join('');
+      await runGit(this.ctx, ['update-ref', '--stdin', '-z'], { input });
       for (const r of updates) known.add(r);
     }
     const first = tags[0] ?? { run: '', window: 0, edge: 'start' as Edge };

@@ -104,9 +104,17 @@ describe('core/snapshots/store', function () {
     assert.deepStrictEqual(s.nested.sort(), ['nested', 'sub']);
     assert.deepStrictEqual(s.tooLarge, [{ path: 'big.bin', bytes: 100 * 1024 * 1024 }]);
     assert.deepStrictEqual(fingerprint(join(project, '.git')), before, 'the project\'s .git is untouched');
+    // Again, unchanged (the one-walk path): the same tree, the same lists; then one file changed next to them.
+    const s2 = await store.take([tag(1, 'end')], 'stop');
+    assert.deepStrictEqual([s2.tree, s2.nested.sort(), s2.tooLarge], [s.tree, ['nested', 'sub'], s.tooLarge]);
+    writeFileSync(join(project, 'src', 'a.ts'), 'a changed\n');
+    const s3 = await store.take([tag(2, 'end')], 'stop');
+    assert.notStrictEqual(s3.tree, s.tree);
+    assert.deepStrictEqual([...treeOf(store, s3).keys()].sort(), names);
     // The metadata survives a new store object (a reload).
     const again = await (await open()).list('run-1');
-    assert.deepStrictEqual(again.map((x) => [x.window, x.edge, x.reason, x.tooLarge.length]), [[1, 'start', 'activation', 1]]);
+    assert.deepStrictEqual(again.map((x) => [x.window, x.edge, x.reason, x.tooLarge.length]), [[1, 'start', 'activation', 1],
+      [1, 'end', 'stop', 1], [2, 'end', 'stop', 1]]);
   });
 
   it('is isolated from the person\'s config: signing on, no identity, failing hooks, fsmonitor, a stale index.lock', async () => {
