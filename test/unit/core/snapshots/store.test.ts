@@ -91,6 +91,14 @@ describe('core/snapshots/store', function () {
     mkdirSync(join(project, 'sub'));
     writeFileSync(join(project, 'sub', '.git'), 'gitdir: ../.git/modules/sub\n');
     writeFileSync(join(project, 'sub', 's.txt'), 's\n');
+    // A real submodule (its .git a file pointing into the project's .git/modules).
+    const lib = join(project, '..', 'lib');
+    mkdirSync(lib);
+    git(lib, 'init', '-q');
+    writeFileSync(join(lib, 'l.txt'), 'lib\n');
+    git(lib, 'add', '.');
+    git(lib, 'commit', '-qm', 'lib');
+    git(project, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'libsub');
     const odd = Buffer.concat([Buffer.from(`${project}/src/new\nline-`), Buffer.from([0xff, 0xfe]), Buffer.from('.txt')]);
     writeFileSync(odd, 'odd name\n');
     const before = fingerprint(join(project, '.git'));
@@ -98,15 +106,15 @@ describe('core/snapshots/store', function () {
     const s = await store.take([tag(1)], 'activation');
     const tree = treeOf(store, s);
     const names = [...tree.keys()].sort();
-    assert.deepStrictEqual(names, ['.gitignore', 'out-link', 'src/.gitignore', 'src/a.ts',
+    assert.deepStrictEqual(names, ['.gitignore', '.gitmodules', 'out-link', 'src/.gitignore', 'src/a.ts',
       Buffer.concat([Buffer.from('src/new\nline-'), Buffer.from([0xff, 0xfe]), Buffer.from('.txt')]).toString('latin1'), 'src/up-link'].sort());
     assert.match(tree.get('out-link')!, /^120000 blob/);
-    assert.deepStrictEqual(s.nested.sort(), ['nested', 'sub']);
+    assert.deepStrictEqual(s.nested.sort(), ['libsub', 'nested', 'sub']);
     assert.deepStrictEqual(s.tooLarge, [{ path: 'big.bin', bytes: 100 * 1024 * 1024 }]);
     assert.deepStrictEqual(fingerprint(join(project, '.git')), before, 'the project\'s .git is untouched');
     // Again, unchanged (the one-walk path): the same tree, the same lists; then one file changed next to them.
     const s2 = await store.take([tag(1, 'end')], 'stop');
-    assert.deepStrictEqual([s2.tree, s2.nested.sort(), s2.tooLarge], [s.tree, ['nested', 'sub'], s.tooLarge]);
+    assert.deepStrictEqual([s2.tree, s2.nested.sort(), s2.tooLarge], [s.tree, ['libsub', 'nested', 'sub'], s.tooLarge]);
     writeFileSync(join(project, 'src', 'a.ts'), 'a changed\n');
     const s3 = await store.take([tag(2, 'end')], 'stop');
     assert.notStrictEqual(s3.tree, s.tree);
