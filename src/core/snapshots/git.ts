@@ -66,7 +66,7 @@ export function gitEnvironment(ctx: GitContext, bare = false): Record<string, st
   return {
     ...out,
     GIT_DIR: ctx.gitDir, ...(bare ? {} : { GIT_WORK_TREE: ctx.workTree, GIT_INDEX_FILE: ctx.indexFile }),
-    GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0',
+    GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0',
     GIT_AUTHOR_NAME: SNAPSHOT_AUTHOR.name, GIT_AUTHOR_EMAIL: SNAPSHOT_AUTHOR.email,
     GIT_COMMITTER_NAME: SNAPSHOT_AUTHOR.name, GIT_COMMITTER_EMAIL: SNAPSHOT_AUTHOR.email,
     GIT_NO_REPLACE_OBJECTS: '1', GIT_CEILING_DIRECTORIES: '', LC_ALL: 'C',
