@@ -14,6 +14,8 @@ export interface StatusArgs {
   review: boolean;
   window?: number;
   run?: string;
+  /** `--rewind N` / `--revert N` (with `--dry-run`): the plan to take windows back, as data. */
+  takeBack?: { kind: 'rewind' | 'revert'; window: number };
   /** `--now` as UTC ms. */
   nowMs?: number;
   /** Extra directories the MCP server may read projects in. */
@@ -35,6 +37,7 @@ export function parseStatusArgs(argv: string[], cwd: string, locale: Locale): St
       options: {
         json: { type: 'boolean' }, statusline: { type: 'boolean' }, watch: { type: 'boolean' }, mcp: { type: 'boolean' },
         insights: { type: 'boolean' }, review: { type: 'boolean' }, window: { type: 'string' }, run: { type: 'string' },
+        rewind: { type: 'string' }, revert: { type: 'string' }, 'dry-run': { type: 'boolean' },
         now: { type: 'string' }, allow: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' },
           version: { type: 'boolean' },
       },
@@ -58,11 +61,22 @@ export function parseStatusArgs(argv: string[], cwd: string, locale: Locale): St
   if (v.review && (v.statusline || v.watch || v.mcp || v.insights)) return bad('--review goes with --json only');
   const window = v.window === undefined ? undefined : Number(v.window);
   if (window !== undefined && !(Number.isInteger(window) && window >= 1)) return bad(`--window ${v.window}: a window number (1, 2, …)`);
+  let takeBack: StatusArgs['takeBack'];
+  if (v.rewind !== undefined || v.revert !== undefined) {
+    if (v.rewind !== undefined && v.revert !== undefined) return bad('--rewind or --revert, not both');
+    const kind = v.rewind !== undefined ? 'rewind' : 'revert';
+    const raw = (v.rewind ?? v.revert)!;
+    const n = Number(raw);
+    if (!(/^\d+$/.test(raw) && n >= 1)) return bad(`--${kind} ${raw}: a window number (1, 2, …)`);
+    if (!v['dry-run']) return { error: msg(locale, 'status.cli.previewOnly') };
+    if (v.review || v.statusline || v.watch || v.mcp || v.insights) return bad(`--${kind} goes with --dry-run and --json only`);
+    takeBack = { kind, window: n };
+  } else if (v['dry-run']) return bad('--dry-run goes with --rewind N or --revert N');
   if (v.json && v.statusline) return { error: msg(locale, 'status.cli.jsonStatusline') };
   if (v.insights && (v.mcp || v.statusline || v.watch || v.now !== undefined)) return { error: msg(locale, 'status.cli.insightsAlone') };
   return {
     json: !!v.json, statusline: !!v.statusline, watch: !!v.watch, mcp: !!v.mcp, insights: !!v.insights, nowMs,
-    review: !!v.review, window, run: v.run,
+    review: !!v.review, window, run: v.run, takeBack,
     allow: (v.allow ?? []).map((d) => resolve(cwd, d)), dir: resolve(cwd, parsed.positionals[0] ?? '.'),
     help: !!v.help, version: !!v.version,
   };

@@ -81,6 +81,7 @@ export async function runStatusCli(argv: string[], raw: Io): Promise<number> {
     return check.code;
   }
   if (args.review) return runReviewCli(args, io, locale);
+  if (args.takeBack) return (await import('./rewind')).runTakeBackCli(args, io, locale);
   if (args.insights) {
     // `leopold insights` of the run in `.leopold/`: its JSON key for key (`--json`), else its report in Markdown.
     try {

@@ -291,22 +291,57 @@ export interface AtomicWriteOptions {
 }
 
 let tmpCounter = 0;
+
+/**
+ * `.<name><suffix>` beside `path`. A Buffer path (a name that is not UTF-8, from a snapshot) stays bytes: a string
+ * would re-encode it and name another file.
+ */
+/**
+ * The write guard for a target named by text or by bytes (a snapshot restores names that are not UTF-8). A byte name
+ * that is not UTF-8 is guarded through its folder (every folder up to the place, by real path), then the name itself
+ * is checked below by `lstat`.
+ */
+async function guardAtomicTarget(path: string | Buffer, within: string | undefined): Promise<void> {
+  const text = typeof path === 'string' ? path : exactUtf8(path);
+  if (text !== undefined) {
+    await guardWrite(text, within ?? dirname(text));
+    return;
+  }
+  const bytes = path as Buffer;
+  const folder = exactUtf8(bytes.subarray(0, Math.max(0, bytes.lastIndexOf(0x2f))));
+  if (folder === undefined) throw new NotRegularFileError(bytes.toString(), 'a folder whose name is not UTF-8');
+  await guardWrite(join(folder, '.leopold-name-not-utf8'), within ?? folder);
+  const st = await fs.lstat(bytes).catch(() => undefined);
+  if (st && !st.isFile() && !st.isSymbolicLink()) throw new NotRegularFileError(bytes.toString(), 'not a regular file');
+}
+
+/** The text of `bytes` when they are exactly UTF-8 (they survive a decode and re-encode), else undefined. */
+function exactUtf8(bytes: Buffer): string | undefined {
+  const text = bytes.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(bytes) ? text : undefined;
+}
+
+function tempSibling(path: string | Buffer, suffix: string): string | Buffer {
+  if (typeof path === 'string') return join(dirname(path), `.${basename(path)}${suffix}`);
+  const slash = path.lastIndexOf(0x2f);
+  return Buffer.concat([path.subarray(0, slash + 1), Buffer.from('.'), path.subarray(slash + 1), Buffer.from(suffix)]);
+}
 /**
  * Temp file in the same directory (created exclusively, so a planted symlink is never followed), flushed to disk,
  * then renamed over the target: a reader or a crash sees the old file or the new one, never a torn or empty one.
  * A target that is a symlink is refused: the rename would replace the link, the caller meant the file behind it.
  */
-export async function writeFileAtomic(path: string, data: string, opts: AtomicWriteOptions = {}): Promise<void> {
-  await guardWrite(path, opts.within ?? dirname(path));
+export async function writeFileAtomic(path: string | Buffer, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+  await guardAtomicTarget(path, opts.within);
   const old = await fs.lstat(path).catch(() => undefined);
-  if (old?.isSymbolicLink()) throw new SymlinkRefusedError(path, await linkTarget(path));
+  if (old?.isSymbolicLink()) throw new SymlinkRefusedError(path.toString(), await linkTarget(path.toString()));
   const mode = opts.mode ?? (old ? old.mode & 0o7777 : undefined);
-  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${++tmpCounter}`);
+  const tmp = tempSibling(path, `.tmp-${process.pid}-${++tmpCounter}`);
   let fh: fs.FileHandle | undefined;
   try {
     fh = await fs.open(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, mode ?? 0o644);
     if (mode !== undefined) await fh.chmod(mode); // exactly the old bits, whatever the umask
-    await fh.writeFile(data, 'utf8');
+    await fh.writeFile(data);
     await fh.sync();
     await fh.close();
     fh = undefined;

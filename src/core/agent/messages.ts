@@ -19,8 +19,10 @@ export const STATUS_EN = {
   'status.needsYou': 'needs you: {text}',
   'status.partial': 'still counting: {what}',
   'status.cli.usage': 'usage: leopold-status [--json] [--now <ISO-8601>] [--statusline] [--watch] [--insights] [--mcp] [--allow DIR] ' +
-    '[--review [--window N] [--run NAME]] [PROJECT_DIR]',
+    '[--review [--window N] [--run NAME]] [(--rewind N | --revert N) --dry-run] [PROJECT_DIR]',
   'status.cli.insightsAlone': '--insights takes only --json',
+  'status.cli.previewOnly': '--rewind and --revert only show the plan: add --dry-run (leopold-status never writes)',
+  'status.cli.noSnapshots': 'no snapshots to take window {n} back: {reason}',
   'status.cli.noProject': 'no .leopold/ in {dir}',
   'status.cli.notDirectory': '{path} is not a directory',
   'status.cli.unreadable': 'cannot read the Leopold project in {dir}: {reason}',
@@ -49,7 +51,9 @@ export const STATUS_PT_BR: Record<keyof typeof STATUS_EN, string> = {
   'status.needsYou': 'precisa de você: {text}',
   'status.partial': 'ainda contando: {what}',
   'status.cli.usage': 'uso: leopold-status [--json] [--now <ISO-8601>] [--statusline] [--watch] [--insights] [--mcp] [--allow DIR] ' +
-    '[--review [--window N] [--run NOME]] [PASTA_DO_PROJETO]',
+    '[--review [--window N] [--run NOME]] [(--rewind N | --revert N) --dry-run] [PASTA_DO_PROJETO]',
+  'status.cli.previewOnly': '--rewind e --revert só mostram o plano: acrescente --dry-run (o leopold-status nunca escreve)',
+  'status.cli.noSnapshots': 'não há snapshots para desfazer a janela {n}: {reason}',
   'status.cli.insightsAlone': '--insights aceita apenas --json',
   'status.cli.noProject': 'não há .leopold/ em {dir}',
   'status.cli.notDirectory': '{path} não é uma pasta',

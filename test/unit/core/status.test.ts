@@ -307,7 +307,7 @@ describe('leopold-status: the command (dist/status.js as a child process)', func
 
     const help = await cli(['--help']);
     assert.deepEqual([help.code, help.stderr], [0, '']);
-    assert.match(help.stdout, /^usage: leopold-status \[--json\] \[--now <ISO-8601>\] \[--statusline\] \[--watch\] \[--insights\] \[--mcp\] \[--allow DIR\] \[--review \[--window N\] \[--run NAME\]\] \[PROJECT_DIR\]\n$/);
+    assert.match(help.stdout, /^usage: leopold-status \[--json\] \[--now <ISO-8601>\] \[--statusline\] \[--watch\] \[--insights\] \[--mcp\] \[--allow DIR\] \[--review \[--window N\] \[--run NAME\]\] \[\(--rewind N \| --revert N\) --dry-run\] \[PROJECT_DIR\]\n$/);
     const pt = await cli(['--statusline', '--now', NOW_ISO, path.join(FIXTURES, 'aborted-run')], { env: { LANG: 'pt_BR.UTF-8' } });
     assert.equal(pt.stdout, 'Leopold · aborted-run · parada · user_stop · janela 2/10 · plano 1/3\n');
   });

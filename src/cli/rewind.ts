@@ -1,0 +1,41 @@
+// `leopold-status --rewind N --dry-run [--json] [PROJECT_DIR]` and `--revert N --dry-run`: what taking window N back
+// would do, file by file, from the project's snapshots (core/snapshots) — `{"window": N, "files": [{"path", "action",
+// "reason"}]}` — for scripts and agents. It never writes: no file of the project, no snapshot (the store is only
+// read). The run is the newest one with snapshots. Exit 0; 2 when window N has no snapshots; 1 when git is missing
+// or the store cannot be read.
+import { SnapshotStore } from '../core/snapshots/store';
+import { NoSnapshotError, planJson, planRevert, planRewind } from '../core/snapshots/plan';
+import { msg, type Locale } from '../core/messages';
+import type { StatusArgs } from './args';
+
+interface Io {
+  stdout(s: string): void;
+  stderr(s: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+export async function runTakeBackCli(args: StatusArgs, io: Io, locale: Locale): Promise<number> {
+  const { kind, window } = args.takeBack!;
+  const fail = (code: number, reason: string) => {
+    io.stderr(`leopold-status: ${msg(locale, 'status.cli.noSnapshots', { n: window, reason })}\n`);
+    return code;
+  };
+  let store: SnapshotStore;
+  try {
+    store = await SnapshotStore.open({ projectDir: args.dir, env: io.env });
+  } catch (err) {
+    return fail(1, (err as Error).message);
+  }
+  try {
+    const all = await store.list();
+    const run = all.length ? all.reduce((a, b) => (b.takenMs >= a.takenMs ? b : a)).run : undefined;
+    if (run === undefined) return fail(2, 'none recorded for this project');
+    const plan = kind === 'rewind' ? await planRewind(store, run, window) : await planRevert(store, run, window);
+    const data = planJson(plan);
+    if (args.json) io.stdout(`${JSON.stringify(data, null, 2)}\n`);
+    else io.stdout(data.files.map((f) => `${f.action.padEnd(9)} ${JSON.stringify(f.path)} — ${f.reason}`).join('\n') + '\n');
+    return 0;
+  } catch (err) {
+    return fail(err instanceof NoSnapshotError ? 2 : 1, (err as Error).message);
+  }
+}

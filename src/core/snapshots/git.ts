@@ -1,0 +1,152 @@
+// Running git for the snapshot store, isolated from the person's configuration and repository: the binary is found on
+// the absolute entries of PATH only (a `./git` planted in the project never runs), argv only (no shell), and every run
+// gets an environment of its own — no system or global config (so no `user.email`, `commit.gpgsign`, `core.hooksPath`,
+// `core.fsmonitor`, credential helpers or global excludes of the person's), no inherited GIT_* variable (a VS Code
+// started from a git hook hands GIT_DIR and GIT_INDEX_FILE to every child), the shadow repository as GIT_DIR, its own
+// index, the project as the work tree, and a fixed author and committer. Output is read as bytes (latin1: one char per
+// byte), so names that are not UTF-8 survive every round trip; every run is bounded in time and in output.
+import { spawn } from 'node:child_process';
+import { resolveAgentBinary } from '../continuity/spawn';
+
+/** The settings every snapshot git run gets on its command line (command-line config beats every file). */
+export const ISOLATING_CONFIG: readonly string[] = [
+  'core.hooksPath=/dev/null', 'commit.gpgsign=false', 'tag.gpgsign=false', 'core.fsmonitor=false', 'core.autocrlf=false',
+  'core.safecrlf=false', 'core.symlinks=true', 'core.ignoreCase=false', 'core.quotePath=false', 'gc.auto=0',
+  'maintenance.auto=false', 'advice.addEmbeddedRepo=false', 'advice.detachedHead=false', 'core.untrackedCache=true',
+  'safe.directory=*', 'submodule.recurse=false', 'diff.renames=false', 'diff.external=', 'core.sparseCheckout=false',
+];
+
+export const SNAPSHOT_AUTHOR = { name: 'Leopold snapshots', email: 'snapshots@leopold.invalid' };
+
+/** git is not there (or not runnable): the one error a caller shows once, and then goes on without snapshots. */
+export class NoGitError extends Error {
+  readonly code = 'LEOPOLD_NO_GIT';
+  constructor(detail: string) {
+    super(`git was not found, so no snapshots are taken (${detail})`);
+  }
+}
+
+/** git ran and failed: its own words, its exit code and the command. */
+export class GitError extends Error {
+  readonly code = 'LEOPOLD_GIT_FAILED';
+  constructor(readonly args: readonly string[], readonly exitCode: number | null, readonly stderr: string) {
+    super(`git ${args[0] ?? ''} failed (exit ${exitCode ?? 'signal'}): ${stderr.trim() || '(no message)'}`);
+  }
+}
+
+export interface GitContext {
+  /** The absolute git binary. */
+  git: string;
+  /** The shadow repository. */
+  gitDir: string;
+  /** The project (the work tree). */
+  workTree: string;
+  /** The shadow index. */
+  indexFile: string;
+  /** The environment the person's process has (PATH, HOME, locale); the GIT_* variables are dropped. */
+  baseEnv: NodeJS.ProcessEnv;
+  /** More `name=value` settings for every run (core.excludesFile: the project's own info/exclude). */
+  extraConfig?: readonly string[];
+}
+
+/** Finds git on the absolute PATH entries; NoGitError when it is not there. */
+export async function findGit(env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  if (env.LEOPOLD_GIT) return env.LEOPOLD_GIT;
+  try {
+    return await resolveAgentBinary('git', 'git', env);
+  } catch {
+    return Promise.reject(new NoGitError('no git on the absolute entries of PATH'));
+  }
+}
+
+/** The environment of one isolated git run. */
+export function gitEnvironment(ctx: GitContext, bare = false): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(ctx.baseEnv)) if (v !== undefined && !k.toUpperCase().startsWith('GIT_')) out[k] = v;
+  return {
+    ...out,
+    GIT_DIR: ctx.gitDir, ...(bare ? {} : { GIT_WORK_TREE: ctx.workTree, GIT_INDEX_FILE: ctx.indexFile }),
+    GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0',
+    GIT_AUTHOR_NAME: SNAPSHOT_AUTHOR.name, GIT_AUTHOR_EMAIL: SNAPSHOT_AUTHOR.email,
+    GIT_COMMITTER_NAME: SNAPSHOT_AUTHOR.name, GIT_COMMITTER_EMAIL: SNAPSHOT_AUTHOR.email,
+    GIT_NO_REPLACE_OBJECTS: '1', GIT_CEILING_DIRECTORIES: '', LC_ALL: 'C',
+  };
+}
+
+export interface GitRunOptions {
+  /** Bytes written to git's stdin. */
+  input?: Buffer | string;
+  /** Exit codes that are answers, not failures (merge-file's conflict count). */
+  okCodes?: readonly number[];
+  /** Output bound (default 64 MB): past it git is stopped and the run fails. */
+  maxBytes?: number;
+  /** Time bound (default 120 s). */
+  timeoutMs?: number;
+  cwd?: string;
+  /** No work tree and no index (init, object and ref commands). */
+  bare?: boolean;
+}
+
+export interface GitRun {
+  code: number;
+  stdout: Buffer;
+}
+
+/** Runs `git -c … <args>` isolated; rejects with GitError (git's words) or NoGitError. */
+export function runGit(ctx: GitContext, args: readonly string[], opts: GitRunOptions = {}): Promise<GitRun> {
+  const argv = [...[...ISOLATING_CONFIG, ...(ctx.extraConfig ?? [])].flatMap((c) => ['-c', c]), ...args];
+  const maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
+  return new Promise((resolve, reject) => {
+    const child = spawn(ctx.git, argv, {
+      cwd: opts.cwd ?? ctx.workTree, env: gitEnvironment(ctx, opts.bare), stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let outBytes = 0, errBytes = 0, overflow = false, timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, opts.timeoutMs ?? 120_000);
+    child.stdout.on('data', (b: Buffer) => {
+      outBytes += b.length;
+      if (outBytes > maxBytes) {
+        overflow = true;
+        child.kill('SIGKILL');
+      } else out.push(b);
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      if ((errBytes += b.length) <= 64 * 1024) err.push(b);
+    });
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(e.code === 'ENOENT' || e.code === 'EACCES' ? new NoGitError(`${ctx.git}: ${e.code}`) : e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const stderr = Buffer.concat(err).toString('utf8');
+      if (overflow) return reject(new GitError(args, code, `output over ${maxBytes} bytes`));
+      if (timedOut) return reject(new GitError(args, code, `no answer within ${opts.timeoutMs ?? 120_000} ms`));
+      if (code === 0 || (code !== null && opts.okCodes?.includes(code))) return resolve({ code, stdout: Buffer.concat(out) });
+      reject(new GitError(args, code, stderr));
+    });
+    child.stdin.on('error', () => undefined); // git may exit before reading all of it; the exit code tells
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** NUL-separated output as byte strings (latin1). */
+export const nulFields = (b: Buffer): string[] => {
+  const s = b.toString('latin1');
+  const parts = s.split('\0');
+  if (parts[parts.length - 1] === '') parts.pop();
+  return parts;
+};
+
+/** A byte string (latin1) as the Buffer a file-system call takes. */
+export const bytesOf = (p: string): Buffer => Buffer.from(p, 'latin1');
+
+/** A byte string as a person reads it (UTF-8; invalid sequences shown as U+FFFD). */
+export const shownPath = (p: string): string => bytesOf(p).toString('utf8');
+
+/** The byte string of a person's path (UTF-8). */
+export const bytePath = (p: string): string => Buffer.from(p, 'utf8').toString('latin1');

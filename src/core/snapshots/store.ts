@@ -1,0 +1,383 @@
+// The snapshot store (issue 32): a shadow git repository per project, outside it, in the per-user state folder
+// (`$LEOPOLD_SNAPSHOTS_DIR`, else `$XDG_STATE_HOME/leopold/snapshots`, else `~/.local/state/leopold/snapshots`), one
+// folder per project named by a hash of the project's real path. GIT_DIR is that folder, the work tree the project:
+// the project's own `.git` (refs, objects, index, hooks, locks) is never read or written — a project that is not a
+// git repository works the same. What is recorded is what git would see with the project's ignore rules (every
+// `.gitignore`, the project's `.git/info/exclude` as the shadow's excludes file), minus `.leopold/`, minus nested
+// repositories and submodules (listed, not recorded), minus files over the size cap (listed as too large), minus
+// FIFOs, sockets and devices (listed as skipped); symlinks are recorded as links. The project's `.gitattributes` cannot
+// convert a byte: the shadow's `info/attributes` unsets text, eol, ident, filters and encodings for every path.
+//
+// A snapshot is a commit (no parent, a fixed author) whose message is its metadata as JSON, under a ref per run,
+// window and edge: `refs/leopold/r<hex of the run>/<window>/start|end`. A window's start is kept from the first
+// recording (first wins), its end from the last. A snapshot that fails rejects with git's own words: never an empty one.
+import { createHash } from 'node:crypto';
+import { promises as fs, type Stats } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { bytesOf, findGit, GitError, nulFields, runGit, shownPath, type GitContext } from './git';
+
+/** Files larger than this are not recorded (listed as too large) unless the caller says otherwise. */
+export const DEFAULT_SIZE_CAP_BYTES = 20 * 1024 * 1024;
+/** Storage bound per machine unless the caller says otherwise (oldest runs pruned first). */
+export const DEFAULT_STORAGE_CAP_BYTES = 300 * 1024 * 1024;
+/** Lists kept in a snapshot's metadata (nested repositories, too-large and skipped files) are bounded. */
+const LIST_CAP = 200;
+
+export type Edge = 'start' | 'end';
+
+export interface SnapshotTag {
+  run: string;
+  window: number;
+  edge: Edge;
+}
+
+export interface SnapshotInfo extends SnapshotTag {
+  ref: string;
+  commit: string;
+  tree: string;
+  takenMs: number;
+  /** What boundary it was (activation, roll, resume, stop, end…), for people. */
+  reason: string;
+  /** Nested repositories and submodules: listed, not recorded (paths as people read them). */
+  nested: string[];
+  tooLarge: Array<{ path: string; bytes: number }>;
+  skipped: Array<{ path: string; kind: string }>;
+}
+
+export interface StoreOptions {
+  /** The project (the work tree); its real path names the store. */
+  projectDir: string;
+  env?: NodeJS.ProcessEnv;
+  sizeCapBytes?: number;
+  /** The snapshots root; default from `env` (snapshotsRoot). */
+  root?: string;
+}
+
+/** The per-user folder every project's shadow repository lives in. */
+export function snapshotsRoot(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.LEOPOLD_SNAPSHOTS_DIR) return env.LEOPOLD_SNAPSHOTS_DIR;
+  const xdg = env.XDG_STATE_HOME;
+  const state = xdg && xdg.startsWith('/') ? xdg : join(env.HOME || homedir(), '.local', 'state');
+  return join(state, 'leopold', 'snapshots');
+}
+
+/** The shadow repository of a project: a hash of its real path under the root. */
+export async function storeDirFor(projectDir: string, root: string): Promise<{ real: string; dir: string }> {
+  const real = await fs.realpath(projectDir);
+  return { real, dir: join(root, createHash('sha256').update(real).digest('hex').slice(0, 32)) };
+}
+
+const hex = (s: string) => Buffer.from(s, 'utf8').toString('hex');
+const unhex = (s: string) => Buffer.from(s, 'hex').toString('utf8');
+export const refOf = (t: SnapshotTag) => `refs/leopold/r${hex(t.run)}/${t.window}/${t.edge}`;
+
+function tagOfRef(ref: string): SnapshotTag | undefined {
+  const m = /^refs\/leopold\/r([0-9a-f]*)\/(\d+)\/(start|end)$/.exec(ref);
+  return m ? { run: unhex(m[1]), window: Number(m[2]), edge: m[3] as Edge } : undefined;
+}
+
+/** The project's own excludes file (`.git/info/exclude`; a worktree's `.git` file followed to its common folder). */
+async function projectExcludes(real: string): Promise<string | undefined> {
+  const dotGit = join(real, '.git');
+  const st = await fs.lstat(dotGit).catch(() => undefined);
+  let gitDir: string | undefined;
+  if (st?.isDirectory()) gitDir = dotGit;
+  else if (st?.isFile() && st.size < 4096) {
+    const m = /^gitdir: (.+)$/m.exec(await fs.readFile(dotGit, 'utf8').catch(() => ''));
+    if (m) {
+      gitDir = m[1].startsWith('/') ? m[1] : join(real, m[1]);
+      const common = (await fs.readFile(join(gitDir, 'commondir'), 'utf8').catch(() => '')).trim();
+      if (common) gitDir = common.startsWith('/') ? common : join(gitDir, common);
+    }
+  }
+  if (!gitDir) return undefined;
+  const file = join(gitDir, 'info', 'exclude');
+  return (await fs.stat(file).catch(() => undefined))?.isFile() ? file : undefined;
+}
+
+type Candidate = { path: string; tracked: boolean };
+type Excluded = { path: string; tracked: boolean; why: 'nested' | 'too-large' | 'skipped'; bytes?: number; kind?: string };
+
+function kindName(st: Stats): string {
+  if (st.isFIFO()) return 'fifo';
+  if (st.isSocket()) return 'socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'device';
+  return 'other';
+}
+
+export class SnapshotStore {
+  private queue: Promise<unknown> = Promise.resolve();
+  private known?: Set<string>;
+
+  private constructor(readonly ctx: GitContext, readonly dir: string, readonly sizeCapBytes: number) {}
+
+  /** Opens (does not yet create) the store of a project; NoGitError when git is not there. */
+  static async open(opts: StoreOptions): Promise<SnapshotStore> {
+    const env = opts.env ?? process.env;
+    const git = await findGit(env);
+    const { real, dir } = await storeDirFor(opts.projectDir, opts.root ?? snapshotsRoot(env));
+    const excludes = await projectExcludes(real);
+    const ctx: GitContext = {
+      git, gitDir: dir, workTree: real, indexFile: join(dir, 'index'), baseEnv: env,
+      extraConfig: [`core.excludesFile=${excludes ?? '/dev/null'}`],
+    };
+    return new SnapshotStore(ctx, dir, opts.sizeCapBytes ?? DEFAULT_SIZE_CAP_BYTES);
+  }
+
+  get projectDir(): string {
+    return this.ctx.workTree;
+  }
+
+  /** One operation at a time on this store (they share its index). */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async ensureRepo(): Promise<void> {
+    if ((await fs.stat(join(this.dir, 'HEAD')).catch(() => undefined))?.isFile()) return;
+    await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await runGit(this.ctx, ['init', '--bare', '-q', this.dir], { cwd: this.dir, bare: true });
+    await fs.mkdir(join(this.dir, 'info'), { recursive: true });
+    await fs.writeFile(join(this.dir, 'info', 'exclude'), '/.leopold/\n');
+    // No attribute of the project may change a recorded byte (text=auto, eol, ident, filters, encodings).
+    await fs.writeFile(join(this.dir, 'info', 'attributes'), '* -text -eol -ident -filter -working-tree-encoding\n');
+  }
+
+  /**
+   * Records the project's tree now under each tag (a roll is the end of one window and the start of the next).
+   * Rejects with GitError (git's words) or NoGitError; never records an empty or partial snapshot silently.
+   */
+  take(tags: readonly SnapshotTag[], reason: string, now = Date.now): Promise<SnapshotInfo> {
+    return this.serial(async () => {
+      await this.ensureRepo();
+      try {
+        return await this.record(tags, reason, now);
+      } catch (err) {
+        // A shadow index.lock left by a process killed mid-recording (never the project's): removed once, then again.
+        if (!(err instanceof GitError) || !/index\.lock/.test(err.stderr) || !(await this.reapStaleLock())) throw err;
+        return this.record(tags, reason, now);
+      }
+    });
+  }
+
+  private async reapStaleLock(): Promise<boolean> {
+    const lock = join(this.dir, 'index.lock');
+    const st = await fs.lstat(lock).catch(() => undefined);
+    if (!st?.isFile() || Date.now() - st.mtimeMs < 60_000) return false;
+    await fs.rm(lock, { force: true });
+    return true;
+  }
+
+  private async record(tags: readonly SnapshotTag[], reason: string, now: () => number): Promise<SnapshotInfo> {
+    // One walk of the tree: what changed since the last snapshot (HEAD of the shadow repository, equal to its index
+    // after every recording) and what is new. Nothing changed, or only what is not recorded: no second walk (`add`).
+    const listed = await runGit(this.ctx, ['status', '--porcelain', '-z', '--untracked-files=all', '--no-renames']);
+    const entries = nulFields(listed.stdout);
+    const staged = entries.some((f) => f[0] !== ' ' && f[0] !== '?');
+    const candidates: Candidate[] = entries.map((f) => ({ path: f.slice(3), tracked: f[0] !== '?' }));
+    const excluded = await this.excludedOf(candidates);
+    const literal = (p: string) => `:(top,literal)${p}`;
+    const tracked = excluded.filter((e) => e.tracked);
+    if (tracked.length) {
+      await runGit(this.ctx, ['rm', '--cached', '-r', '-q', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'],
+        { input: Buffer.from(tracked.map((e) => `${literal(e.path)}\0`).join(''), 'latin1') });
+    }
+    const left = new Set(excluded.map((e) => e.path));
+    const inExcluded = (p: string) => left.has(p) || [...left].some((x) => p.startsWith(`${x}/`));
+    if (staged || candidates.some((c) => !inExcluded(c.path.replace(/\/$/, '')))) {
+      const spec = ['.', ...excluded.map((e) => `:(top,exclude,literal)${e.path}`)].map((s) => `${s}\0`).join('');
+      await runGit(this.ctx, ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: Buffer.from(spec, 'latin1') });
+    }
+    const tree = (await runGit(this.ctx, ['write-tree'])).stdout.toString('latin1').trim();
+    const meta = {
+      leopoldSnapshot: 1, tags, reason, takenMs: now(),
+      nested: excluded.filter((e) => e.why === 'nested').slice(0, LIST_CAP).map((e) => shownPath(e.path)),
+      tooLarge: excluded.filter((e) => e.why === 'too-large').slice(0, LIST_CAP)
+        .map((e) => ({ path: shownPath(e.path), bytes: e.bytes ?? 0 })),
+      skipped: excluded.filter((e) => e.why === 'skipped').slice(0, LIST_CAP)
+        .map((e) => ({ path: shownPath(e.path), kind: e.kind ?? 'other' })),
+    };
+    const commit = (await runGit(this.ctx, ['commit-tree', tree, '-F', '-'], { input: JSON.stringify(meta) })).stdout
+      .toString('latin1').trim();
+    const known = await this.knownRefs();
+    const updates = tags.map(refOf).filter((r) => !(r.endsWith('/start') && known.has(r)));
+    {
+      // HEAD follows the newest recording: the next recording's status compares against it.
+      const input = [...updates, 'HEAD'].map((r) => `update ${r}\0${commit}\0\0`).join('');
+      await runGit(this.ctx, ['update-ref', '--stdin', '-z'], { input });
+      for (const r of updates) known.add(r);
+    }
+    const first = tags[0] ?? { run: '', window: 0, edge: 'start' as Edge };
+    return { ...first, ref: refOf(first), commit, tree, takenMs: meta.takenMs, reason, nested: meta.nested, tooLarge: meta.tooLarge,
+      skipped: meta.skipped };
+  }
+
+  /** Which of the new or changed paths are not recorded: nested repositories, files over the cap, FIFOs and devices. */
+  private async excludedOf(candidates: Candidate[]): Promise<Excluded[]> {
+    const out: Excluded[] = [];
+    const root = bytesOf(`${this.ctx.workTree}/`);
+    // A folder holding a `.git` (a submodule whose gitdir git cannot follow included) is a nested repository.
+    const hasDotGit = new Map<string, Promise<boolean>>();
+    const dotGitAt = (dir: string) => {
+      let p = hasDotGit.get(dir);
+      if (!p) hasDotGit.set(dir, p = fs.lstat(Buffer.concat([root, bytesOf(`${dir}/.git`)])).then(() => true, () => false));
+      return p;
+    };
+    const nestedAncestor = async (path: string): Promise<string | undefined> => {
+      const parts = path.split('/');
+      for (let i = 1; i < parts.length; i++) {
+        const dir = parts.slice(0, i).join('/');
+        if (await dotGitAt(dir)) return dir;
+      }
+      return undefined;
+    };
+    const nested = new Set<string>();
+    for (let i = 0; i < candidates.length; i += 64) {
+      await Promise.all(candidates.slice(i, i + 64).map(async (c) => {
+        if (c.path.endsWith('/')) {
+          out.push({ path: c.path.slice(0, -1), tracked: c.tracked, why: 'nested' });
+          return;
+        }
+        const inNested = await nestedAncestor(c.path);
+        if (inNested !== undefined) {
+          if (!nested.has(inNested)) out.push({ path: inNested, tracked: c.tracked, why: 'nested' });
+          nested.add(inNested);
+          return;
+        }
+        const st = await fs.lstat(Buffer.concat([root, bytesOf(c.path)])).catch(() => undefined);
+        if (!st || st.isSymbolicLink()) return;
+        if (st.isDirectory()) out.push({ path: c.path, tracked: c.tracked, why: 'nested' });
+        else if (!st.isFile()) out.push({ path: c.path, tracked: c.tracked, why: 'skipped', kind: kindName(st) });
+        else if (st.size > this.sizeCapBytes) out.push({ path: c.path, tracked: c.tracked, why: 'too-large', bytes: st.size });
+      }));
+    }
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  private async knownRefs(): Promise<Set<string>> {
+    if (!this.known) {
+      const r = await runGit(this.ctx, ['for-each-ref', '--format=%(refname)', 'refs/leopold/']);
+      this.known = new Set(r.stdout.toString('latin1').split('\n').filter(Boolean));
+    }
+    return this.known;
+  }
+
+  /** Every snapshot of the store (of one run when given), oldest first. Empty when nothing was ever recorded. */
+  async list(run?: string): Promise<SnapshotInfo[]> {
+    if (!(await fs.stat(join(this.dir, 'HEAD')).catch(() => undefined))) return [];
+    const prefix = run === undefined ? 'refs/leopold/' : `refs/leopold/r${hex(run)}/`;
+    const r = await runGit(this.ctx, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(tree)%00%(contents)%00', prefix]);
+    const f = r.stdout.toString('utf8').split('\0');
+    const out: SnapshotInfo[] = [];
+    for (let i = 0; i + 3 < f.length; i += 4) {
+      const ref = f[i].trim();
+      const tag = tagOfRef(ref);
+      if (!tag) continue;
+      let meta: Partial<SnapshotInfo> = {};
+      try {
+        meta = JSON.parse(f[i + 3]) as Partial<SnapshotInfo>;
+      } catch {
+        // not ours: shown with what the ref says
+      }
+      out.push({
+        ...tag, ref, commit: f[i + 1], tree: f[i + 2], takenMs: Number(meta.takenMs) || 0, reason: String(meta.reason ?? ''),
+        nested: Array.isArray(meta.nested) ? meta.nested : [], tooLarge: Array.isArray(meta.tooLarge) ? meta.tooLarge : [],
+        skipped: Array.isArray(meta.skipped) ? meta.skipped : [],
+      });
+    }
+    return out.sort((a, b) => a.takenMs - b.takenMs || a.window - b.window || (a.edge === b.edge ? 0 : a.edge === 'start' ? -1 : 1));
+  }
+
+  /** The snapshot of a window's edge, if one was recorded. */
+  async find(run: string, window: number, edge: Edge): Promise<SnapshotInfo | undefined> {
+    return (await this.list(run)).find((s) => s.window === window && s.edge === edge);
+  }
+
+  /** The bytes of a recorded blob (a file's content, or a link's target). */
+  async blob(oid: string, maxBytes = this.sizeCapBytes + 1): Promise<Buffer> {
+    return (await runGit(this.ctx, ['cat-file', 'blob', oid], { maxBytes })).stdout;
+  }
+
+  /** The bytes of several blobs in one git run (bounded by the size cap each). */
+  async blobs(oids: readonly string[]): Promise<Map<string, Buffer>> {
+    const unique = [...new Set(oids)];
+    const out = new Map<string, Buffer>();
+    if (!unique.length) return out;
+    const r = await runGit(this.ctx, ['cat-file', '--batch'], { input: unique.join('\n') + '\n',
+      maxBytes: unique.length * (this.sizeCapBytes + 128) });
+    const buf = r.stdout;
+    for (let at = 0; at < buf.length;) {
+      const nl = buf.indexOf(0x0a, at);
+      if (nl < 0) break;
+      const [oid, type, size] = buf.subarray(at, nl).toString('latin1').split(' ');
+      if (type === 'missing' || size === undefined) {
+        at = nl + 1;
+        continue;
+      }
+      const n = Number(size);
+      out.set(oid, buf.subarray(nl + 1, nl + 1 + n));
+      at = nl + 1 + n + 1;
+    }
+    return out;
+  }
+
+  /** The store's size on disk (objects and refs), in bytes. */
+  async sizeBytes(): Promise<number> {
+    return duBytes(this.dir);
+  }
+
+  /** Removes one run's snapshots (its refs, then the objects nothing else holds). */
+  deleteRun(run: string): Promise<void> {
+    return this.serial(async () => {
+      const refs = (await this.list(run)).map((s) => s.ref);
+      if (!refs.length) return;
+      await runGit(this.ctx, ['update-ref', '--stdin', '-z'], { input: refs.map((r) => `delete ${r}\0\0`).join('') });
+      for (const r of refs) this.known?.delete(r);
+      await runGit(this.ctx, ['prune', '--expire=now']);
+    });
+  }
+
+  /**
+   * Keeps the store under `capBytes`: the runs whose newest snapshot is oldest go first; `keep` (the live run) never.
+   * Returns the runs removed.
+   */
+  async prune(capBytes = DEFAULT_STORAGE_CAP_BYTES, keep?: string): Promise<string[]> {
+    const removed: string[] = [];
+    for (;;) {
+      if ((await this.sizeBytes()) <= capBytes) return removed;
+      const newest = new Map<string, number>();
+      for (const s of await this.list()) newest.set(s.run, Math.max(newest.get(s.run) ?? 0, s.takenMs));
+      const oldest = [...newest].filter(([r]) => r !== keep).sort((a, b) => a[1] - b[1])[0];
+      if (!oldest) return removed;
+      await this.deleteRun(oldest[0]);
+      removed.push(oldest[0]);
+    }
+  }
+
+  /** Removes the whole store of this project (every run's snapshots). */
+  deleteAll(): Promise<void> {
+    return this.serial(async () => {
+      this.known = undefined;
+      await fs.rm(this.dir, { recursive: true, force: true });
+    });
+  }
+}
+
+/** Bytes under a folder (never following links), for the storage bound. */
+export async function duBytes(dir: string): Promise<number> {
+  let total = 0;
+  const walk = async (d: string): Promise<void> => {
+    const entries = await fs.readdir(d, { withFileTypes: true }).catch(() => []);
+    await Promise.all(entries.map(async (e) => {
+      const p = join(d, e.name);
+      if (e.isDirectory()) return walk(p);
+      const st = await fs.lstat(p).catch(() => undefined);
+      if (st) total += st.blocks !== undefined ? Math.max(st.size, 0) : st.size;
+    }));
+  };
+  await walk(dir);
+  return total;
+}
