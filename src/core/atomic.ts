@@ -308,17 +308,39 @@ async function guardAtomicTarget(path: string | Buffer, within: string | undefin
     return;
   }
   const bytes = path as Buffer;
-  const folder = exactUtf8(bytes.subarray(0, Math.max(0, bytes.lastIndexOf(0x2f))));
-  if (folder === undefined) throw new NotRegularFileError(bytes.toString(), 'a folder whose name is not UTF-8');
-  await guardWrite(join(folder, '.leopold-name-not-utf8'), within ?? folder);
+  await guardFolderOf(bytes, within);
   const st = await fs.lstat(bytes).catch(() => undefined);
   if (st && !st.isFile() && !st.isSymbolicLink()) throw new NotRegularFileError(bytes.toString(), 'not a regular file');
+}
+
+/** The guard for the folder `path` (text or bytes) is in: every folder up to the place, no link, by real path. */
+async function guardFolderOf(path: string | Buffer, within: string | undefined): Promise<void> {
+  const bytes = typeof path === 'string' ? Buffer.from(path, 'utf8') : path;
+  const folder = exactUtf8(bytes.subarray(0, Math.max(0, bytes.lastIndexOf(0x2f))));
+  if (folder === undefined) throw new NotRegularFileError(bytes.toString(), 'a folder whose name is not UTF-8');
+  await guardWrite(join(folder, '.leopold-guard-probe'), within ?? folder);
 }
 
 /** The text of `bytes` when they are exactly UTF-8 (they survive a decode and re-encode), else undefined. */
 function exactUtf8(bytes: Buffer): string | undefined {
   const text = bytes.toString('utf8');
   return Buffer.from(text, 'utf8').equals(bytes) ? text : undefined;
+}
+
+/**
+ * A symbolic link made at `path` (text or bytes) pointing at `target`, atomically: made beside it under a temporary
+ * name, then renamed over it. The guard checks the folders on the way first (no link, inside `within`).
+ */
+export async function writeSymlinkAtomic(path: string | Buffer, target: Buffer | string, opts: { within?: string } = {}): Promise<void> {
+  await guardFolderOf(path, opts.within); // a link already at `path` is replaced by the rename, never followed
+  const st = await fs.lstat(path).catch(() => undefined);
+  if (st && !st.isFile() && !st.isSymbolicLink()) throw new NotRegularFileError(path.toString(), 'not a regular file');
+  const tmp = tempSibling(path, `.link-tmp-${process.pid}-${++tmpCounter}`);
+  await fs.symlink(target, tmp);
+  await fs.rename(tmp, path).catch(async (err: unknown) => {
+    await fs.rm(tmp, { force: true });
+    throw err;
+  });
 }
 
 function tempSibling(path: string | Buffer, suffix: string): string | Buffer {

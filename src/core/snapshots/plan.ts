@@ -13,11 +13,11 @@
 //   is never merged. Files that differ in neither pair (created after the window) are never listed. `.leopold/` never.
 // `applyPlan` re-reads each file before writing and skips one that changed since the plan; it writes through the
 // atomic writer (temp file + rename, never through a link), and never writes below a folder that is a link.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { promises as fs, constants as fsc } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { SymlinkRefusedError, writeFileAtomic } from '../atomic';
+import { SymlinkRefusedError, writeFileAtomic, writeSymlinkAtomic } from '../atomic';
 import { bytePath as toBytePath, bytesOf, runGit, shownPath } from './git';
 import { rawDiff, type SnapshotFileChange } from './diff';
 import type { SnapshotInfo, SnapshotStore } from './store';
@@ -115,8 +115,8 @@ Promise<{ ok: true; bytes: Buffer } | { ok: false; why: string }> {
   try {
     const [base, theirs] = [got.get(baseOid), got.get(theirsOid)];
     if (!base || !theirs) return { ok: false, why: 'the snapshot lacks this file\'s bytes' };
-    await Promise.all([fs.writeFile(join(dir, 'ours'), ours), fs.writeFile(join(dir, 'base'), base),
-      fs.writeFile(join(dir, 'theirs'), theirs)]);
+    await Promise.all([writeFileAtomic(join(dir, 'ours'), ours, { within: dir }),
+      writeFileAtomic(join(dir, 'base'), base, { within: dir }), writeFileAtomic(join(dir, 'theirs'), theirs, { within: dir })]);
     const r = await runGit(store.ctx, ['merge-file', '-p', '-L', 'now', '-L', 'window end', '-L', 'window start', 'ours', 'base', 'theirs'],
       { cwd: dir, okCodes: Array.from({ length: 127 }, (_, i) => i + 1).concat([255]), maxBytes: store.sizeCapBytes * 3 + 1024 });
     if (r.code === 0) return { ok: true, bytes: r.stdout };
@@ -256,14 +256,7 @@ async function writeTarget(store: SnapshotStore, item: PlanItem, abs: Buffer, bl
   }
   const bytes = blobs.get(item.targetOid!) ?? await store.blob(item.targetOid!);
   if (item.targetMode === '120000') {
-    const slash = item.bytePath.lastIndexOf('/');
-    const tmp = Buffer.concat([bytesOf(`${store.projectDir}/${item.bytePath.slice(0, slash + 1)}`),
-      bytesOf(`.leopold-link.tmp-${process.pid}-${randomBytes(6).toString('hex')}`)]);
-    await fs.symlink(bytes, tmp);
-    await fs.rename(tmp, abs).catch(async (err) => {
-      await fs.rm(tmp, { force: true });
-      throw err;
-    });
+    await writeSymlinkAtomic(abs, bytes, { within: store.projectDir });
     return;
   }
   const old = await fs.lstat(abs).catch(() => undefined);

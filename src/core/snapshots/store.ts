@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../atomic';
 import { bytesOf, findGit, GitError, nulFields, runGit, shownPath, type GitContext } from './git';
 
 /** Files larger than this are not recorded (listed as too large) unless the caller says otherwise. */
@@ -141,9 +142,9 @@ export class SnapshotStore {
     await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     await runGit(this.ctx, ['init', '--bare', '-q', this.dir], { cwd: this.dir, bare: true });
     await fs.mkdir(join(this.dir, 'info'), { recursive: true });
-    await fs.writeFile(join(this.dir, 'info', 'exclude'), '/.leopold/\n');
+    await writeFileAtomic(join(this.dir, 'info', 'exclude'), '/.leopold/\n', { within: this.dir });
     // No attribute of the project may change a recorded byte (text=auto, eol, ident, filters, encodings).
-    await fs.writeFile(join(this.dir, 'info', 'attributes'), '* -text -eol -ident -filter -working-tree-encoding\n');
+    await writeFileAtomic(join(this.dir, 'info', 'attributes'), '* -text -eol -ident -filter -working-tree-encoding\n');
   }
 
   /**
