@@ -25,14 +25,16 @@ export interface ScheduledResumes {
 /** The status item's test section (test mode only: src/extension/testApi.ts). */
 export interface StatusBarTestApi {
   text(): string;
-  /** The pill asks for a person (the warning background; the gauge's band colours are `live()`'s). */
+  /** The pill asks for a person (the warning background). */
   warning(): boolean;
+  /** The background's theme colour id, if any (only the pill's warning: the context level never colours it). */
+  background(): string | undefined;
   /** The accessible label a screen reader reads. */
   accessible(): string;
   tooltip(): string;
   /** The root of the project the item shows. */
   project(): string | undefined;
-  /** What the live part last showed: the gauge's band and colour, or the awaiting_human text. */
+  /** What the live part last showed: the gauge's percentage and band and why, or the awaiting_human text. */
   live(): LiveStatusShown;
   render(): void;
 }
@@ -84,7 +86,7 @@ export function registerStatusBar(
       warned = p.warning;
       // The live part: ` · 62%` and its colour, or "Leopold needs you: …".
       liveShown = decorateStatus(item, project, live.of(project), multi);
-      item.tooltip = tooltip(view, p, trusted, projects.length);
+      item.tooltip = tooltip(view, p, trusted, projects.length, liveShown.why);
     }
     // The click acts on the project the item shows (an explicit argument to the project picker).
     item.command = { command: 'leopold.showRunActions', title: vscode.l10n.t('Run actions'), arguments: project ? [project.root] : [] };
@@ -105,13 +107,15 @@ export function registerStatusBar(
   const restrictedTooltip = () => new vscode.MarkdownString(
     vscode.l10n.t('Restricted Mode: Leopold reads runs and validates checkpoints, but spawns nothing and writes nothing into `.leopold/` until the workspace is trusted.'));
 
-  const tooltip = (view: SupervisorView, p: Pill, trusted: boolean, n: number) => {
+  const tooltip = (view: SupervisorView, p: Pill, trusted: boolean, n: number, context?: string) => {
     const md = new vscode.MarkdownString(undefined, true);
     md.isTrusted = { enabledCommands: ['leopold.showRunActions', 'leopold.resumeRun', 'leopold.stopRun', 'leopold.clearKillSwitch',
       'leopold.showLog', 'leopold.showTimeline'] };
     md.supportThemeIcons = true;
     md.appendMarkdown(`**Leopold** — ${mdEscape(view.project.name)}${n > 1 ? ` ${vscode.l10n.t('({0} projects)', n)}` : ''}\n\n`);
     md.appendMarkdown(`${mdEscape(p.text)}\n\n${mdEscape(p.explanation)}\n\n`);
+    // The context level: in the text, never in the colour — this says why.
+    if (context) md.appendMarkdown(`${mdEscape(context)}\n\n`);
     const st = view.snapshot.state.kind === 'ok' ? view.snapshot.state.raw : undefined;
     if (st) {
       // The owner as the project's one model read it (its pid checked), not a second reading of state.json.
@@ -172,6 +176,7 @@ export function registerStatusBar(
     text: () => item.text,
     accessible: () => item.accessibilityInformation?.label ?? '',
     warning: () => warned,
+    background: () => (item.backgroundColor as { id?: string } | undefined)?.id,
     tooltip: () => (typeof item.tooltip === 'string' ? item.tooltip : item.tooltip?.value ?? ''),
     project: () => current.project?.root,
     live: () => ({ ...liveShown }),

@@ -187,13 +187,17 @@ export class LiveRunModel implements vscode.Disposable {
   }
 }
 
-/** What the status item's live part shows: the gauge's band and colour, or the awaiting_human text. */
-export interface LiveStatusShown { band?: GaugeBand; color?: string; needsYou?: boolean }
+/**
+ * What the status item's live part shows: the gauge's percentage and band, or the awaiting_human text. `color` is the
+ * background it set — none: the context level is no reason to call a person (`why` says so in the tooltip).
+ */
+export interface LiveStatusShown { band?: GaugeBand; pct?: number; color?: string; needsYou?: boolean; why?: string }
 
 /**
- * The status item's live part, for the project it shows: `… · 62%` while a run is active, its colour at the
- * checkpoint band (not before) and at the roll, and `Leopold needs you: …` at an awaiting_human stop (`Leopold [name]
- * needs you: …` in a multi-root workspace, `multi`).
+ * The status item's live part, for the project it shows: `… · 62%` while a run is active, `… · 85% · checkpoint
+ * band` and `… · 100% · roll` in the bands — in text only: the background is the pill's, coloured only when a person
+ * is needed, and a band is Leopold's own maintenance — and `Leopold needs you: …` at an awaiting_human stop
+ * (`Leopold [name] needs you: …` in a multi-root workspace, `multi`).
  */
 export function decorateStatus(item: vscode.StatusBarItem, project: LeopoldProject, live: LiveRunModel | undefined,
   multi = ''): LiveStatusShown {
@@ -209,13 +213,15 @@ export function decorateStatus(item: vscode.StatusBarItem, project: LeopoldProje
   }
   const g = live?.view?.gauge;
   if (g?.pct === undefined) return {};
-  item.text += ` · ${Math.round(g.pct)}%`;
-  // The theme's status bar colours (background and its foreground, readable on light and dark themes), never a text
-  // colour of our own: the checkpoint band warns, the roll band is an error. A warning the pill set stays.
-  const color = g.band === 'roll' ? 'statusBarItem.errorBackground' : g.band === 'checkpoint' ? 'statusBarItem.warningBackground'
-    : undefined;
-  if (color && (color === 'statusBarItem.errorBackground' || !item.backgroundColor)) item.backgroundColor = new vscode.ThemeColor(color);
-  return { band: g.band, color };
+  const pct = Math.round(g.pct);
+  const band = g.band === 'checkpoint' ? vscode.l10n.t('checkpoint band') : g.band === 'roll' ? vscode.l10n.t('roll') : undefined;
+  item.text += ` · ${pct}%${band ? ` · ${band}` : ''}`;
+  const why = g.band === 'checkpoint'
+    ? vscode.l10n.t('Context {0}% of max_context_mb: the checkpoint band — each turn is told to write .leopold/CHECKPOINT.md, and at 100 % the window rolls and the next one continues from it. Nothing for you to do.', pct)
+    : g.band === 'roll'
+      ? vscode.l10n.t('Context {0}% of max_context_mb: the window rolls — the next window continues from the checkpoint. Nothing for you to do.', pct)
+      : vscode.l10n.t('Context {0}% of max_context_mb: at 80 % each turn is told to checkpoint; at 100 % the window rolls.', pct);
+  return { band: g.band, pct, why };
 }
 
 /** `HH:MM:SS  tool  Bash · npm test`, in local time (the one rule for a time shown to a person, core/time.ts). */

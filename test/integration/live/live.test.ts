@@ -102,7 +102,7 @@ suite('The live run (a fake agent appending to a Claude Code transcript)', () =>
     const context = node('live:context')!;
     assert.match(context.description!, /^0\.0 \/ 1 MB · [0-9]%$/);
     assert.match(api.statusBar.text(), /run active · window 1\/10 · \d%$/);
-    assert.strictEqual(api.statusBar.live().color, undefined, 'no colour below the checkpoint band');
+    assert.strictEqual(api.statusBar.background(), undefined, 'no colour below the checkpoint band');
 
     // The follow output shows one line per tool call and assistant message.
     await api.live.followRun(folder);
@@ -110,13 +110,23 @@ suite('The live run (a fake agent appending to a Claude Code transcript)', () =>
     agents.push(fakeAgent(transcript, [claudeAssistant(s, [{ type: 'text', text: 'Tests pass; moving on.' }], { input_tokens: 1, output_tokens: 1 })], 10));
     await waitFor('the new assistant line in the Follow output', () => api.live.followLines().some((l: string) => l.endsWith('text  Tests pass; moving on.')));
 
-    // Past 80 % of max_context_mb: the band is named and the colour changes.
+    // Past 80 % of max_context_mb: the band is named, in the text and the tooltip — no colour: nobody is needed
+    // (issue 33: the status bar turned yellow at 80 % and red at 100 %).
     const pad = claudeToolResult(s, 'toolu_2', 'x'.repeat(Math.ceil(0.85 * MIB)));
     agents.push(fakeAgent(transcript, [pad], 10));
     await waitFor('the checkpoint band', () => (node('live:context')?.description?.endsWith('% · checkpoint band') ? true : undefined));
     assert.match(node('live:context')!.description!, /^0\.\d \/ 1 MB · 8\d% · checkpoint band$/);
-    await waitFor('the status bar at the band', () => (/ · 8\d%$/.test(api.statusBar.text()) ? true : undefined));
-    assert.strictEqual(api.statusBar.live().color, 'statusBarItem.warningBackground');
+    await waitFor('the status bar at the band', () => (/ · 8\d% · checkpoint band$/.test(api.statusBar.text()) ? true : undefined));
+    assert.strictEqual(api.statusBar.background(), undefined, 'no colour at the checkpoint band: nobody is needed');
+    assert.strictEqual(api.statusBar.warning(), false);
+    const plain = () => api.statusBar.tooltip().replace(/\\(.)/g, '$1'); // Markdown escapes off
+    assert.match(plain(), /Context 8\d% of max_context_mb: the checkpoint band — .* Nothing for you to do\./);
+    assert.match(api.statusBar.accessible(), / · 8\d% · checkpoint band$/);
+    // Past 100 %: the roll, in words; still no colour.
+    agents.push(fakeAgent(transcript, [claudeToolResult(s, 'toolu_2', 'x'.repeat(Math.ceil(0.2 * MIB)))], 10));
+    await waitFor('the status bar at the roll', () => (/ · 1\d\d% · roll$/.test(api.statusBar.text()) ? true : undefined));
+    assert.strictEqual(api.statusBar.background(), undefined, 'no colour at the roll: nobody is needed');
+    assert.match(plain(), /Context 1\d\d% of max_context_mb: the window rolls — the next window continues from the checkpoint\. Nothing for you to do\./);
     const st = api.live.stats(folder);
     assert.deepStrictEqual(st.paths, [transcript]);
     assert.ok(st.bytesRead <= fs.statSync(transcript).size, 'each byte read once');
