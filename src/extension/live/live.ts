@@ -8,6 +8,7 @@ import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { homedir } from 'node:os';
 import { LiveRun, liveInputOf, type LiveView } from '../../core/live/run';
+import { readLiveView } from '../../core/live/readFigures';
 import { harnessEnvFrom } from '../../core/continuity/harness';
 import type { FeedEntry } from '../../core/live/follower';
 import { loadPrices } from '../../core/live/prices';
@@ -47,6 +48,12 @@ export class LiveRunModel implements vscode.Disposable {
   readonly onFeed = this.feedEmitter.event;
   /** The live view; undefined while no run is active. */
   view: LiveView | undefined;
+  /**
+   * A run that is no longer active (stopped, rolled, finished): its figures, read once when it stops (or when the
+   * extension finds it stopped) — the totals a person wants then. Undefined while a run is active or there is none.
+   */
+  ended: LiveView | undefined;
+  private endedKey: string | undefined;
   private active = false;
   private timer: NodeJS.Timeout | undefined;
   private watcher: FSWatcher | undefined;
@@ -70,8 +77,11 @@ export class LiveRunModel implements vscode.Disposable {
     const active = snap.status.kind === 'active';
     if (!active) {
       if (this.active) this.stop();
+      this.readEnded();
       return;
     }
+    this.ended = undefined;
+    this.endedKey = undefined;
     void this.enqueue(async () => {
       if (prices || !this.active) this.run.prices = await loadPrices({ envPath: process.env.LEOPOLD_PRICES, projectPath: join(this.leoDir,
         'prices.json') });
@@ -157,8 +167,35 @@ export class LiveRunModel implements vscode.Disposable {
     this.changed.fire(this.view);
   }
 
-  /** The run is no longer active: stop reading, drop what was followed. */
+  /**
+   * The figures of the run that is no longer active, read once per stopped state (its start, windows and reason):
+   * every window's transcript counted, within 10 s (then `partial`). Nothing is followed or polled after.
+   */
+  private readEnded(): void {
+    const snap = this.model.snapshot;
+    const st = snap.stateObject;
+    if (snap.status.kind === 'none' || !st) {
+      if (this.ended) this.changed.fire(undefined);
+      this.ended = undefined;
+      this.endedKey = undefined;
+      return;
+    }
+    const key = JSON.stringify([st.started_at, st.windows, st.stopped_reason, snap.status.kind, st.owner]);
+    if (key === this.endedKey) return;
+    this.endedKey = key;
+    void this.enqueue(async () => {
+      if (this.active || this.endedKey !== key) return;
+      const view = await readLiveView(dirname(this.leoDir), snap, { env: harnessEnvFrom(process.env, homedir()),
+        pricesPath: process.env.LEOPOLD_PRICES, budgetMs: 10_000 });
+      if (this.active || this.endedKey !== key || this.disposed) return;
+      this.ended = view;
+      this.changed.fire(undefined);
+    });
+  }
+
+  /** The run is no longer active: stop reading, drop what was followed (its figures stay, as `ended`). */
   private stop(): void {
+    this.ended = this.view;
     this.active = false;
     this.stats.active = false;
     if (this.timer) clearInterval(this.timer);

@@ -94,8 +94,9 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   private render(entry: Entry): void {
     const before = entry.data;
     const snap = entry.project.model.snapshot;
+    const live = this.live.of(entry.project);
     const node = buildProjectNode({ root: entry.project.root, name: entry.project.name }, snap, uiLocale(),
-      { view: this.live.of(entry.project).view, guardrailsText: snap.guardrailsText, decisions: snap.decisions },
+      { view: live.view, ended: live.ended, guardrailsText: snap.guardrailsText, decisions: snap.decisions },
       this.archivesShown.get(entry.project.root) ?? ARCHIVE_PAGE);
     let after = withRelaunchNode(node, this.seat?.registry.latest(entry.project.root), uiLocale());
     for (const d of this.decorators) after = d(entry.project, after);

@@ -166,7 +166,18 @@ suite('The live run (a fake agent appending to a Claude Code transcript)', () =>
     const st = api.live.stats(folder);
     assert.deepStrictEqual([st.active, st.paths], [false, []]);
     assert.strictEqual(node('live:live'), undefined);
-    const polls = st.polls;
+    // Its totals stay (issue 33: tokens and cost left the tree and the timeline once the run stopped).
+    const totals = await waitFor('the Totals node', () => node('live:totals'));
+    assert.match(totals.description!, /^\S+ tokens · ≈ \$\d/);
+    assert.strictEqual(await vscode.commands.executeCommand('leopold.showTimeline', folder), folder);
+    const shown = await waitFor('the timeline with the totals', () => {
+      const p = api.timeline.panels().find((x: { root: string }) => x.root === folder);
+      return p?.data?.live?.section?.title === 'Totals' ? p : undefined;
+    });
+    assert.ok(shown.data.live.windows.some((w: { found: boolean; tokens: number }) => w.found && w.tokens > 0), 'the chart keeps its bars');
+    assert.match(shown.data.live.section.lines[0], /^run: \S+ tokens · ≈ \$/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    const polls = api.live.stats(folder).polls;
     fs.appendFileSync(transcript, claudeUser(s, 'more'));
     await sleep(2500);
     assert.strictEqual(api.live.stats(folder).polls, polls, 'nothing is read once the run stopped');
