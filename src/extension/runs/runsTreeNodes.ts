@@ -61,7 +61,10 @@ export function runContext(base: 'project' | 'run', snap: ProjectSnapshot): stri
   if (cond.kind === 'stopping') tags.push('stopping');
   if (cond.ownerGone) tags.push('ownerGone');
   const reason = snap.stateObject ? stoppedReason(snap.stateObject) : undefined;
-  if (snap.status.kind !== 'active' && reason !== undefined && personNeededReason(reason)) tags.push('needsPerson');
+  // A question answered (its item ticked) needs nobody: Resume is what is left.
+  if (snap.status.kind !== 'active' && reason !== undefined && personNeededReason(reason) && !snap.continuity.awaitingAnswered) {
+    tags.push('needsPerson');
+  }
   return tags.join(' ');
 }
 

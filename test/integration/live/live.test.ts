@@ -163,6 +163,16 @@ suite('The live run (a fake agent appending to a Claude Code transcript)', () =>
     assert.strictEqual(card.label, 'Leopold needs you');
     assert.strictEqual(card.description, 'item 2: Pick the database for the cache');
     await waitFor('the status bar', () => (api.statusBar.text().includes('Leopold needs you: Pick the database for the cache') ? true : undefined));
+    // A person is needed: the colour and the badge say so; Open Plan opens PLAN.md at the item (issue 33: line 1).
+    assert.strictEqual(api.statusBar.warning(), true);
+    await waitFor('the badge', () => (api.notifications.badge() >= 1 ? true : undefined));
+    await waitFor('the notification', () => api.notifications.shown().some((n: { root: string; kind: string }) => n.root === folder
+      && n.kind === 'awaitingHuman') || undefined);
+    assert.strictEqual(await api.notifications.act(folder, 'awaitingHuman', 'Open Plan'), true);
+    const planEditor = await waitFor('PLAN.md open', () => (vscode.window.activeTextEditor?.document.uri.fsPath.endsWith('PLAN.md')
+      ? vscode.window.activeTextEditor : undefined));
+    assert.match(planEditor.document.lineAt(planEditor.selection.active.line).text, /^- \[ \] @human Pick the database/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     const st = api.live.stats(folder);
     assert.deepStrictEqual([st.active, st.paths], [false, []]);
     assert.strictEqual(node('live:live'), undefined);
@@ -188,5 +198,10 @@ suite('The live run (a fake agent appending to a Claude Code transcript)', () =>
     assert.strictEqual(ticked.children?.[0].label, 'Resume the run');
     const item = api.runsTree.provider.getTreeItem(api.runsTree.provider.handle(`${folder}::live:resume`)) as vscode.TreeItem;
     assert.deepStrictEqual([item.command?.command, item.command?.arguments], ['leopold.resumeRun', [folder]]);
+    // Answered: nobody is needed any more — no warning, no badge; the status bar says Resume is what is left.
+    await waitFor('the status bar to offer Resume', () => (/answered — resume/.test(api.statusBar.text()) ? true : undefined));
+    assert.strictEqual(api.statusBar.warning(), false);
+    assert.strictEqual(api.statusBar.background(), undefined);
+    await waitFor('the badge to go', () => (api.notifications.badge() === 0 ? true : undefined));
   });
 });
