@@ -13,6 +13,7 @@ import { counted, uiLocale } from '../foundation/locale';
 import { decorateStatus, type LiveRuns, type LiveStatusShown } from '../live/live';
 import { apiErrorHint } from '../../core/live/meters';
 import { statusBarText, statusMulti } from './statusText';
+import { runControls } from '../../core/continuity/controls';
 
 const WARNING_BG = new vscode.ThemeColor('statusBarItem.warningBackground');
 
@@ -153,8 +154,13 @@ export function registerStatusBar(
     // Every link names the project it is about (an explicit argument to the project picker).
     const args = encodeURIComponent(JSON.stringify([view.project.root]));
     const links = [`[$(list-selection) ${vscode.l10n.t('Run actions')}](command:leopold.showRunActions?${args})`];
-    if (trusted) links.push(`[$(debug-start) ${vscode.l10n.t('Resume')}](command:leopold.resumeRun?${args})`,
-      `[$(debug-stop) ${vscode.l10n.t('Stop')}](command:leopold.stopRun?${args})`);
+    // Only what would be accepted now (the tree's rule, core/continuity/controls.ts): Resume on a run that is not
+    // active, Stop on an active one without STOP — never Resume on a live run, nothing that spawns in Restricted Mode.
+    const status = view.project.model.loaded ? view.project.model.snapshot.status.kind : undefined;
+    const controls = trusted && status ? runControls({ status, killSwitch: view.snapshot.stopExists, agentRunning: false,
+      modeRemembered: false }) : [];
+    if (controls.includes('resume')) links.push(`[$(debug-start) ${vscode.l10n.t('Resume')}](command:leopold.resumeRun?${args})`);
+    if (controls.includes('stopRun')) links.push(`[$(debug-stop) ${vscode.l10n.t('Stop')}](command:leopold.stopRun?${args})`);
     links.push(`[$(graph-line) ${vscode.l10n.t('Timeline')}](command:leopold.showTimeline?${args})`,
       `[$(output) ${vscode.l10n.t('Log')}](command:leopold.showLog)`);
     md.appendMarkdown(links.join(' · '));
