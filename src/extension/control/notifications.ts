@@ -210,7 +210,7 @@ export class Notifier implements vscode.Disposable {
       text =
         vscode.l10n.t('{0} could not be started: it is not on the PATH VS Code sees. Set leopold.{0}.path to its absolute path, then resume.', notFound);
       detail = '';
-      actions = [{ title: vscode.l10n.t('Open Setting'), run: cmd('workbench.action.openSettings', `leopold.${notFound}.path`) }, showLog];
+      actions = [{ title: vscode.l10n.t('Open Setting'), run: cmd('leopold.openSetting', `leopold.${notFound}.path`) }, showLog];
     }
     const message = `Leopold (${name}): ${text}${detail}`;
     this.shownList.push({ root, kind: notice.kind, key: notice.key, message, actions: actions.map((a) => a.title) });

@@ -177,7 +177,7 @@ export async function resumeRun(
     const openSetting = vscode.l10n.t('Open Setting'), showLog = vscode.l10n.t('Show Log');
     void vscode.window.showErrorMessage(
       vscode.l10n.t('Leopold: could not start {0} ({1}). Set leopold.{2}.path if it is not on the PATH of VS Code.', inert(argv[0]), inert(msg), harness),
-      openSetting, showLog).then((c) => (c === openSetting ? vscode.commands.executeCommand('workbench.action.openSettings',
+      openSetting, showLog).then((c) => (c === openSetting ? vscode.commands.executeCommand('leopold.openSetting',
         `leopold.${harness}.path`)
       : c === showLog ? deps.log.show(true) : undefined));
     return { outcome: 'failed', reason: msg, argv };

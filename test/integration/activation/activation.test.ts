@@ -53,4 +53,19 @@ suite('activation on a workspace with .leopold/', () => {
     }
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
+
+  test('a machine setting opens where it lives: the Remote tab in a remote window (issue 33)', async () => {
+    const api = await leopold();
+    assert.ok(vscode.env.remoteName, 'code-server is a remote window');
+    assert.deepStrictEqual(api.settingsCommandFor('leopold.claude.path'),
+      { command: 'workbench.action.openRemoteSettings', args: [{ query: 'leopold.claude.path' }] });
+    assert.deepStrictEqual(api.settingsCommandFor('leopold.autoRelaunch'),
+      { command: 'workbench.action.openSettings', args: ['leopold.autoRelaunch'] }, 'a resource setting: the usual editor');
+    // The Before a Run view's links go through it too (they opened the User tab: "No Settings Found").
+    const nls = JSON.parse(readFileSync(path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'package.nls.json'), 'utf8'));
+    assert.doesNotMatch(JSON.stringify(nls), /workbench\.action\.openSettings\?%5B%22leopold\.(claude|codex)\.path/);
+    await vscode.commands.executeCommand('leopold.openSetting', 'leopold.claude.path');
+    await waitFor('the settings editor', () => (vscode.window.tabGroups.activeTabGroup.activeTab?.label.includes('Settings') ? true : undefined));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
 });
