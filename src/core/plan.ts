@@ -214,3 +214,35 @@ export function itemsClosed(previous: string | undefined, current: string): numb
   }
   return n;
 }
+
+/**
+ * Markdown marks as a person reads them, not as text: `code`, **bold**, *emphasis*, __bold__, ~~struck~~ and
+ * [link](target) become their words (the target goes). Bounded: the text is cut at 2,000 characters first.
+ */
+export function withoutMarks(text: string): string {
+  return text.slice(0, 2000)
+    .replace(/!?\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
+    .replace(/`+([^`\n]*)`+/g, '$1')
+    .replace(/(\*\*|__)(?=\S)([^\n]*?\S)\1/g, '$2')
+    .replace(/(^|[\s(])[*_](?=\S)([^*_\n]*?\S)[*_](?=[\s).,;:!?]|$)/g, '$1$2')
+    .replace(/~~(?=\S)([^\n]*?\S)~~/g, '$1')
+    .replace(/`/g, '');
+}
+
+/** How long a plan item's label may be before what follows goes to its description (the side bar's default width). */
+export const PLAN_LABEL_MAX = 48;
+
+/**
+ * A plan item's words for a row: a short label — its title up to the first ` — `, `: ` or `. ` when that is at most
+ * PLAN_LABEL_MAX characters, else cut at a word — and the rest, for the description and tooltip; Markdown marks shown
+ * as words, never as text.
+ */
+export function planItemWords(item: Pick<PlanItem, 'title' | 'text' | 'label'>): { short: string; rest?: string } {
+  const plain = withoutMarks(item.label ? `${item.label}: ${item.title}` : item.title || item.text).replace(/\s+/g, ' ').trim();
+  if (plain.length <= PLAN_LABEL_MAX) return { short: plain };
+  const m = /^(.{3,}?)(?: — | - |: |\. |; )(.*)$/.exec(plain);
+  if (m && m[1].length <= PLAN_LABEL_MAX) return { short: m[1], rest: m[2] };
+  const cut = plain.lastIndexOf(' ', PLAN_LABEL_MAX - 1);
+  const at = cut > PLAN_LABEL_MAX / 2 ? cut : PLAN_LABEL_MAX - 1;
+  return { short: `${plain.slice(0, at)}…`, rest: plain };
+}

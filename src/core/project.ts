@@ -19,6 +19,7 @@ import { readState, type StateRead } from './state';
 import { ReadCache } from './readCache';
 import { msg, msgN, type Locale } from './messages';
 import { decisionState, type ContinuitySnapshot } from './continuity/decide';
+import { awaitingHuman } from './live/meters';
 
 export const BRIEF_FILES = ['MISSION.md', 'CHARTER.md', 'GUARDRAILS.md', 'PLAN.md', 'DECISIONS.md', 'CHECKPOINT.md'] as const;
 
@@ -307,6 +308,7 @@ export class ProjectModel {
       projectRoot: dirname(this.leoDir), state, stateMtimeMs: next.state.mtimeMs, openItems: this.openItems,
       continuity: next.guardrails.continuity, guardrailsMaxWindows: next.guardrails.maxWindows, stopExists: next.killSwitch,
       checkpointBytes: next.checkpoint.exists ? next.checkpoint.bytes ?? 0 : 0, rollEventMs,
+      ...(awaitingHuman(next.stateObject, next.recent, next.plan)?.ticked ? { awaitingAnswered: true } : {}),
     };
   }
 

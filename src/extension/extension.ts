@@ -3,6 +3,7 @@
 // API. Each `register*` returns its test section; they are exported only in test mode (testApi.ts).
 import * as vscode from 'vscode';
 import { createLog } from './foundation/log';
+import { registerOpenSetting, settingsCommandFor } from './foundation/settings';
 import { ProjectRegistry } from './foundation/projects';
 import { createContext } from './foundation/context';
 import type { LeopoldTestApi } from './testApi';
@@ -44,6 +45,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
     vscode.commands.registerCommand('leopold.showLog', () => log.show(true)),
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info('workspace trusted: relaunch, resume and stop are enabled')),
   );
+  registerOpenSetting(extension);
   if (!ctx.isTrusted()) {
     log.info('Restricted Mode: reading runs and validating checkpoints only; nothing is spawned and nothing is written into .leopold/');
   }
@@ -80,7 +82,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
       `project${registry.projects.length === 1 ? '' : 's'}, ${vscode.env.appName} ${vscode.version})`));
   if (extension.extensionMode !== vscode.ExtensionMode.Test) return undefined;
   return {
-    registry, isTrusted: () => ctx.isTrusted(),
+    registry, isTrusted: () => ctx.isTrusted(), settingsCommandFor: (key: string) => settingsCommandFor(extension, key),
     supervisor: supervisors.test, statusBar, runActions: actions.test.runActions, seat: actions.test.seat,
     notifications: notifications.test, resumeAt: resumeAt.test, runsTree: tree.test, treeActions, decorations, welcome,
     doctor, decisions, checkpoint, live: live.test, timeline, driver: driver.test, agentTools, notifyCommand, start, review,

@@ -32,6 +32,8 @@ export type { DecisionItemInfo } from './decisions/decisions';
 export interface LeopoldTestApi {
   registry: ProjectRegistry;
   isTrusted: () => boolean;
+  /** Which settings editor `leopold.openSetting` opens for a key in this window (foundation/settings.ts). */
+  settingsCommandFor: (key: string) => { command: string; args: unknown[] };
   supervisor: SupervisorTestApi;
   statusBar: StatusBarTestApi;
   runActions: RunActionsTestApi;

@@ -116,5 +116,28 @@ export function reviewSuite(trusted: boolean): void {
       assert.match(md, /`c\.md` added/);
       assert.deepStrictEqual(stamps(path.join(root, '.leopold')), before);
     });
+
+    // Last: it writes state.json (the test above checks that the review itself writes nothing).
+    test('a review left open follows the run, and says how the window ended once (issue 33)', async () => {
+      type P = { title: string; rendered?: string };
+      await api.review.open({ root, window: 2 });
+      await api.review.open({ root });
+      const said = (title: RegExp, re: RegExp) => waitFor(`${title} to read ${re}`,
+        () => api.review.panels().find((p: P) => title.test(p.title) && re.test(p.rendered ?? '')) as P | undefined);
+      const first = await said(/Window 2/, /ended: stopped · user_stop/);
+      assert.doesNotMatch(first.rendered!, /\b(\w+) · \1\b/, 'no word twice ("stopped · stopped")');
+      assert.match(await api.review.markdown({ root, window: 2 }), /· ended: stopped · user_stop$/m);
+      const file = path.join(root, '.leopold', 'state.json');
+      const was = await fs.readFile(file, 'utf8');
+      await fs.writeFile(file, JSON.stringify({ ...JSON.parse(was), stopped_reason: 'plan_complete' }, null, 2) + '\n');
+      try {
+        // Neither panel is opened again: both are drawn anew as the run's files change.
+        const now = await said(/Window 2/, /ended: finished · plan_complete/);
+        assert.doesNotMatch(now.rendered!, /\b(\w+) · \1\b/);
+        await said(/Morning Report/, /ended: finished · plan_complete/);
+      } finally {
+        await fs.writeFile(file, was);
+      }
+    });
   });
 }

@@ -72,8 +72,82 @@ function levenshtein(a: string, b: string): number {
   return row[b.length];
 }
 
-/** The contract section an unknown heading most plausibly meant, or undefined when none is close. */
+/**
+ * What people and models write for each section besides its name: Leopold's Portuguese docs keep the English names,
+ * but a window writing in Portuguese may not. Recognition only — never written, never shown.
+ */
+const ALIASES: Record<SectionName, readonly string[]> = {
+  'In-Flight Item': ['Item em andamento', 'Item em curso', 'Item em voo'],
+  'Files and Code': ['Arquivos e código', 'Ficheiros e código'],
+  'Errors and Fixes': ['Erros e correções', 'Erros e consertos'],
+  'Decisions This Run': ['Decisões desta run', 'Decisões desta execução', 'Decisões desta rodada'],
+  'Learned Constraints': ['Restrições aprendidas', 'Limitações aprendidas'],
+  'Current Work': ['Trabalho atual'],
+  'Next Step': ['Próximo passo', 'Próxima etapa'],
+};
+
+/** Words that name no section on their own (`and` is in two names). */
+const GLUE: ReadonlySet<string> = new Set(['and', 'the', 'of', 'for', 'to', 'a', 'e', 'o', 'em', 'de', 'da', 'do', 'desta', 'deste',
+  'nesta', 'neste', 'para']);
+
+/** One word (lowercase, accents off) as a name compares: singular (`fixes` → `fix`, `correções` → `correcao`, `atuais` → `atual`). */
+function stem(w: string): string {
+  if (w.length <= 3) return w;
+  if (w.endsWith('oes') || w.endsWith('aes')) return `${w.slice(0, -3)}ao`;
+  if (w.endsWith('ais')) return `${w.slice(0, -3)}al`;
+  if (/(?:x|ss|z|ch|sh)es$/.test(w)) return w.slice(0, -2);
+  if (w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
+  return w;
+}
+
+/** The words of a name, as names compare: accents off, lowercased, split at anything but letters and digits, each stemmed. */
+function nameWords(name: string): string[] {
+  const plain = name.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+  return plain.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '').map(stem);
+}
+
+/** The words of each section's name and aliases (glue aside), each word one section's only. */
+const WORDS: ReadonlyMap<string, SectionName> = (() => {
+  const m = new Map<string, SectionName>();
+  for (const s of SECTIONS) {
+    for (const n of [s, ...ALIASES[s]]) {
+      for (const w of nameWords(n)) if (!GLUE.has(w)) m.set(w, s);
+    }
+  }
+  return m;
+})();
+
+/** Longer names are not read word by word. */
+const WORDS_MAX = 100;
+
+/** Each section's name and aliases, as word lists joined by a space. */
+const FULL_NAMES: ReadonlyMap<string, SectionName> = new Map(
+  SECTIONS.flatMap((s) => [s, ...ALIASES[s]].map((n): [string, SectionName] => [nameWords(n).join(' '), s])));
+
+/** The one section every word of `name` (glue aside) belongs to, or undefined (no word, a stranger word, two sections). */
+function sectionOfWords(name: string): SectionName | undefined {
+  const words = nameWords(name);
+  const full = FULL_NAMES.get(words.join(' '));
+  if (full) return full;
+  let found: SectionName | undefined;
+  for (const w of words) {
+    if (GLUE.has(w)) continue;
+    const s = WORDS.get(w);
+    if (s === undefined || (found !== undefined && s !== found)) return undefined;
+    found = s;
+  }
+  return found;
+}
+
+/**
+ * The contract section an unknown heading most plausibly meant, or undefined when none is close: a name whose words
+ * are all one section's (`Constraints`, `next steps`, `Decision`, `Restrições aprendidas`), or the section's name
+ * misspelt (`In Flght Item`).
+ */
 export function closestSection(name: string): SectionName | undefined {
+  // Every name and alias is short: a long heading is a section's name only as its prefix (below), and stays cheap.
+  const byWords = name.length <= WORDS_MAX ? sectionOfWords(name) : undefined;
+  if (byWords) return byWords;
   const n = name.toLowerCase().replace(/[\s_-]+/g, ' ').trim();
   let best: SectionName | undefined;
   let bestScore = Infinity;

@@ -1,16 +1,17 @@
 // Fix All (`source.fixAll.leopold`, the CLI's and the editor's): every preferred fix at once, in one pass.
 import type { Locale } from '../messages';
 import { DEFAULT_CAP, type CheckpointCap } from './cap';
-import { SECTIONS, TITLE, closestSection, sectionKind, type SectionName } from './contract';
-import { earlierViewMarker, newLedgerLines, toLf, trimOuterBlank, viewKey } from './fixes';
+import { SECTIONS, TITLE, sectionKind, type SectionName } from './contract';
+import { earlierViewMarker, intendedSections, newLedgerLines, toLf, trimOuterBlank, viewKey } from './fixes';
 import { isTitleLine } from './parse';
 import { validateCheckpoint } from './validate';
 
 /**
  * Every preferred fix at once, in one linear pass over one parse (the oversize error has no automatic fix): nested
  * titles dropped and the title first; brief and unknown headings quoted, or renamed to the missing section they
- * plainly mean; duplicates merged without losing a line, identical lines and views once (ledgers get the lines
- * they do not have yet; snapshots the latest view first and each earlier view that differs below its marker);
+ * stand for (by name or by place: `intendedSections`); duplicates merged without losing a line, identical lines and
+ * views once (ledgers get the lines they do not have yet; snapshots the latest view first and each earlier view that
+ * differs below its marker);
  * missing sections inserted; sections in contract order; LF line breaks. Text before the first section stays, after
  * the title. The result has no error left but `oversize`, and Fix All of it is itself.
  */
@@ -29,7 +30,7 @@ export function fixAll(text: string, cap: CheckpointCap = DEFAULT_CAP, locale: L
   const noCr = (l: string) => (l.charCodeAt(l.length - 1) === 13 ? l.replace(/\r+$/, '') : l);
   interface Block { heading: string; body: string[] }
   const blocks = new Map<SectionName, Block[]>();
-  const claimed = new Set<SectionName>();
+  const intended = intendedSections(p);
   const prelude: string[] = [];
   let body = prelude;
   let k = 0;
@@ -44,9 +45,8 @@ export function fixAll(text: string, cap: CheckpointCap = DEFAULT_CAP, locale: L
     let heading = line;
     if (h.role === 'section' || h.role === 'duplicate') name = h.name as SectionName;
     else if (h.role === 'unknown') {
-      const near = closestSection(h.name);
-      if (near && !p.sections.has(near) && !claimed.has(near)) {
-        claimed.add(near);
+      const near = intended.get(h);
+      if (near) {
         name = near;
         heading = line.slice(0, h.nameStart) + near + line.slice(h.nameEnd);
       }

@@ -183,30 +183,71 @@ export function mergeDuplicate(p: ParsedCheckpoint, dup: Heading, mode: MergeMod
   return join(p, out);
 }
 
-/** Unknown headings that plainly mean a missing section (`## Next Steps` → Next Step), at most one per section. */
-export function misspelledSections(p: ParsedCheckpoint): Map<SectionName, Heading> {
-  const out = new Map<SectionName, Heading>();
+/**
+ * The missing section each unknown heading stands for, at most one heading per section:
+ * - by its name, when its words are all one section's (`## Constraints`, `## Next steps`, `## Restrições aprendidas`)
+ *   or it is the name misspelt — the first such heading of a section that is not there;
+ * - by where it stands, when its name says nothing (`## Notes`): one section is missing (the names above aside),
+ *   and this is the only such heading standing where that section belongs — after the sections before it, before
+ *   the sections after it.
+ * A heading whose name means a section that is there already stands for nothing (quoting makes it body text of the
+ * section above). Brief headings never stand for a section.
+ */
+export function intendedSections(p: ParsedCheckpoint): Map<Heading, SectionName> {
+  const out = new Map<Heading, SectionName>();
+  const taken = new Set<SectionName>(p.sections.keys());
+  const nameless = new Set<Heading>();
   for (const h of p.headings) {
     if (h.role !== 'unknown') continue;
     const near = closestSection(h.name);
-    if (near && !p.sections.has(near) && !out.has(near)) out.set(near, h);
+    if (near === undefined) nameless.add(h);
+    else if (!taken.has(near)) {
+      taken.add(near);
+      out.set(h, near);
+    }
   }
+  const missing = SECTIONS.filter((s) => !taken.has(s));
+  if (nameless.size === 0 || missing.length !== 1) return out;
+  // The nameless headings between an anchor (a section there, or a heading named for one) before the missing
+  // section and an anchor after it, in document order.
+  const k = sectionIndex(missing[0]);
+  const standing: Heading[] = [];
+  let gap: Heading[] = [];
+  let after = true; // the last anchor above (or none) comes before the missing section
+  for (const h of p.headings) {
+    const anchor = h.role === 'section' ? (h.name as SectionName) : out.get(h);
+    if (anchor !== undefined) {
+      if (after && sectionIndex(anchor) > k) standing.push(...gap);
+      after = sectionIndex(anchor) < k;
+      gap = [];
+    } else if (nameless.has(h)) gap.push(h);
+  }
+  if (after) standing.push(...gap);
+  if (standing.length === 1) out.set(standing[0], missing[0]);
   return out;
+}
+
+/** Unknown headings that stand for a missing section (`## Next Steps` → Next Step), by section, in document order. */
+export function misspelledSections(p: ParsedCheckpoint): Map<SectionName, Heading> {
+  const byLine = [...intendedSections(p)].sort((a, b) => a[0].line - b[0].line);
+  return new Map(byLine.map(([h, s]) => [s, h]));
 }
 
 /**
  * Inserts every missing section (empty) at its contract position — before the next contract section present — or,
- * when an unknown heading plainly means it (`## Next Steps`), renames that heading instead, so its body stays put.
+ * when an unknown heading stands for it (`## Next Steps`, or `## Notes` where the one missing section belongs), renames that
+ * heading instead, so its body stays put.
  */
 export function insertMissingSections(p: ParsedCheckpoint): string {
   const renames = misspelledSections(p);
-  const missing = SECTIONS.filter((s) => !p.sections.has(s) && !renames.has(s));
-  if (renames.size > 0) {
-    const lines = [...p.lines];
-    for (const [name, h] of renames) lines[h.line] = lines[h.line].slice(0, h.nameStart) + name + lines[h.line].slice(h.nameEnd);
-    const next = parseCheckpoint(join(p, lines));
-    return missing.length ? insertMissingSections(next) : next.text;
-  }
+  if (renames.size === 0) return insertEmptySections(p);
+  const lines = [...p.lines];
+  for (const [name, h] of renames) lines[h.line] = lines[h.line].slice(0, h.nameStart) + name + lines[h.line].slice(h.nameEnd);
+  return insertEmptySections(parseCheckpoint(join(p, lines)));
+}
+
+function insertEmptySections(p: ParsedCheckpoint): string {
+  const missing = SECTIONS.filter((s) => !p.sections.has(s));
   if (missing.length === 0) return p.text;
   const contract = p.headings.filter((h) => h.role === 'section');
   const before = new Map<number, string[]>();

@@ -11,7 +11,7 @@ export * from './validate';
 export * from './format';
 export { fixAll } from './fixAll';
 export {
-  dropLine, earlierViewMarker, insertMissingSections, insertTitle, mergeDuplicate, misspelledSections, moveTitleFirst,
-  quoteHeading, renameHeading, reorderSections, toLf, type MergeMode,
+  dropLine, earlierViewMarker, insertMissingSections, insertTitle, intendedSections, mergeDuplicate, misspelledSections,
+  moveTitleFirst, quoteHeading, renameHeading, reorderSections, toLf, type MergeMode,
 } from './fixes';
 export type { Fix, Report, Rule, Severity, Span } from './rule';

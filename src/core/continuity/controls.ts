@@ -15,11 +15,16 @@ export interface ControlsInput {
   modeRemembered: boolean;
   /** The active run's owner pid has ended (core/runs.ts runCondition): Stop now has nothing to end unless an agent started here runs. */
   ownerGone?: boolean;
+  /**
+   * No process is known to end: the state names no owner pid (the skill writes `""` until its hook learns one) and no
+   * agent started here runs. Stop now would only create STOP — what Stop run does — so it is not offered.
+   */
+  noProcess?: boolean;
 }
 
 /**
- * An active run: Stop run (unless the kill switch is already set), then Stop now (not when its owner is gone and no
- * agent started here runs: there is nothing to end). A stopped or rolled run: Resume
+ * An active run: Stop run (unless the kill switch is already set), then Stop now (not when its owner is gone or no
+ * owner pid is known, and no agent started here runs: there is nothing to end). A stopped or rolled run: Resume
  * run, Resume the other way, Resume at… (and Stop now while an agent started for it still runs). Clear kill switch
  * last whenever STOP is there. A finished run or none: nothing to resume or stop.
  */
@@ -27,7 +32,7 @@ export function runControls(c: ControlsInput): RunControl[] {
   const out: RunControl[] = [];
   if (c.status === 'active') {
     if (!c.killSwitch) out.push('stopRun');
-    if (!c.ownerGone || c.agentRunning) out.push('stopNow');
+    if (c.agentRunning || (!c.ownerGone && !c.noProcess)) out.push('stopNow');
   } else if (c.status === 'stopped' || c.status === 'rolled') {
     out.push('resume');
     if (c.modeRemembered) out.push('resumeOther');

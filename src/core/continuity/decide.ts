@@ -37,6 +37,8 @@ export interface ContinuitySnapshot {
   stateMtimeMs?: number;
   /** PLAN.md lines that are optional whitespace then `- [ ]`. */
   openItems: number;
+  /** An awaiting_human stop whose item is ticked in PLAN.md: answered — Resume, no person needed any more. */
+  awaitingAnswered?: boolean;
   continuity: 'auto' | 'manual';
   /** GUARDRAILS.md `max_windows` (the watcher's first-digits rule). */
   guardrailsMaxWindows?: number;

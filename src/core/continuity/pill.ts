@@ -67,6 +67,10 @@ export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number
     return { text: `${reason ? m('pill.stoppedReason', { reason }) : m('pill.stopped')} · STOP`, warning: false,
       explanation: m('pill.killSwitch.why') };
   }
+  // A question answered (its item ticked in PLAN.md): nobody is needed any more; Resume is what is left to do.
+  if (reason === 'awaiting_human' && snap.awaitingAnswered) {
+    return { text: m('pill.answered'), warning: false, explanation: m('pill.answered.why') };
+  }
   let text = reason ? m('pill.stoppedReason', { reason }) : m('pill.stopped');
   let warning = reason !== undefined && HUMAN_REASONS.has(reason);
   let explanation = reason ? m('pill.stoppedReason.why', { reason }) : m('pill.stopped.why');

@@ -29,11 +29,12 @@ export interface TimelineLive {
   /** The estimate's caveat (never a limit). */
   chartNote: string;
   windows: TimelineWindowCost[];
-  /** `Live` and its lines (only while a run is active and its transcript is known). */
+  /** `Live` and its lines (while a run is active and its transcript is known), or `Totals` (a run no longer active). */
   section?: { title: string; lines: string[] };
 }
 
-export function timelineLive(view: LiveView | undefined, locale: Locale = 'en'): TimelineLive | undefined {
+/** The live part of the timeline; `ended`: the view is a stopped run's figures (its chart, and its totals). */
+export function timelineLive(view: LiveView | undefined, locale: Locale = 'en', ended = false): TimelineLive | undefined {
   if (!view) return undefined;
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   const windows = view.windows.map((w): TimelineWindowCost => {
@@ -49,7 +50,11 @@ export function timelineLive(view: LiveView | undefined, locale: Locale = 'en'):
     return { n: w.window, tokens, usd, bytes: w.bytes, found, counting: w.counting, label };
   });
   let section: TimelineLive['section'];
-  if (view.transcript) {
+  const fig = view.figures;
+  if (ended) {
+    section = { title: m('live.totals'), lines: fig.tokens && fig.costUsd !== null ? [m('live.timeline.run', {
+      tokens: formatCount(totalTokens(fig.tokens), locale), usd: formatUsd(fig.costUsd, locale) })] : [m('live.tokens.unknown')] };
+  } else if (view.transcript) {
     const a = view.activity;
     const lines: string[] = [];
     if (view.gauge.bytes !== undefined) lines.push(m('live.timeline.context', { gauge: gaugeText(view.gauge, locale === 'pt-br'),
@@ -59,7 +64,6 @@ export function timelineLive(view: LiveView | undefined, locale: Locale = 'en'):
     // A clock time, not an age: the view changes only when the transcript does (an idle panel posts nothing).
     if (view.lastWriteMs !== undefined) lines.push(m('live.timeline.idle', { time: formatLocal(view.lastWriteMs, 'time') }));
     if (view.turns !== undefined) lines.push(m('live.timeline.turns', { n: view.turns, harness: view.transcript.harness ?? '?' }));
-    const fig = view.figures;
     if (fig.tokens && fig.costUsd !== null) lines.push(m('live.timeline.run', { tokens: formatCount(totalTokens(fig.tokens), locale),
       usd: formatUsd(fig.costUsd, locale) }));
     section = { title: m('live.live'), lines };

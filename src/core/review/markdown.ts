@@ -3,7 +3,7 @@
 // through the core's escapers (core/inert.ts): paths, commands and decisions as code spans (`mdCode`), reasons and
 // the end detail as escaped prose (`mdText`), outputs and checkpoints as fences (`mdFence`) — never markup, links,
 // images or HTML, and every invisible character shown as its escape.
-import { mdCode, mdFence, mdText, visible } from '../inert';
+import { mdCode, mdFence, mdText, oneLine, visible } from '../inert';
 import { msg, type Locale } from '../messages';
 import { totalTokens } from '../live/records';
 import type { FileReview, MorningReport, WindowReview } from './review';
@@ -21,11 +21,20 @@ function fileLine(f: FileReview, l: Locale): string {
   return `- ${mdCode(f.path)} ${f.status} ${lineCountsText(f)}${extra}`;
 }
 
+/**
+ * How a window ended, said once: `ended: rolled · relaunched`, `ended: stopped · user_stop`, or `still running` (never
+ * `ended: running · running`). The detail already names the end, in the reader's language; the end alone when there
+ * is none.
+ */
+export function windowEndLine(w: Pick<WindowReview, 'end' | 'endDetail'>, l: Locale = 'en', text = oneLine): string {
+  if (w.end === 'running') return msg(l, 'review.running');
+  return msg(l, 'review.end', { end: text(w.endDetail || w.end) });
+}
+
 export function windowMarkdown(w: WindowReview, l: Locale = 'en', level = 1): string {
   const h = '#'.repeat(level);
   const out: string[] = [`${h} ${msg(l, 'review.window', { n: w.window })}`, ''];
-  const end = mdText(`${w.end}${w.endDetail ? ` (${w.endDetail})` : ''}`);
-  out.push(`${msg(l, 'review.span', { from: time(w.startedMs), to: time(w.endedMs) })} · ${msg(l, 'review.end', { end })}`);
+  out.push(`${msg(l, 'review.span', { from: time(w.startedMs), to: time(w.endedMs) })} · ${windowEndLine(w, l, mdText)}`);
   if (w.tokens) out.push('', msg(l, 'review.cost', { tokens: totalTokens(w.tokens), usd: (w.costUsd ?? 0).toFixed(2) }));
   for (const t of w.transcripts) if (!t.exists) out.push('', msg(l, 'review.transcriptGone', { path: mdCode(t.path) }));
   out.push('', `${h}# ${msg(l, 'review.files', { count: w.files.length })}`, '');

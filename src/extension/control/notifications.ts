@@ -15,7 +15,7 @@ import { NoticeMemory, noticeFor, noticeState, shouldShow, type Notice, type Not
 import { pill } from '../../core/continuity/pill';
 import type { ChildRecord } from '../../core/continuity/children';
 import { apiError, relaunchWindow } from '../../core/fields';
-import { apiErrorHint } from '../../core/live/meters';
+import { apiErrorHint, awaitingHuman } from '../../core/live/meters';
 
 const STORAGE_KEY = 'leopold.notifications.shown';
 
@@ -49,6 +49,8 @@ export class Notifier implements vscode.Disposable {
   /** Each notification as it is shown (once per event): the notify command listens (notifyCommand.ts). */
   readonly onDidNotify = this.notified.event;
   private badgeView: vscode.TreeView<unknown> | undefined;
+  /** The actions of the last notification of each kind per project (tests run them as a click would). */
+  private readonly lastActions = new Map<string, Action[]>();
 
   constructor(private readonly ctx: LeopoldContext, private readonly seat: Seat) {
     this.memory = new NoticeMemory(ctx.extension.workspaceState.get(STORAGE_KEY));
@@ -92,6 +94,14 @@ export class Notifier implements vscode.Disposable {
 
   badge(): number {
     return [...this.needs.values()].filter(Boolean).length;
+  }
+
+  /** Runs an action of the last notification of `kind` for `root`, as its button would; false when there is none. */
+  async act(root: string, kind: NoticeKind, title: string): Promise<boolean> {
+    const a = this.lastActions.get(`${root}\0${kind}`)?.find((x) => x.title === title);
+    if (!a) return false;
+    await a.run();
+    return true;
   }
 
   messages(root: string): string[] {
@@ -168,7 +178,11 @@ export class Notifier implements vscode.Disposable {
         const item = typeof st.awaiting_text === 'string' && st.awaiting_text ? ` ${inert(st.awaiting_text, 200)}` : '';
         text = `${
           vscode.l10n.t('the run is waiting for you: a plan item needs a person. Answer it, tick it in PLAN.md, then resume.')}${item}`;
-        actions = [{ title: vscode.l10n.t('Open Plan'), run: open('PLAN.md') }];
+        // PLAN.md at the item that waits (not its first line).
+        const snap = project.model.loaded ? project.model.snapshot : undefined;
+        const line = snap && awaitingHuman(snap.stateObject, snap.recent, snap.plan)?.item?.line;
+        actions = [{ title: vscode.l10n.t('Open Plan'), run: () => vscode.commands.executeCommand('leopold.openRunFile',
+          { path: project.file('PLAN.md'), line }) }];
         break;
       }
       case 'budgetExceeded': {
@@ -196,10 +210,11 @@ export class Notifier implements vscode.Disposable {
       text =
         vscode.l10n.t('{0} could not be started: it is not on the PATH VS Code sees. Set leopold.{0}.path to its absolute path, then resume.', notFound);
       detail = '';
-      actions = [{ title: vscode.l10n.t('Open Setting'), run: cmd('workbench.action.openSettings', `leopold.${notFound}.path`) }, showLog];
+      actions = [{ title: vscode.l10n.t('Open Setting'), run: cmd('leopold.openSetting', `leopold.${notFound}.path`) }, showLog];
     }
     const message = `Leopold (${name}): ${text}${detail}`;
     this.shownList.push({ root, kind: notice.kind, key: notice.key, message, actions: actions.map((a) => a.title) });
+    this.lastActions.set(`${root}\0${notice.kind}`, actions);
     this.ctx.log.info(`${project.name}: notified (${notice.kind}: ${notice.key})`);
     this.notified.fire({ view, notice, message });
     const showFn = level === 'info' ? vscode.window.showInformationMessage : level === 'error' ? vscode.window.showErrorMessage
@@ -246,6 +261,8 @@ export interface NotificationsTestApi {
   messages(root: string): string[];
   /** The Leopold view's badge: projects that need a person. */
   badge(): number;
+  /** Clicks a button of the last notification of `kind` for `root`. */
+  act(root: string, kind: NoticeKind, title: string): Promise<boolean>;
 }
 
 /** Every view the loop publishes is judged here; a project that goes takes its badge entry with it. */
@@ -258,5 +275,6 @@ export function registerNotifications(ctx: LeopoldContext, seat: Seat, hub: Supe
     hub.onDidChange((view) => notifier.observe(view)),
     ctx.registry.follow(() => undefined, (p, _item, ending) => !ending && notifier.forget(p.root)),
   );
-  return { notifier, test: { shown: () => notifier.shown(), messages: (root) => notifier.messages(root), badge: () => notifier.badge() } };
+  return { notifier, test: { shown: () => notifier.shown(), messages: (root) => notifier.messages(root), badge: () => notifier.badge(),
+    act: (root, kind, title) => notifier.act(root, kind, title) } };
 }

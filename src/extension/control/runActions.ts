@@ -68,8 +68,11 @@ const whichProject = (deps: RunActionDeps, arg: unknown) => pickProject(deps.reg
 
 function requireTrust(deps: RunActionDeps, what: string): boolean {
   if (deps.isTrusted()) return true;
+  // The refusal offers what makes it go away: VS Code's own trust editor.
+  const trust = vscode.l10n.t('Manage Workspace Trust');
   void vscode.window.showWarningMessage(
-    vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.', what));
+    vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.', what), trust)
+    .then((pick) => (pick === trust ? vscode.commands.executeCommand('workbench.trust.manage') : undefined));
   return false;
 }
 
@@ -174,7 +177,7 @@ export async function resumeRun(
     const openSetting = vscode.l10n.t('Open Setting'), showLog = vscode.l10n.t('Show Log');
     void vscode.window.showErrorMessage(
       vscode.l10n.t('Leopold: could not start {0} ({1}). Set leopold.{2}.path if it is not on the PATH of VS Code.', inert(argv[0]), inert(msg), harness),
-      openSetting, showLog).then((c) => (c === openSetting ? vscode.commands.executeCommand('workbench.action.openSettings',
+      openSetting, showLog).then((c) => (c === openSetting ? vscode.commands.executeCommand('leopold.openSetting',
         `leopold.${harness}.path`)
       : c === showLog ? deps.log.show(true) : undefined));
     return { outcome: 'failed', reason: msg, argv };
@@ -384,18 +387,20 @@ export async function showRunActions(deps: RunActionDeps, arg?: unknown): Promis
       resume, resumeOther, resumeAt, stopRun: stopRunItem, stopNow: stopNowItem, clearKillSwitch: clear,
     };
     const ownerGone = project.model.condition?.ownerGone ?? false;
-    for (const c of runControls({ status, killSwitch: stop, agentRunning: running, modeRemembered: !!mode, ownerGone })) {
+    const noProcess = project.model.loaded && project.model.snapshot.owner?.pid === undefined;
+    for (const c of runControls({ status, killSwitch: stop, agentRunning: running, modeRemembered: !!mode, ownerGone, noProcess })) {
       const item = items[c];
       if (item) actions.push(item);
     }
   }
+  // Files are offered only when they are there (Open checkpoint before any roll said "does not exist yet").
+  if (await exists(project.file('CHECKPOINT.md'))) actions.push({ label: `$(file) ${vscode.l10n.t('Open checkpoint')}`,
+    description: '.leopold/CHECKPOINT.md', run: () => openFile(project.file('CHECKPOINT.md')) });
+  actions.push({ label: `$(output) ${vscode.l10n.t('Show run log')}`, description: vscode.l10n.t('one line per verdict change'),
+    run: () => deps.log.show(true) });
+  if (await exists(project.file('events.jsonl'))) actions.push({ label: `$(list-flat) ${vscode.l10n.t('Show events')}`,
+    description: '.leopold/events.jsonl', run: () => openFile(project.file('events.jsonl'), true) });
   actions.push(
-    { label: `$(file) ${vscode.l10n.t('Open checkpoint')}`, description: '.leopold/CHECKPOINT.md',
-      run: () => openFile(project.file('CHECKPOINT.md')) },
-    { label: `$(output) ${vscode.l10n.t('Show run log')}`, description: vscode.l10n.t('one line per verdict change'),
-      run: () => deps.log.show(true) },
-    { label: `$(list-flat) ` +
-      `${vscode.l10n.t('Show events')}`, description: '.leopold/events.jsonl', run: () => openFile(project.file('events.jsonl'), true) },
     { label: `$(graph-line) ` +
       `${vscode.l10n.t('Show run timeline')}`, description: vscode.l10n.t("the run's context windows, relaunches and retries"),
         run: () => vscode.commands.executeCommand('leopold.showTimeline', project.root) },

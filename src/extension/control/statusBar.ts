@@ -13,6 +13,7 @@ import { counted, uiLocale } from '../foundation/locale';
 import { decorateStatus, type LiveRuns, type LiveStatusShown } from '../live/live';
 import { apiErrorHint } from '../../core/live/meters';
 import { statusBarText, statusMulti } from './statusText';
+import { runControls } from '../../core/continuity/controls';
 
 const WARNING_BG = new vscode.ThemeColor('statusBarItem.warningBackground');
 
@@ -25,14 +26,16 @@ export interface ScheduledResumes {
 /** The status item's test section (test mode only: src/extension/testApi.ts). */
 export interface StatusBarTestApi {
   text(): string;
-  /** The pill asks for a person (the warning background; the gauge's band colours are `live()`'s). */
+  /** The pill asks for a person (the warning background). */
   warning(): boolean;
+  /** The background's theme colour id, if any (only the pill's warning: the context level never colours it). */
+  background(): string | undefined;
   /** The accessible label a screen reader reads. */
   accessible(): string;
   tooltip(): string;
   /** The root of the project the item shows. */
   project(): string | undefined;
-  /** What the live part last showed: the gauge's band and colour, or the awaiting_human text. */
+  /** What the live part last showed: the gauge's percentage and band and why, or the awaiting_human text. */
   live(): LiveStatusShown;
   render(): void;
 }
@@ -84,7 +87,7 @@ export function registerStatusBar(
       warned = p.warning;
       // The live part: ` · 62%` and its colour, or "Leopold needs you: …".
       liveShown = decorateStatus(item, project, live.of(project), multi);
-      item.tooltip = tooltip(view, p, trusted, projects.length);
+      item.tooltip = tooltip(view, p, trusted, projects.length, liveShown.why);
     }
     // The click acts on the project the item shows (an explicit argument to the project picker).
     item.command = { command: 'leopold.showRunActions', title: vscode.l10n.t('Run actions'), arguments: project ? [project.root] : [] };
@@ -105,13 +108,15 @@ export function registerStatusBar(
   const restrictedTooltip = () => new vscode.MarkdownString(
     vscode.l10n.t('Restricted Mode: Leopold reads runs and validates checkpoints, but spawns nothing and writes nothing into `.leopold/` until the workspace is trusted.'));
 
-  const tooltip = (view: SupervisorView, p: Pill, trusted: boolean, n: number) => {
+  const tooltip = (view: SupervisorView, p: Pill, trusted: boolean, n: number, context?: string) => {
     const md = new vscode.MarkdownString(undefined, true);
     md.isTrusted = { enabledCommands: ['leopold.showRunActions', 'leopold.resumeRun', 'leopold.stopRun', 'leopold.clearKillSwitch',
       'leopold.showLog', 'leopold.showTimeline'] };
     md.supportThemeIcons = true;
     md.appendMarkdown(`**Leopold** — ${mdEscape(view.project.name)}${n > 1 ? ` ${vscode.l10n.t('({0} projects)', n)}` : ''}\n\n`);
     md.appendMarkdown(`${mdEscape(p.text)}\n\n${mdEscape(p.explanation)}\n\n`);
+    // The context level: in the text, never in the colour — this says why.
+    if (context) md.appendMarkdown(`${mdEscape(context)}\n\n`);
     const st = view.snapshot.state.kind === 'ok' ? view.snapshot.state.raw : undefined;
     if (st) {
       // The owner as the project's one model read it (its pid checked), not a second reading of state.json.
@@ -149,8 +154,13 @@ export function registerStatusBar(
     // Every link names the project it is about (an explicit argument to the project picker).
     const args = encodeURIComponent(JSON.stringify([view.project.root]));
     const links = [`[$(list-selection) ${vscode.l10n.t('Run actions')}](command:leopold.showRunActions?${args})`];
-    if (trusted) links.push(`[$(debug-start) ${vscode.l10n.t('Resume')}](command:leopold.resumeRun?${args})`,
-      `[$(debug-stop) ${vscode.l10n.t('Stop')}](command:leopold.stopRun?${args})`);
+    // Only what would be accepted now (the tree's rule, core/continuity/controls.ts): Resume on a run that is not
+    // active, Stop on an active one without STOP — never Resume on a live run, nothing that spawns in Restricted Mode.
+    const status = view.project.model.loaded ? view.project.model.snapshot.status.kind : undefined;
+    const controls = trusted && status ? runControls({ status, killSwitch: view.snapshot.stopExists, agentRunning: false,
+      modeRemembered: false }) : [];
+    if (controls.includes('resume')) links.push(`[$(debug-start) ${vscode.l10n.t('Resume')}](command:leopold.resumeRun?${args})`);
+    if (controls.includes('stopRun')) links.push(`[$(debug-stop) ${vscode.l10n.t('Stop')}](command:leopold.stopRun?${args})`);
     links.push(`[$(graph-line) ${vscode.l10n.t('Timeline')}](command:leopold.showTimeline?${args})`,
       `[$(output) ${vscode.l10n.t('Log')}](command:leopold.showLog)`);
     md.appendMarkdown(links.join(' · '));
@@ -172,6 +182,7 @@ export function registerStatusBar(
     text: () => item.text,
     accessible: () => item.accessibilityInformation?.label ?? '',
     warning: () => warned,
+    background: () => (item.backgroundColor as { id?: string } | undefined)?.id,
     tooltip: () => (typeof item.tooltip === 'string' ? item.tooltip : item.tooltip?.value ?? ''),
     project: () => current.project?.root,
     live: () => ({ ...liveShown }),

@@ -8,6 +8,7 @@ import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { homedir } from 'node:os';
 import { LiveRun, liveInputOf, type LiveView } from '../../core/live/run';
+import { readLiveView } from '../../core/live/readFigures';
 import { harnessEnvFrom } from '../../core/continuity/harness';
 import type { FeedEntry } from '../../core/live/follower';
 import { loadPrices } from '../../core/live/prices';
@@ -47,6 +48,12 @@ export class LiveRunModel implements vscode.Disposable {
   readonly onFeed = this.feedEmitter.event;
   /** The live view; undefined while no run is active. */
   view: LiveView | undefined;
+  /**
+   * A run that is no longer active (stopped, rolled, finished): its figures, read once when it stops (or when the
+   * extension finds it stopped) — the totals a person wants then. Undefined while a run is active or there is none.
+   */
+  ended: LiveView | undefined;
+  private endedKey: string | undefined;
   private active = false;
   private timer: NodeJS.Timeout | undefined;
   private watcher: FSWatcher | undefined;
@@ -70,8 +77,11 @@ export class LiveRunModel implements vscode.Disposable {
     const active = snap.status.kind === 'active';
     if (!active) {
       if (this.active) this.stop();
+      this.readEnded();
       return;
     }
+    this.ended = undefined;
+    this.endedKey = undefined;
     void this.enqueue(async () => {
       if (prices || !this.active) this.run.prices = await loadPrices({ envPath: process.env.LEOPOLD_PRICES, projectPath: join(this.leoDir,
         'prices.json') });
@@ -157,8 +167,35 @@ export class LiveRunModel implements vscode.Disposable {
     this.changed.fire(this.view);
   }
 
-  /** The run is no longer active: stop reading, drop what was followed. */
+  /**
+   * The figures of the run that is no longer active, read once per stopped state (its start, windows and reason):
+   * every window's transcript counted, within 10 s (then `partial`). Nothing is followed or polled after.
+   */
+  private readEnded(): void {
+    const snap = this.model.snapshot;
+    const st = snap.stateObject;
+    if (snap.status.kind === 'none' || !st) {
+      if (this.ended) this.changed.fire(undefined);
+      this.ended = undefined;
+      this.endedKey = undefined;
+      return;
+    }
+    const key = JSON.stringify([st.started_at, st.windows, st.stopped_reason, snap.status.kind, st.owner]);
+    if (key === this.endedKey) return;
+    this.endedKey = key;
+    void this.enqueue(async () => {
+      if (this.active || this.endedKey !== key) return;
+      const view = await readLiveView(dirname(this.leoDir), snap, { env: harnessEnvFrom(process.env, homedir()),
+        pricesPath: process.env.LEOPOLD_PRICES, budgetMs: 10_000 });
+      if (this.active || this.endedKey !== key || this.disposed) return;
+      this.ended = view;
+      this.changed.fire(undefined);
+    });
+  }
+
+  /** The run is no longer active: stop reading, drop what was followed (its figures stay, as `ended`). */
   private stop(): void {
+    this.ended = this.view;
     this.active = false;
     this.stats.active = false;
     if (this.timer) clearInterval(this.timer);
@@ -187,13 +224,17 @@ export class LiveRunModel implements vscode.Disposable {
   }
 }
 
-/** What the status item's live part shows: the gauge's band and colour, or the awaiting_human text. */
-export interface LiveStatusShown { band?: GaugeBand; color?: string; needsYou?: boolean }
+/**
+ * What the status item's live part shows: the gauge's percentage and band, or the awaiting_human text. `color` is the
+ * background it set — none: the context level is no reason to call a person (`why` says so in the tooltip).
+ */
+export interface LiveStatusShown { band?: GaugeBand; pct?: number; color?: string; needsYou?: boolean; why?: string }
 
 /**
- * The status item's live part, for the project it shows: `… · 62%` while a run is active, its colour at the
- * checkpoint band (not before) and at the roll, and `Leopold needs you: …` at an awaiting_human stop (`Leopold [name]
- * needs you: …` in a multi-root workspace, `multi`).
+ * The status item's live part, for the project it shows: `… · 62%` while a run is active, `… · 85% · checkpoint
+ * band` and `… · 100% · roll` in the bands — in text only: the background is the pill's, coloured only when a person
+ * is needed, and a band is Leopold's own maintenance — and `Leopold needs you: …` at an awaiting_human stop
+ * (`Leopold [name] needs you: …` in a multi-root workspace, `multi`).
  */
 export function decorateStatus(item: vscode.StatusBarItem, project: LeopoldProject, live: LiveRunModel | undefined,
   multi = ''): LiveStatusShown {
@@ -209,13 +250,15 @@ export function decorateStatus(item: vscode.StatusBarItem, project: LeopoldProje
   }
   const g = live?.view?.gauge;
   if (g?.pct === undefined) return {};
-  item.text += ` · ${Math.round(g.pct)}%`;
-  // The theme's status bar colours (background and its foreground, readable on light and dark themes), never a text
-  // colour of our own: the checkpoint band warns, the roll band is an error. A warning the pill set stays.
-  const color = g.band === 'roll' ? 'statusBarItem.errorBackground' : g.band === 'checkpoint' ? 'statusBarItem.warningBackground'
-    : undefined;
-  if (color && (color === 'statusBarItem.errorBackground' || !item.backgroundColor)) item.backgroundColor = new vscode.ThemeColor(color);
-  return { band: g.band, color };
+  const pct = Math.round(g.pct);
+  const band = g.band === 'checkpoint' ? vscode.l10n.t('checkpoint band') : g.band === 'roll' ? vscode.l10n.t('roll') : undefined;
+  item.text += ` · ${pct}%${band ? ` · ${band}` : ''}`;
+  const why = g.band === 'checkpoint'
+    ? vscode.l10n.t('Context {0}% of max_context_mb: the checkpoint band — each turn is told to write .leopold/CHECKPOINT.md, and at 100 % the window rolls and the next one continues from it. Nothing for you to do.', pct)
+    : g.band === 'roll'
+      ? vscode.l10n.t('Context {0}% of max_context_mb: the window rolls — the next window continues from the checkpoint. Nothing for you to do.', pct)
+      : vscode.l10n.t('Context {0}% of max_context_mb: at 80 % each turn is told to checkpoint; at 100 % the window rolls.', pct);
+  return { band: g.band, pct, why };
 }
 
 /** `HH:MM:SS  tool  Bash · npm test`, in local time (the one rule for a time shown to a person, core/time.ts). */

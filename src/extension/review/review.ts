@@ -15,7 +15,7 @@ import { pickProject } from '../foundation/projectPicker';
 import { uiLocale } from '../foundation/locale';
 import { Reviewer, type MorningReport, type ReviewInput, type WindowReview } from '../../core/review/review';
 import { readReviewInput, reviewInputOf } from '../../core/review/read';
-import { reportMarkdown, windowMarkdown } from '../../core/review/markdown';
+import { reportMarkdown, windowEndLine, windowMarkdown } from '../../core/review/markdown';
 import { WriteOutsideError } from '../../core/writeGuard';
 import { isWriteRefusal, writeExport } from '../foundation/guardedWrite';
 import { inert } from '../foundation/untrusted';
@@ -52,7 +52,12 @@ export interface ReviewTestApi {
 interface SavedReview { root: string; run?: string; window?: number; report: boolean }
 
 /** One panel per review (a window's, or a run's report), with the webview's last report for the tests. */
-interface PanelEntry { panel: vscode.WebviewPanel; rendered?: string; saved?: unknown; message?: unknown; ready?: boolean }
+interface PanelEntry {
+  panel: vscode.WebviewPanel; target: Target; report: boolean; rendered?: string; saved?: unknown; message?: unknown; ready?: boolean;
+}
+
+/** How long a burst of run updates is gathered before the open reviews are drawn again. */
+const FOLLOW_MS = 400;
 
 const keyOf = (t: Target) => `${t.root}\0${t.run ?? ''}`;
 
@@ -61,8 +66,48 @@ class Reviews {
   readonly reviewer = new Reviewer();
   private readonly inputs = new Map<string, ReviewInput>();
   readonly panels = new Map<string, PanelEntry>();
+  /** Per project with a review of its current run open: the subscription that draws it again as the run goes. */
+  private readonly following = new Map<string, { sub: vscode.Disposable; timer?: NodeJS.Timeout }>();
 
   constructor(private readonly ctx: LeopoldContext, private readonly live: LiveRuns) {}
+
+  /**
+   * A review of the current run, left open, follows the run: each change of the project's files (state, journal,
+   * plan, checkpoint) draws its open panels again, gathered over FOLLOW_MS. Archived runs do not change.
+   */
+  private follow(root: string): void {
+    if (this.following.has(root)) return;
+    const project = this.ctx.registry.projects.find((p) => p.root === root);
+    if (!project) return;
+    const f: { sub: vscode.Disposable; timer?: NodeJS.Timeout } = { sub: project.model.onDidUpdate(() => {
+      if (f.timer) return;
+      f.timer = setTimeout(() => {
+        f.timer = undefined;
+        void this.redraw(root);
+      }, FOLLOW_MS);
+    }) };
+    this.following.set(root, f);
+  }
+
+  private async redraw(root: string): Promise<void> {
+    const open = [...this.panels.values()].filter((e) => e.target.root === root && !e.target.run);
+    if (open.length === 0) {
+      this.unfollow(root);
+      return;
+    }
+    for (const e of open) await this.present(e.target, e.report, undefined, false);
+  }
+
+  private unfollow(root: string): void {
+    const f = this.following.get(root);
+    if (f?.timer) clearTimeout(f.timer);
+    f?.sub.dispose();
+    this.following.delete(root);
+  }
+
+  dispose(): void {
+    for (const root of [...this.following.keys()]) this.unfollow(root);
+  }
 
   async input(t: Target): Promise<ReviewInput> {
     const project = this.ctx.registry.projects.find((p) => p.root === t.root);
@@ -149,7 +194,7 @@ class Reviews {
    * Draws a window's review (or the run's report) in its panel: the one already open for it, else `restored` (a
    * panel VS Code brought back after a reload), else a new one. Undefined when there is nothing to show.
    */
-  async present(target: Target, report: boolean, restored?: vscode.WebviewPanel):
+  async present(target: Target, report: boolean, restored?: vscode.WebviewPanel, reveal = true):
     Promise<{ review?: WindowReview; report?: MorningReport } | undefined> {
     const data = report ? { report: await this.reviewer.report(await this.input(target)) }
       : { review: (await this.windowOf(target))?.review };
@@ -166,8 +211,9 @@ class Reviews {
       const options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [] };
       const panel = restored ?? vscode.window.createWebviewPanel(VIEW_TYPE, title, vscode.ViewColumn.Active, options);
       if (restored) panel.webview.options = options;
-      entry = { panel };
+      entry = { panel, target: { root: target.root, run: target.run, window: report ? undefined : data.review!.window }, report };
       this.panels.set(key, entry);
+      if (!target.run) this.follow(target.root);
       const e = entry;
       panel.onDidDispose(() => this.panels.delete(key));
       panel.webview.html = html(randomBytes(16).toString('base64'));
@@ -198,7 +244,7 @@ class Reviews {
     const state: SavedReview = { root: target.root, run: target.run, window: data.review?.window, report };
     entry.message = { report: report_, review: data.review && strip(data.review), strings: strings(), state };
     if (entry.ready) void entry.panel.webview.postMessage(entry.message);
-    entry.panel.reveal();
+    if (reveal) entry.panel.reveal();
     return data;
   }
 
@@ -225,7 +271,7 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestA
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state) => { await r.restore(panel, state); },
     }),
-    { dispose: () => { for (const p of [...r.panels.values()]) p.panel.dispose(); } },
+    { dispose: () => { for (const p of [...r.panels.values()]) p.panel.dispose(); r.dispose(); } },
   );
   return {
     open: (t) => r.show(t, t.window === undefined),
@@ -241,8 +287,8 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestA
   };
 }
 
-/** A review as posted: the checkpoint texts kept (shown), nothing else long. */
-const strip = (w: WindowReview) => ({ ...w, checkpoint: { ...w.checkpoint, previous: undefined } });
+/** A review as posted: the checkpoint texts kept (shown), nothing else long; how it ended said once. */
+const strip = (w: WindowReview) => ({ ...w, checkpoint: { ...w.checkpoint, previous: undefined }, endLine: windowEndLine(w, uiLocale()) });
 
 function strings(): Record<string, string> {
   const t = vscode.l10n.t;
@@ -252,7 +298,7 @@ function strings(): Record<string, string> {
     openAll: t('Open All Changes'), copy: t('Copy as Markdown'), save: t('Save As…'), noDiff: t('no diff'), closed: t('Items closed'),
     reopened: t('Re-opened'), failure: t('Last failure output'), windows: t('Windows'), none: t('None'), gone: t('Transcript not found'),
     window: t('Window'), report: t('Morning Report'), guard: t('Receipts / done denied / guard blocks'), subagents: t('Subagents'),
-    cost: t('Tokens and cost'), end: t('Ended'), outside: t('outside the project'),
+    cost: t('Tokens and cost'), outside: t('outside the project'),
   };
 }
 
@@ -288,7 +334,7 @@ function windowView(S,w,top){const d=el('section');d.appendChild(el(top?'h1':'h2
 
 if(!top){const a=el('a','\\u2192');a.addEventListener('click',()=>vs.postMessage({type:'window',
 window:w.window}));d.firstChild.appendChild(a);}
-d.appendChild(el('p',S.end+': '+w.end+(w.endDetail?' \\u00b7 '+w.endDetail:'')+(w.costUsd!==null?' \\u00b7 \\u2248 $'+
+d.appendChild(el('p',w.endLine+(w.costUsd!==null?' \\u00b7 \\u2248 $'+
 w.costUsd.toFixed(2):'')));
 for(const t of w.transcripts)if(!t.exists)d.appendChild(el('p',S.gone+': '+t.path,'bad'));
 

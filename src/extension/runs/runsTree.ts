@@ -94,8 +94,9 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   private render(entry: Entry): void {
     const before = entry.data;
     const snap = entry.project.model.snapshot;
+    const live = this.live.of(entry.project);
     const node = buildProjectNode({ root: entry.project.root, name: entry.project.name }, snap, uiLocale(),
-      { view: this.live.of(entry.project).view, guardrailsText: snap.guardrailsText, decisions: snap.decisions },
+      { view: live.view, ended: live.ended, guardrailsText: snap.guardrailsText, decisions: snap.decisions },
       this.archivesShown.get(entry.project.root) ?? ARCHIVE_PAGE);
     let after = withRelaunchNode(node, this.seat?.registry.latest(entry.project.root), uiLocale());
     for (const d of this.decorators) after = d(entry.project, after);
@@ -211,7 +212,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     const item = new vscode.TreeItem(oneLine(n.label), state);
     item.id = n.id;
     item.description = n.description === undefined ? undefined : oneLine(n.description);
-    item.tooltip = n.hover ? richHover(n.hover) : n.tooltip === undefined ? undefined : plainText(n.tooltip);
+    item.tooltip = n.hover ? richHover(n.hover, this.ctx.isTrusted()) : n.tooltip === undefined ? undefined : plainText(n.tooltip);
     item.contextValue = n.contextValue;
     // A file or folder node carries its resourceUri: the file icon theme draws a plain file or folder, and file
     // decorations (decorations.ts: an invalid CHECKPOINT.md in the error colour) show in the tree as in the Explorer.
@@ -251,6 +252,11 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   /** Reloads everything (the Refresh command). */
+  /** Every row drawn again from what is loaded (no read). */
+  redrawAll(): void {
+    this.emitter.fire(undefined);
+  }
+
   async refreshAll(): Promise<void> {
     await Promise.all([...this.entries.values()].map((e) => e.project.model.schedule()));
   }
@@ -333,6 +339,8 @@ export function registerRunsTree(ctx: LeopoldContext, live: LiveRuns, seat?: Sea
     view.onDidExpandElement((e) => expanded.add(e.element.id)),
     view.onDidCollapseElement((e) => expanded.delete(e.element.id)),
     vscode.commands.registerCommand('leopold.refreshRuns', () => provider.refreshAll()),
+    // The hovers' links depend on trust: drawn again once it is granted.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => provider.redrawAll()),
     vscode.commands.registerCommand('leopold.showMoreArchives', (root?: unknown) => typeof root === 'string'
       && provider.showMoreArchives(root)),
     vscode.commands.registerCommand('leopold.openRunFile', async (target?: OpenTarget) => {
@@ -359,11 +367,17 @@ export function registerRunsTree(ctx: LeopoldContext, live: LiveRuns, seat?: Sea
   return { provider, view, test };
 }
 
+/** Commands that spawn or write, refused in Restricted Mode. */
+const TRUSTED_ONLY: ReadonlySet<string> = new Set(['leopold.resumeRun', 'leopold.stopRun', 'leopold.stopNow', 'leopold.clearKillSwitch',
+  'leopold.resumeAt']);
+
 /**
  * A row's rich hover: its facts escaped (they hold text from `.leopold/` and folder names), and links to this
  * extension's own commands only — the trusted set is exactly the commands the links name.
  */
-export function richHover(h: NonNullable<NodeData['hover']>): vscode.MarkdownString {
+export function richHover(hover: NonNullable<NodeData['hover']>, trusted = true): vscode.MarkdownString {
+  // Restricted Mode: no link to a command it would refuse (Resume, Stop, Clear kill switch).
+  const h = trusted ? hover : { ...hover, links: hover.links.filter((l) => !TRUSTED_ONLY.has(l.command)) };
   const md = new vscode.MarkdownString(undefined, true);
   md.isTrusted = { enabledCommands: [...new Set(h.links.map((l) => l.command).filter((c) => c.startsWith('leopold.')))] };
   md.appendMarkdown(`**${mdEscape(h.title)}**\n\n`);

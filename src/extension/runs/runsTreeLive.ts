@@ -22,6 +22,8 @@ export { formatCount, formatUsd };
 export interface LiveTreeInput {
   /** The live view (undefined while no run is active: no Context nor Live node). */
   view?: LiveView;
+  /** A run no longer active: its figures (a Totals node in place of the live ones). */
+  ended?: LiveView;
   guardrailsText?: string;
   decisions?: DecisionCounts;
   /** The clock the idle time is measured against. */
@@ -60,6 +62,42 @@ function windowLine(w: WindowFigures, locale: Locale): string {
       locale),
     missing: w.tokens ? '' : msg(locale, 'live.tokens.window.missing'),
   });
+}
+
+/** The run's tokens and its cost (no window's: `window` is the running one, if any). */
+function runFigureNodes(root: string, view: LiveView, locale: Locale, window?: number): NodeData[] {
+  const m = (key: MessageKey, args?: MessageArgs) => msg(locale, key, args);
+  const fig = view.figures;
+  const curFig = window === undefined ? undefined : fig.perWindow.find((w) => w.window === window);
+  const files = view.windows.reduce((n, w) => n + w.subagentFiles, 0);
+  const lines = m('live.tokens.run.tooltip', { windows: fig.perWindow.map((w) => windowLine(w, locale)).join('\n') });
+  const unpriced = fig.unpriced.map((x) => clip(x, 60)).join(', ');
+  const usd = fig.costUsd === null ? undefined : formatUsd(fig.costUsd, locale);
+  return [
+    fig.tokens ? tokensNode(`${root}::live:tokens.run`, m('live.tokens.run'), fig.tokens, view.run.main, view.run.subagents, files,
+      fig.partial, locale, lines)
+      : unknownTokensNode(`${root}::live:tokens.run`, m('live.tokens.run'), locale, lines),
+    {
+      id: `${root}::live:cost`, label: m('live.cost'), collapsible: 'none', icon: { id: 'credit-card' }, contextValue: 'live.cost',
+      description: (usd === undefined ? m('live.cost.unknown') : window === undefined ? m('live.totals.costRun', { run: usd })
+        : m('live.cost.desc', { usd: curFig?.costUsd == null ? '?' : formatUsd(curFig.costUsd, locale), run: usd }))
+        + (unpriced ? m('live.cost.unpriced', { models: unpriced }) : ''),
+      tooltip: m('live.cost.tooltip', { table: fig.prices }) + (unpriced ? m('live.cost.tooltip.unpriced', { models: unpriced }) : ''),
+    },
+  ];
+}
+
+/** A run no longer active: its totals (tokens and cost), kept where they were while it ran. */
+function totalsNode(root: string, view: LiveView, locale: Locale): NodeData {
+  const fig = view.figures;
+  return {
+    id: `${root}::live:totals`, label: msg(locale, 'live.totals'), collapsible: 'collapsed', icon: { id: 'symbol-numeric' },
+    contextValue: 'live.totals',
+    description: fig.tokens ? msg(locale, 'live.totals.desc', { tokens: formatCount(totalTokens(fig.tokens), locale),
+      usd: fig.costUsd === null ? '?' : formatUsd(fig.costUsd, locale) }) : msg(locale, 'live.tokens.unknown'),
+    tooltip: msg(locale, 'live.totals.tooltip'),
+    children: view.windows.length > 0 ? runFigureNodes(root, view, locale) : [],
+  };
 }
 
 /** The live nodes for the current run, in the order they are listed. */
@@ -101,7 +139,10 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
   }
 
   const view = input?.view;
-  if (!view) return out;
+  if (!view) {
+    if (input?.ended) out.push(totalsNode(root, input.ended, locale));
+    return out;
+  }
   const g = view.gauge;
   const t = view.transcript;
   const context: NodeData = { id: `${root}::live:context`, label: m('live.context'), collapsible: 'none',
@@ -158,22 +199,7 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
       cur.subagentFiles, cur.counting, locale)
       : unknownTokensNode(`${root}::live:tokens.window`, windowLabel, locale));
   }
-  if (view.windows.length > 0) {
-    const files = view.windows.reduce((n, w) => n + w.subagentFiles, 0);
-    const lines = m('live.tokens.run.tooltip', { windows: fig.perWindow.map((w) => windowLine(w, locale)).join('\n') });
-    children.push(fig.tokens ? tokensNode(`${root}::live:tokens.run`, m('live.tokens.run'), fig.tokens, view.run.main, view.run.subagents,
-      files, fig.partial, locale, lines)
-      : unknownTokensNode(`${root}::live:tokens.run`, m('live.tokens.run'), locale, lines));
-    const unpriced = fig.unpriced.map((x) => clip(x, 60)).join(', ');
-    children.push({
-      id: `${root}::live:cost`, label: m('live.cost'), collapsible: 'none', icon: { id: 'credit-card' }, contextValue: 'live.cost',
-      description: fig.costUsd === null ? m('live.cost.unknown')
-        : m('live.cost.desc', { usd: curFig?.costUsd == null ? '?' : formatUsd(curFig.costUsd, locale), run: formatUsd(fig.costUsd,
-          locale) })
-          + (unpriced ? m('live.cost.unpriced', { models: unpriced }) : ''),
-      tooltip: m('live.cost.tooltip', { table: fig.prices }) + (unpriced ? m('live.cost.tooltip.unpriced', { models: unpriced }) : ''),
-    });
-  }
+  if (view.windows.length > 0) children.push(...runFigureNodes(root, view, locale, view.window));
   // The dashboard's meters, with the subagents map under its meter; their names in the person's language.
   const meterLabel = (l: string) => m(`live.meter.label.${l}` as MessageKey);
   const meters = dashboardMeters(state, snap.guardrails.maxIterations, snap.guardrails.maxFailures, g, input?.decisions);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { eventDetail, eventInfo, eventTone, TONE_ICON } from '../../core/events';
 import type { JournalEvent } from '../../core/journal';
 import { formatAge, ownerTranscript } from '../../core/owner';
-import type { PlanItem } from '../../core/plan';
+import { planItemWords, withoutMarks, type PlanItem } from '../../core/plan';
 import type { ProjectSnapshot } from '../../core/project';
 import { runCondition, windowFacts, type ArchivedRun, type RunWindow } from '../../core/runs';
 import { startChoice } from '../../core/start';
@@ -61,7 +61,10 @@ export function runContext(base: 'project' | 'run', snap: ProjectSnapshot): stri
   if (cond.kind === 'stopping') tags.push('stopping');
   if (cond.ownerGone) tags.push('ownerGone');
   const reason = snap.stateObject ? stoppedReason(snap.stateObject) : undefined;
-  if (snap.status.kind !== 'active' && reason !== undefined && personNeededReason(reason)) tags.push('needsPerson');
+  // A question answered (its item ticked) needs nobody: Resume is what is left.
+  if (snap.status.kind !== 'active' && reason !== undefined && personNeededReason(reason) && !snap.continuity.awaitingAnswered) {
+    tags.push('needsPerson');
+  }
   return tags.join(' ');
 }
 
@@ -118,16 +121,18 @@ function windowNode(root: string, w: RunWindow, maxWindows: number, journalPath:
 }
 
 function planItemNode(root: string, item: PlanItem, next: boolean, planPath: string, locale: Locale): NodeData {
-  const title = item.label ? `${item.label}: ${item.title}` : item.title || item.text;
+  // A short label, the rest after the state in the description, the whole text in the tooltip: Markdown marks as words.
+  const words = planItemWords(item);
   const desc: string[] = [];
   if (next) desc.push(msg(locale, 'tree.plan.next'));
   if (item.kind !== 'work') desc.push(`@${item.kind}`);
   if (item.deps.length) desc.push(msg(locale, 'tree.plan.after', { deps: item.deps.join(', ') }));
+  if (words.rest) desc.push(clip(words.rest, 120));
   return {
     id: `${root}::plan:${item.index}`,
-    label: clip(`${item.index}. ${title}`, 120),
+    label: `${item.index}. ${words.short}`,
     description: desc.join(' · ') || undefined,
-    tooltip: `${item.index}. [${item.done ? 'x' : ' '}] ${item.text}` +
+    tooltip: `${item.index}. [${item.done ? 'x' : ' '}] ${withoutMarks(item.text)}` +
       (item.scenarios.length ? `\n${msg(locale, 'tree.plan.scenarios')}\n${item.scenarios.map((s) => `  ${s}`).join('\n')}` : '') +
       `\n${msg(locale, 'tree.plan.line', { line: item.line + 1 })}`,
     icon: item.done ? { id: 'pass-filled', color: 'charts.green' } : next ? { id: 'arrow-circle-right', color: 'charts.yellow' }

@@ -90,7 +90,7 @@ async function runInTerminal(ctx: LeopoldContext, folder: string, harness: Harne
     const open = vscode.l10n.t('Open Setting');
     void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: {0} was not found. Set leopold.{1}.path to its absolute path.',
       inert(argv[0]), harness), open)
-      .then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', `leopold.${harness}.path`));
+      .then((c) => c && vscode.commands.executeCommand('leopold.openSetting', `leopold.${harness}.path`));
     return { outcome: 'failed', reason: msg, argv };
   }
   const term = vscode.window.createTerminal({ name: `Leopold: ${name}`, cwd: folder, shellPath: file, shellArgs: argv.slice(1),

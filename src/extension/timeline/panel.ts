@@ -147,7 +147,7 @@ class TimelinePanel extends Disposable {
       project: this.project.name, root: this.project.root, status: snap.status, maxWindows: snap.maxWindows,
       windows: withLiveSize(snap.windows, this.live.view?.gauge), events: snap.runEvents,
       plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict, apiError: apiErrorHint(snap.stateObject),
-      live: timelineLive(this.live.view, uiLocale()), items: this.itemSource?.items(this.project),
+      live: timelineLive(this.live.view ?? this.live.ended, uiLocale(), !this.live.view), items: this.itemSource?.items(this.project),
       now: Date.now(), locale: uiLocale(),
     });
     this.post(reason);

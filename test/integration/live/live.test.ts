@@ -102,7 +102,7 @@ suite('The live run (a fake agent appending to a Claude Code transcript)', () =>
     const context = node('live:context')!;
     assert.match(context.description!, /^0\.0 \/ 1 MB · [0-9]%$/);
     assert.match(api.statusBar.text(), /run active · window 1\/10 · \d%$/);
-    assert.strictEqual(api.statusBar.live().color, undefined, 'no colour below the checkpoint band');
+    assert.strictEqual(api.statusBar.background(), undefined, 'no colour below the checkpoint band');
 
     // The follow output shows one line per tool call and assistant message.
     await api.live.followRun(folder);
@@ -110,13 +110,23 @@ suite('The live run (a fake agent appending to a Claude Code transcript)', () =>
     agents.push(fakeAgent(transcript, [claudeAssistant(s, [{ type: 'text', text: 'Tests pass; moving on.' }], { input_tokens: 1, output_tokens: 1 })], 10));
     await waitFor('the new assistant line in the Follow output', () => api.live.followLines().some((l: string) => l.endsWith('text  Tests pass; moving on.')));
 
-    // Past 80 % of max_context_mb: the band is named and the colour changes.
+    // Past 80 % of max_context_mb: the band is named, in the text and the tooltip — no colour: nobody is needed
+    // (issue 33: the status bar turned yellow at 80 % and red at 100 %).
     const pad = claudeToolResult(s, 'toolu_2', 'x'.repeat(Math.ceil(0.85 * MIB)));
     agents.push(fakeAgent(transcript, [pad], 10));
     await waitFor('the checkpoint band', () => (node('live:context')?.description?.endsWith('% · checkpoint band') ? true : undefined));
     assert.match(node('live:context')!.description!, /^0\.\d \/ 1 MB · 8\d% · checkpoint band$/);
-    await waitFor('the status bar at the band', () => (/ · 8\d%$/.test(api.statusBar.text()) ? true : undefined));
-    assert.strictEqual(api.statusBar.live().color, 'statusBarItem.warningBackground');
+    await waitFor('the status bar at the band', () => (/ · 8\d% · checkpoint band$/.test(api.statusBar.text()) ? true : undefined));
+    assert.strictEqual(api.statusBar.background(), undefined, 'no colour at the checkpoint band: nobody is needed');
+    assert.strictEqual(api.statusBar.warning(), false);
+    const plain = () => api.statusBar.tooltip().replace(/\\(.)/g, '$1'); // Markdown escapes off
+    assert.match(plain(), /Context 8\d% of max_context_mb: the checkpoint band — .* Nothing for you to do\./);
+    assert.match(api.statusBar.accessible(), / · 8\d% · checkpoint band$/);
+    // Past 100 %: the roll, in words; still no colour.
+    agents.push(fakeAgent(transcript, [claudeToolResult(s, 'toolu_2', 'x'.repeat(Math.ceil(0.2 * MIB)))], 10));
+    await waitFor('the status bar at the roll', () => (/ · 1\d\d% · roll$/.test(api.statusBar.text()) ? true : undefined));
+    assert.strictEqual(api.statusBar.background(), undefined, 'no colour at the roll: nobody is needed');
+    assert.match(plain(), /Context 1\d\d% of max_context_mb: the window rolls — the next window continues from the checkpoint\. Nothing for you to do\./);
     const st = api.live.stats(folder);
     assert.deepStrictEqual(st.paths, [transcript]);
     assert.ok(st.bytesRead <= fs.statSync(transcript).size, 'each byte read once');
@@ -153,10 +163,31 @@ suite('The live run (a fake agent appending to a Claude Code transcript)', () =>
     assert.strictEqual(card.label, 'Leopold needs you');
     assert.strictEqual(card.description, 'item 2: Pick the database for the cache');
     await waitFor('the status bar', () => (api.statusBar.text().includes('Leopold needs you: Pick the database for the cache') ? true : undefined));
+    // A person is needed: the colour and the badge say so; Open Plan opens PLAN.md at the item (issue 33: line 1).
+    assert.strictEqual(api.statusBar.warning(), true);
+    await waitFor('the badge', () => (api.notifications.badge() >= 1 ? true : undefined));
+    await waitFor('the notification', () => api.notifications.shown().some((n: { root: string; kind: string }) => n.root === folder
+      && n.kind === 'awaitingHuman') || undefined);
+    assert.strictEqual(await api.notifications.act(folder, 'awaitingHuman', 'Open Plan'), true);
+    const planEditor = await waitFor('PLAN.md open', () => (vscode.window.activeTextEditor?.document.uri.fsPath.endsWith('PLAN.md')
+      ? vscode.window.activeTextEditor : undefined));
+    assert.match(planEditor.document.lineAt(planEditor.selection.active.line).text, /^- \[ \] @human Pick the database/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     const st = api.live.stats(folder);
     assert.deepStrictEqual([st.active, st.paths], [false, []]);
     assert.strictEqual(node('live:live'), undefined);
-    const polls = st.polls;
+    // Its totals stay (issue 33: tokens and cost left the tree and the timeline once the run stopped).
+    const totals = await waitFor('the Totals node', () => node('live:totals'));
+    assert.match(totals.description!, /^\S+ tokens · ≈ \$\d/);
+    assert.strictEqual(await vscode.commands.executeCommand('leopold.showTimeline', folder), folder);
+    const shown = await waitFor('the timeline with the totals', () => {
+      const p = api.timeline.panels().find((x: { root: string }) => x.root === folder);
+      return p?.data?.live?.section?.title === 'Totals' ? p : undefined;
+    });
+    assert.ok(shown.data.live.windows.some((w: { found: boolean; tokens: number }) => w.found && w.tokens > 0), 'the chart keeps its bars');
+    assert.match(shown.data.live.section.lines[0], /^run: \S+ tokens · ≈ \$/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    const polls = api.live.stats(folder).polls;
     fs.appendFileSync(transcript, claudeUser(s, 'more'));
     await sleep(2500);
     assert.strictEqual(api.live.stats(folder).polls, polls, 'nothing is read once the run stopped');
@@ -167,5 +198,10 @@ suite('The live run (a fake agent appending to a Claude Code transcript)', () =>
     assert.strictEqual(ticked.children?.[0].label, 'Resume the run');
     const item = api.runsTree.provider.getTreeItem(api.runsTree.provider.handle(`${folder}::live:resume`)) as vscode.TreeItem;
     assert.deepStrictEqual([item.command?.command, item.command?.arguments], ['leopold.resumeRun', [folder]]);
+    // Answered: nobody is needed any more — no warning, no badge; the status bar says Resume is what is left.
+    await waitFor('the status bar to offer Resume', () => (/answered — resume/.test(api.statusBar.text()) ? true : undefined));
+    assert.strictEqual(api.statusBar.warning(), false);
+    assert.strictEqual(api.statusBar.background(), undefined);
+    await waitFor('the badge to go', () => (api.notifications.badge() === 0 ? true : undefined));
   });
 });

@@ -15,4 +15,15 @@ suite('an untrusted workspace (Restricted Mode)', () => {
     assert.strictEqual(api.registry.projects.length, 1);
     assert.match(api.statusBar.text(), /restricted mode/);
   });
+
+  test('nothing it would refuse is offered: the project row\'s hover links no Resume, Stop or Clear (issue 33)', async () => {
+    const api = await leopold();
+    const root: string = api.registry.projects[0].root;
+    await waitFor('the project row', () => (api.runsTree.render() as { id: string }[]).find((x) => x.id === root));
+    const tip = await waitFor('the project row\'s hover', () => {
+      const item = api.runsTree.provider.getTreeItem(api.runsTree.provider.handle(root)) as vscode.TreeItem;
+      return item.tooltip instanceof vscode.MarkdownString && item.tooltip.value.includes('leopold.showRunActions') ? item.tooltip : undefined;
+    });
+    assert.doesNotMatch(tip.value, /leopold\.(stopRun|resumeRun|clearKillSwitch|stopNow)/);
+  });
 });

@@ -42,7 +42,10 @@ suite('Leopold Runs tree (multi-root)', () => {
     // The continuity supervisor may already have refused the relaunch (the fixture's roll is old: stale_roll).
     assert.match(node(rolled, 'window:4')?.description ?? '', /^not started · (waiting for relaunch or resume|relaunch refused: stale_roll)$/);
     assert.strictEqual(node(demo, 'plan')?.description, '3 / 7 done');
-    assert.strictEqual(node(demo, 'plan:4')?.description, 'next · after 3');
+    // A short label without Markdown marks, the rest after the state (issue 33: raw backticks, cut at the side bar's width).
+    assert.strictEqual(node(demo, 'plan:4')?.label, '4. stringify');
+    assert.match(node(demo, 'plan:4')?.description ?? '', /^next · after 3 · quote only when needed, configurable delimiter/);
+    assert.match(node(demo, 'plan:2')?.label ?? '', /^2\. parseCsvLine[^`]*$/);
     assert.strictEqual(node(demo, 'events')?.children?.[0].label, 'turn_start');
     assert.match(node(demo, 'file:CHECKPOINT.md')?.description ?? '', /^valid · /);
     assert.strictEqual(node(demo, 'archives')?.children?.[0].label, formatLocal(Date.UTC(2026, 10, 28, 17, 45, 12)), 'local time (the tooltip keeps UTC)');

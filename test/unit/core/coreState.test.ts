@@ -12,6 +12,7 @@ const ALLOWED: Record<string, string> = {
   'atomic.ts:futureSightings': 'when this process first saw a future-stamped lock: shared by every writer in the process, bounded at 256',
   'atomic.ts:tmpCounter': 'a process-wide counter for unique temporary names',
   'checkpoint/contract.ts:SECTION_INDEX': 'a constant (the contract\'s section order)',
+  'checkpoint/contract.ts:FULL_NAMES': 'a constant (the sections\' names and aliases as word lists, built once)',
   'checkpoint/registry.ts:BY_CODE': 'a constant (the rules by code, built once from the registry)',
   'live/prices.ts:modelCache': 'which bundled model prices a model id, per price table object: keyed by model names, never a path, bounded at 1000',
   'continuity/proc.ts:bootCache': 'the machine\'s boot time (/proc/stat btime), one per /proc root: a machine fact, not a project\'s',

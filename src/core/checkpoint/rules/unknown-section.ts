@@ -1,8 +1,8 @@
-// A `## ` heading that is none of the seven sections. Renaming it to the section it plainly means is preferred when
-// that section is missing; otherwise quoting it keeps it as body text.
+// A `## ` heading that is none of the seven sections. Renaming it to the missing section it stands for (by its name,
+// or by where it stands: `intendedSections`) is preferred; otherwise quoting it keeps it as body text.
 import { noIcons } from '../../inert';
 import { CONTRACT_LIST, closestSection } from '../contract';
-import { quoteHeading, renameHeading } from '../fixes';
+import { intendedSections, quoteHeading, renameHeading } from '../fixes';
 import { defineRule, headingSpan, type Fix } from '../rule';
 
 export const unknownSection = defineRule({
@@ -11,11 +11,12 @@ export const unknownSection = defineRule({
   fix: 'auto',
   messages: ['checkpoint.unknown.near', 'checkpoint.unknown.far', 'checkpoint.rename.fix', 'checkpoint.quote.fix'],
   check({ parsed: p, msg, report }) {
+    const intended = intendedSections(p);
     for (const h of p.headings) {
       if (h.role !== 'unknown') continue;
-      const near = closestSection(h.name);
+      const near = intended.get(h) ?? closestSection(h.name);
       const fixes: Fix[] = [];
-      const renamePreferred = near !== undefined && !p.sections.has(near);
+      const renamePreferred = intended.has(h);
       if (near) {
         fixes.push({
           title: msg('checkpoint.rename.fix', { name: near }), preferred: renamePreferred, apply: () => renameHeading(p, h, near),

@@ -20,6 +20,10 @@ describe('Run Actions: the controls by the run\'s state, the likely action first
     assert.deepEqual(runControls({ ...base, status: 'active', ownerGone: true }), ['stopRun']);
     assert.deepEqual(runControls({ ...base, status: 'active', killSwitch: true, ownerGone: true }), ['clearKillSwitch']);
     assert.deepEqual(runControls({ ...base, status: 'active', ownerGone: true, agentRunning: true }), ['stopRun', 'stopNow']);
+    // No owner pid known (the skill writes "" until its hook learns one): Stop now would only do what Stop run does
+    // (issue 33: offered, then nothing to end).
+    assert.deepEqual(runControls({ ...base, status: 'active', noProcess: true }), ['stopRun']);
+    assert.deepEqual(runControls({ ...base, status: 'active', noProcess: true, agentRunning: true }), ['stopRun', 'stopNow']);
   });
   it('a stopped or rolled run: Resume run first, the other mode once one is remembered, Resume at…', () => {
     assert.deepEqual(runControls({ ...base, status: 'rolled' }), ['resume', 'resumeAt']);
