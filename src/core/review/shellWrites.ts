@@ -5,6 +5,7 @@
 // names the file literally: a word holding `$`, a glob, `~` or a command substitution names no file we can know.
 // Conservative by design: what is not recognised is not listed (the review says the window ran commands).
 import { isAbsolute, resolve } from 'node:path';
+import { pushAll } from '../arrays';
 
 export type ShellOp =
   | { op: 'write'; path: string; how: string }
@@ -220,10 +221,10 @@ export function shellWrites(script: string, cwd: string, depth = 0): ShellOp[] {
     }
     if (SHELLS.has(name) && depth < MAX_DEPTH) {
       const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a.text));
-      if (c >= 0 && args[c + 1] && !args[c + 1].dynamic && dir !== undefined) out.push(...shellWrites(args[c + 1].text, dir, depth + 1));
+      if (c >= 0 && args[c + 1] && !args[c + 1].dynamic && dir !== undefined) pushAll(out, shellWrites(args[c + 1].text, dir, depth + 1));
       continue;
     }
-    out.push(...fileOps(name, args, at));
+    pushAll(out, fileOps(name, args, at));
   }
   return out;
 }
@@ -276,7 +277,7 @@ function inPlace(name: string, args: Word[], at: (w: Word) => string | undefined
   let script = false;
   for (let k = 0; k < args.length; k++) {
     const a = args[k].text;
-    if (a === '--') { files.push(...args.slice(k + 1)); break; }
+    if (a === '--') { pushAll(files, args.slice(k + 1)); break; }
     if (a.startsWith('--')) {
       if (/^--(?:expression|file)$/.test(a)) { script = true; k++; } else if (/^--(?:expression|file)=/.test(a)) script = true;
       continue;
