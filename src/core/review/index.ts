@@ -42,6 +42,8 @@ export interface IndexedCall {
   /** Commands: the files the command's text names as written, deleted, moved or copied (core/review/shellWrites.ts). */
   writes?: ShellOp[];
   sidechain?: boolean;
+  /** Why this call's record could not be read when it was indexed (the review lists it as `unknown`). */
+  unreadable?: string;
   result?: { offset: number; bytes: number; error: boolean; exit?: number | null };
 }
 
@@ -127,9 +129,10 @@ export class TranscriptIndex {
       while (this.offset < st.size) {
         const r = await o.handle.read(buf, 0, Math.min(CHUNK, st.size - this.offset), this.offset);
         if (r.bytesRead === 0) break;
-        this.splitter.push(buf.subarray(0, r.bytesRead), (l) => this.line(l.raw!, l.offset, l.bytes, l.whole!));
+        this.splitter.push(buf.subarray(0, r.bytesRead), (l) => this.safeLine(l.raw!, l.offset, l.bytes, l.whole!));
         this.offset += r.bytesRead;
       }
+      this.compact();
       return true;
     } finally {
       await o.handle.close();
@@ -147,6 +150,19 @@ export class TranscriptIndex {
     this.compactions = [];
     this.cwd = undefined;
     this.splitter = newSplitter();
+  }
+
+  /** One line indexed; one that throws is kept as an unreadable call when it is one (the review says why). */
+  private safeLine(buf: Buffer, offset: number, bytes: number, whole: boolean): void {
+    try {
+      this.line(buf, offset, bytes, whole);
+    } catch (err) {
+      const head = buf.subarray(0, PEEK).toString('utf8');
+      const id = /"type":"tool_use","id":"([^"]+)"/.exec(head)?.[1] ?? /"call_id":"([^"]+)"/.exec(head)?.[1];
+      if (!id || this.byId.has(id)) return;
+      const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      this.add({ id, kind: 'edit', tool: 'unreadable', harness: 'claude', offset, bytes, paths: [], unreadable: message.slice(0, 200) });
+    }
   }
 
   private line(buf: Buffer, offset: number, bytes: number, whole: boolean): void {
@@ -210,7 +226,15 @@ export class TranscriptIndex {
 
   private codexLine(head: string, text: string | undefined, offset: number, bytes: number): void {
     const rec = text ? parse(text) : undefined;
-    if (!rec) return;
+    if (!rec) {
+      // A tool call too large to decode here is not passed over in silence: the review lists it, with why.
+      const id = /"call_id":"([^"]+)"/.exec(head)?.[1];
+      if (text === undefined && id && /"type":"(?:function_call|custom_tool_call|local_shell_call)"/.test(head)) {
+        const unreadable = `a Codex tool call of ${bytes} bytes, over the ${DECODE_BYTES} read when a transcript is indexed`;
+        this.add({ id, kind: 'edit', tool: 'unreadable', harness: 'codex', offset, bytes, paths: [], unreadable });
+      }
+      return;
+    }
     const p = obj(rec.payload) ?? rec;
     const type = rec.payload ? (rec.type === 'response_item' ? p.type : rec.type) : rec.type;
     if (type === 'turn_context' || type === 'session_meta') {
@@ -260,15 +284,27 @@ export class TranscriptIndex {
     if (this.byId.has(c.id)) return;
     this.byId.set(c.id, c);
     this.calls.push(c);
-    if (c.kind === 'command' && ++this.commands > MAX_COMMANDS) {
-      // Bounded: the oldest commands go, those that name no file first (edits are kept: every change counts).
-      const quiet = this.calls.findIndex((x) => x.kind === 'command' && !x.writes);
-      const i = quiet >= 0 ? quiet : this.calls.findIndex((x) => x.kind === 'command');
-      this.byId.delete(this.calls[i].id);
-      this.calls.splice(i, 1);
-      this.commands--;
-      this.droppedCommands++;
+    if (c.kind === 'command' && ++this.commands > 2 * MAX_COMMANDS) this.compact();
+  }
+
+  /**
+   * Bounded: past `MAX_COMMANDS` the oldest commands go, those that name no file first (edits are kept: every change
+   * counts). In one pass, once per update or per `MAX_COMMANDS` added — not a scan per command (issue 29).
+   */
+  private compact(): void {
+    const drop = this.commands - MAX_COMMANDS;
+    if (drop <= 0) return;
+    const quiet = this.calls.reduce((n, x) => n + (x.kind === 'command' && !x.writes ? 1 : 0), 0);
+    let dropQuiet = Math.min(drop, quiet), dropAny = drop - dropQuiet;
+    const kept: IndexedCall[] = [];
+    for (const x of this.calls) {
+      const goes = x.kind === 'command' && (!x.writes ? dropQuiet-- > 0 : dropAny-- > 0);
+      if (goes) this.byId.delete(x.id);
+      else kept.push(x);
     }
+    this.calls = kept;
+    this.commands -= drop;
+    this.droppedCommands += drop;
   }
 
   /** One record of this transcript, read again by its offset (undefined when the file changed or it is too large). */

@@ -16,6 +16,9 @@ export type ShellOp =
 /** Longest command text parsed; past it the rest is not read (a command holding a whole file in a heredoc). */
 export const MAX_SCRIPT_CHARS = 256 * 1024;
 const MAX_DEPTH = 3;
+/** A path longer than this names no file (Linux's PATH_MAX); it also bounds the work of each `cd` (issue 29). */
+const MAX_PATH = 4096;
+const bounded = (p: string): string | undefined => (p.length > MAX_PATH ? undefined : p);
 
 /** A word as the shell would see it: its text once unquoted, and whether the shell would expand it. */
 interface Word {
@@ -201,8 +204,9 @@ export function shellWrites(script: string, cwd: string, depth = 0): ShellOp[] {
   let dir: string | undefined = cwd;
   const at = (w: Word): string | undefined => {
     if (w.dynamic || w.text === '' || w.text.startsWith('/dev/')) return undefined;
-    if (isAbsolute(w.text)) return resolve(w.text);
-    return dir === undefined ? undefined : resolve(dir, w.text);
+    if (w.text.length > MAX_PATH) return undefined;
+    if (isAbsolute(w.text)) return bounded(resolve(w.text));
+    return dir === undefined ? undefined : bounded(resolve(dir, w.text));
   };
   for (const cmd of commands(tokenize(script))) {
     for (const r of cmd.redirects) {
