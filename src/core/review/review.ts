@@ -4,7 +4,7 @@
 // receipts, denials, guard blocks and subagents, its span, tokens, cost and end; and the run's morning report over
 // all of them. Pure but for reading the transcripts (never writes, never spawns).
 import { promises as fs } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isWithin } from '../files';
 import type { JournalEvent } from '../journal';
 import type { RunWindow } from '../runs';
@@ -179,16 +179,26 @@ function escapeOutside(root: string, abs: string): { path: string; outside: bool
   return { path: outside ? abs : rel.split(sep).join('/'), outside };
 }
 
-/** The real path of `abs` (links followed): of its deepest existing folder when the file itself is not there (any more). */
-async function realPathOf(abs: string, folders = new Map<string, Promise<string>>()): Promise<string> {
+/**
+ * The real path of `abs` (links followed). When the file is not there (any more), its longest existing folder's,
+ * found from the top down (the first missing folder ends the walk: a deep made-up path costs one look) with the rest
+ * of the path as written; `folders` remembers each folder's answer (undefined: missing) for the next file.
+ */
+async function realPathOf(abs: string, folders = new Map<string, Promise<string | undefined>>()): Promise<string> {
   try {
     return await fs.realpath(abs);
   } catch {
-    const up = dirname(abs);
-    if (up === abs) return abs;
-    let real = folders.get(up);
-    if (!real) folders.set(up, (real = realPathOf(up, folders)));
-    return join(await real, basename(abs));
+    const parts = abs.split('/').filter((p) => p !== '');
+    let lexical = '', real = '/';
+    for (let i = 0; i < parts.length - 1; i++) {
+      lexical += `/${parts[i]}`;
+      let found = folders.get(lexical);
+      if (!found) folders.set(lexical, (found = fs.realpath(lexical).catch(() => undefined)));
+      const r = await found;
+      if (r === undefined) return join(real, ...parts.slice(i));
+      real = r;
+    }
+    return join(real, parts[parts.length - 1] ?? '');
   }
 }
 
@@ -196,7 +206,7 @@ async function realPathOf(abs: string, folders = new Map<string, Promise<string>
  * Inside or outside the project by the real path (issue 29): an edit of `~/.ssh/authorized_keys` made through a
  * link `docs -> ~/.ssh` in the project is outside, shown under its real path — not as `docs/authorized_keys`.
  */
-async function placeOf(root: string, realRoot: string, abs: string, folders: Map<string, Promise<string>>):
+async function placeOf(root: string, realRoot: string, abs: string, folders: Map<string, Promise<string | undefined>>):
   Promise<{ path: string; outside: boolean }> {
   const real = await realPathOf(abs, folders);
   if (!isWithin(real, realRoot) || real === realRoot) return { path: real, outside: true };
@@ -435,7 +445,7 @@ export class Reviewer {
 
   private async files(root: string, tracks: Map<string, Track>): Promise<FileReview[]> {
     const out: FileReview[] = [];
-    const folders = new Map<string, Promise<string>>();
+    const folders = new Map<string, Promise<string | undefined>>();
     const realRoot = await realPathOf(root, folders);
     for (const t of tracks.values()) {
       const { path, outside } = await placeOf(root, realRoot, t.abs, folders);
