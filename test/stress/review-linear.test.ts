@@ -1,7 +1,7 @@
 // Issue 29: every step of the review is linear (or n·log n) in its input. Measured as a RATIO, never an absolute
 // time: the input is doubled until one review takes at least MIN_MS (so the timer's noise is small beside it), then
 // the review of twice that input must take under 3× as long (linear: ~2×; the quadratic steps this replaced: ~4×).
-// Each figure is the fastest of three runs (a busy shared machine only ever adds time). The inputs: a `cd a && cd a
+// The two are timed in turn and each figure is the fastest of five (a busy shared machine only ever adds time). The inputs: a `cd a && cd a
 // …` chain, the Codex chunk search over a file of repeated lines, many distinct `rm` names over many commands, and
 // the morning report of two windows rewriting the same files plus one `git mv`.
 import * as assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { Reviewer, type ReviewInput } from '../../src/core/review/review';
 import { ToolFs, claudeBash, claudeWrite, codexHead, codexPatch, type ClaudeWriter, type CodexWriter } from '../fixtures/editTranscripts';
 
-const MIN_MS = 400;
+const MIN_MS = 300;
 const MAX_RATIO = 3;
 
 const inputOf = (root: string, transcripts: string[][]): ReviewInput => ({
@@ -21,27 +21,33 @@ const inputOf = (root: string, transcripts: string[][]): ReviewInput => ({
   transcripts: new Map(transcripts.map((t, i) => [i + 1, t])),
 });
 
-async function fastest(run: () => Promise<unknown>): Promise<number> {
-  let best = Infinity;
-  for (let i = 0; i < 3; i++) {
-    const t0 = performance.now();
-    await run();
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
+async function time(run: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await run();
+  return performance.now() - t0;
 }
 
 /**
  * The ratio t(2s) / t(s), `s` doubled from `start` (up to `max`) until t(s) >= MIN_MS. `make(s, dir)` writes the
- * input of scale `s` and returns the review to time (a fresh Reviewer each run: the index is part of the work).
+ * input of scale `s` and returns the review to time (a fresh Reviewer each run: the index is part of the work). The
+ * two are timed in turn, five times each, and the fastest of each taken: a load that comes and goes hits both alike.
  */
 async function ratio(start: number, max: number, make: (s: number, dir: string) => () => Promise<unknown>): Promise<string> {
   const base = mkdtempSync(path.join(os.tmpdir(), 'leo-linear-'));
   try {
     let s = start;
-    let t = await fastest(make(s, path.join(base, String(s))));
-    while (t < MIN_MS && s * 2 <= max / 2) t = await fastest(make((s *= 2), path.join(base, String(s))));
-    const t2 = await fastest(make(2 * s, path.join(base, String(2 * s))));
+    let one = make(s, path.join(base, String(s)));
+    let t = Math.min(await time(one), await time(one));
+    while (t < MIN_MS && s * 2 <= max / 2) {
+      one = make((s *= 2), path.join(base, String(s)));
+      t = Math.min(await time(one), await time(one));
+    }
+    const two = make(2 * s, path.join(base, String(2 * s)));
+    let t2 = Infinity;
+    for (let i = 0; i < 5; i++) {
+      t = Math.min(t, await time(one));
+      t2 = Math.min(t2, await time(two));
+    }
     const r = t2 / t;
     const line = `scale ${s}: ${t.toFixed(0)} ms; ${2 * s}: ${t2.toFixed(0)} ms; ratio ${r.toFixed(2)}`;
     console.log(`      ${line}`);

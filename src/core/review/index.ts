@@ -61,7 +61,7 @@ const MAX_WRITES = 100;
 /** Notes on a command the files its text names as changed, when it names any (an absolute working directory only). */
 function withWrites(c: IndexedCall, command: string, cwd: string | undefined): void {
   if (!command || !cwd || !cwd.startsWith('/')) return;
-  const ops = shellWrites(command, cwd);
+  const ops = shellWrites(command, cwd, 0, MAX_WRITES);
   if (ops.length) c.writes = ops.slice(0, MAX_WRITES);
 }
 

@@ -195,7 +195,7 @@ async function realPathOf(abs: string, folders = new Map<string, Promise<string 
       let found = folders.get(lexical);
       if (!found) folders.set(lexical, (found = fs.realpath(lexical).catch(() => undefined)));
       const r = await found;
-      if (r === undefined) return join(real, ...parts.slice(i));
+      if (r === undefined) return join(real, parts.slice(i).join('/'));
       real = r;
     }
     return join(real, parts[parts.length - 1] ?? '');
