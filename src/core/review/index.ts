@@ -55,6 +55,11 @@ const CODEX_SHELLS = new Set(['shell', 'shell_command', 'exec_command', 'contain
 /** Lines as bytes: whole up to `MAX_RECORD_BYTES` (the unterminated last one carried), a longer one its head only. */
 const newSplitter = () => new LineSplitter(0, MAX_RECORD_BYTES, PEEK, undefined, true);
 
+/**
+ * A copy of a short string that holds nothing else alive: a string cut from a decoded record (JSON.parse's values,
+ * `slice`) may keep the whole record's text in memory — 1 MB per command kept, over thousands (issue 29).
+ */
+const detach = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');
 /** At most this many file operations are kept per command (a `rm` of ten thousand files names the first ones). */
 const MAX_WRITES = 100;
 
@@ -62,7 +67,10 @@ const MAX_WRITES = 100;
 function withWrites(c: IndexedCall, command: string, cwd: string | undefined): void {
   if (!command || !cwd || !cwd.startsWith('/')) return;
   const ops = shellWrites(command, cwd, 0, MAX_WRITES);
-  if (ops.length) c.writes = ops.slice(0, MAX_WRITES);
+  if (ops.length) {
+    c.writes = ops.slice(0, MAX_WRITES)
+      .map((o) => ('path' in o ? { ...o, path: detach(o.path) } : { ...o, from: detach(o.from), to: detach(o.to) }));
+  }
 }
 
 /** A Codex argv as the script it runs: `bash -lc SCRIPT` is SCRIPT; any other argv, its words quoted. */
@@ -71,7 +79,7 @@ function scriptOfArgv(argv: string[]): string {
   return argv.map((w) => `'${w.replaceAll("'", "'\\''")}'`).join(' ');
 }
 
-const clipText = (s: string, n = COMMAND_CHARS) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const clipText = (s: string, n = COMMAND_CHARS) => detach(s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** An exit status from a Codex tool output (structured JSON, freeform text or unified exec text). */
 export function codexExit(output: unknown): number | null {
@@ -183,7 +191,7 @@ export class TranscriptIndex {
     if (call && TRACKED_CLAUDE[call[2]]) {
       const kind = TRACKED_CLAUDE[call[2]];
       const sidechain = /"isSidechain":true/.test(head.slice(0, 2048));
-      const c: IndexedCall = { id: call[1], kind, tool: call[2], harness: 'claude', offset, bytes, sidechain };
+      const c: IndexedCall = { id: detach(call[1]), kind, tool: detach(call[2]), harness: 'claude', offset, bytes, sidechain };
       const rec = text() ? parse(text()!) : undefined;
       const content = rec ? obj(rec.message)?.content : undefined;
       const block = Array.isArray(content) ? content.map(obj).find((b) => b?.id === call[1]) : undefined;
@@ -192,7 +200,7 @@ export class TranscriptIndex {
         const p = (input?.file_path ?? input?.notebook_path) as unknown;
         const fromHead = /"input":\{"(?:file_path|notebook_path)":"((?:[^"\\]|\\.)*)"/.exec(head)?.[1];
         const path = typeof p === 'string' ? p : fromHead !== undefined ? JSON.parse(`"${fromHead}"`) as string : undefined;
-        c.paths = path ? [path] : [];
+        c.paths = path ? [detach(path)] : [];
       } else if (kind === 'command') {
         const command = typeof input?.command === 'string' ? input.command : '';
         c.text = clipText(command);
@@ -238,7 +246,7 @@ export class TranscriptIndex {
     const p = obj(rec.payload) ?? rec;
     const type = rec.payload ? (rec.type === 'response_item' ? p.type : rec.type) : rec.type;
     if (type === 'turn_context' || type === 'session_meta') {
-      if (typeof p.cwd === 'string') this.cwd = p.cwd;
+      if (typeof p.cwd === 'string') this.cwd = detach(p.cwd);
       return;
     }
     if (type === 'compacted' || (rec.type === 'event_msg' && p.type === 'context_compacted')) {
@@ -246,7 +254,8 @@ export class TranscriptIndex {
       return;
     }
     if (type === 'function_call' || type === 'custom_tool_call' || type === 'local_shell_call') {
-      const id = typeof p.call_id === 'string' ? p.call_id : typeof p.id === 'string' ? p.id : undefined;
+      const rawId = typeof p.call_id === 'string' ? p.call_id : typeof p.id === 'string' ? p.id : undefined;
+      const id = rawId === undefined ? undefined : detach(rawId);
       if (!id) return;
       const name = type === 'local_shell_call' ? 'local_shell_call' : String(p.name ?? '');
       const action = obj(p.action);
@@ -255,12 +264,12 @@ export class TranscriptIndex {
       if (typeof args === 'string' && type === 'function_call') args = parse(args) ?? args;
       const patch = patchOfCall(name, args);
       const c: IndexedCall = {
-        id, kind: patch ? 'edit' : 'command', tool: patch ? 'apply_patch' : name, harness: 'codex', offset, bytes, cwd: this.cwd,
+        id, kind: patch ? 'edit' : 'command', tool: patch ? 'apply_patch' : detach(name), harness: 'codex', offset, bytes, cwd: this.cwd,
       };
       if (patch) {
         const ops = parsePatch(patch.patch, patch.workdir ?? this.cwd ?? '/');
         const named = typeof ops === 'string' ? [] : ops.flatMap((o) => (o.kind === 'update' && o.moveTo ? [o.path, o.moveTo] : [o.path]));
-        c.paths = [...new Set(named)];
+        c.paths = [...new Set(named)].map(detach);
       } else if (CODEX_SHELLS.has(name)) {
         const a = obj(args);
         const cmd = a?.command ?? a?.cmd;
