@@ -20,6 +20,27 @@ const forbidDynamic = (regex) => [
   },
 ];
 
+/**
+ * `f(...xs)` puts every element of `xs` on the call stack: `push(...x)`, `splice(i, n, ...x)`, `Math.max(...x)`,
+ * `String.fromCharCode(...x)` throw `RangeError: Maximum call stack size exceeded` past ~100k elements, and in src/
+ * an array's length often comes from a transcript (issue 29). Refused in src/ unless what is spread is written out
+ * (`...[a, b]`, `...(c ? [a] : [])`); use core/arrays.ts (`pushAll`, `maxOf`, `minOf`) or a loop.
+ */
+const bounded = (n) => n.type === 'ArrayExpression' || (n.type === 'ConditionalExpression' && bounded(n.consequent) && bounded(n.alternate));
+const leopoldRules = {
+  rules: {
+    'no-spread-call': {
+      meta: { type: 'problem', messages: { spread: 'Spreading an array into a call overflows the stack on a long array: use pushAll/maxOf/minOf (core/arrays.ts) or a loop.' }, schema: [] },
+      create: (context) => {
+        const check = (node) => {
+          for (const a of node.arguments) if (a.type === 'SpreadElement' && !bounded(a.argument)) context.report({ node: a, messageId: 'spread' });
+        };
+        return { CallExpression: check, NewExpression: check };
+      },
+    },
+  },
+};
+
 export default defineConfig(
   { ignores: ['dist/', 'out/', 'node_modules/', '.vscode-test/', 'examples/', 'tmp/'] },
   {
@@ -71,7 +92,9 @@ export default defineConfig(
   // tables of cases read best whole).
   {
     files: ['src/**/*.ts'],
+    plugins: { leopold: leopoldRules },
     rules: {
+      'leopold/no-spread-call': 'error',
       // The one exception: a line that starts with a vscode.l10n.t message (it must stay one literal: the bundle key).
       'max-len': ['error', { code: 140, ignoreUrls: true, ignoreRegExpLiterals: true, ignorePattern: '^\\s*(?:[?:]\\s*)?vscode\\.l10n\\.t\\(' }],
       'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],

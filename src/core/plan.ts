@@ -3,6 +3,7 @@
 // optional `(after: N, M)` / `(deps: …)` dependencies, a node kind (`@node <kind>` or `@work`, `@gate`, `@human`,
 // `@tool`, `@verify`, `@feedback`) inline or on an indented line (the last one written wins), an optional label,
 // attached `@scenario` / `@on` / `@emit` / `@needs` lines, and indented prose joined into the item text.
+import { pushAll } from './arrays';
 
 export type PlanKind = 'work' | 'gate' | 'human' | 'tool' | 'verify' | 'feedback' | (string & {});
 
@@ -163,7 +164,7 @@ export function parsePlan(text: string): Plan {
           case 'scenario': current.scenarios.push(rest.trim()); break;
           case 'on': current.on.push(parseOn(rest)); break;
           case 'emit': current.emits.push(rest.trim()); break;
-          case 'needs': current.needs.push(...rest.split(',').map((s) => s.trim()).filter(Boolean)); break;
+          case 'needs': pushAll(current.needs, rest.split(',').map((s) => s.trim()).filter(Boolean)); break;
         }
         continue;
       }

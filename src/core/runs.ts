@@ -13,6 +13,7 @@ import {
   nonEmptyString, relaunchWindow, windowProgress, windowsOf,
 } from './fields';
 import { decimal, msg, msgN, type Locale } from './messages';
+import { maxOf } from './arrays';
 
 export interface ArchivedRun {
   name: string;
@@ -319,7 +320,7 @@ export function previousRunEndMs(state: Record<string, unknown>, events: readonl
   if (before !== undefined) return before;
   const begun = sorted[start]?.tsMs ?? activationMs(state);
   const stamps = archives.map((a) => a.stampMs).filter((t): t is number => t !== undefined && (begun === undefined || t < begun));
-  return stamps.length ? Math.max(...stamps) : undefined;
+  return stamps.length ? maxOf(stamps) : undefined;
 }
 
 /** At most this many ended windows are listed (the newest); a window count beyond the records is a number only. */

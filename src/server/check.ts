@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { CheckpointCap, Finding } from '../core/checkpoint';
 import { checkCheckpointFile } from '../core/checkpointFile';
 import { envLocale, msg, type Locale } from '../core/messages';
+import { pushAll } from '../core/arrays';
 
 export const DEFAULT_CHECK_FILE = path.join('.leopold', 'CHECKPOINT.md');
 
@@ -55,7 +56,7 @@ export async function runCheck(args: string[], cwd: string, env: NodeJS.ProcessE
         return 2;
       }
     } else if (a === '--') {
-      files.push(...args.slice(i + 1));
+      pushAll(files, args.slice(i + 1));
       break;
     } else if (a.startsWith('--')) {
       out.stderr(`${msg(locale, 'checkpoint.cli.badOption', { option: a })}\n`);

@@ -70,6 +70,7 @@ function stdioConnection() {
   process.stdin.on('end', ended);
   process.stdin.on('close', ended);
   for (const k of ['log', 'info', 'warn', 'error',
+    // eslint-disable-next-line leopold/no-spread-call -- a console call's own arguments, forwarded as given
     'debug'] as const) console[k] = (...a: unknown[]) => void process.stderr.write(`${format(...a)}\n`);
   const connection = createConnection(ProposedFeatures.all, reader, writer);
   connection.onShutdown(() => {

@@ -80,9 +80,21 @@ describe('lint: the layer rules', function () {
     { path: 'src/core/probe.ts', code: "import { a } from './x';\nimport { b } from './x';\nimport type { C } from './x';\nexport const ab: C = [a, b];\n" },
     { path: 'src/core/probe.ts', code: `export function big(): number {\n  let n = 0;\n${'  n++;\n'.repeat(85)}  return n;\n}\n` },
   ];
+  // Issue 29: an array spread into a call overflows the stack past ~100k elements (a transcript decides the length).
+  const spreads: Probe[] = [
+    { path: 'src/core/probe.ts', code: 'export const f = (a: number[], b: number[]) => a.push(...b);\n' },
+    { path: 'src/core/review/probe.ts', code: 'export const f = (a: string[], b: string[]) => a.splice(0, 1, ...b);\n' },
+    { path: 'src/extension/probe.ts', code: 'export const f = (b: number[]) => Math.max(1, ...b);\n' },
+    { path: 'src/server/probe.ts', code: 'export const f = (b: number[]) => String.fromCharCode(...b.map((x) => x));\n' },
+    { path: 'src/cli/probe.ts', code: 'export const f = (b: number[]) => new Set(...[b]).size + Math.min(...b);\n' },
+    // Written out, bounded: allowed; an array literal's own spread is no call.
+    { path: 'src/core/probe.ts', code: 'export const f = (a: number[], b: number[], c: boolean) => a.push(...[1, 2], ...(c ? [3] : []), [...a, ...b].length);\n' },
+    // Tests may spread (their inputs are their own).
+    { path: 'test/unit/probe.ts', code: 'export const f = (a: number[], b: number[]) => a.push(...b);\n' },
+  ];
   let results: Finding[][] = [];
   before(() => {
-    results = lint([...forbidden, ...allowed, ...lengths]); // one child: loading ESLint takes seconds
+    results = lint([...forbidden, ...allowed, ...lengths, ...spreads]); // one child: loading ESLint takes seconds
   });
 
   it('refuses vscode and the LSP packages in src/core/ and src/cli/, vscode and the client in src/server/, MCP outside src/cli/, static or dynamic', () => {
@@ -116,5 +128,13 @@ describe('lint: the layer rules', function () {
   it('warns on a function over 80 lines in src/', () => {
     const big = results[forbidden.length + allowed.length + 6];
     assert.deepEqual(big.map((f) => f.ruleId), ['max-lines-per-function']);
+  });
+
+  it('refuses an array spread into a call in src/ (push, splice, Math.max, fromCharCode, new), not a written-out one', () => {
+    const found = results.slice(forbidden.length + allowed.length + lengths.length).map((r) => r.map((f) => f.ruleId));
+    assert.deepEqual(found, [
+      ['leopold/no-spread-call'], ['leopold/no-spread-call'], ['leopold/no-spread-call'], ['leopold/no-spread-call'],
+      ['leopold/no-spread-call'], [], [],
+    ]);
   });
 });

@@ -5,6 +5,7 @@ import { SECTIONS, TITLE, sectionKind, type SectionName } from './contract';
 import { earlierViewMarker, intendedSections, newLedgerLines, toLf, trimOuterBlank, viewKey } from './fixes';
 import { isTitleLine } from './parse';
 import { validateCheckpoint } from './validate';
+import { pushAll } from '../arrays';
 
 /**
  * Every preferred fix at once, in one linear pass over one parse (the oversize error has no automatic fix): nested
@@ -63,7 +64,7 @@ export function fixAll(text: string, cap: CheckpointCap = DEFAULT_CAP, locale: L
   }
   const out: string[] = [TITLE, ''];
   const pre = trimOuterBlank(prelude);
-  if (pre.length) out.push(...pre, '');
+  if (pre.length) pushAll(out, pre).push('');
   for (const s of SECTIONS) {
     const list = blocks.get(s);
     if (!list) {
@@ -75,9 +76,9 @@ export function fixAll(text: string, cap: CheckpointCap = DEFAULT_CAP, locale: L
     if (sectionKind(s) === 'ledger') {
       // The first block as written; each later one adds the lines the ledger does not have yet.
       const first = trimOuterBlank(list[0].body);
-      merged.push(...first);
+      pushAll(merged, first);
       const have = new Set(first.map((l) => l.trim()).filter((t) => t !== ''));
-      for (const b of list.slice(1)) merged.push(...newLedgerLines(have, trimOuterBlank(b.body)));
+      for (const b of list.slice(1)) pushAll(merged, newLedgerLines(have, trimOuterBlank(b.body)));
     } else {
       // The latest view first, each earlier one that differs below its marker.
       const views = new Set<string>();
@@ -87,7 +88,7 @@ export function fixAll(text: string, cap: CheckpointCap = DEFAULT_CAP, locale: L
         if (b.length === 0 || views.has(key)) continue;
         if (views.size) merged.push('', earlierViewMarker(s, locale));
         views.add(key);
-        merged.push(...b);
+        pushAll(merged, b);
       }
     }
     for (const l of merged) out.push(l);

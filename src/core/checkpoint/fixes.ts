@@ -4,6 +4,7 @@
 import { msg, type Locale } from '../messages';
 import { SECTIONS, TITLE, closestSection, sectionIndex, sectionKind, type SectionName } from './contract';
 import { bodyLines, isTitleLine, ledgerLines, parseCheckpoint, type Heading, type ParsedCheckpoint } from './parse';
+import { pushAll } from '../arrays';
 
 /** The lines of a text that ends with a line break end with ''. */
 export function endsWithEol(lines: string[]): boolean {
@@ -28,8 +29,7 @@ export function dropLine(p: ParsedCheckpoint, line: number): string {
 export function insertTitle(p: ParsedCheckpoint): string {
   const lines = [...p.lines];
   if (lines.length === 1 && lines[0] === '') return join(p, [TITLE, '']);
-  lines.splice(0, 0, ...(lines[0].trim() === '' ? [TITLE] : [TITLE, '']));
-  return join(p, lines);
+  return join(p, [...(lines[0].trim() === '' ? [TITLE] : [TITLE, '']), ...lines]);
 }
 
 export function moveTitleFirst(p: ParsedCheckpoint): string {
@@ -40,8 +40,7 @@ export function moveTitleFirst(p: ParsedCheckpoint): string {
     return join(p, lines);
   }
   lines.splice(t, 1);
-  lines.splice(0, 0, ...(lines[0].trim() === '' ? [TITLE] : [TITLE, '']));
-  return join(p, lines);
+  return join(p, [...(lines[0].trim() === '' ? [TITLE] : [TITLE, '']), ...lines]);
 }
 
 export function renameHeading(p: ParsedCheckpoint, h: Heading, name: string): string {
@@ -263,7 +262,7 @@ function insertEmptySections(p: ParsedCheckpoint): string {
   const out: string[] = [];
   for (let i = 0; i < p.lines.length; i++) {
     const add = before.get(i);
-    if (add) out.push(...add);
+    if (add) pushAll(out, add);
     out.push(p.lines[i]);
   }
   if (atEnd.length) {
@@ -275,7 +274,7 @@ function insertEmptySections(p: ParsedCheckpoint): string {
       if (prev !== undefined && prev.trim() !== '') block.push('');
       block.push(h);
     }
-    out.push(...block, '');
+    pushAll(out, block).push('');
   }
   return join(p, out);
 }
@@ -300,7 +299,7 @@ export function reorderSections(p: ParsedCheckpoint): string {
   const out = trimBlank(p.lines.slice(0, starts[0].line));
   for (const b of blocks) {
     if (out.length) out.push('');
-    out.push(...b.lines);
+    pushAll(out, b.lines);
   }
   if (eolAtEnd) out.push('');
   return join(p, out);

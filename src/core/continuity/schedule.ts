@@ -5,6 +5,7 @@
 // written into `.leopold/` for it; the VS Code layer keeps the schedule in the extension's workspace storage.
 import { isActive, objectField, stoppedReason, windowsOf } from '../fields';
 import { isJsonObject as isObj } from '../json';
+import { maxOf } from '../arrays';
 
 /** A schedule is never carried out later than this after its time: a VS Code that was closed then asks instead. */
 export const RESUME_MAX_LATE_MS = 10 * 60_000;
@@ -158,7 +159,7 @@ export function codexResetFromRecord(record: unknown, nowMs: number): number | u
   const used = [p.rate_limits.primary, p.rate_limits.secondary]
     .filter(isObj).filter((w) => typeof w.used_percent === 'number' && w.used_percent >= 100)
     .map((w) => secs(w.resets_at)).filter((x): x is number => x !== undefined);
-  return used.length ? Math.max(...used) : undefined;
+  return used.length ? maxOf(used) : undefined;
 }
 
 /**

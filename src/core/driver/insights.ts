@@ -16,6 +16,7 @@ import { totalTokens } from '../live/records';
 import { formatCount } from '../live/format';
 import { mdCode, mdFence } from '../inert';
 import { decimal, msg, msgN, type Locale, type MessageKey } from '../messages';
+import { maxOf, pushAll } from '../arrays';
 
 /** The report, as `leopold insights --json` prints it. `effort` and `persona.outcomes` have no prototype. */
 export interface InsightsReport {
@@ -228,7 +229,7 @@ export function effortBar(n: number, max: number, width = 18): string {
 
 /** The effort rows the report draws, in its order (efforts outside the five are counted in the JSON, not drawn). */
 export function effortRows(r: InsightsReport): { effort: string; count: number; bar: string }[] {
-  const max = Math.max(1, ...Object.values(r.effort));
+  const max = maxOf(Object.values(r.effort), 1);
   return EFFORT_ORDER.filter((k) => r.effort[k]).map((k) => ({ effort: k, count: r.effort[k], bar: effortBar(r.effort[k], max) }));
 }
 
@@ -320,10 +321,12 @@ export function insightsMarkdown(read: InsightsRead, dirLabel: string, locale: L
   const out = [`# ${m('insights.title')}`, '', m('insights.intro', { dir: mdCode(dirLabel) }), ''];
   if (read.noJournal) out.push(`> ${m('insights.noJournal')}`, '');
   if (read.partial) out.push(`> ${m('insights.partial', { size: formatSize(INSIGHTS_JOURNAL_CAP, locale) })}`, '');
-  out.push(`| ${m('insights.figure')} | ${m('insights.value')} |`, '|---|---|', ...rows.map(([k, v]) => `| ${cell(k)} | ${cell(v)} |`), '');
+  out.push(`| ${m('insights.figure')} | ${m('insights.value')} |`, '|---|---|');
+  pushAll(out, rows.map(([k, v]) => `| ${cell(k)} | ${cell(v)} |`)).push('');
   const effort = effortRows(r);
-  out.push(`## ${m('insights.effort')}`, '', '```text', ...(effort.length ? effort.map((e) => `${e.effort.padEnd(7)} ${e.bar} ${e.count}`)
-    : [m('insights.effort.none')]), '```', '');
+  out.push(`## ${m('insights.effort')}`, '', '```text');
+  pushAll(out, effort.length ? effort.map((e) => `${e.effort.padEnd(7)} ${e.bar} ${e.count}`) : [m('insights.effort.none')]);
+  out.push('```', '');
   if (continuity) {
     out.push(`## ${m('insights.continuity')}`, '', `| ${m('insights.figure')} | ${m('insights.value')} |`, '|---|---|');
     out.push(`| ${m('insights.windows')} | ${continuity.windows} |`);

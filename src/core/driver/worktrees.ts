@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { readText, statPath } from '../files';
 import { leopoldBranch, type LeopoldBranch } from './run';
+import { pushAll } from '../arrays';
 
 /** At most this many linked worktrees are read (the rest are counted). */
 export const MAX_WORKTREES = 256;
@@ -121,7 +122,7 @@ export async function readRepository(folder: string): Promise<Repository | undef
   // A few at a time: each is a handful of small reads.
   const wanted = names.slice(0, MAX_WORKTREES);
   const found: (GitWorktree | undefined)[] = [];
-  for (let i = 0; i < wanted.length; i += 16) found.push(...(await Promise.all(wanted.slice(i, i + 16).map(read))));
+  for (let i = 0; i < wanted.length; i += 16) pushAll(found, await Promise.all(wanted.slice(i, i + 16).map(read)));
   const worktrees = found.filter((w): w is GitWorktree => w !== undefined);
   return { commonDir, mainRoot, mainBranch, worktrees, more: Math.max(0, names.length - MAX_WORKTREES) };
 }

@@ -25,6 +25,7 @@ import { runFigures, type RunFigures } from './figures';
 import { transcriptPlace } from '../transcriptPlace';
 import { parseUtc } from '../time';
 import type { ProjectSnapshot } from '../project';
+import { minOf, pushAll } from '../arrays';
 
 export interface TranscriptRef {
   path: string;
@@ -424,7 +425,7 @@ export class LiveRun {
     const listed = [...runWindows].sort((a, b) => a.n - b.n);
     const starts = [listed[0]?.startedMs, state ? activationMs(state) : undefined].filter((x): x is number => x !== undefined);
     if (starts.length && (this.input.env || cur)) {
-      const runStartMs = Math.min(...starts);
+      const runStartMs = minOf(starts);
       const windowAt = (t: number) => {
         let w = listed[0]?.n ?? 1;
         for (const x of listed) if (x.n > (listed[0]?.n ?? 1) && x.startedMs !== undefined && x.startedMs <= t) w = x.n;
@@ -435,7 +436,7 @@ export class LiveRun {
     const files: WindowFiles[] = [];
     for (const [window, e] of [...byWindow].sort((a, b) => a[0] - b[0])) {
       const subagents: string[] = [];
-      if (this.harness() !== 'codex') for (const m of e.mains) subagents.push(...(await subagentTranscripts(m, this.listings)));
+      if (this.harness() !== 'codex') for (const m of e.mains) pushAll(subagents, await subagentTranscripts(m, this.listings));
       files.push({ window, sessions: e.sessions, mains: e.mains, subagents });
     }
     this.files = files;

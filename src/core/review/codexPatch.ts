@@ -2,6 +2,7 @@
 // parser, the chunk search in four passes — exact, trailing space, both ends, Unicode punctuation — pure additions at
 // the end of the file, a final newline always). A patch that does not parse or apply is an error, never a guess.
 import { isAbsolute, resolve } from 'node:path';
+import { pushAll } from '../arrays';
 
 export interface PatchChunk {
   context?: string;
@@ -93,20 +94,70 @@ const ODD = /[\u2010-\u2015\u2212\u2018-\u201f\u00a0\u2002-\u200a\u202f\u205f\u3
 const norm = (s: string) => s.trim().replace(ODD, (c) => PUNCT[c] ?? c);
 const PASSES: ((s: string) => string)[] = [(s) => s, (s) => s.trimEnd(), (s) => s.trim(), norm];
 
-function seek(lines: readonly string[], pattern: readonly string[], start: number, eof: boolean): number | undefined {
-  if (pattern.length === 0) return start;
-  if (pattern.length > lines.length) return undefined;
-  const from = eof ? [lines.length - pattern.length, start] : [start];
-  for (const f of PASSES) {
-    for (const s0 of from) {
-      for (let i = s0; i <= lines.length - pattern.length; i++) {
-        let ok = true;
-        for (let j = 0; j < pattern.length && ok; j++) ok = f(lines[i + j]) === f(pattern[j]);
-        if (ok) return i;
-      }
+/**
+ * The work one application may do, in line comparisons: linear in the file's and the patch's lines. A search that
+ * fails in the strict passes scans the rest of the file each time; a patch built to do that over and over (every
+ * chunk found only in a later pass) stops here, and the file is `unknown` — never a stalled review.
+ */
+const budgetOf = (fileLines: number, patchLines: number) => 16 * (fileLines + patchLines) + 1_000_000;
+const TOO_COSTLY = 'the patch is too costly to match exactly against the file (its chunks found only far apart or loosely)';
+
+/** The file's lines as each pass compares them, computed once per application and only for the passes used. */
+class Matcher {
+  private readonly views: (readonly string[] | undefined)[] = [];
+  work = 0;
+  constructor(readonly lines: readonly string[], readonly budget: number) {}
+
+  private view(p: number): readonly string[] {
+    let v = this.views[p];
+    if (!v) {
+      this.work += this.lines.length;
+      v = this.views[p] = p === 0 ? this.lines : this.lines.map(PASSES[p]);
     }
+    return v;
   }
-  return undefined;
+
+  /** Codex's `seek_sequence`: the first place at or after `start` (at the end first, for an end-of-file chunk). */
+  seek(pattern: readonly string[], start: number, eof: boolean): number | undefined {
+    const n = this.lines.length, m = pattern.length;
+    if (m === 0) return start;
+    if (m > n) return undefined;
+    for (let p = 0; p < PASSES.length; p++) {
+      const text = this.view(p);
+      const pat = p === 0 ? pattern : pattern.map(PASSES[p]);
+      this.work += m;
+      if (eof) {
+        let ok = true;
+        for (let j = 0; j < m && ok; j++) ok = text[n - m + j] === pat[j];
+        this.work += m;
+        if (ok) return n - m;
+      }
+      const at = this.find(text, pat, start);
+      if (at === 'budget') throw new Error(TOO_COSTLY);
+      if (at !== undefined) return at;
+    }
+    return undefined;
+  }
+
+  /** Knuth–Morris–Pratt over lines: the first `i >= start` where `pat` occurs in `text`, in O(text + pat) steps. */
+  private find(text: readonly string[], pat: readonly string[], start: number): number | undefined | 'budget' {
+    const m = pat.length;
+    const fail = new Int32Array(m);
+    for (let i = 1, k = 0; i < m; i++) {
+      while (k > 0 && pat[i] !== pat[k]) k = fail[k - 1];
+      if (pat[i] === pat[k]) k++;
+      fail[i] = k;
+    }
+    let steps = 0;
+    for (let i = start, k = 0; i < text.length; i++) {
+      while (k > 0 && text[i] !== pat[k]) { k = fail[k - 1]; steps++; }
+      if (text[i] === pat[k]) k++;
+      if (k === m) { this.work += steps + i - start; return i - m + 1; }
+      if ((++steps & 0xffff) === 0 && this.work + steps > this.budget) return 'budget';
+    }
+    this.work += steps;
+    return this.work > this.budget ? 'budget' : undefined;
+  }
 }
 
 /** `text` with an Update's chunks applied as Codex applies them; a string: why they do not apply. */
@@ -114,32 +165,67 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[]): { text
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const reps: [number, number, string[]][] = [];
+  const patchLines = chunks.reduce((n, c) => n + c.old.length + c.new.length + 1, 0);
+  const matcher = new Matcher(lines, budgetOf(lines.length, patchLines));
   let idx = 0;
-  for (const c of chunks) {
-    if (c.context !== undefined) {
-      const f = seek(lines, [c.context], idx, false);
-      if (f === undefined) return { error: `Failed to find context '${c.context}'` };
-      idx = f + 1;
+  try {
+    for (const c of chunks) {
+      if (c.context !== undefined) {
+        const f = matcher.seek([c.context], idx, false);
+        if (f === undefined) return { error: `Failed to find context '${c.context}'` };
+        idx = f + 1;
+      }
+      if (c.old.length === 0) {
+        reps.push([lines.length && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length, 0, c.new]);
+        continue;
+      }
+      let pattern = c.old, repl = c.new;
+      let found = matcher.seek(pattern, idx, c.eof);
+      if (found === undefined && pattern[pattern.length - 1] === '') {
+        pattern = pattern.slice(0, -1);
+        if (repl[repl.length - 1] === '') repl = repl.slice(0, -1);
+        found = matcher.seek(pattern, idx, c.eof);
+      }
+      if (found === undefined) return { error: `Failed to find expected lines:\n${c.old.join('\n')}` };
+      reps.push([found, pattern.length, repl]);
+      idx = found + pattern.length;
     }
-    if (c.old.length === 0) {
-      reps.push([lines.length && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length, 0, c.new]);
-      continue;
-    }
-    let pattern = c.old, repl = c.new;
-    let found = seek(lines, pattern, idx, c.eof);
-    if (found === undefined && pattern[pattern.length - 1] === '') {
-      pattern = pattern.slice(0, -1);
-      if (repl[repl.length - 1] === '') repl = repl.slice(0, -1);
-      found = seek(lines, pattern, idx, c.eof);
-    }
-    if (found === undefined) return { error: `Failed to find expected lines:\n${c.old.join('\n')}` };
-    reps.push([found, pattern.length, repl]);
-    idx = found + pattern.length;
+  } catch (err) {
+    return { error: (err as Error).message };
   }
   reps.sort((a, b) => a[0] - b[0]);
-  for (let r = reps.length - 1; r >= 0; r--) lines.splice(reps[r][0], reps[r][1], ...reps[r][2]);
-  if (lines[lines.length - 1] !== '') lines.push('');
-  return { text: lines.join('\n') };
+  const out = replace(lines, reps, matcher.budget - matcher.work);
+  if (!out) return { error: TOO_COSTLY };
+  if (out[out.length - 1] !== '') out.push('');
+  return { text: out.join('\n') };
+}
+
+/**
+ * The replacements applied as Codex applies them (last first, each a splice of the lines the ones after it left): one
+ * pass when they do not overlap; spliced one by one, within `budget` line moves, when an end-of-file chunk overlaps.
+ */
+function replace(lines: string[], reps: readonly [number, number, string[]][], budget: number): string[] | undefined {
+  const out: string[] = [];
+  let pos = 0;
+  for (const [at, n, repl] of reps) {
+    if (at < pos) return spliceAll(lines, reps, budget);
+    for (; pos < at; pos++) out.push(lines[pos]);
+    pushAll(out, repl);
+    pos = at + n;
+  }
+  for (; pos < lines.length; pos++) out.push(lines[pos]);
+  return out;
+}
+
+function spliceAll(lines: string[], reps: readonly [number, number, string[]][], budget: number): string[] | undefined {
+  let cur = lines;
+  for (let r = reps.length - 1; r >= 0; r--) {
+    const [at, n, repl] = reps[r];
+    budget -= cur.length + repl.length;
+    if (budget < 0) return undefined;
+    cur = pushAll(pushAll(cur.slice(0, at), repl), cur.slice(at + n));
+  }
+  return cur;
 }
 
 /** The patch text a Codex tool call carries, when it is an `apply_patch` (freeform, JSON, argv or a shell heredoc). */

@@ -42,6 +42,8 @@ export interface IndexedCall {
   /** Commands: the files the command's text names as written, deleted, moved or copied (core/review/shellWrites.ts). */
   writes?: ShellOp[];
   sidechain?: boolean;
+  /** Why this call's record could not be read when it was indexed (the review lists it as `unknown`). */
+  unreadable?: string;
   result?: { offset: number; bytes: number; error: boolean; exit?: number | null };
 }
 
@@ -53,14 +55,22 @@ const CODEX_SHELLS = new Set(['shell', 'shell_command', 'exec_command', 'contain
 /** Lines as bytes: whole up to `MAX_RECORD_BYTES` (the unterminated last one carried), a longer one its head only. */
 const newSplitter = () => new LineSplitter(0, MAX_RECORD_BYTES, PEEK, undefined, true);
 
+/**
+ * A copy of a short string that holds nothing else alive: a string cut from a decoded record (JSON.parse's values,
+ * `slice`) may keep the whole record's text in memory — 1 MB per command kept, over thousands (issue 29).
+ */
+const detach = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');
 /** At most this many file operations are kept per command (a `rm` of ten thousand files names the first ones). */
 const MAX_WRITES = 100;
 
 /** Notes on a command the files its text names as changed, when it names any (an absolute working directory only). */
 function withWrites(c: IndexedCall, command: string, cwd: string | undefined): void {
   if (!command || !cwd || !cwd.startsWith('/')) return;
-  const ops = shellWrites(command, cwd);
-  if (ops.length) c.writes = ops.slice(0, MAX_WRITES);
+  const ops = shellWrites(command, cwd, 0, MAX_WRITES);
+  if (ops.length) {
+    c.writes = ops.slice(0, MAX_WRITES)
+      .map((o) => ('path' in o ? { ...o, path: detach(o.path) } : { ...o, from: detach(o.from), to: detach(o.to) }));
+  }
 }
 
 /** A Codex argv as the script it runs: `bash -lc SCRIPT` is SCRIPT; any other argv, its words quoted. */
@@ -69,7 +79,7 @@ function scriptOfArgv(argv: string[]): string {
   return argv.map((w) => `'${w.replaceAll("'", "'\\''")}'`).join(' ');
 }
 
-const clipText = (s: string, n = COMMAND_CHARS) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const clipText = (s: string, n = COMMAND_CHARS) => detach(s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** An exit status from a Codex tool output (structured JSON, freeform text or unified exec text). */
 export function codexExit(output: unknown): number | null {
@@ -127,9 +137,10 @@ export class TranscriptIndex {
       while (this.offset < st.size) {
         const r = await o.handle.read(buf, 0, Math.min(CHUNK, st.size - this.offset), this.offset);
         if (r.bytesRead === 0) break;
-        this.splitter.push(buf.subarray(0, r.bytesRead), (l) => this.line(l.raw!, l.offset, l.bytes, l.whole!));
+        this.splitter.push(buf.subarray(0, r.bytesRead), (l) => this.safeLine(l.raw!, l.offset, l.bytes, l.whole!));
         this.offset += r.bytesRead;
       }
+      this.compact();
       return true;
     } finally {
       await o.handle.close();
@@ -147,6 +158,19 @@ export class TranscriptIndex {
     this.compactions = [];
     this.cwd = undefined;
     this.splitter = newSplitter();
+  }
+
+  /** One line indexed; one that throws is kept as an unreadable call when it is one (the review says why). */
+  private safeLine(buf: Buffer, offset: number, bytes: number, whole: boolean): void {
+    try {
+      this.line(buf, offset, bytes, whole);
+    } catch (err) {
+      const head = buf.subarray(0, PEEK).toString('utf8');
+      const id = /"type":"tool_use","id":"([^"]+)"/.exec(head)?.[1] ?? /"call_id":"([^"]+)"/.exec(head)?.[1];
+      if (!id || this.byId.has(id)) return;
+      const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      this.add({ id, kind: 'edit', tool: 'unreadable', harness: 'claude', offset, bytes, paths: [], unreadable: message.slice(0, 200) });
+    }
   }
 
   private line(buf: Buffer, offset: number, bytes: number, whole: boolean): void {
@@ -167,7 +191,7 @@ export class TranscriptIndex {
     if (call && TRACKED_CLAUDE[call[2]]) {
       const kind = TRACKED_CLAUDE[call[2]];
       const sidechain = /"isSidechain":true/.test(head.slice(0, 2048));
-      const c: IndexedCall = { id: call[1], kind, tool: call[2], harness: 'claude', offset, bytes, sidechain };
+      const c: IndexedCall = { id: detach(call[1]), kind, tool: detach(call[2]), harness: 'claude', offset, bytes, sidechain };
       const rec = text() ? parse(text()!) : undefined;
       const content = rec ? obj(rec.message)?.content : undefined;
       const block = Array.isArray(content) ? content.map(obj).find((b) => b?.id === call[1]) : undefined;
@@ -176,7 +200,7 @@ export class TranscriptIndex {
         const p = (input?.file_path ?? input?.notebook_path) as unknown;
         const fromHead = /"input":\{"(?:file_path|notebook_path)":"((?:[^"\\]|\\.)*)"/.exec(head)?.[1];
         const path = typeof p === 'string' ? p : fromHead !== undefined ? JSON.parse(`"${fromHead}"`) as string : undefined;
-        c.paths = path ? [path] : [];
+        c.paths = path ? [detach(path)] : [];
       } else if (kind === 'command') {
         const command = typeof input?.command === 'string' ? input.command : '';
         c.text = clipText(command);
@@ -210,11 +234,19 @@ export class TranscriptIndex {
 
   private codexLine(head: string, text: string | undefined, offset: number, bytes: number): void {
     const rec = text ? parse(text) : undefined;
-    if (!rec) return;
+    if (!rec) {
+      // A tool call too large to decode here is not passed over in silence: the review lists it, with why.
+      const id = /"call_id":"([^"]+)"/.exec(head)?.[1];
+      if (text === undefined && id && /"type":"(?:function_call|custom_tool_call|local_shell_call)"/.test(head)) {
+        const unreadable = `a Codex tool call of ${bytes} bytes, over the ${DECODE_BYTES} read when a transcript is indexed`;
+        this.add({ id, kind: 'edit', tool: 'unreadable', harness: 'codex', offset, bytes, paths: [], unreadable });
+      }
+      return;
+    }
     const p = obj(rec.payload) ?? rec;
     const type = rec.payload ? (rec.type === 'response_item' ? p.type : rec.type) : rec.type;
     if (type === 'turn_context' || type === 'session_meta') {
-      if (typeof p.cwd === 'string') this.cwd = p.cwd;
+      if (typeof p.cwd === 'string') this.cwd = detach(p.cwd);
       return;
     }
     if (type === 'compacted' || (rec.type === 'event_msg' && p.type === 'context_compacted')) {
@@ -222,7 +254,8 @@ export class TranscriptIndex {
       return;
     }
     if (type === 'function_call' || type === 'custom_tool_call' || type === 'local_shell_call') {
-      const id = typeof p.call_id === 'string' ? p.call_id : typeof p.id === 'string' ? p.id : undefined;
+      const rawId = typeof p.call_id === 'string' ? p.call_id : typeof p.id === 'string' ? p.id : undefined;
+      const id = rawId === undefined ? undefined : detach(rawId);
       if (!id) return;
       const name = type === 'local_shell_call' ? 'local_shell_call' : String(p.name ?? '');
       const action = obj(p.action);
@@ -231,12 +264,12 @@ export class TranscriptIndex {
       if (typeof args === 'string' && type === 'function_call') args = parse(args) ?? args;
       const patch = patchOfCall(name, args);
       const c: IndexedCall = {
-        id, kind: patch ? 'edit' : 'command', tool: patch ? 'apply_patch' : name, harness: 'codex', offset, bytes, cwd: this.cwd,
+        id, kind: patch ? 'edit' : 'command', tool: patch ? 'apply_patch' : detach(name), harness: 'codex', offset, bytes, cwd: this.cwd,
       };
       if (patch) {
         const ops = parsePatch(patch.patch, patch.workdir ?? this.cwd ?? '/');
         const named = typeof ops === 'string' ? [] : ops.flatMap((o) => (o.kind === 'update' && o.moveTo ? [o.path, o.moveTo] : [o.path]));
-        c.paths = [...new Set(named)];
+        c.paths = [...new Set(named)].map(detach);
       } else if (CODEX_SHELLS.has(name)) {
         const a = obj(args);
         const cmd = a?.command ?? a?.cmd;
@@ -260,15 +293,27 @@ export class TranscriptIndex {
     if (this.byId.has(c.id)) return;
     this.byId.set(c.id, c);
     this.calls.push(c);
-    if (c.kind === 'command' && ++this.commands > MAX_COMMANDS) {
-      // Bounded: the oldest commands go, those that name no file first (edits are kept: every change counts).
-      const quiet = this.calls.findIndex((x) => x.kind === 'command' && !x.writes);
-      const i = quiet >= 0 ? quiet : this.calls.findIndex((x) => x.kind === 'command');
-      this.byId.delete(this.calls[i].id);
-      this.calls.splice(i, 1);
-      this.commands--;
-      this.droppedCommands++;
+    if (c.kind === 'command' && ++this.commands > 2 * MAX_COMMANDS) this.compact();
+  }
+
+  /**
+   * Bounded: past `MAX_COMMANDS` the oldest commands go, those that name no file first (edits are kept: every change
+   * counts). In one pass, once per update or per `MAX_COMMANDS` added — not a scan per command (issue 29).
+   */
+  private compact(): void {
+    const drop = this.commands - MAX_COMMANDS;
+    if (drop <= 0) return;
+    const quiet = this.calls.reduce((n, x) => n + (x.kind === 'command' && !x.writes ? 1 : 0), 0);
+    let dropQuiet = Math.min(drop, quiet), dropAny = drop - dropQuiet;
+    const kept: IndexedCall[] = [];
+    for (const x of this.calls) {
+      const goes = x.kind === 'command' && (!x.writes ? dropQuiet-- > 0 : dropAny-- > 0);
+      if (goes) this.byId.delete(x.id);
+      else kept.push(x);
     }
+    this.calls = kept;
+    this.commands -= drop;
+    this.droppedCommands += drop;
   }
 
   /** One record of this transcript, read again by its offset (undefined when the file changed or it is too large). */

@@ -7,6 +7,7 @@ import { mdCode, mdFence, mdText, oneLine, visible } from '../inert';
 import { msg, type Locale } from '../messages';
 import { totalTokens } from '../live/records';
 import type { FileReview, MorningReport, WindowReview } from './review';
+import { pushAll } from '../arrays';
 
 const time = (ms: number | undefined) => (ms === undefined ? '?' : new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z'));
 
@@ -38,7 +39,7 @@ export function windowMarkdown(w: WindowReview, l: Locale = 'en', level = 1): st
   if (w.tokens) out.push('', msg(l, 'review.cost', { tokens: totalTokens(w.tokens), usd: (w.costUsd ?? 0).toFixed(2) }));
   for (const t of w.transcripts) if (!t.exists) out.push('', msg(l, 'review.transcriptGone', { path: mdCode(t.path) }));
   out.push('', `${h}# ${msg(l, 'review.files', { count: w.files.length })}`, '');
-  out.push(...(w.files.length ? w.files.map((f) => fileLine(f, l)) : [msg(l, 'review.noFiles')]));
+  pushAll(out, w.files.length ? w.files.map((f) => fileLine(f, l)) : [msg(l, 'review.noFiles')]);
   out.push('', `${h}# ${msg(l, 'review.commands', { count: w.commands.length })}`, '');
   for (const c of w.commands) out.push(`- ${mdCode(c.command)} → ${c.exit ?? '?'}${c.test ? ` (${mdText(c.test)})` : ''}`);
   if (w.commandsOmitted) out.push(`- ${msg(l, 'review.commandsOmitted', { count: w.commandsOmitted })}`);
@@ -49,7 +50,7 @@ export function windowMarkdown(w: WindowReview, l: Locale = 'en', level = 1): st
   if (w.itemsClosedCount !== undefined) out.push(`- ${msg(l, 'review.closedCount', { count: w.itemsClosedCount })}`);
   out.push(`- ${msg(l, 'review.guard', { receipts: w.receipts, denied: w.doneDenied, blocks: w.guardBlocks })}`);
   if (w.subagents.length) out.push(`- ${msg(l, 'review.subagents', { list: w.subagents.map((x) => mdCode(x)).join(', ') })}`);
-  if (w.decisions.length) out.push('', `${h}# ${msg(l, 'review.decisions')}`, '', ...w.decisions.map((d) => `- ${mdCode(d)}`));
+  if (w.decisions.length) pushAll(out, ['', `${h}# ${msg(l, 'review.decisions')}`, '', ...w.decisions.map((d) => `- ${mdCode(d)}`)]);
   out.push('', `${h}# ${msg(l, 'review.checkpoint')}`, '');
   const cp = w.checkpoint;
   if (cp.text !== undefined) {
@@ -64,9 +65,10 @@ export function reportMarkdown(r: MorningReport, l: Locale = 'en'): string {
   out.push(msg(l, 'review.totals', { files: r.files.length, items: r.itemsClosed, failures: r.failures }));
   if (r.tokens) out.push('', msg(l, 'review.cost', { tokens: totalTokens(r.tokens), usd: (r.costUsd ?? 0).toFixed(2) }));
   const files = r.files.length ? r.files.map((f) => fileLine(f, l)) : [msg(l, 'review.noFiles')];
-  out.push('', `## ${msg(l, 'review.files', { count: r.files.length })}`, '', ...files);
-  if (r.refusals.length) out.push('', `## ${msg(l, 'review.refusals')}`, '', ...r.refusals.map((x) => `- ${mdCode(x)}`));
-  if (r.decisions.length) out.push('', `## ${msg(l, 'review.decisions')}`, '', ...r.decisions.map((d) => `- ${mdCode(d)}`));
+  out.push('', `## ${msg(l, 'review.files', { count: r.files.length })}`, '');
+  pushAll(out, files);
+  if (r.refusals.length) pushAll(out, ['', `## ${msg(l, 'review.refusals')}`, '', ...r.refusals.map((x) => `- ${mdCode(x)}`)]);
+  if (r.decisions.length) pushAll(out, ['', `## ${msg(l, 'review.decisions')}`, '', ...r.decisions.map((d) => `- ${mdCode(d)}`)]);
   out.push('', `## ${msg(l, 'review.windows', { count: r.windows.length })}`, '');
   for (const w of r.windows) out.push(windowMarkdown(w, l, 3));
   if (r.finalCheckpoint !== undefined) out.push(`## ${msg(l, 'review.finalCheckpoint')}`, '', mdFence(r.finalCheckpoint, 'markdown'), '');

@@ -9,6 +9,7 @@ import { archivedRunState, archivedRunWindows, readJournalContinuity } from '../
 import { harnessEnvFrom } from '../continuity/harness';
 import { loadPrices } from '../live/prices';
 import type { ReviewInput } from './review';
+import { pushAll } from '../arrays';
 
 /** The review input of the live view of a run (the extension's LiveRun or one read once). */
 export async function reviewInputOf(root: string, snap: Pick<ProjectSnapshot, 'windows' | 'runEvents'>,
@@ -17,7 +18,7 @@ export async function reviewInputOf(root: string, snap: Pick<ProjectSnapshot, 'w
   const gone = new Map<number, string[]>();
   for (const w of view.windows) {
     const list = [...w.transcripts];
-    for (const m of w.transcripts) list.push(...(await subagentTranscripts(m)));
+    for (const m of w.transcripts) pushAll(list, await subagentTranscripts(m));
     transcripts.set(w.window, list);
     if (!w.transcripts.length && w.sessions.length) gone.set(w.window, w.sessions);
   }

@@ -3,7 +3,8 @@
 // diff), the commands it ran, the plan items it closed, the decisions it wrote, the checkpoint it handed on, its
 // receipts, denials, guard blocks and subagents, its span, tokens, cost and end; and the run's morning report over
 // all of them. Pure but for reading the transcripts (never writes, never spawns).
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { promises as fs } from 'node:fs';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isWithin } from '../files';
 import type { JournalEvent } from '../journal';
 import type { RunWindow } from '../runs';
@@ -110,6 +111,68 @@ interface Track {
 
 const NO_RESULT = 'the transcript records the call, not its result';
 
+/** An error's message on one short line (a reason in the review). */
+function oneLineError(err: unknown): string {
+  const m = err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
+  return m.replace(/\s+/g, ' ').slice(0, 200);
+}
+
+/**
+ * The files a window follows, as a tree of their path's segments: the ones under a folder that are not removed
+ * already are found in O(depth + found) — `rm -r` over thousands of files stays linear (issue 29).
+ */
+class PathTree {
+  private readonly top: TreeNode = { kids: new Map(), live: 0 };
+
+  private walk(abs: string, make: boolean): TreeNode[] | undefined {
+    const chain = [this.top];
+    let n = this.top;
+    for (const seg of abs.split('/')) {
+      if (seg === '') continue;
+      let k = n.kids.get(seg);
+      if (!k) {
+        if (!make) return undefined;
+        n.kids.set(seg, (k = { kids: new Map(), live: 0 }));
+      }
+      chain.push((n = k));
+    }
+    return chain;
+  }
+
+  /** A new file, not removed. */
+  add(abs: string): void {
+    const chain = this.walk(abs, true)!;
+    const leaf = chain[chain.length - 1];
+    if (leaf.abs !== undefined) return;
+    leaf.abs = abs;
+    leaf.removed = false;
+    for (const n of chain) n.live++;
+  }
+
+  setRemoved(abs: string, removed: boolean): void {
+    const chain = this.walk(abs, false);
+    const leaf = chain?.[chain.length - 1];
+    if (!chain || !leaf || leaf.abs === undefined || leaf.removed === removed) return;
+    leaf.removed = removed;
+    for (const n of chain) n.live += removed ? -1 : 1;
+  }
+
+  /** The files at or under `dir` that are not removed. */
+  liveUnder(dir: string): string[] {
+    const chain = this.walk(dir, false);
+    const out: string[] = [];
+    const stack = chain ? [chain[chain.length - 1]] : [];
+    while (stack.length) {
+      const n = stack.pop()!;
+      if (n.live === 0) continue;
+      if (n.abs !== undefined && !n.removed) out.push(n.abs);
+      for (const k of n.kids.values()) stack.push(k);
+    }
+    return out;
+  }
+}
+interface TreeNode { kids: Map<string, TreeNode>; live: number; abs?: string; removed?: boolean }
+
 function escapeOutside(root: string, abs: string): { path: string; outside: boolean } {
   const rel = relative(root, abs);
   const outside = rel === '' || rel.startsWith('..') || isAbsolute(rel);
@@ -117,11 +180,47 @@ function escapeOutside(root: string, abs: string): { path: string; outside: bool
 }
 
 /**
+ * The real path of `abs` (links followed). When the file is not there (any more), its longest existing folder's,
+ * found from the top down (the first missing folder ends the walk: a deep made-up path costs one look) with the rest
+ * of the path as written; `folders` remembers each folder's answer (undefined: missing) for the next file.
+ */
+async function realPathOf(abs: string, folders = new Map<string, Promise<string | undefined>>()): Promise<string> {
+  try {
+    return await fs.realpath(abs);
+  } catch {
+    const parts = abs.split('/').filter((p) => p !== '');
+    let lexical = '', real = '/';
+    for (let i = 0; i < parts.length - 1; i++) {
+      lexical += `/${parts[i]}`;
+      let found = folders.get(lexical);
+      if (!found) folders.set(lexical, (found = fs.realpath(lexical).catch(() => undefined)));
+      const r = await found;
+      if (r === undefined) return join(real, parts.slice(i).join('/'));
+      real = r;
+    }
+    return join(real, parts[parts.length - 1] ?? '');
+  }
+}
+
+/**
+ * Inside or outside the project by the real path (issue 29): an edit of `~/.ssh/authorized_keys` made through a
+ * link `docs -> ~/.ssh` in the project is outside, shown under its real path — not as `docs/authorized_keys`.
+ */
+async function placeOf(root: string, realRoot: string, abs: string, folders: Map<string, Promise<string | undefined>>):
+  Promise<{ path: string; outside: boolean }> {
+  const real = await realPathOf(abs, folders);
+  if (!isWithin(real, realRoot) || real === realRoot) return { path: real, outside: true };
+  const lexical = escapeOutside(root, abs);
+  return lexical.outside ? escapeOutside(realRoot, real) : lexical;
+}
+
+/**
  * What a shell command's text says it did to files inside the project (core/review/shellWrites.ts): a file it wrote
  * is no longer known exactly; one it removed, moved or copied is, when the command succeeded and the source's text
  * is known. A failed command, or one with no result, may have done any of it.
  */
-function shellChange(root: string, c: IndexedCall, tracks: Map<string, Track>, change: Change, only: string | undefined): void {
+function shellChange(root: string, c: IndexedCall, tracks: Map<string, Track>, tree: PathTree, change: Change,
+  only: string | undefined): void {
   const ok = c.result?.exit === 0;
   const state = (abs: string): State => {
     const t = tracks.get(abs);
@@ -147,10 +246,11 @@ function shellChange(root: string, c: IndexedCall, tracks: Map<string, Track>, c
       else change(op.path, before, undefined, `written by a shell command (${how}): the transcript holds the command, not the text`);
     } else if (op.op === 'delete') {
       // `rm -r dir` removes every file the window knows under it; a path it knows nothing of is listed as removed.
-      const known = [...tracks.keys()].filter((abs) => isWithin(abs, op.path) && mine(abs));
+      // Found through the tree, not by a scan of every file (issue 29); those already removed are passed over.
+      const known = only ? (tracks.has(only) && isWithin(only, op.path) ? [only] : []) : tree.liveUnder(op.path);
       const why = `removed by a shell command (${how}); its text before is not in the transcript`;
-      for (const abs of known) change(abs, state(abs), null, why);
-      if (!known.includes(op.path) && mine(op.path)) {
+      for (const abs of known) if (mine(abs)) change(abs, state(abs), null, why);
+      if (!tracks.has(op.path) && mine(op.path)) {
         change(op.path, undefined, null, `removed by a shell command (${how}), if it existed; its text before is not in the transcript`);
       }
     } else {
@@ -166,6 +266,25 @@ function shellChange(root: string, c: IndexedCall, tracks: Map<string, Track>, c
       }
     }
   }
+}
+
+const eventGroups = new WeakMap<readonly JournalEvent[], { windows: readonly RunWindow[]; by: Map<number, JournalEvent[]> }>();
+
+/** The journal's events by window, placed once per input (not once per window: issue 29). */
+function eventsByWindow(input: ReviewInput): Map<number, JournalEvent[]> {
+  const had = eventGroups.get(input.events);
+  if (had && had.windows === input.windows) return had.by;
+  const locate = windowLocator(input.windows);
+  const by = new Map<number, JournalEvent[]>();
+  for (const e of input.events) {
+    const n = locate(e);
+    if (n === undefined) continue;
+    const list = by.get(n);
+    if (list) list.push(e);
+    else by.set(n, [e]);
+  }
+  eventGroups.set(input.events, { windows: input.windows, by });
+  return by;
 }
 
 /** Builds reviews; keeps one index per transcript (updated over appended bytes only) and the last reviews built. */
@@ -185,9 +304,13 @@ export class Reviewer {
   /** The window's file states from its transcripts' edit records, in order (only `only` when given). */
   private async simulate(root: string, paths: readonly string[], only?: string): Promise<Map<string, Track>> {
     const tracks = new Map<string, Track>();
+    const tree = new PathTree();
     const track = (abs: string): Track => {
       let t = tracks.get(abs);
-      if (!t) tracks.set(abs, (t = { abs, first: undefined, firstSet: false, cur: undefined, edits: 0, added: 0, removed: 0 }));
+      if (!t) {
+        tracks.set(abs, (t = { abs, first: undefined, firstSet: false, cur: undefined, edits: 0, added: 0, removed: 0 }));
+        tree.add(abs);
+      }
       return t;
     };
     const change = (abs: string, before: State, after: State, reason?: string) => {
@@ -196,6 +319,7 @@ export class Reviewer {
       if (!t.firstSet) { t.first = before; t.firstSet = true; if (before === undefined) t.reason = reason; }
       t.cur = after;
       if (after === undefined) t.reason = reason;
+      tree.setRemoved(abs, after === null);
     };
     // A Claude Code edit record holds its file's whole before and after: of a file's records only the first and the
     // last are read (the ones between change neither the before the window found nor the after it left).
@@ -219,20 +343,29 @@ export class Reviewer {
     for (const p of paths) {
       const idx = this.index(p);
       for (const c of idx.calls) {
-        if (c.writes) {
-          shellChange(root, c, tracks, change, only);
-          continue;
-        }
-        if (!counts(c)) continue;
         const abs = absOf(c);
-        if (only && !abs.includes(only)) continue;
-        const fl = c.harness === 'claude' && abs[0] !== undefined ? firstLast.get(abs[0]) : undefined;
-        if (fl && c !== fl[0] && c !== fl[1]) {
-          track(abs[0]).edits++;
-          continue;
+        // One record that cannot be read is one `unknown` entry with its reason, never a failed review (issue 29).
+        try {
+          if (c.unreadable !== undefined) throw new Error(c.unreadable);
+          if (c.writes) {
+            shellChange(root, c, tracks, tree, change, only);
+            continue;
+          }
+          if (!counts(c)) continue;
+          if (only && !abs.includes(only)) continue;
+          const fl = c.harness === 'claude' && abs[0] !== undefined ? firstLast.get(abs[0]) : undefined;
+          if (fl && c !== fl[0] && c !== fl[1]) {
+            track(abs[0]).edits++;
+            continue;
+          }
+          if (c.harness === 'claude') await this.claudeChange(idx, c, abs[0], change);
+          else await this.codexChange(idx, c, track, change);
+        } catch (err) {
+          const why = `its record (byte ${c.offset} of ${basename(idx.path)}) could not be read: ${oneLineError(err)}`;
+          const named = c.writes ? c.writes.flatMap((w) => ('path' in w ? [w.path] : [w.from, w.to])) : abs;
+          const files = named.length ? named : [`${idx.path}#${c.offset}`];
+          for (const f of files) if (!only || f === only) change(f, undefined, undefined, why);
         }
-        if (c.harness === 'claude') await this.claudeChange(idx, c, abs[0], change);
-        else await this.codexChange(idx, c, track, change);
       }
     }
     return tracks;
@@ -310,10 +443,12 @@ export class Reviewer {
     }
   }
 
-  private files(root: string, tracks: Map<string, Track>): FileReview[] {
+  private async files(root: string, tracks: Map<string, Track>): Promise<FileReview[]> {
     const out: FileReview[] = [];
+    const folders = new Map<string, Promise<string | undefined>>();
+    const realRoot = await realPathOf(root, folders);
     for (const t of tracks.values()) {
-      const { path, outside } = escapeOutside(root, t.abs);
+      const { path, outside } = await placeOf(root, realRoot, t.abs, folders);
       const known = t.first !== undefined && t.cur !== undefined;
       let status: FileStatus = 'unknown';
       if (known) status = t.first === null ? (t.cur === null ? 'deleted' : 'added') : t.cur === null ? 'deleted' : 'modified';
@@ -374,8 +509,7 @@ export class Reviewer {
         if (c.result && exit !== 0) lastFail = { idx, c };
       }
     }
-    const locate = windowLocator(input.windows);
-    const mine = input.events.filter((e) => locate(e) === n);
+    const mine = eventsByWindow(input).get(n) ?? [];
     const count = (name: string) => mine.filter((e) => e.event === name).length;
     for (const e of mine) {
       const type = e.fields.agent_type;
@@ -384,7 +518,7 @@ export class Reviewer {
     const fig = input.figures?.get(n);
     const review: WindowReview = {
       window: n,
-      files: this.files(input.root, tracks),
+      files: await this.files(input.root, tracks),
       commands,
       commandsOmitted: omitted,
       ...(lastFail ? { lastFailure: await failureOf(lastFail.idx, lastFail.c) } : {}),
@@ -437,12 +571,25 @@ export class Reviewer {
         had.removed += f.removed;
       }
     }
+    // A file changed in several windows: its lines counted from its first window's before to its last's after. Each
+    // window is followed once for all such files (not once per file: issue 29).
+    const need = new Map<number, { before: Set<string>; after: Set<string> }>();
+    const needOf = (n: number) => need.get(n) ?? need.set(n, { before: new Set(), after: new Set() }).get(n)!;
+    for (const { from, to, abs, status } of byPath.values()) {
+      if (from === to || status === 'unknown') continue;
+      needOf(from).before.add(abs);
+      needOf(to).after.add(abs);
+    }
+    const before = new Map<string, State>(), after = new Map<string, State>();
+    for (const [n, { before: b, after: a }] of need) {
+      const tracks = await this.simulate(input.root, input.transcripts.get(n) ?? []);
+      for (const abs of b) before.set(abs, tracks.get(abs)?.first);
+      for (const abs of a) after.set(abs, tracks.get(abs)?.cur);
+    }
     const files: FileReview[] = [];
     for (const { from, to, ...f } of byPath.values()) {
-      if (from !== to && f.status !== 'unknown') {
-        const b = (await this.texts(input, from, f.abs)).before, a = (await this.texts(input, to, f.abs)).after;
-        if (b !== undefined && a !== undefined) Object.assign(f, lineCounts(b, a));
-      }
+      const b = before.get(f.abs), a = after.get(f.abs);
+      if (from !== to && f.status !== 'unknown' && b !== undefined && a !== undefined) Object.assign(f, lineCounts(b, a));
       files.push(f);
     }
     const sum = (a: Tokens | null, b: Tokens | null): Tokens | null => (!a ? b : !b ? a : addTokens(a, b));

@@ -5,6 +5,7 @@
 // names the file literally: a word holding `$`, a glob, `~` or a command substitution names no file we can know.
 // Conservative by design: what is not recognised is not listed (the review says the window ran commands).
 import { isAbsolute, resolve } from 'node:path';
+import { pushAll } from '../arrays';
 
 export type ShellOp =
   | { op: 'write'; path: string; how: string }
@@ -15,6 +16,9 @@ export type ShellOp =
 /** Longest command text parsed; past it the rest is not read (a command holding a whole file in a heredoc). */
 export const MAX_SCRIPT_CHARS = 256 * 1024;
 const MAX_DEPTH = 3;
+/** A path longer than this names no file (Linux's PATH_MAX); it also bounds the work of each `cd` (issue 29). */
+const MAX_PATH = 4096;
+const bounded = (p: string): string | undefined => (p.length > MAX_PATH ? undefined : p);
 
 /** A word as the shell would see it: its text once unquoted, and whether the shell would expand it. */
 interface Word {
@@ -195,13 +199,21 @@ const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash']);
  * The file operations `script` names literally, paths made absolute against `cwd` (followed through `cd`). Never
  * throws; bounded by `MAX_SCRIPT_CHARS`.
  */
-export function shellWrites(script: string, cwd: string, depth = 0): ShellOp[] {
+export function shellWrites(script: string, cwd: string, depth = 0, limit = Infinity): ShellOp[] {
   const out: ShellOp[] = [];
-  let dir: string | undefined = cwd;
+  // The working folder as segments (a `cd` costs its own length, not the folder's: issue 29), joined when a name is
+  // resolved against it; a folder past MAX_PATH is unknown.
+  let dir: Folder | undefined = folderOf(cwd);
+  let dirText: string | undefined = cwd;
+  // Names resolved: at most a few per operation kept (`rm` of 130,000 names resolves what the index keeps, not all).
+  let names = 0;
   const at = (w: Word): string | undefined => {
     if (w.dynamic || w.text === '' || w.text.startsWith('/dev/')) return undefined;
-    if (isAbsolute(w.text)) return resolve(w.text);
-    return dir === undefined ? undefined : resolve(dir, w.text);
+    if (w.text.length > MAX_PATH || ++names > 4 * limit) return undefined;
+    if (isAbsolute(w.text)) return bounded(resolve(w.text));
+    if (dir === undefined) return undefined;
+    dirText ??= `/${dir.segs.join('/')}`;
+    return bounded(resolve(dirText, w.text));
   };
   for (const cmd of commands(tokenize(script))) {
     for (const r of cmd.redirects) {
@@ -215,17 +227,44 @@ export function shellWrites(script: string, cwd: string, depth = 0): ShellOp[] {
     const args = words.slice(1);
     if (name === 'cd') {
       const target = args.find((a) => !a.text.startsWith('-'));
-      dir = target ? at(target) : undefined;
+      // `cd name` (one plain segment) appends to the folder without normalising it again: a chain of them costs
+      // O(1) each, not the folder's length each (issue 29: 243 KB of `cd a && …` took 9 s).
+      dir = target && !target.dynamic && target.text !== '' && (dir !== undefined || isAbsolute(target.text))
+        ? cdInto(isAbsolute(target.text) ? { segs: [], len: 0 } : dir!, target.text) : undefined;
+      dirText = undefined;
       continue;
     }
     if (SHELLS.has(name) && depth < MAX_DEPTH) {
       const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a.text));
-      if (c >= 0 && args[c + 1] && !args[c + 1].dynamic && dir !== undefined) out.push(...shellWrites(args[c + 1].text, dir, depth + 1));
+      if (c >= 0 && args[c + 1] && !args[c + 1].dynamic && dir !== undefined) {
+        pushAll(out, shellWrites(args[c + 1].text, `/${dir.segs.join('/')}`, depth + 1, limit - out.length));
+      }
       continue;
     }
-    out.push(...fileOps(name, args, at));
+    pushAll(out, fileOps(name, args, at));
+    if (out.length >= limit) break;
   }
   return out;
+}
+
+/** A folder as its segments and the length of its path. */
+interface Folder { segs: string[]; len: number }
+const folderOf = (abs: string): Folder | undefined => cdInto({ segs: [], len: 0 }, resolve(abs));
+
+/** `cd target` from `from` (changed in place: O(target's length)), `.` and `..` taken; undefined past MAX_PATH. */
+function cdInto(from: Folder, target: string): Folder | undefined {
+  if (target.length > MAX_PATH) return undefined;
+  for (const seg of target.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (from.segs.length) from.len -= from.segs.pop()!.length + 1;
+      continue;
+    }
+    from.segs.push(seg);
+    from.len += seg.length + 1;
+    if (from.len > MAX_PATH) return undefined;
+  }
+  return from;
 }
 
 /** Operands: the words that are not options (everything after `--` is one). */
@@ -276,7 +315,7 @@ function inPlace(name: string, args: Word[], at: (w: Word) => string | undefined
   let script = false;
   for (let k = 0; k < args.length; k++) {
     const a = args[k].text;
-    if (a === '--') { files.push(...args.slice(k + 1)); break; }
+    if (a === '--') { pushAll(files, args.slice(k + 1)); break; }
     if (a.startsWith('--')) {
       if (/^--(?:expression|file)$/.test(a)) { script = true; k++; } else if (/^--(?:expression|file)=/.test(a)) script = true;
       continue;

@@ -123,6 +123,7 @@ export class Notifier implements vscode.Disposable {
     const root = project.root;
     const name = inert(project.name);
     const st = view.snapshot.state.kind === 'ok' || view.snapshot.state.kind === 'invalid' ? view.snapshot.state.raw : {};
+    // eslint-disable-next-line leopold/no-spread-call -- the few arguments of a notification's button (one or two)
     const cmd = (command: string, ...args: unknown[]) => () => vscode.commands.executeCommand(command, ...args);
     const open = (file: string) => () => vscode.commands.executeCommand('leopold.openRunFile', { path: project.file(file) });
     const resume: Action = { title: vscode.l10n.t('Resume Run'), run: cmd('leopold.resumeRun', root) };
@@ -219,6 +220,7 @@ export class Notifier implements vscode.Disposable {
     this.notified.fire({ view, notice, message });
     const showFn = level === 'info' ? vscode.window.showInformationMessage : level === 'error' ? vscode.window.showErrorMessage
       : vscode.window.showWarningMessage;
+    // eslint-disable-next-line leopold/no-spread-call -- a notification's buttons (at most a handful)
     void showFn(message, ...actions.map((a) => a.title)).then((choice) => actions.find((a) => a.title === choice)?.run());
   }
 

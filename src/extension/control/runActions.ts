@@ -454,6 +454,7 @@ export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub, seat
   const deps: RunActionDeps = {
     log: ctx.log, registry: ctx.registry, isTrusted: () => ctx.isTrusted(), hub, seat,
     claimsDir: join(ctx.extension.globalStorageUri.fsPath, 'resume-claims'), modes: ctx.extension.globalState,
+    // eslint-disable-next-line leopold/no-spread-call -- a confirmation's buttons (at most a handful)
     ask: (message, options, ...items) => vscode.window.showWarningMessage(message, options, ...items),
   };
   // The test section's Stop now answers the confirmation itself (Stop Now), and declines the offer of the kill switch.

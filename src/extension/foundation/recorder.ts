@@ -1,6 +1,7 @@
 // What a feature remembers only for the integration tests (the notifications shown, the tree nodes refreshed, the
 // schedules fired): kept in test mode — the extension host the test runner starts — and bounded; a no-op otherwise,
 // so production never grows a list nobody reads.
+import { pushAll } from '../../core/arrays';
 
 /** The most entries a recorder keeps (the oldest go first). */
 export const RECORDER_LIMIT = 2000;
@@ -12,7 +13,7 @@ export class Recorder<T> {
 
   push(...values: T[]): void {
     if (!this.enabled || values.length === 0) return;
-    this.items.push(...values);
+    pushAll(this.items, values);
     if (this.items.length > this.limit) this.items.splice(0, this.items.length - this.limit);
   }
 

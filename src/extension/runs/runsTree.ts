@@ -123,7 +123,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     const changed = changedNodes(before, after);
     for (const id of changed) if (id.includes('::archive')) this.lazy.clear();
     if (changed.length) {
-      this.fired.push(...changed);
+      for (const id of changed) this.fired.push(id);
       this.emitter.fire(changed.map((id) => this.handle(id)));
     }
   }

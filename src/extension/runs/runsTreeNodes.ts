@@ -20,6 +20,7 @@ import { decimal, msg, msgN, type Locale } from '../../core/messages';
 import { clip, oneLine } from '../../core/inert';
 import { liveRunNodes, type LiveTreeInput } from './runsTreeLive';
 import type { NodeData, OpenTarget } from './nodeData';
+import { pushAll } from '../../core/arrays';
 
 export type { NodeData, OpenTarget };
 
@@ -253,7 +254,7 @@ export function buildProjectNode(
       icon: { id: 'layers' }, contextValue: 'windows', tooltip: m('tree.windows.tooltip', { max: snap.maxWindows }),
       children: windowNodes(root, withLiveSize(snap.windows, live?.view?.gauge), snap.maxWindows, snap.runJournal, locale),
     });
-    runChildren.push(...liveRunNodes(root, snap, live, locale));
+    pushAll(runChildren, liveRunNodes(root, snap, live, locale));
   } else if (snap.state.kind === 'missing') {
     // A complete brief and no run yet: the row offers Start Run (as core/start.ts's startChoice decides).
     const brief = snap.files.filter((f) => f.exists).map((f) => f.name);

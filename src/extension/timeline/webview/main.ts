@@ -144,7 +144,7 @@ function drawLive(live: NonNullable<TimelineView['live']>): HTMLElement {
   box.appendChild(html('h2', '', live.chartTitle));
   const W = BAR_W;
   const H = 60;
-  const max = Math.max(1, ...live.windows.map((w) => w.tokens));
+  const max = live.windows.reduce((m, w) => Math.max(m, w.tokens), 1);
   const chart = svg('svg', { class: 'chart', width: Math.max(1, live.windows.length) * W, height: H + 40 });
   live.windows.forEach((w, i) => {
     const g = withTitle(svg('g', { class: 'cost' }), w.label);
@@ -189,7 +189,7 @@ function drawItems(items: NonNullable<TimelineView['items']>): HTMLElement {
     }
     for (const m of lane.marks) g.appendChild(withTitle(svg('circle', { class: `itemmark ${m.kind}`, cx: x(m.tsMs), cy: y + 10, r: 4 }),
       m.label));
-    const last = lane.bars.length ? Math.max(...lane.bars.map((b) => x(b.endMs))) : L;
+    const last = lane.bars.length ? lane.bars.reduce((m, b) => Math.max(m, x(b.endMs)), -Infinity) : L;
     g.appendChild(svg('text', { class: 'dim', x: Math.min(W - R + 4, last + 6), y: y + 13 }, [lane.stateText,
       lane.cost].filter(Boolean).join(' · ')));
     s.appendChild(g);
