@@ -69,7 +69,17 @@ export const CONTINUITY_EVENTS = new Set([
   'api_error_relaunch', 'api_error_relaunch_refused', 'stop_failure', 'stop', 'checkpoint_grace', 'max_windows',
   'no_progress_across_windows',
 ]);
-const CONTINUITY_HINT = /"event"\s*:\s*"(window_|compact_checkpoint"|api_error_relaunch|stop_failure"|stop"|checkpoint_grace"|max_windows"|no_progress_across_windows")/;
+const CONTINUITY_HINT = /"event"\s*:\s*"(window_|compact_checkpoint"|api_error_relaunch|stop_failure"|stop"|checkpoint_grace"|max_windows"|no_progress_across_windows"|turn_start"|run_start")/;
+
+/**
+ * The first `turn_start` or `run_start` after a `stop` is kept with the continuity events too (one per activation, not
+ * one per turn): it says where a run (or a window) began, which a `started_at` an earlier run left behind cannot.
+ */
+const BEGINS = new Set(['turn_start', 'run_start']);
+function keepsContinuity(e: JournalEvent, list: readonly JournalEvent[]): boolean {
+  if (CONTINUITY_EVENTS.has(e.event)) return true;
+  return BEGINS.has(e.event) && list[list.length - 1]?.event === 'stop';
+}
 
 /**
  * Decision-seam counts over the whole journal, as the dashboard's decisions meters scan it (`leopold watch`'s
@@ -275,7 +285,7 @@ export class JournalTailer {
     countDecisions(this.decisions, e);
     this.events.push(e);
     if (this.events.length > this.max * 2) this.events = this.events.slice(-this.max);
-    if (CONTINUITY_EVENTS.has(e.event)) {
+    if (keepsContinuity(e, this.continuity)) {
       this.continuity.push(e);
       if (this.continuity.length > this.maxContinuity * 2) this.continuity = this.continuity.slice(-this.maxContinuity);
     }
@@ -317,7 +327,7 @@ export class JournalTailer {
         const continuity = CONTINUITY_HINT.test(l.text);
         if (!continuity && !DECISION_HINT.test(l.text)) return;
         const e = parseEventLine(l.text, l.offset, splitter.lineCount - 1);
-        if (e && continuity && CONTINUITY_EVENTS.has(e.event)) found.push(e);
+        if (e && continuity && keepsContinuity(e, found)) found.push(e);
         else if (e) countDecisions(decisions, e);
       };
       const buf = Buffer.alloc(4 * CHUNK);
