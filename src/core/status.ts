@@ -85,7 +85,8 @@ export function loopOf(d: Decision, nowMs: number): RunStatusData['loop'] {
     case 'relaunched': return { action: 'relaunch', harness: harnessOf() };
     case 'api_relaunched': return { action: 'api_relaunch', harness: harnessOf() };
     case 'refused': return { action: 'refuse', reason: d.reason };
-    case 'relaunch_failed': return { action: 'refuse', reason: 'relaunch_failed' };
+    // The watcher's verdict when the relaunched window never reactivated the run: nothing fired, nothing refused.
+    case 'relaunch_failed': return { action: 'none', reason: 'relaunch_failed' };
     case 'api_refused': return { action: 'api_refuse', reason: d.reason };
     case 'api_waiting': {
       const seconds = d.dueMs !== undefined ? Math.max(0, Math.ceil((d.dueMs - nowMs) / 1000)) : d.secs ?? 0;

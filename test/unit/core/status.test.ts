@@ -356,6 +356,23 @@ describe('leopold-status: the command (dist/status.js as a child process)', func
     assert.deepEqual(fileStamps(root), before, 'nothing in the project was written');
   });
 
+  it('relaunch_failed (the relaunched window never reactivated the run): the loop does nothing, reason relaunch_failed', async () => {
+    // The upstream case: the watcher fired window 4 (relaunch_result fired:claude) and the child never reactivated the
+    // run within 120 s; its verdict is relaunch_failed — nothing fired, nothing refused.
+    const dir = tempFolder('leo-status-');
+    const root = path.join(dir, 'rolled');
+    await fs.cp(path.join(FIXTURES, 'rolled-window-3'), root, { recursive: true });
+    const stateFile = path.join(root, '.leopold', 'state.json');
+    const st = JSON.parse(await fs.readFile(stateFile, 'utf8'));
+    await fs.writeFile(stateFile, JSON.stringify({ ...st, relaunch_window: 4, relaunch_result: 'fired:claude', relaunch_at: '2026-09-04T08:23:00Z' }));
+    const d = await readRunStatus(root, { nowMs: Date.parse('2026-09-04T08:30:00Z'), env: {}, home: '/nonexistent-home' });
+    assert.deepEqual(d.loop, { action: 'none', reason: 'relaunch_failed' });
+    assert.equal(humanLines(d)[1], 'loop: nothing to do (relaunch_failed)');
+    // Within the 120 s the child has, the record stands: already handled.
+    const early = await readRunStatus(root, { nowMs: Date.parse('2026-09-04T08:24:00Z'), env: {}, home: '/nonexistent-home' });
+    assert.deepEqual(early.loop, { action: 'none', reason: 'already_handled' });
+  });
+
   it('hostile projects (FIFO state, 1e9 windows, 99 MB state, FIFO brief files, long lines) are answered, exit 0, within bounds', async () => {
     const ws = tempFolder('leo-status-hostile-');
     const set = makeHostileSet(ws);
