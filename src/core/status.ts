@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { decide, type ContinuitySnapshot, type Decision } from './continuity/decide';
 import { detectHarness, harnessEnvFrom, type Harness } from './continuity/harness';
 import { pill } from './continuity/pill';
-import { currentWindow, objectField, stoppedReason, type StateObject } from './fields';
+import { currentStoppedReason, currentWindow, objectField, type StateObject } from './fields';
 import { contextGauge, dashboardMeters, MIB, awaitingHuman, type Meter } from './live/meters';
 import type { LiveView } from './live/run';
 import { readLiveView } from './live/readFigures';
@@ -19,6 +19,8 @@ import { runCondition, type RunCondition } from './runs';
 import { decisionCount } from './decisions';
 import { readText } from './files';
 import type { Locale } from './messages';
+import { DriverRunModel, type DriverSnapshot } from './driver/model';
+import { driverStatusData, type DriverStatusData } from './driver/status';
 
 export const RUN_STATUS_SCHEMA = 1;
 
@@ -51,11 +53,16 @@ export interface RunStatusData {
   context: { mb: number | null; capMb: number };
   /** The whole run, deduplicated (main and subagent transcripts); null when no transcript is known. */
   tokens: Tokens | null;
-  /** The whole run's cost estimate (≈, from the price table); null when no transcript is known. */
+  /**
+   * The whole run's cost: for a driver run its spend as the tree shows it (`driver.spendUsd`); else the estimate (≈,
+   * from the price table), null when no transcript is known or no model of it is priced.
+   */
   costUsd: number | null;
   perWindow: { window: number; tokens: Tokens | null; costUsd: number | null }[];
   /** A person is needed: what for. */
   needsYou: null | { kind: string; text: string };
+  /** A driver run (`leopold run` / `leopold up`): its items, spend, worktrees, workflows, commands; null otherwise. */
+  driver: DriverStatusData | null;
   /** Figures still being counted (a large transcript read from its tail first). */
   partial?: string[];
   /** The status line a person reads (the status bar's words). */
@@ -72,6 +79,8 @@ export interface RunStatusInput {
   harness?: Harness | null;
   /** DECISIONS.md entries, when counted. */
   decisionEntries?: number;
+  /** The project's driver model snapshot (what the tree's driver nodes read), when read. */
+  driver?: DriverSnapshot;
   nowMs: number;
   locale?: Locale;
 }
@@ -122,12 +131,13 @@ export function runStatusData(input: RunStatusInput): RunStatusData {
   else if (p.warning) needsYou = { kind: notice?.kind ?? (cont.state.kind === 'ok' ? decision.kind : 'stateInvalid'), text: p.text };
   // The figures every surface shows (core/live/figures.ts): no second computation here.
   const fig = live?.figures;
-  const partial = fig?.partial ? ['tokens', 'costUsd', 'perWindow'] : undefined;
+  const drv = input.driver?.view.driver ? input.driver : undefined;
+  const partial = fig?.partial ? (drv ? ['tokens', 'perWindow'] : ['tokens', 'costUsd', 'perWindow']) : undefined;
   return {
     schema: RUN_STATUS_SCHEMA,
     project: dirname(snap.leoDir),
     harness,
-    stoppedReason: st ? stoppedReason(st) ?? null : null,
+    stoppedReason: st ? currentStoppedReason(st) ?? null : null,
     condition: { kind: cond.kind, stop: cond.stop, ownerGone: cond.ownerGone, label: cond.label },
     loop: loopOf(decision, nowMs),
     plan: { done: snap.plan?.done ?? 0, total: snap.plan?.total ?? 0 },
@@ -138,9 +148,10 @@ export function runStatusData(input: RunStatusInput): RunStatusData {
     decisionEntries: input.decisionEntries ?? 0,
     context: { mb: gauge.bytes === undefined ? null : gauge.bytes / MIB, capMb: gauge.maxMb },
     tokens: fig?.tokens ?? null,
-    costUsd: fig?.costUsd ?? null,
+    costUsd: drv ? drv.view.spend.spentUsd : fig?.costUsd ?? null,
     perWindow: fig?.perWindow ?? [],
     needsYou,
+    driver: drv ? driverStatusData(drv) : null,
     ...(partial ? { partial } : {}),
     text: p.text,
   };
@@ -191,5 +202,7 @@ export async function readRunStatus(root: string, opts: ReadRunStatusOptions = {
     budgetMs: opts.budgetMs,
   });
   const decisionEntries = decisionCount((await readText(join(leoDir, 'DECISIONS.md'))) ?? '');
-  return runStatusData({ snapshot: snap, decision, live: view, harness, decisionEntries, nowMs, locale: opts.locale });
+  // The driver run as the tree's driver nodes read it: the same model (journal, state, plan, worktrees, workflows).
+  const driver = await new DriverRunModel(leoDir, { projectRoot: root, harnessEnv }).update().catch(() => undefined);
+  return runStatusData({ snapshot: snap, decision, live: view, harness, decisionEntries, nowMs, locale: opts.locale, driver });
 }
