@@ -4,7 +4,7 @@
 // `.leopold/` (a stop reason, an awaiting_human question) is kept on one line and clipped: a terminal line, no more.
 import { basename } from 'node:path';
 import type { RunStatusData } from '../core/status';
-import { decimal, msg, type Locale, type MessageKey } from '../core/messages';
+import { decimal, msg, msgN, type Locale, type MessageKey } from '../core/messages';
 import { formatCount, formatUsd } from '../core/live/format';
 import { clip } from '../core/inert';
 
@@ -27,7 +27,7 @@ export function statusLine(d: RunStatusData, locale: Locale = 'en'): string {
     const v = d.driver;
     parts.push(msg(locale, 'status.driver.items', { done: v.items.done, total: v.items.total }),
       driverSpend(v, locale, d.stoppedReason !== 'budget_exceeded'));
-    if (v.items.conflicts > 0) parts.push(msg(locale, 'status.driver.conflicts', { n: v.items.conflicts }));
+    if (v.items.conflicts > 0) parts.push(msgN(locale, 'status.driver.conflicts', v.items.conflicts));
     if (v.awaiting) parts.push(msg(locale, 'status.driver.awaiting', { index: v.awaiting.index ?? '?' }));
     return parts.join(' · ');
   }
@@ -53,9 +53,9 @@ function driverLine(v: NonNullable<RunStatusData['driver']>, locale: Locale): st
   const parts = [msg(locale, 'status.driver.line', { done: v.items.done, total: v.items.total, running: v.items.running,
     spend: driverSpend(v, locale) })];
   if (v.items.failed > 0) parts.push(msg(locale, 'status.driver.failed', { n: v.items.failed }));
-  if (v.items.conflicts > 0) parts.push(msg(locale, 'status.driver.conflicts', { n: v.items.conflicts }));
+  if (v.items.conflicts > 0) parts.push(msgN(locale, 'status.driver.conflicts', v.items.conflicts));
   if (v.awaiting) parts.push(msg(locale, 'status.driver.awaiting', { index: v.awaiting.index ?? '?' }));
-  if (v.commands.pending > 0) parts.push(msg(locale, 'status.driver.commands', { n: v.commands.pending }));
+  if (v.commands.pending > 0) parts.push(msgN(locale, 'status.driver.commands', v.commands.pending));
   return parts.join(' · ');
 }
 

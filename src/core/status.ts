@@ -20,6 +20,7 @@ import { decisionCount } from './decisions';
 import { readText } from './files';
 import type { Locale } from './messages';
 import { DriverRunModel, type DriverSnapshot } from './driver/model';
+import { strandedText } from './driver/run';
 import { driverStatusData, type DriverStatusData } from './driver/status';
 
 export const RUN_STATUS_SCHEMA = 1;
@@ -132,6 +133,9 @@ export function runStatusData(input: RunStatusInput): RunStatusData {
   // The figures every surface shows (core/live/figures.ts): no second computation here.
   const fig = live?.figures;
   const drv = input.driver?.view.driver ? input.driver : undefined;
+  // A driver stop that strands something (deadlock, reaped_orphan) says what, in the tree's words.
+  const stranded = drv ? strandedText(drv.view, input.locale ?? 'en') : undefined;
+  if (stranded && drv) needsYou = { kind: drv.view.stoppedReason!, text: stranded };
   const partial = fig?.partial ? (drv ? ['tokens', 'perWindow'] : ['tokens', 'costUsd', 'perWindow']) : undefined;
   return {
     schema: RUN_STATUS_SCHEMA,

@@ -9,6 +9,7 @@ import { ownerIsDriver } from '../owner';
 import type { Plan, PlanItem } from '../plan';
 import { awaitingHuman } from '../live/meters';
 import { clip } from '../inert';
+import { msg, type Locale } from '../messages';
 
 export type ItemState = 'open' | 'running' | 'done' | 'failed' | 'routed' | 'awaiting' | 'conflict' | 'stopped';
 
@@ -595,4 +596,19 @@ export function driverRunView(fold: DriverFold, state: StateObject | undefined, 
     droppedItems: fold.droppedItems,
     lastEventMs: fold.lastMs,
   };
+}
+
+/**
+ * What a stop left stranded, in words, for the stops that strand something: `deadlock` (the open items that wait on
+ * each other) and `reaped_orphan` (the driver process that died with its run active). Undefined for any other stop.
+ */
+export function strandedText(v: DriverRunView, locale: Locale): string | undefined {
+  if (v.active) return undefined;
+  if (v.stoppedReason === 'deadlock') {
+    const items = v.deadlock?.items.length ? v.deadlock.items.map((n) => `#${n}`).join(', ')
+      : v.items.filter((i) => i.state === 'open').map((i) => `#${i.index}`).join(', ') || '?';
+    return msg(locale, v.deadlock?.repairAttempted ? 'driver.stop.deadlockRepair' : 'driver.stop.deadlock', { items });
+  }
+  if (v.stoppedReason === 'reaped_orphan') return msg(locale, 'driver.stop.reaped_orphan', { pid: v.reaped?.priorPid ?? '?' });
+  return undefined;
 }

@@ -75,7 +75,7 @@ describe('issue 30: leopold-status --json `driver`, key by key', () => {
     assert.deepEqual([round(v.spendUsd), v.budgetUsd, v.overBudget, v.budgetExceeded], [6.4, 10, false, false]);
     assert.deepEqual(v.reviews, { total: 4, clean: 3, sentBack: 1 });
     await sameSpendAsTree(f, d);
-    assert.equal(statusLine(d), 'Leopold · parallel · run active · owner gone · window 1/10 · items 3/6 · $6.40 of $10.00 · 1 merge conflict(s)');
+    assert.equal(statusLine(d), 'Leopold · parallel · run active · owner gone · window 1/10 · items 3/6 · $6.40 of $10.00 · 1 merge conflict');
     // An item question: item 2's state, its review, its worktree and the conflict.
     const two = driverItemDetail(await model(f), 2)!;
     assert.equal(two.state, 'conflict');
@@ -151,7 +151,21 @@ describe('issue 30: leopold-status --json `driver`, key by key', () => {
     assert.equal(snap.view.deadlock?.repairAttempted, true);
     assert.equal(snap.view.reaped?.priorPid, 41001, 'run_reaped comes before run_start: it is this run\'s');
     assert.equal(snap.view.earlierRuns, 0, 'pre-run events begin no run');
-    assert.equal(humanLines(d)[2], 'driver: 1/3 done · 0 running · $0.30 of $3.00 · 2 Canvas command(s) pending');
+    assert.equal(humanLines(d)[2], 'driver: 1/3 done · 0 running · $0.30 of $3.00 · 2 Canvas commands pending');
+    // The stop says what stranded: in the data's needsYou, the human lines and the tree's Driver run row.
+    assert.deepEqual(d.needsYou, { kind: 'deadlock', text: 'deadlock: items #2, #3 wait on each other; the one repair was tried and refused' });
+    assert.ok(humanLines(d).includes(`needs you: ${d.needsYou!.text}`));
+    const node = driverRunNode(f.root, f.leoDir, { snapshot: snap, commands: [], dismissed: new Set(), openFolders: new Set() });
+    assert.match(node!.description!, /deadlock: items #2, #3 wait on each other/);
+    // reaped_orphan: the run the driver found dead, stopped before this run's run_start.
+    const r = await deadlockRun();
+    await fs.writeFile(path.join(r.leoDir, 'events.jsonl'), (await fs.readFile(path.join(r.leoDir, 'events.jsonl'), 'utf8')).split('\n')[0] + '\n');
+    const st = JSON.parse(await fs.readFile(path.join(r.leoDir, 'state.json'), 'utf8'));
+    await fs.writeFile(path.join(r.leoDir, 'state.json'), JSON.stringify({ ...st, stopped_reason: 'reaped_orphan' }));
+    const reaped = await status(r);
+    assert.equal(reaped.needsYou?.text, 'reaped_orphan: the driver (pid 41001) died with its run active; its items in flight were left open');
+    const pt = await readRunStatus(r.root, { nowMs: T0, env: {}, home: '/nonexistent-home', locale: 'pt-br' });
+    assert.match(pt.needsYou!.text, /^reaped_orphan: o driver \(pid 41001\) morreu/);
   });
 
   it('a project that is not a driver run has driver: null', async () => {
