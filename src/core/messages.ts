@@ -812,7 +812,8 @@ const PT_BR: Record<MessageKey, string> = {
   'event.cost': 'o gasto do turno e o total acumulado (driver)',
   'event.review': 'uma rodada do painel de revisão terminou, limpa ou bloqueando',
   'event.hypothesis': 'uma hipótese de causa raiz sobreviveu, ou nenhuma',
-  'event.review_node_edited': 'um nó de gate ou verify (só leitura) editou a árvore de trabalho ou o brief: confira antes de confiar no veredito',
+  'event.review_node_edited': 'um nó de gate ou verify (só leitura) editou a árvore de trabalho ou o brief: confira antes de confiar ' +
+    'no veredito',
   'event.preflight_rejected': 'a run nem começou: o PLAN.md declara um grafo inválido (state.json intocado)',
   'event.deadlock': 'itens abertos esperam uns pelos outros e nenhum reparo os destravou: a run para (deadlock)',
   'event.run_reaped': 'uma run anterior do driver estava ativa com o processo morto: foi parada (reaped_orphan)',
