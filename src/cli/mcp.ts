@@ -12,9 +12,10 @@ import {
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { join } from 'node:path';
 import {
-  AGENT_TOOLS, ToolInputError, checkCheckpointAnswer, projectArg, recentEventsAnswer, searchDecisionsAnswer, toolInput, type AgentToolName,
+  AGENT_TOOLS, ToolInputError, checkCheckpointAnswer, itemArg, projectArg, recentEventsAnswer, runStatusAnswer, searchDecisionsAnswer,
+  toolInput, type AgentToolName,
 } from '../core/agent/tools';
-import { readRunStatus } from '../core/status';
+import { readRunStatus, readRunStatusAndDriver } from '../core/status';
 import { msg, type Locale } from '../core/messages';
 import { ProjectScope } from './scope';
 
@@ -50,8 +51,11 @@ export async function answerTool(name: string, rawInput: unknown, scope: Project
   if (!AGENT_TOOLS.some((t) => t.name === name)) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${name}`);
   const input = toolInput(rawInput);
   switch (name as AgentToolName) {
-    case 'leopold_run_status':
-      return readRunStatus(await scope.project(projectArg(input)), { env, locale, budgetMs: MCP_BUDGET_MS });
+    case 'leopold_run_status': {
+      itemArg(input);
+      const r = await readRunStatusAndDriver(await scope.project(projectArg(input)), { env, locale, budgetMs: MCP_BUDGET_MS });
+      return runStatusAnswer(r.data, input, r.driver);
+    }
     case 'leopold_check_checkpoint': {
       // Text or a file may be checked without a project; the project (when there is one) gives the cap.
       const named = projectArg(input);

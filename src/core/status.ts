@@ -183,6 +183,13 @@ export interface ReadRunStatusOptions {
  * Read-only: it never writes and never spawns; every read is bounded (the core's readers).
  */
 export async function readRunStatus(root: string, opts: ReadRunStatusOptions = {}): Promise<RunStatusData> {
+  return (await readRunStatusAndDriver(root, opts)).data;
+}
+
+/** `readRunStatus`, with the driver model's snapshot it was read from (the agent tools' item questions). */
+export async function readRunStatusAndDriver(root: string, opts: ReadRunStatusOptions = {}): Promise<{
+  data: RunStatusData; driver?: DriverSnapshot;
+}> {
   const nowMs = opts.nowMs ?? Date.now();
   root = resolve(root);
   const leoDir = join(root, '.leopold');
@@ -208,5 +215,6 @@ export async function readRunStatus(root: string, opts: ReadRunStatusOptions = {
   const decisionEntries = decisionCount((await readText(join(leoDir, 'DECISIONS.md'))) ?? '');
   // The driver run as the tree's driver nodes read it: the same model (journal, state, plan, worktrees, workflows).
   const driver = await new DriverRunModel(leoDir, { projectRoot: root, harnessEnv }).update().catch(() => undefined);
-  return runStatusData({ snapshot: snap, decision, live: view, harness, decisionEntries, nowMs, locale: opts.locale, driver });
+  return { data: runStatusData({ snapshot: snap, decision, live: view, harness, decisionEntries, nowMs, locale: opts.locale, driver }),
+    driver };
 }

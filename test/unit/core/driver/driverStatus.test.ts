@@ -35,7 +35,9 @@ async function sameSpendAsTree(f: DriverFixture, d: RunStatusData): Promise<void
   assert.ok(text.includes(spendText(snap.view.spend, 'en')), 'the tree shows that spend');
 }
 
-describe('issue 30: leopold-status --json `driver`, key by key', () => {
+describe('issue 30: leopold-status --json `driver`, key by key', function () {
+  // Real git worktrees and several full reads per case: roomy on a busy machine (no timing is asserted).
+  this.timeout(120_000);
   it('serial run: four items, one running, no budget, 4 reviews (3 clean, 1 sent back)', async () => {
     const f = await serialRun();
     const d = await status(f);
@@ -77,12 +79,13 @@ describe('issue 30: leopold-status --json `driver`, key by key', () => {
     await sameSpendAsTree(f, d);
     assert.equal(statusLine(d), 'Leopold · parallel · run active · owner gone · window 1/10 · items 3/6 · $6.40 of $10.00 · 1 merge conflict');
     // An item question: item 2's state, its review, its worktree and the conflict.
-    const two = driverItemDetail(await model(f), 2)!;
+    const snap = await model(f);
+    const two = driverItemDetail(snap, 2)!;
     assert.equal(two.state, 'conflict');
     assert.deepEqual(two.reviews, [{ round: 0, ok: true, blocking: 0, panel: 'correctness+api' }]);
     assert.deepEqual(two.worktree, { path: f.worktrees![2], branch: 'leopold/run-a1b2c3-i2', state: 'kept' });
     assert.match(two.conflict!.err!, /patch does not apply/);
-    assert.equal(driverItemDetail(await model(f), 99), undefined);
+    assert.equal(driverItemDetail(snap, 99), undefined);
   });
 
   it('budget overrun: $2.13 of $2.00, overBudget and budgetExceeded, costUsd the spend', async () => {
@@ -171,5 +174,28 @@ describe('issue 30: leopold-status --json `driver`, key by key', () => {
   it('a project that is not a driver run has driver: null', async () => {
     const d = await readRunStatus(path.join(__dirname, '..', '..', '..', '..', 'examples', 'demo'), { env: {}, home: '/nonexistent-home' });
     assert.equal(d.driver, null);
+  });
+});
+
+describe('issue 30: the agent tools answer item questions (leopold_run_status with `item`)', function () {
+  this.timeout(120_000);
+  it('MCP: item 2 of the parallel run — its state, review, worktree and conflict; a missing item is null; a bad item is refused', async () => {
+    const { answerTool } = await import('../../../../src/cli/mcp');
+    const { ProjectScope } = await import('../../../../src/cli/scope');
+    const { ToolInputError } = await import('../../../../src/core/agent/tools');
+    const f = await parallelRun();
+    const scope = await ProjectScope.create(f.root, []);
+    const a = await answerTool('leopold_run_status', { item: 2 }, scope, { HOME: '/nonexistent-home' }, 'en') as RunStatusData & {
+      item: { index: number; state: string; reviews: unknown[]; worktree: { state: string } | null } | null };
+    assert.equal(a.driver!.items.conflicts, 1);
+    assert.equal(a.item!.index, 2);
+    assert.equal(a.item!.state, 'conflict');
+    assert.deepEqual(a.item!.reviews, [{ round: 0, ok: true, blocking: 0, panel: 'correctness+api' }]);
+    assert.equal(a.item!.worktree!.state, 'kept');
+    const none = await answerTool('leopold_run_status', { item: 42 }, scope, { HOME: '/nonexistent-home' }, 'en') as { item: unknown };
+    assert.equal(none.item, null);
+    const plain = await answerTool('leopold_run_status', {}, scope, { HOME: '/nonexistent-home' }, 'en') as Record<string, unknown>;
+    assert.equal('item' in plain, false, 'no item asked, no item key');
+    await assert.rejects(answerTool('leopold_run_status', { item: 'two' }, scope, {}, 'en'), ToolInputError);
   });
 });
