@@ -167,8 +167,8 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
     const unpriced = fig.unpriced.map((x) => clip(x, 60)).join(', ');
     children.push({
       id: `${root}::live:cost`, label: m('live.cost'), collapsible: 'none', icon: { id: 'credit-card' }, contextValue: 'live.cost',
-      description: fig.costUsd === null ? (fig.tokens && unpriced ? m('live.cost.unknownPrice') + m('live.cost.unpriced', { models: unpriced })
-        : m('live.cost.unknown'))
+      description: fig.costUsd === null ? (fig.tokens && unpriced
+        ? m('live.cost.unknownPrice') + m('live.cost.unpriced', { models: unpriced }) : m('live.cost.unknown'))
         : m('live.cost.desc', { usd: curFig?.costUsd == null ? '?' : formatUsd(curFig.costUsd, locale), run: formatUsd(fig.costUsd,
           locale) })
           + (unpriced ? m('live.cost.unpriced', { models: unpriced }) : ''),
