@@ -154,6 +154,8 @@ export function eventDetail(name: string, fields: Record<string, unknown>, local
     case 'run_reaped':
       return msg(locale, 'event.detail.reaped', { pid: f('prior_pid') ?? '?', started: f('prior_started') ?? '?' });
     case 'tool_run':
+      // loop.ts's fields (`command`, `exit`, `timed_out`); any other shape, the generic form.
+      if (f('command') === undefined) return genericFields(fields);
       return join(clip(f('command') ?? '', 80), `exit ${f('exit') ?? '?'}`, fields.timed_out === true && 'timed out');
     default:
       return genericFields(fields);
