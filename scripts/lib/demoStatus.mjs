@@ -16,19 +16,21 @@ export function demoStatus() {
   const dir = mkdtempSync(join(tmpdir(), 'leo-demo-status-'));
   try {
     const ws = join(dir, 'workspace');
-    const demo = join(ws, 'demo'), app = join(ws, 'app');
+    const demo = join(ws, 'demo'), app = join(ws, 'app'), driver = join(ws, 'driver');
     mkdirSync(ws, { recursive: true });
     cpSync(join(ROOT, 'examples', 'demo'), demo, { recursive: true });
     restampToNow(join(demo, '.leopold'));
     startDemoAgent(join(demo, '.leopold'), join(dir, 'claude', 'projects', 'demo'), { live: false });
     cpSync(join(ROOT, 'test', 'fixtures', 'projects', 'rolled-window-3'), app, { recursive: true });
+    // A driver run (`leopold run`): its items, spend and worktrees are the `driver` line.
+    cpSync(join(ROOT, 'test', 'fixtures', 'projects', 'driver-run'), driver, { recursive: true });
     // The rolled run's transcript where Claude Code keeps this project's: the loop knows its harness from it.
     const slug = join(dir, 'claude', 'projects', app.replace(/[^A-Za-z0-9]/g, '-'));
     mkdirSync(slug, { recursive: true });
     writeFileSync(join(slug, 's.jsonl'), `${JSON.stringify({ type: 'user', sessionId: 'c4d5e6f7', uuid: 'u1', cwd: app })}\n`);
     const env = { PATH: process.env.PATH, HOME: dir, LANG: 'C', CLAUDE_CONFIG_DIR: join(dir, 'claude') };
     const run = (args) => execFileSync(process.execPath, [join(ROOT, 'dist', 'status.js'), ...args], { cwd: demo, env, encoding: 'utf8' });
-    return [[], ['--now', '2026-09-04T08:25:00Z', '../app']]
+    return [[], ['--now', '2026-09-04T08:25:00Z', '../app'], ['--now', '2026-09-12T10:00:00Z', '../driver']]
       .map((args) => `$ ${['leopold-status', ...args].join(' ')}\n${run(args)}`).join('\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@
 // its controls and invisible characters are shown escaped where main.ts prints.
 import { basename } from 'node:path';
 import type { RunStatusData } from '../core/status';
-import { msg, type Locale, type MessageKey } from '../core/messages';
+import { decimal, msg, msgN, type Locale, type MessageKey } from '../core/messages';
 import { formatCount, formatUsd } from '../core/live/format';
 import { clip } from '../core/inert';
 
@@ -21,14 +21,44 @@ function flat(text: string, max: number): string {
 export function statusLine(d: RunStatusData, locale: Locale = 'en'): string {
   const parts = ['Leopold', flat(basename(d.project), 60), flat(d.text, 120)];
   // The status bar's words name the window while the run is active; otherwise it is said here.
-  if (d.windows.max !== null && !/\d+\/\d+/.test(d.text)) parts.push(msg(locale, 'status.window', { current: d.windows.current,
+  if (d.windows.max !== null && !d.driver && !/\d+\/\d+/.test(d.text)) parts.push(msg(locale, 'status.window', { current: d.windows.current,
     max: d.windows.max }));
   // The gauge's percentage as the status bar rounds it (the transcript's size against max_context_mb; none at 0).
   if (d.context.mb !== null && d.context.capMb > 0) parts.push(`${Math.round((d.context.mb / d.context.capMb) * 100)}%`);
+  if (d.driver) {
+    // A driver run: its items, its spend of the budget, and what needs a look (a conflict, an item awaiting you).
+    const v = d.driver;
+    parts.push(msg(locale, 'status.driver.items', { done: v.items.done, total: v.items.total }),
+      driverSpend(v, locale, d.stoppedReason !== 'budget_exceeded'));
+    if (v.items.conflicts > 0) parts.push(msgN(locale, 'status.driver.conflicts', v.items.conflicts));
+    if (v.awaiting) parts.push(msg(locale, 'status.driver.awaiting', { index: v.awaiting.index ?? '?' }));
+    return parts.join(' · ');
+  }
   if (d.plan.total > 0) parts.push(msg(locale, 'status.plan', { done: d.plan.done, total: d.plan.total }));
   // A cost still being counted is what was read so far: a lower bound, said as one.
   if (d.costUsd !== null) parts.push(msg(locale, d.partial?.includes('costUsd') ? 'status.costPartial' : 'status.cost',
     { usd: formatUsd(d.costUsd, locale) }));
+  return parts.join(' · ');
+}
+
+/** `$6.40 of $10.00`, `$1.65 · no budget`, with `budget_exceeded` when the run stopped on it. */
+function driverSpend(v: NonNullable<RunStatusData['driver']>, locale: Locale, sayExceeded = true): string {
+  const spent = formatUsd2(v.spendUsd, locale);
+  const s = v.budgetUsd === null ? msg(locale, 'status.driver.spendNoBudget', { spent })
+    : msg(locale, 'status.driver.spend', { spent, budget: formatUsd2(v.budgetUsd, locale) });
+  return v.budgetExceeded && sayExceeded ? `${s} · ${msg(locale, 'status.driver.exceeded')}` : s;
+}
+
+const formatUsd2 = (usd: number, locale: Locale) => decimal(locale, usd.toFixed(2));
+
+/** The driver run's line: items done, running, spend, and what needs a look. */
+function driverLine(v: NonNullable<RunStatusData['driver']>, locale: Locale): string {
+  const parts = [msg(locale, 'status.driver.line', { done: v.items.done, total: v.items.total, running: v.items.running,
+    spend: driverSpend(v, locale) })];
+  if (v.items.failed > 0) parts.push(msg(locale, 'status.driver.failed', { n: v.items.failed }));
+  if (v.items.conflicts > 0) parts.push(msgN(locale, 'status.driver.conflicts', v.items.conflicts));
+  if (v.awaiting) parts.push(msg(locale, 'status.driver.awaiting', { index: v.awaiting.index ?? '?' }));
+  if (v.commands.pending > 0) parts.push(msgN(locale, 'status.driver.commands', v.commands.pending));
   return parts.join(' · ');
 }
 
@@ -50,6 +80,7 @@ function loopLine(d: RunStatusData, locale: Locale): string {
 /** Every line, first line first. */
 export function humanLines(d: RunStatusData, locale: Locale = 'en'): string[] {
   const lines = [statusLine(d, locale), loopLine(d, locale)];
+  if (d.driver) lines.push(driverLine(d.driver, locale));
   if (d.tokens) {
     const f = (n: number) => formatCount(n, locale);
     lines.push(msg(locale, 'status.tokens', {

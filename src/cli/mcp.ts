@@ -12,10 +12,10 @@ import {
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { join } from 'node:path';
 import {
-  AGENT_TOOLS, ToolInputError, checkCheckpointAnswer, checkStatusReads, markUntrusted, projectArg, recentEventsAnswer,
-  searchDecisionsAnswer, toolInput, type AgentToolName,
+  AGENT_TOOLS, ToolInputError, checkCheckpointAnswer, checkStatusReads, itemArg, markUntrusted, projectArg, recentEventsAnswer,
+  runStatusAnswer, searchDecisionsAnswer, toolInput, type AgentToolName,
 } from '../core/agent/tools';
-import { readRunStatus } from '../core/status';
+import { readRunStatus, readRunStatusAndDriver } from '../core/status';
 import { msg, type Locale } from '../core/messages';
 import { ProjectScope } from './scope';
 
@@ -57,8 +57,13 @@ export async function answerTool(name: string, rawInput: unknown, scope: Project
     return { project, leo: join(project, '.leopold'), read: (f: string) => scope.file(f, project) };
   };
   switch (name as AgentToolName) {
-    case 'leopold_run_status':
-      return scopedRunStatus(await scope.project(projectArg(input)), scope, env, locale);
+    case 'leopold_run_status': {
+      itemArg(input);
+      const project = await scope.project(projectArg(input));
+      await checkStatusReads(join(project, '.leopold'), (f) => scope.file(f, project));
+      const r = await readRunStatusAndDriver(project, { env, locale, budgetMs: MCP_BUDGET_MS });
+      return markUntrusted(runStatusAnswer(r.data, input, r.driver));
+    }
     case 'leopold_check_checkpoint': {
       // Text or a file may be checked without a project; the project (when there is one) gives the cap.
       const named = projectArg(input);

@@ -29,7 +29,15 @@ export const EVENT_SEVERITY: Readonly<Record<string, Severity>> = {
   subagent_stopped: 'low', subagent_cap_denied: 'high', verify_recorded: 'low', done_denied: 'high',
   external_write: 'med', config_change_blocked: 'crit', window_relaunch: 'high', window_relaunch_refused: 'med',
   window_relaunch_failed: 'crit', api_error_relaunch: 'high', api_error_relaunch_refused: 'crit',
+  // The SDK driver's own events (loop.ts), which the watcher's EVENTS does not list: our severities, from what each means.
+  review_node_edited: 'crit', preflight_rejected: 'crit', deadlock: 'crit', run_reaped: 'high', escalation_unsettled: 'high',
+  literal_reset: 'med', tournament_applied: 'med', tournament_no_winner: 'med', tool_run: 'low', tool_refused: 'high',
+  persona_decision: 'high', checkpoint_consumed: 'low', checkpoint_error: 'high', digest_seeded: 'low', worker_turn: 'low',
 };
+
+/** `tournament_*` names beyond the two loop.ts logs (tournament.ts was not read): one entry speaks for them. */
+const familyOf = (name: string) => (name.startsWith('tournament_') && !Object.prototype.hasOwnProperty.call(EVENT_SEVERITY, name)
+  ? 'tournament' : name);
 
 const registered = (name: string) => Object.prototype.hasOwnProperty.call(EVENT_SEVERITY, name);
 
@@ -43,6 +51,7 @@ export const EVENT_REGISTRY: Readonly<Record<string, EventInfo>> = Object.fromEn
  * and a blocking `review` (`ok: false`) are raised to `high`.
  */
 export function eventInfo(name: string, locale: Locale = 'en', fields?: Record<string, unknown>): EventInfo {
+  if (familyOf(name) === 'tournament') return { severity: 'med', meaning: msg(locale, 'event.tournament') };
   if (!registered(name)) return { severity: 'info', meaning: '' };
   let severity = EVENT_SEVERITY[name];
   if ((name === 'subagent_spawn' && fields?.fork) || (name === 'review' && fields?.ok === false)) severity = 'high';
@@ -67,6 +76,9 @@ export const TONE: Readonly<Record<string, Tone>> = {
     max_windows: 'bad',
   no_progress_across_windows: 'bad', stop_failure: 'bad', checkpoint_oversize: 'bad', checkpoint_unmergeable: 'bad',
   config_change_blocked: 'bad', window_relaunch_failed: 'bad', api_error_relaunch_refused: 'bad',
+  review_node_edited: 'bad', preflight_rejected: 'bad', deadlock: 'bad', checkpoint_error: 'bad',
+  run_reaped: 'attention', escalation_unsettled: 'attention', tool_refused: 'attention', tournament_no_winner: 'attention',
+  tournament_applied: 'good', persona_decision: 'good',
 };
 
 /** An event's tone: the table's, a blocking review (`ok: false`) asks for attention, a passing one is good. */
@@ -137,9 +149,23 @@ export function eventDetail(name: string, fields: Record<string, unknown>, local
       return join(f('session'), f('owner'), f('owner_engine'));
     case 'owner_takeover':
       return join(f('session'), f('previous'), fields.forced === true ? 'FORCED' : msg(locale, 'event.detail.staleOwner'));
+    case 'deadlock':
+      return msg(locale, 'event.detail.stranded', { items: itemList(fields.items) });
+    case 'run_reaped':
+      return msg(locale, 'event.detail.reaped', { pid: f('prior_pid') ?? '?', started: f('prior_started') ?? '?' });
+    case 'tool_run':
+      // loop.ts's fields (`command`, `exit`, `timed_out`); any other shape, the generic form.
+      if (f('command') === undefined) return genericFields(fields);
+      return join(clip(f('command') ?? '', 80), `exit ${f('exit') ?? '?'}`, fields.timed_out === true && 'timed out');
     default:
       return genericFields(fields);
   }
+}
+
+/** `#2, #3` from a `deadlock` event's `items` (numbers only, at most 20). */
+function itemList(v: unknown): string {
+  const ns = (Array.isArray(v) ? v : []).filter((x): x is number => typeof x === 'number' && Number.isFinite(x)).slice(0, 20);
+  return ns.length ? ns.map((n) => `#${n}`).join(', ') : '?';
 }
 
 /** A short summary of an event's own fields (`ts` and `event` left out), for a description line. */

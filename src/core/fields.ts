@@ -58,6 +58,14 @@ export function stoppedReason(state: StateObject): string | undefined {
 }
 
 /**
+ * Why the run stopped, as a surface reports it: undefined while the run is active. state.json is merged and never
+ * cleared (Leopold's `writeState`/`initState`), so an active run's `stopped_reason` is the one a run before it left.
+ */
+export function currentStoppedReason(state: StateObject): string | undefined {
+  return state.active === true ? undefined : stoppedReason(state);
+}
+
+/**
  * `windows`, the watcher's `int(state.windows)` (absent or null: 1). Undefined when it is not an integer at all
  * (`"x"`, `3.5` as a string): the watcher's tick raises there and the loop reports `windows_not_integer`.
  */

@@ -69,7 +69,17 @@ export const CONTINUITY_EVENTS = new Set([
   'api_error_relaunch', 'api_error_relaunch_refused', 'stop_failure', 'stop', 'checkpoint_grace', 'max_windows',
   'no_progress_across_windows',
 ]);
-const CONTINUITY_HINT = /"event"\s*:\s*"(window_|compact_checkpoint"|api_error_relaunch|stop_failure"|stop"|checkpoint_grace"|max_windows"|no_progress_across_windows")/;
+const CONTINUITY_HINT = /"event"\s*:\s*"(window_|compact_checkpoint"|api_error_relaunch|stop_failure"|stop"|checkpoint_grace"|max_windows"|no_progress_across_windows"|turn_start"|run_start")/;
+
+/**
+ * The first `turn_start` or `run_start` after a `stop` is kept with the continuity events too (one per activation, not
+ * one per turn): it says where a run (or a window) began, which a `started_at` an earlier run left behind cannot.
+ */
+const BEGINS = new Set(['turn_start', 'run_start']);
+export function keepsContinuity(e: JournalEvent, list: readonly JournalEvent[]): boolean {
+  if (CONTINUITY_EVENTS.has(e.event)) return true;
+  return BEGINS.has(e.event) && list[list.length - 1]?.event === 'stop';
+}
 
 /**
  * Decision-seam counts over the whole journal, as the dashboard's decisions meters scan it (`leopold watch`'s
@@ -141,6 +151,11 @@ export class JournalTailer {
   events: JournalEvent[] = [];
   /** Continuity events seen (bounded), oldest first. */
   continuity: JournalEvent[] = [];
+  /**
+   * The first begin (`turn_start`/`run_start`) read while no continuity event was known: a tail read cannot tell yet
+   * whether a `stop` precedes it; the history scan decides (`keepsContinuity`, applied across the two reads).
+   */
+  private firstBegin: JournalEvent | undefined;
   /** Next byte to read. */
   offset = 0;
   /** Where the first read started (0, or a line start near the end of a large file). */
@@ -175,6 +190,7 @@ export class JournalTailer {
   private resetState(): void {
     this.events = [];
     this.continuity = [];
+    this.firstBegin = undefined;
     this.offset = 0;
     this.startOffset = 0;
     this.skipped = 0;
@@ -275,7 +291,8 @@ export class JournalTailer {
     countDecisions(this.decisions, e);
     this.events.push(e);
     if (this.events.length > this.max * 2) this.events = this.events.slice(-this.max);
-    if (CONTINUITY_EVENTS.has(e.event)) {
+    if (BEGINS.has(e.event) && this.continuity.length === 0 && this.firstBegin === undefined) this.firstBegin = e;
+    if (keepsContinuity(e, this.continuity)) {
       this.continuity.push(e);
       if (this.continuity.length > this.maxContinuity * 2) this.continuity = this.continuity.slice(-this.maxContinuity);
     }
@@ -317,7 +334,7 @@ export class JournalTailer {
         const continuity = CONTINUITY_HINT.test(l.text);
         if (!continuity && !DECISION_HINT.test(l.text)) return;
         const e = parseEventLine(l.text, l.offset, splitter.lineCount - 1);
-        if (e && continuity && CONTINUITY_EVENTS.has(e.event)) found.push(e);
+        if (e && continuity && keepsContinuity(e, found)) found.push(e);
         else if (e) countDecisions(decisions, e);
       };
       const buf = Buffer.alloc(4 * CHUNK);
@@ -329,7 +346,8 @@ export class JournalTailer {
         pos += r.bytesRead;
       }
       if (this.ino !== ino || this.historyScanned) return bytes;
-      this.continuity = [...found, ...this.continuity].slice(-this.maxContinuity);
+      const lead = found[found.length - 1]?.event === 'stop' && this.firstBegin ? [this.firstBegin] : [];
+      this.continuity = [...found, ...lead, ...this.continuity].slice(-this.maxContinuity);
       // The history is older than every line read so far: its answers' times go first.
       const d = this.decisions;
       this.decisions = {

@@ -260,6 +260,24 @@ const endsRun = (e: JournalEvent): boolean => e.event === 'stop' && !RESUMABLE_S
  *   fit that countdown belongs to an earlier run (one that ended without a `stop`, say a killed session).
  */
 export function runStartIndex(state: Record<string, unknown>, sorted: readonly JournalEvent[]): number {
+  return Math.max(activationStartIndex(state, sorted), lastRunEnd(sorted));
+}
+
+/**
+ * After the last run-ending `stop` that a later `turn_start` or `run_start` follows: a new run began there, whatever a
+ * state field left behind says (state.json is merged, never cleared: an earlier run's `started_at` can outlive it).
+ */
+function lastRunEnd(sorted: readonly JournalEvent[]): number {
+  let began = false;
+  for (let i = sorted.length - 1; i >= 0; i--) {
+    const e = sorted[i];
+    if (e.event === 'turn_start' || e.event === 'run_start') began = true;
+    else if (began && endsRun(e)) return i + 1;
+  }
+  return 0;
+}
+
+function activationStartIndex(state: Record<string, unknown>, sorted: readonly JournalEvent[]): number {
   const activation = activationMs(state);
   let start = 0;
   if (activation === undefined) {

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { decide, type ContinuitySnapshot, type Decision } from './continuity/decide';
 import { detectHarness, harnessEnvFrom, type Harness } from './continuity/harness';
 import { pill } from './continuity/pill';
-import { currentWindow, objectField, stoppedReason, type StateObject } from './fields';
+import { currentStoppedReason, currentWindow, objectField, type StateObject } from './fields';
 import { contextGauge, dashboardMeters, MIB, awaitingHuman, type Meter } from './live/meters';
 import type { LiveView } from './live/run';
 import { readLiveView } from './live/readFigures';
@@ -19,6 +19,9 @@ import { runCondition, type RunCondition } from './runs';
 import { decisionCount } from './decisions';
 import { readText } from './files';
 import type { Locale } from './messages';
+import { DriverRunModel, type DriverSnapshot } from './driver/model';
+import { strandedText } from './driver/run';
+import { driverStatusData, type DriverStatusData } from './driver/status';
 
 export const RUN_STATUS_SCHEMA = 1;
 
@@ -51,11 +54,16 @@ export interface RunStatusData {
   context: { mb: number | null; capMb: number };
   /** The whole run, deduplicated (main and subagent transcripts); null when no transcript is known. */
   tokens: Tokens | null;
-  /** The whole run's cost estimate (≈, from the price table); null when no transcript is known. */
+  /**
+   * The whole run's cost: for a driver run its spend as the tree shows it (`driver.spendUsd`); else the estimate (≈,
+   * from the price table), null when no transcript is known or no model of it is priced.
+   */
   costUsd: number | null;
   perWindow: { window: number; tokens: Tokens | null; costUsd: number | null }[];
   /** A person is needed: what for. */
   needsYou: null | { kind: string; text: string };
+  /** A driver run (`leopold run` / `leopold up`): its items, spend, worktrees, workflows, commands; null otherwise. */
+  driver: DriverStatusData | null;
   /** Figures still being counted (a large transcript read from its tail first). */
   partial?: string[];
   /** The status line a person reads (the status bar's words). */
@@ -72,6 +80,8 @@ export interface RunStatusInput {
   harness?: Harness | null;
   /** DECISIONS.md entries, when counted. */
   decisionEntries?: number;
+  /** The project's driver model snapshot (what the tree's driver nodes read), when read. */
+  driver?: DriverSnapshot;
   nowMs: number;
   locale?: Locale;
 }
@@ -85,7 +95,8 @@ export function loopOf(d: Decision, nowMs: number): RunStatusData['loop'] {
     case 'relaunched': return { action: 'relaunch', harness: harnessOf() };
     case 'api_relaunched': return { action: 'api_relaunch', harness: harnessOf() };
     case 'refused': return { action: 'refuse', reason: d.reason };
-    case 'relaunch_failed': return { action: 'refuse', reason: 'relaunch_failed' };
+    // The watcher's verdict when the relaunched window never reactivated the run: nothing fired, nothing refused.
+    case 'relaunch_failed': return { action: 'none', reason: 'relaunch_failed' };
     case 'api_refused': return { action: 'api_refuse', reason: d.reason };
     case 'api_waiting': {
       const seconds = d.dueMs !== undefined ? Math.max(0, Math.ceil((d.dueMs - nowMs) / 1000)) : d.secs ?? 0;
@@ -121,12 +132,16 @@ export function runStatusData(input: RunStatusInput): RunStatusData {
   else if (p.warning) needsYou = { kind: notice?.kind ?? (cont.state.kind === 'ok' ? decision.kind : 'stateInvalid'), text: p.text };
   // The figures every surface shows (core/live/figures.ts): no second computation here.
   const fig = live?.figures;
-  const partial = fig?.partial ? ['tokens', 'costUsd', 'perWindow'] : undefined;
+  const drv = input.driver?.view.driver ? input.driver : undefined;
+  // A driver stop that strands something (deadlock, reaped_orphan) says what, in the tree's words.
+  const stranded = drv ? strandedText(drv.view, input.locale ?? 'en') : undefined;
+  if (stranded && drv) needsYou = { kind: drv.view.stoppedReason!, text: stranded };
+  const partial = fig?.partial ? (drv ? ['tokens', 'perWindow'] : ['tokens', 'costUsd', 'perWindow']) : undefined;
   return {
     schema: RUN_STATUS_SCHEMA,
     project: dirname(snap.leoDir),
     harness,
-    stoppedReason: st ? stoppedReason(st) ?? null : null,
+    stoppedReason: st ? currentStoppedReason(st) ?? null : null,
     condition: { kind: cond.kind, stop: cond.stop, ownerGone: cond.ownerGone, label: cond.label },
     loop: loopOf(decision, nowMs),
     plan: { done: snap.plan?.done ?? 0, total: snap.plan?.total ?? 0 },
@@ -137,9 +152,10 @@ export function runStatusData(input: RunStatusInput): RunStatusData {
     decisionEntries: input.decisionEntries ?? 0,
     context: { mb: gauge.bytes === undefined ? null : gauge.bytes / MIB, capMb: gauge.maxMb },
     tokens: fig?.tokens ?? null,
-    costUsd: fig?.costUsd ?? null,
+    costUsd: drv ? drv.view.spend.spentUsd : fig?.costUsd ?? null,
     perWindow: fig?.perWindow ?? [],
     needsYou,
+    driver: drv ? driverStatusData(drv) : null,
     ...(partial ? { partial } : {}),
     text: p.text,
   };
@@ -167,6 +183,13 @@ export interface ReadRunStatusOptions {
  * Read-only: it never writes and never spawns; every read is bounded (the core's readers).
  */
 export async function readRunStatus(root: string, opts: ReadRunStatusOptions = {}): Promise<RunStatusData> {
+  return (await readRunStatusAndDriver(root, opts)).data;
+}
+
+/** `readRunStatus`, with the driver model's snapshot it was read from (the agent tools' item questions). */
+export async function readRunStatusAndDriver(root: string, opts: ReadRunStatusOptions = {}): Promise<{
+  data: RunStatusData; driver?: DriverSnapshot;
+}> {
   const nowMs = opts.nowMs ?? Date.now();
   root = resolve(root);
   const leoDir = join(root, '.leopold');
@@ -190,5 +213,8 @@ export async function readRunStatus(root: string, opts: ReadRunStatusOptions = {
     budgetMs: opts.budgetMs,
   });
   const decisionEntries = decisionCount((await readText(join(leoDir, 'DECISIONS.md'))) ?? '');
-  return runStatusData({ snapshot: snap, decision, live: view, harness, decisionEntries, nowMs, locale: opts.locale });
+  // The driver run as the tree's driver nodes read it: the same model (journal, state, plan, worktrees, workflows).
+  const driver = await new DriverRunModel(leoDir, { projectRoot: root, harnessEnv }).update().catch(() => undefined);
+  return { data: runStatusData({ snapshot: snap, decision, live: view, harness, decisionEntries, nowMs, locale: opts.locale, driver }),
+    driver };
 }

@@ -72,7 +72,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const decisions = registerDecisions(ctx);
   const driver = registerDriver(ctx, tree.provider, live.runs);
   const timeline = registerTimeline(ctx, supervisors.hub, live.runs, driverTimelineSource(driver.hub));
-  const agentTools = registerAgentTools(ctx, supervisors.hub, live.runs);
+  const agentTools = registerAgentTools(ctx, supervisors.hub, live.runs, driver.hub);
   const start = registerStart(ctx);
   registerWalkthrough(ctx);
   const review = registerReview(ctx, live.runs);

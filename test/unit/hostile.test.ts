@@ -17,7 +17,7 @@ import { doctorLine, doctorStringsFor, gatherDoctorInput, runDoctor } from '../.
 import { loadDecisionSources } from '../../src/core/decisions';
 import { observe, recordEarlyExit } from '../../src/core/continuity/runner';
 import { readFirstLine } from '../../src/core/continuity/harness';
-import { CONTINUITY_EVENTS, JournalTailer, appendEvent, parseJournal } from '../../src/core/journal';
+import { JournalTailer, keepsContinuity, appendEvent, parseJournal } from '../../src/core/journal';
 import { mergeStateFields, NotRegularFileError, SymlinkRefusedError, touchFlagFile } from '../../src/core/atomic';
 import { resumeUnderLock } from '../../src/core/continuity/resume';
 import { execFileSync } from 'node:child_process';
@@ -358,7 +358,9 @@ describe('the journal: line boundaries whatever the line length, in bounded memo
       const t = new JournalTailer(dir, { window: 5, continuityWindow: 100_000, initialTailBytes: tail });
       await t.poll();
       await t.scanHistory();
-      const want = parseJournal(text).filter((e) => CONTINUITY_EVENTS.has(e.event));
+      // The continuity events, and the first turn_start/run_start after each stop (keepsContinuity), in one full parse.
+      const want: ReturnType<typeof parseJournal> = [];
+      for (const e of parseJournal(text)) if (keepsContinuity(e, want)) want.push(e);
       const got = t.continuityEvents();
       // The history scan numbers its lines from the file's first; the tail, read from mid-file, cannot (no number).
       const line = (e: { offset: number; line?: number }) => (t.startOffset === 0 || e.offset < t.startOffset ? e.line : undefined) ?? null;

@@ -12,6 +12,8 @@ import { eventDetail, eventInfo } from '../events';
 import { loadDecisionSources, searchDecisions } from '../decisions';
 import { clip } from '../inert';
 import type { Locale } from '../messages';
+import type { DriverSnapshot } from '../driver/model';
+import { driverItemDetail, type DriverItemDetail } from '../driver/status';
 
 export type AgentToolName = 'leopold_run_status' | 'leopold_check_checkpoint' | 'leopold_recent_events' | 'leopold_search_decisions';
 
@@ -73,9 +75,19 @@ export const AGENT_TOOLS: readonly AgentToolDefinition[] = [
       + 'its reason), the context window (windows.current/max) and its size (context.mb of capMb), the plan (done/total), the meters '
       + ('(iterations, subagents, forks, failures as [value, max]), the decision count, tokens and estimated cost in USD for the whole ' +
         'run and ')
-      + 'per window, and needsYou (null, or what a person must do). Use it to answer "is the run healthy, what happens next, does it need '
-      + 'me, what has it cost".' + DATA_NOT_INSTRUCTIONS,
-    inputSchema: { type: 'object', properties: { project: PROJECT }, additionalProperties: false },
+      + 'per window, and needsYou (null, or what a person must do). For a driver run (leopold run / leopold up) `driver` holds its items '
+      + '(done/total/running/failed/conflicts and each item\'s state), spend against the budget, git worktrees, workflows, pending Canvas '
+      + 'commands, review counts and plan amendments; give `item` (a PLAN.md item number) to get that item\'s state, review rounds, '
+      + 'attempts, cost, worktree and merge conflict as `item`. Use it to answer "is the run healthy, what happens next, does it need '
+      + 'me, what has it cost, how is item N doing".' + DATA_NOT_INSTRUCTIONS,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        project: PROJECT,
+        item: { type: 'integer', minimum: 1, description: 'A driver run\'s PLAN.md item number: adds `item` (null when there is none).' },
+      },
+      additionalProperties: false,
+    },
   },
   {
     name: 'leopold_check_checkpoint',
@@ -231,6 +243,24 @@ export async function checkCheckpointAnswer(input: Record<string, unknown>, leoD
     return markUntrusted({ file: abs, ok: false, unreadable: why, errors: 1, warnings: 0, findings: [] });
   }
   return markUntrusted(checkResult(r.bytes, r.cap, r.findings, abs));
+}
+
+/** The `item` a `leopold_run_status` call asks about, if any (a positive integer). */
+export function itemArg(input: Record<string, unknown>): number | undefined {
+  const v = input.item;
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
+    throw new ToolInputError('item must be a positive integer (a PLAN.md item number)');
+  }
+  return v;
+}
+
+/** `leopold_run_status`'s answer: the run status, and the driver run's `item` when the call asked for one. */
+export function runStatusAnswer<T extends object>(status: T, input: Record<string, unknown>, driver: DriverSnapshot | undefined):
+  T | (T & { item: DriverItemDetail | null }) {
+  const index = itemArg(input);
+  if (index === undefined) return status;
+  return { ...status, item: driver?.view.driver ? driverItemDetail(driver, index) ?? null : null };
 }
 
 /** `leopold_recent_events`: the journal's tail only (bounded bytes), never the whole file. */

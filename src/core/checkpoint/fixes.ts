@@ -216,12 +216,12 @@ export function intendedSections(p: ParsedCheckpoint): Map<Heading, SectionName>
   for (const h of p.headings) {
     const anchor = h.role === 'section' ? (h.name as SectionName) : out.get(h);
     if (anchor !== undefined) {
-      if (after && sectionIndex(anchor) > k) standing.push(...gap);
+      if (after && sectionIndex(anchor) > k) pushAll(standing, gap);
       after = sectionIndex(anchor) < k;
       gap = [];
     } else if (nameless.has(h)) gap.push(h);
   }
-  if (after) standing.push(...gap);
+  if (after) pushAll(standing, gap);
   if (standing.length === 1) out.set(standing[0], missing[0]);
   return out;
 }

@@ -105,6 +105,9 @@ export const DRIVER_EN = {
   'driver.learn.evidence': 'Evidence: {evidence}',
   'driver.learn.why': 'Why it survived review: {why}',
   'driver.awaiting': 'awaiting you: {text}',
+  'driver.stop.deadlock': 'deadlock: items {items} wait on each other; nothing can run',
+  'driver.stop.deadlockRepair': 'deadlock: items {items} wait on each other; the one repair was tried and refused',
+  'driver.stop.reaped_orphan': 'reaped_orphan: the driver (pid {pid}) died with its run active; its items in flight were left open',
   // --- insights (the Markdown report) -------------------------------------------------------------------------------
   'insights.title': 'Leopold insights',
   'insights.intro': 'The counters and formulas of `leopold insights`, from `events.jsonl`, `state.json` and `DECISIONS.md` of {dir}. ' +
@@ -260,6 +263,9 @@ export const DRIVER_PT_BR: Record<keyof typeof DRIVER_EN, string> = {
   'driver.learn.evidence': 'Evidência: {evidence}',
   'driver.learn.why': 'Por que sobreviveu à revisão: {why}',
   'driver.awaiting': 'aguardando você: {text}',
+  'driver.stop.deadlock': 'deadlock: os itens {items} esperam uns pelos outros; nada pode rodar',
+  'driver.stop.deadlockRepair': 'deadlock: os itens {items} esperam uns pelos outros; o único reparo foi tentado e recusado',
+  'driver.stop.reaped_orphan': 'reaped_orphan: o driver (pid {pid}) morreu com a run ativa; os itens em andamento ficaram abertos',
   'insights.title': 'Leopold insights',
   'insights.intro': 'Os contadores e fórmulas do `leopold insights`, de `events.jsonl`, `state.json` e `DECISIONS.md` de {dir}. ' +
     'Os mesmos números em JSON (o que `leopold insights --json` imprime) estão no fim.',

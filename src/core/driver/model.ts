@@ -175,12 +175,16 @@ export function matchWorktrees(repo: Repository, view: DriverRunView): DriverWor
   for (const [runId, list] of driverWorktrees(repo)) {
     for (const w of list) {
       const item = w.leopold?.index !== undefined && current.has(runId) ? view.items.find((i) => i.index === w.leopold!.index) : undefined;
+      // An earlier run's worktree is what the journal last said of it (the run before `preserved` it…).
+      const word = view.pathWords.get(w.path);
       let state: WorktreeState;
       if (!w.exists) state = 'missing';
       else if (kept.has(w.path) || item?.worktree?.state === 'kept') state = 'kept';
       else if (item?.worktree?.state === 'preserved') state = 'preserved';
       else if (view.runWorktree?.path === w.path) state = 'run';
       else if (item?.state === 'running') state = 'active';
+      else if (word === 'merge_conflict') state = 'kept';
+      else if (word === 'worktree_preserved') state = 'preserved';
       else state = 'leftover';
       out.push({ worktree: w, runId, index: w.leopold?.index, itemTitle: item?.title, itemState: item?.state, state,
         current: current.has(runId) });

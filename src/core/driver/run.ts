@@ -4,11 +4,12 @@
 // the Canvas `command` acknowledgements. `DriverFold` reads the journal's events one by one (bounded whatever the run's
 // length); `driverRunView` joins what it folded with state.json and PLAN.md into what a view shows. Pure.
 import type { JournalEvent } from '../journal';
-import { jsonNumber, nonEmptyString, stoppedReason, type StateObject } from '../fields';
+import { currentStoppedReason, jsonNumber, nonEmptyString, stoppedReason, type StateObject } from '../fields';
 import { ownerIsDriver } from '../owner';
 import type { Plan, PlanItem } from '../plan';
 import { awaitingHuman } from '../live/meters';
 import { clip } from '../inert';
+import { msg, type Locale } from '../messages';
 
 export type ItemState = 'open' | 'running' | 'done' | 'failed' | 'routed' | 'awaiting' | 'conflict' | 'stopped';
 
@@ -82,12 +83,24 @@ export interface WorktreeEvent {
 /** Bounds: a run of any length folds into this much. */
 export const FOLD_LIMITS = { items: 2000, keyChars: 500, attempts: 20, reviews: 20, hypotheses: 10, worktreeEvents: 500, commands: 200 };
 
+/**
+ * Events the driver logs before a run's `run_start` (loop.ts `runDriver`: the graph preflight, `reapOrphan`, the
+ * run-wide worktree, the checkpoint and the digest read) — and, after a run's `stop`, its worktree's cleanup. They
+ * begin no run of their own.
+ */
+const PRE_RUN = new Set(['worktree_created', 'worktree_create_failed', 'worktree_skipped', 'worktree_preserved', 'worktree_removed',
+  'worktree_remove_failed', 'run_reaped', 'checkpoint_consumed', 'checkpoint_error', 'checkpoint_written', 'checkpoint_archived',
+  'digest_seeded', 'preflight_rejected']);
+
 /** The run_start fields (conductor, provider, worktree, review, parallel, budget_usd). */
 export interface RunStartFacts {
   tsMs?: number;
   conductor?: string;
   provider?: string;
+  /** The run asked for a run-wide worktree (`--worktree`): upstream writes its path (or null); older journals a boolean. */
   worktree?: boolean;
+  /** The run-wide worktree's path, as `run_start` names it. */
+  worktreePath?: string;
   review?: boolean;
   parallel?: number;
   budgetUsd?: number;
@@ -116,13 +129,33 @@ export class DriverFold {
   lastAwaiting?: JournalEvent;
   learn?: { proposed?: number; out?: string; tsMs?: number };
   stop?: { reason?: string; tsMs?: number };
+  /** `deadlock`: the open items that wait on each other (the run stops `deadlock`). */
+  deadlock?: { items: number[]; repairAttempted: boolean; tsMs?: number };
+  /** `run_reaped`: the driver found an earlier run active with its process dead (stop reason `reaped_orphan`). */
+  reaped?: { priorPid?: number; priorStarted?: string; tsMs?: number };
+  /** `amendment` events (plan items a `@feedback` node added) in this run. */
+  amendmentEvents = 0;
+  /** Events of the run itself (not the PRE_RUN kinds the driver logs before `run_start`). */
+  ownEvents = 0;
+  /**
+   * What the journal last said of each worktree path, whatever run said it (`worktree_preserved`, `merge_conflict`…):
+   * an earlier run's worktree is what its own events said of it. Kept across runs, bounded.
+   */
+  pathWords = new Map<string, WorktreeEvent['event']>();
+  /**
+   * Events logged between the previous run's `stop` and the next `run_start` that belong to the next run: the driver
+   * reaps an orphan and creates the run-wide worktree before it logs `run_start`.
+   */
+  private preRun: { worktrees: WorktreeEvent[]; reaped?: DriverFold['reaped'] } = { worktrees: [] };
   /** Names of the driver's own item events seen (tells a driver journal from a skill one). */
   sawItemEvents = false;
   firstMs?: number;
   lastMs?: number;
 
   reset(): void {
+    const words = this.pathWords;
     Object.assign(this, new DriverFold());
+    this.pathWords = words;
   }
 
   private item(e: JournalEvent): FoldedItem | undefined {
@@ -149,18 +182,29 @@ export class DriverFold {
   apply(e: JournalEvent): void {
     const f = e.fields;
     if (e.event === 'run_start') {
-      const hadRun = this.runStart !== undefined || this.events > 0;
+      const hadRun = this.runStart !== undefined || this.ownEvents > 0;
       const earlier = this.earlierRuns + (hadRun ? 1 : 0);
+      const pre = this.preRun;
       this.reset();
       this.earlierRuns = earlier;
       const budget = jsonNumber(f.budget_usd);
+      const wtPath = nonEmptyString(f.worktree);
       this.runStart = {
         tsMs: e.tsMs, conductor: nonEmptyString(f.conductor), provider: nonEmptyString(f.provider),
-        worktree: typeof f.worktree === 'boolean' ? f.worktree : undefined, review: typeof f.review === 'boolean' ? f.review : undefined,
+        worktree: typeof f.worktree === 'boolean' ? f.worktree : wtPath !== undefined ? true : f.worktree === null ? false : undefined,
+        worktreePath: wtPath, review: typeof f.review === 'boolean' ? f.review : undefined,
         parallel: jsonNumber(f.parallel), budgetUsd: budget !== undefined && budget > 0 ? budget : undefined,
       };
+      // What the driver logged for this run before run_start: the reaping of an orphan, the run-wide worktree.
+      this.worktrees = pre.worktrees.filter((w) => w.event === 'worktree_created' || w.event === 'worktree_create_failed'
+        || w.event === 'worktree_skipped');
+      this.reaped = pre.reaped;
     }
     this.events++;
+    if (!PRE_RUN.has(e.event)) {
+      this.ownEvents++;
+      if (e.event !== 'run_start') this.preRun = { worktrees: [] };
+    }
     if (e.tsMs !== undefined) {
       this.firstMs ??= e.tsMs;
       this.lastMs = e.tsMs;
@@ -269,12 +313,32 @@ export class DriverFold {
       case 'stop':
         this.stop = { reason: nonEmptyString(f.reason), tsMs: e.tsMs };
         break;
+      case 'deadlock':
+        this.deadlock = {
+          items: (Array.isArray(f.items) ? f.items : []).map(jsonNumber).filter((n): n is number => n !== undefined).slice(0, 50),
+          repairAttempted: f.repair_attempted === true, tsMs: e.tsMs,
+        };
+        break;
+      case 'run_reaped':
+        this.reaped = { priorPid: jsonNumber(f.prior_pid), priorStarted: nonEmptyString(f.prior_started), tsMs: e.tsMs };
+        this.preRun.reaped = this.reaped;
+        break;
+      case 'amendment':
+        this.amendmentEvents++;
+        break;
     }
   }
 
   private worktree(w: WorktreeEvent): void {
     this.worktrees.push(w);
     if (this.worktrees.length > FOLD_LIMITS.worktreeEvents * 2) this.worktrees = this.worktrees.slice(-FOLD_LIMITS.worktreeEvents);
+    this.preRun.worktrees.push(w);
+    if (this.preRun.worktrees.length > FOLD_LIMITS.worktreeEvents) this.preRun.worktrees.shift();
+    if (w.path !== undefined) {
+      this.pathWords.delete(w.path);
+      this.pathWords.set(w.path, w.event);
+      if (this.pathWords.size > FOLD_LIMITS.worktreeEvents) this.pathWords.delete(this.pathWords.keys().next().value!);
+    }
   }
 }
 
@@ -348,6 +412,9 @@ export interface DriverItemView {
   worktree?: { path?: string; branch?: string; state: 'created' | 'removed' | 'preserved' | 'kept' };
 }
 
+/** Plan items a run may add through `@feedback` (upstream's MAX_ADDED_ITEMS, run-wide). */
+export const MAX_AMENDMENTS = 3;
+
 export type SpendLevel = 'none' | 'ok' | 'near' | 'over';
 /** The status bar warns from this share of the budget on. */
 export const NEAR_BUDGET = 0.8;
@@ -377,8 +444,21 @@ export interface DriverRunView {
   progress: { done: number; total: number; running: number; failed: number; conflicts: number };
   spend: DriverSpend;
   conflicts: DriverFold['conflicts'];
-  /** state.json's run-wide worktree (serial `--worktree`). */
+  /** This run's run-wide worktree (serial `--worktree`): state.json's, when this run's `run_start` or events confirm it. */
   runWorktree?: { path: string; branch?: string };
+  /**
+   * A run-wide worktree state.json names that this run did not create (the driver merges state.json and never clears
+   * `worktree_path`): an earlier run's, with what the journal last said of it.
+   */
+  leftWorktree?: { path: string; branch?: string; word?: WorktreeEvent['event'] };
+  /** What the journal last said of each worktree path, any run. */
+  pathWords: ReadonlyMap<string, WorktreeEvent['event']>;
+  /** `deadlock`: the open items stranded (they wait on each other). */
+  deadlock?: DriverFold['deadlock'];
+  /** `run_reaped`: an earlier driver process died with its run active. */
+  reaped?: DriverFold['reaped'];
+  /** Plan amendments added (`amendments_added` of state.json, run-wide, or this run's `amendment` events) of MAX_AMENDMENTS. */
+  amendments: { added: number; max: number };
   learn?: DriverFold['learn'];
   awaiting?: { index?: number; text: string };
   earlierRuns: number;
@@ -430,6 +510,18 @@ function itemState(f: FoldedItem | undefined, planItem: PlanItem | undefined, ac
   return planItem?.done ? 'done' : 'open';
 }
 
+/**
+ * Is state.json's `worktree_path` this run's? Only when this run's `run_start` names it (or, in older journals, says
+ * `worktree: true`), or this run's own `worktree_created` does. A journal with no `run_start` at all cannot tell: trusted.
+ */
+function worktreeConfirmed(fold: DriverFold, path: string): boolean {
+  const rs = fold.runStart;
+  if (rs === undefined) return fold.earlierRuns === 0;
+  if (rs.worktreePath !== undefined) return rs.worktreePath === path;
+  if (fold.worktrees.some((w) => w.event === 'worktree_created' && w.path === path)) return true;
+  return rs.worktree === true && rs.worktreePath === undefined;
+}
+
 /** What the fold, state.json and PLAN.md say together, for the tree, the status bar and the timeline. */
 export function driverRunView(fold: DriverFold, state: StateObject | undefined, plan: Plan | undefined): DriverRunView {
   const active = state?.active === true;
@@ -470,13 +562,14 @@ export function driverRunView(fold: DriverFold, state: StateObject | undefined, 
   }
   const wtPath = nonEmptyString(state?.worktree_path);
   const wtBranch = nonEmptyString(state?.worktree_branch);
+  const ownWorktree = wtPath !== undefined && worktreeConfirmed(fold, wtPath);
   const serialId = leopoldBranch(wtBranch)?.runId;
-  if (serialId) runIds.add(serialId);
+  if (serialId && ownWorktree) runIds.add(serialId);
   const parallelN = fold.runStart?.parallel;
   return {
     driver: (state !== undefined && ownerIsDriver(state)) || fold.runStart !== undefined || fold.sawItemEvents,
     active,
-    stoppedReason: state ? stoppedReason(state) : fold.stop?.reason,
+    stoppedReason: state ? currentStoppedReason(state) : fold.stop?.reason,
     runStart: fold.runStart,
     runIds: [...runIds],
     parallel: (parallelN ?? 1) > 1 || worktrees.size > 0,
@@ -491,11 +584,31 @@ export function driverRunView(fold: DriverFold, state: StateObject | undefined, 
     },
     spend: spendOf(fold, state),
     conflicts: fold.conflicts,
-    runWorktree: wtPath ? { path: wtPath, branch: wtBranch } : undefined,
+    runWorktree: wtPath && ownWorktree ? { path: wtPath, branch: wtBranch } : undefined,
+    leftWorktree: wtPath && !ownWorktree ? { path: wtPath, branch: wtBranch, word: fold.pathWords.get(wtPath) } : undefined,
+    pathWords: fold.pathWords,
+    deadlock: fold.deadlock,
+    reaped: fold.reaped,
+    amendments: { added: Math.max(jsonNumber(state?.amendments_added) ?? 0, fold.amendmentEvents), max: MAX_AMENDMENTS },
     learn: fold.learn,
     awaiting: aw ? { index: aw.index, text: aw.text } : undefined,
     earlierRuns: fold.earlierRuns,
     droppedItems: fold.droppedItems,
     lastEventMs: fold.lastMs,
   };
+}
+
+/**
+ * What a stop left stranded, in words, for the stops that strand something: `deadlock` (the open items that wait on
+ * each other) and `reaped_orphan` (the driver process that died with its run active). Undefined for any other stop.
+ */
+export function strandedText(v: DriverRunView, locale: Locale): string | undefined {
+  if (v.active) return undefined;
+  if (v.stoppedReason === 'deadlock') {
+    const items = v.deadlock?.items.length ? v.deadlock.items.map((n) => `#${n}`).join(', ')
+      : v.items.filter((i) => i.state === 'open').map((i) => `#${i.index}`).join(', ') || '?';
+    return msg(locale, v.deadlock?.repairAttempted ? 'driver.stop.deadlockRepair' : 'driver.stop.deadlock', { items });
+  }
+  if (v.stoppedReason === 'reaped_orphan') return msg(locale, 'driver.stop.reaped_orphan', { pid: v.reaped?.priorPid ?? '?' });
+  return undefined;
 }

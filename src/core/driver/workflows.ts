@@ -71,8 +71,12 @@ export interface WorkflowRun {
 }
 
 const str = (v: unknown, max = TEXT_CAP): string => (typeof v === 'string' ? (v.length > max ? `${v.slice(0, max - 1)}…` : v) : '');
-/** Python's `x or 0` for a number field: a number, else 0. */
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+/**
+ * Python's `x or 0` for a number field: a number, else 0 — and a counter a runtime wrote as a decimal string
+ * (`"4500"`) read as the number it says.
+ */
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v
+  : typeof v === 'string' && /^\d{1,15}(\.\d{1,6})?$/.test(v) ? Number(v) : 0);
 const isRunning = (state: string) => state === 'running' || state === 'queued';
 
 /** One `wf_*.json` object as the dashboard's `_compact_workflow` reduces it (with the agents per phase bounded). */

@@ -16,7 +16,7 @@ export interface WindowFigures {
 export interface RunFigures {
   /** The whole run's tokens, deduplicated per message, main and subagent transcripts; null: none of its transcripts was found. */
   tokens: Tokens | null;
-  /** The whole run's USD estimate (priced models only: see `unpriced`); null when `tokens` is. */
+  /** The whole run's USD estimate (priced models only: see `unpriced`); null when `tokens` is, or no model of it is priced. */
   costUsd: number | null;
   perWindow: WindowFigures[];
   /** A figure is still partial: a transcript was read from its tail and the bytes before are not counted yet. */
@@ -58,6 +58,11 @@ export function runFigures(windows: readonly WindowCounts[], prices: PriceTable)
     costUsd = (costUsd ?? 0) + usd;
     return { window: w.window, tokens: exact(t), costUsd: usd };
   });
+  // Tokens of no priced model: the estimate is unknown ("unknown price"), never $0.
+  const noPrice = (usd: number | null, t: Tokens | null) => usd === 0 && unpriced.size > 0 && t !== null
+    && t.input + t.output + t.cacheWrite + t.cacheRead > 0;
+  if (noPrice(costUsd, tokens)) costUsd = null;
+  for (const w of perWindow) if (noPrice(w.costUsd, w.tokens)) w.costUsd = null;
   return {
     tokens: tokens && exact(tokens), costUsd, perWindow, partial: windows.some((w) => w.counting), unpriced: [...unpriced].sort(), missing,
     prices: tableName(prices),

@@ -55,6 +55,7 @@ export const LIVE_EN = {
   'live.cost': 'Cost (estimate)',
   'live.cost.desc': '≈ ${usd} window · ≈ ${run} run',
   'live.cost.unknown': 'unknown',
+  'live.cost.unknownPrice': 'unknown price',
   'live.cost.unpriced': ' · {models} unpriced',
   'live.cost.tooltip': "An estimate, per model id, from the price table bundled with the extension ({table}), with the $LEOPOLD_PRICES " +
     ("and .leopold/prices.json overrides; 1-hour cache writes at their own price. leopold watch's dashboard prices by model family with " +
@@ -163,6 +164,7 @@ export const LIVE_PT_BR: Record<keyof typeof LIVE_EN, string> = {
   'live.cost': 'Custo (estimativa)',
   'live.cost.desc': '≈ ${usd} janela · ≈ ${run} run',
   'live.cost.unknown': 'desconhecido',
+  'live.cost.unknownPrice': 'preço desconhecido',
   'live.cost.unpriced': ' · {models} sem preço',
   'live.cost.tooltip': 'Uma estimativa, por id de modelo, pela tabela de preços que vem com a extensão ({table}), com as substituições ' +
     ('de $LEOPOLD_PRICES e .leopold/prices.json; escritas em cache de 1 hora pelo seu próprio preço. O painel do leopold watch precifica ' +

@@ -139,8 +139,12 @@ export interface PriceAnswer {
   price: Price;
   /** Which row priced it: the override key, or the bundled model's id. */
   id: string;
-  source: 'override' | 'table';
+  /** `fallback`: a `gpt-*` model the table does not know, priced as `leopold watch` prices it (its generic `gpt` row). */
+  source: 'override' | 'table' | 'fallback';
 }
+
+/** `leopold watch`'s generic `gpt` row (USD per million tokens), for the `gpt-*` models its table does not list. */
+export const GPT_FALLBACK: Price = Object.freeze({ in: 1.25, out: 10, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0.125 });
 
 /**
  * The price of one request of `model` at `atMs` with a prompt of `prompt` tokens: an override (an exact key, else the
@@ -154,7 +158,8 @@ export function priceFor(table: PriceTable, model: string | undefined, atMs?: nu
   for (const [k, p] of table.overrides) if (k === m) return { price: p, id: k, source: 'override' };
   for (const [k, p] of table.overrides) if (m.includes(k)) return { price: p, id: k, source: 'override' };
   const b = bundledModel(table.bundled, model!);
-  if (!b) return undefined;
+  // An unknown Codex model: the dashboard's generic gpt price, said as a fallback (never $0).
+  if (!b) return m.startsWith('gpt') ? { price: GPT_FALLBACK, id: 'gpt', source: 'fallback' } : undefined;
   const r = ratesAt(b, atMs);
   const input = rate(r.input_mtok, prompt) ?? 0;
   const cacheWrite = rate(r.cache_write_mtok, prompt) ?? input;

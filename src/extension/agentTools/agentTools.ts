@@ -7,8 +7,8 @@ import * as vscode from 'vscode';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import {
-  AGENT_TOOLS, ToolInputError, checkCheckpointAnswer, checkStatusReads, markUntrusted, projectArg, recentEventsAnswer,
-  searchDecisionsAnswer, toolInput, type AgentToolName,
+  AGENT_TOOLS, ToolInputError, checkCheckpointAnswer, checkStatusReads, itemArg, markUntrusted, projectArg, recentEventsAnswer,
+  runStatusAnswer, searchDecisionsAnswer, toolInput, type AgentToolName,
 } from '../../core/agent/tools';
 import { isWithin } from '../../core/files';
 import type { LeopoldContext } from '../foundation/context';
@@ -17,6 +17,7 @@ import { uiLocale } from '../foundation/locale';
 import { projectRunStatus } from '../control/runStatus';
 import type { SupervisorHub } from '../control/supervisor';
 import type { LiveRuns } from '../live/live';
+import type { DriverHub } from '../driver/hub';
 import { mcpApi, toolApi } from './lm';
 
 export const MCP_PROVIDER_ID = 'leopold.status';
@@ -59,22 +60,27 @@ async function workspaceFile(file: string, project: LeopoldProject): Promise<str
 }
 
 /** One tool call's answer (JSON-able), or a ToolInputError saying what was wrong with the call. */
-async function answer(ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, name: AgentToolName, raw: unknown): Promise<unknown> {
+async function answer(ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, name: AgentToolName, raw: unknown,
+  drivers?: DriverHub): Promise<unknown> {
   const input = toolInput(raw);
   const project = projectFor(ctx, projectArg(input));
   // Every read by real path inside the workspace's folders: the same check as a `file` input.
   const read = (f: string) => workspaceFile(f, project);
   switch (name) {
-    case 'leopold_run_status':
+    case 'leopold_run_status': {
+      itemArg(input);
       await checkStatusReads(project.leoDir, read);
-      return markUntrusted(await projectRunStatus(project, hub, live));
+      // The driver run as the tree's driver nodes hold it (the same snapshot), for `driver` and an item question.
+      const driver = drivers?.get(project)?.model.snapshot;
+      return markUntrusted(runStatusAnswer(await projectRunStatus(project, hub, live, driver), input, driver));
+    }
     case 'leopold_check_checkpoint': return checkCheckpointAnswer(input, project.leoDir, read, uiLocale());
     case 'leopold_recent_events': return recentEventsAnswer(input, project.leoDir, read, uiLocale());
     case 'leopold_search_decisions': return searchDecisionsAnswer(input, project.leoDir, read);
   }
 }
 
-export function registerAgentTools(ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns): AgentToolsTestApi {
+export function registerAgentTools(ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, drivers?: DriverHub): AgentToolsTestApi {
   const registered: string[] = [];
   const tools = toolApi();
   if (!tools) ctx.log.info('language-model tools: this VS Code has no vscode.lm.registerTool (1.95+); the Leopold tools are not offered');
@@ -83,7 +89,7 @@ export function registerAgentTools(ctx: LeopoldContext, hub: SupervisorHub, live
       prepareInvocation: () => ({ invocationMessage: vscode.l10n.t('Reading the Leopold run…') }),
       invoke: async (options) => {
         try {
-          return tools!.result(JSON.stringify(await answer(ctx, hub, live, def.name, options.input)));
+          return tools!.result(JSON.stringify(await answer(ctx, hub, live, def.name, options.input, drivers)));
         } catch (err) {
           if (!(err instanceof ToolInputError)) ctx.log.error(`${def.name}: ${(err as Error).stack ?? String(err)}`);
           // The message goes back to the model, which may call again with what it lacked.

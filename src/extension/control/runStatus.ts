@@ -9,14 +9,16 @@ import { uiLocale } from '../foundation/locale';
 import type { LeopoldProject } from '../foundation/projects';
 import type { LiveRuns } from '../live/live';
 import type { SupervisorHub } from './supervisor';
+import type { DriverSnapshot } from '../../core/driver/model';
 
-export async function projectRunStatus(project: LeopoldProject, hub: SupervisorHub, live: LiveRuns): Promise<RunStatusData> {
+export async function projectRunStatus(project: LeopoldProject, hub: SupervisorHub, live: LiveRuns,
+  driver?: DriverSnapshot): Promise<RunStatusData> {
   await project.model.ready();
   const view = hub.viewFor(project) ?? (await hub.settled(project));
   if (!view) throw new Error(`the relaunch loop of ${project.root} has not read the run yet`);
   const decisions = await readText(join(project.leoDir, 'DECISIONS.md'));
   return runStatusData({
     snapshot: project.model.snapshot, decision: view.decision, live: live.of(project).view, harness: view.snapshot.harness,
-    decisionEntries: decisions === undefined ? 0 : decisionCount(decisions), nowMs: Date.now(), locale: uiLocale(),
+    decisionEntries: decisions === undefined ? 0 : decisionCount(decisions), nowMs: Date.now(), locale: uiLocale(), driver,
   });
 }

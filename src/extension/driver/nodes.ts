@@ -6,7 +6,7 @@
 // tooltips only, clipped.
 import { join } from 'node:path';
 import type { DriverSnapshot, DriverWorktree } from '../../core/driver/model';
-import type { DriverItemView, ItemState } from '../../core/driver/run';
+import { strandedText, type DriverItemView, type ItemState } from '../../core/driver/run';
 import type { SentCommand } from '../../core/driver/commands';
 import type { Amendment } from '../../core/driver/amendments';
 import type { WorkflowRun } from '../../core/driver/workflows';
@@ -336,6 +336,7 @@ export function driverRunNode(root: string, leoDir: string, input: DriverTreeInp
       : m('driver.run.desc', { done: v.progress.done, total: v.progress.total, running: v.progress.running }),
     v.spend.budgetUsd !== undefined || v.spend.spentUsd > 0 ? spendText(v.spend, locale) : undefined,
     v.awaiting ? m('driver.awaiting', { text: clip(v.awaiting.text, 80) }) : undefined,
+    strandedText(v, locale),
   ].filter(Boolean).join(' · ');
   const tooltip = [
     m('driver.run.tooltip', { parallel: parallel ? m('driver.run.tooltip.parallel', { n: parallel }) : '' }),

@@ -27,6 +27,7 @@ export function settingsCommandFor(extension: vscode.ExtensionContext, key: stri
 /** Opens the settings editor at `key`, where it lives (the Remote tab for a machine setting in a remote window). */
 export function openSetting(extension: vscode.ExtensionContext, key: string): Thenable<unknown> {
   const c = settingsCommandFor(extension, key);
+  // eslint-disable-next-line leopold/no-spread-call -- a command's one or two arguments, never a long list
   return vscode.commands.executeCommand(c.command, ...c.args);
 }
 

@@ -16,6 +16,7 @@ import { msg, msgN, type Locale, type MessageArgs, type MessageKey } from '../..
 import { clip } from '../../core/inert';
 import type { NodeData } from './nodeData';
 import { formatCount, formatUsd } from '../../core/live/format';
+import { pushAll } from '../../core/arrays';
 
 export { formatCount, formatUsd };
 
@@ -79,9 +80,12 @@ function runFigureNodes(root: string, view: LiveView, locale: Locale, window?: n
       : unknownTokensNode(`${root}::live:tokens.run`, m('live.tokens.run'), locale, lines),
     {
       id: `${root}::live:cost`, label: m('live.cost'), collapsible: 'none', icon: { id: 'credit-card' }, contextValue: 'live.cost',
-      description: (usd === undefined ? m('live.cost.unknown') : window === undefined ? m('live.totals.costRun', { run: usd })
-        : m('live.cost.desc', { usd: curFig?.costUsd == null ? '?' : formatUsd(curFig.costUsd, locale), run: usd }))
-        + (unpriced ? m('live.cost.unpriced', { models: unpriced }) : ''),
+      // No figure at all: "unknown price" when the tokens are there but no model of theirs is priced, never $0.
+      description: usd === undefined ? (fig.tokens && unpriced ? m('live.cost.unknownPrice') + m('live.cost.unpriced', { models: unpriced })
+        : m('live.cost.unknown'))
+        : (window === undefined ? m('live.totals.costRun', { run: usd })
+          : m('live.cost.desc', { usd: curFig?.costUsd == null ? '?' : formatUsd(curFig.costUsd, locale), run: usd }))
+          + (unpriced ? m('live.cost.unpriced', { models: unpriced }) : ''),
       tooltip: m('live.cost.tooltip', { table: fig.prices }) + (unpriced ? m('live.cost.tooltip.unpriced', { models: unpriced }) : ''),
     },
   ];
@@ -199,7 +203,7 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
       cur.subagentFiles, cur.counting, locale)
       : unknownTokensNode(`${root}::live:tokens.window`, windowLabel, locale));
   }
-  if (view.windows.length > 0) children.push(...runFigureNodes(root, view, locale, view.window));
+  if (view.windows.length > 0) pushAll(children, runFigureNodes(root, view, locale, view.window));
   // The dashboard's meters, with the subagents map under its meter; their names in the person's language.
   const meterLabel = (l: string) => m(`live.meter.label.${l}` as MessageKey);
   const meters = dashboardMeters(state, snap.guardrails.maxIterations, snap.guardrails.maxFailures, g, input?.decisions);

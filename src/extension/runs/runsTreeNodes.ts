@@ -12,7 +12,7 @@ import { runCondition, windowFacts, type ArchivedRun, type RunWindow } from '../
 import { startChoice } from '../../core/start';
 import { withLiveSize } from '../../core/live/meters';
 import { describeStateRead } from '../../core/state';
-import { currentWindow, iterationOf, objectField, resolveMaxIterations, stoppedReason } from '../../core/fields';
+import { currentStoppedReason, currentWindow, iterationOf, objectField, resolveMaxIterations, stoppedReason } from '../../core/fields';
 import { personNeededReason } from '../../core/continuity/pill';
 import { formatLocal, utcTooltip } from '../../core/time';
 import { fileKindWords, formatSize } from '../../core/files';
@@ -216,8 +216,8 @@ export function buildProjectNode(
         : { id: cond.kind === 'active' ? 'pulse' : cond.kind === 'stopping' ? 'stop-circle' : snap.status.kind === 'rolled' ? 'debug-pause'
           : snap.status.kind === 'finished' ? 'pass' : 'debug-stop' },
       tooltip: `${m('tree.status.tooltip', { label: cond.label })}${cond.stop ? `\n${m('tree.status.stop')}` : ''}`
-        + `${cond.ownerGone ? `\n${m('tree.status.ownerGone')}` : ''}${state.stopped_reason
-          ? `\nstopped_reason: ${String(state.stopped_reason)}` : ''}`,
+        + `${cond.ownerGone ? `\n${m('tree.status.ownerGone')}` : ''}${currentStoppedReason(state)
+          ? `\nstopped_reason: ${currentStoppedReason(state)}` : ''}`,
       open: { path: join(leo, 'state.json') },
     });
     runChildren.push({

@@ -15,6 +15,14 @@ const TABLE: Record<string, string[]> = {
   info: ['stop', 'item_done', 'compact_checkpoint'],
 };
 
+// The SDK driver's own events (loop.ts) the watcher does not register (issue 30): our severities.
+const DRIVER_TABLE: Record<string, string[]> = {
+  crit: ['review_node_edited', 'preflight_rejected', 'deadlock'],
+  high: ['run_reaped', 'escalation_unsettled', 'tool_refused', 'persona_decision', 'checkpoint_error'],
+  med: ['literal_reset', 'tournament_applied', 'tournament_no_winner'],
+  low: ['tool_run', 'checkpoint_consumed', 'digest_seeded', 'worker_turn'],
+};
+
 describe('event icons by what the event means to a person (issue 23)', () => {
   it('a relaunch reads good, a refusal asks for attention, a failure is bad; every toned name is a registered event', () => {
     assert.strictEqual(eventTone('window_relaunch'), 'good');
@@ -35,7 +43,8 @@ describe('event severity registry (core/events)', () => {
     const names = Object.values(TABLE).flat();
     assert.strictEqual(names.length, 52);
     for (const [sev, list] of Object.entries(TABLE)) for (const n of list) assert.strictEqual(eventInfo(n).severity, sev, n);
-    assert.deepStrictEqual(Object.keys(EVENT_REGISTRY).sort(), [...names].sort());
+    const driver = Object.values(DRIVER_TABLE).flat();
+    assert.deepStrictEqual(Object.keys(EVENT_REGISTRY).sort(), [...names, ...driver].sort());
     for (const n of names) {
       const en = eventInfo(n).meaning, pt = eventInfo(n, 'pt-br').meaning;
       assert.ok(en.length > 10 && pt.length > 10, n);
@@ -47,8 +56,27 @@ describe('event severity registry (core/events)', () => {
     assert.strictEqual(eventInfo('awaiting_human').severity, 'high');
   });
 
+  it('the driver\'s own events (issue 30): each its severity and words in both languages; tournament_* as one family; details that say what stranded', () => {
+    for (const [sev, list] of Object.entries(DRIVER_TABLE)) {
+      for (const n of list) {
+        const en = eventInfo(n).meaning, pt = eventInfo(n, 'pt-br').meaning;
+        assert.strictEqual(eventInfo(n).severity, sev, n);
+        assert.ok(en.length > 10 && pt.length > 10 && en !== pt, n);
+      }
+    }
+    assert.deepStrictEqual(eventInfo('tournament_started'), { severity: 'med', meaning: 'a best-of-k tournament step' });
+    assert.strictEqual(eventTone('deadlock'), 'bad');
+    assert.strictEqual(eventTone('run_reaped'), 'attention');
+    assert.strictEqual(eventDetail('deadlock', { items: [2, 3], repair_attempted: true, repair_ok: false }), 'stranded: #2, #3');
+    assert.strictEqual(eventDetail('deadlock', { items: [2, 3] }, 'pt-br'), 'encalhados: #2, #3');
+    assert.strictEqual(eventDetail('run_reaped', { prior_pid: 41001, prior_started: '2026-10-05T08:50:00.000Z' }),
+      'prior pid 41001 · started 2026-10-05T08:50:00.000Z');
+    assert.strictEqual(eventDetail('tool_run', { item: 'x', command: 'npm test', exit: 1, ms: 900, timed_out: false, output: 'boom' }),
+      'npm test · exit 1');
+  });
+
   it('unregistered events are generic info; window_relaunch_failed has the corrected meaning; the two overrides', () => {
-    assert.deepStrictEqual(eventInfo('tool_run'), { severity: 'info', meaning: '' });
+    assert.deepStrictEqual(eventInfo('tool_run_v9'), { severity: 'info', meaning: '' });
     assert.deepStrictEqual(eventInfo('__proto__'), { severity: 'info', meaning: '' });
     assert.match(eventInfo('window_relaunch_failed').meaning, /never reactivated/);
     assert.strictEqual(eventInfo('subagent_spawn', 'en', { fork: true }).severity, 'high');
@@ -63,7 +91,7 @@ describe('event severity registry (core/events)', () => {
     assert.strictEqual(eventDetail('stop', { reason: 'user_stop', forced: false, session: 'dddd2222' }), 'reason: user_stop');
     assert.strictEqual(eventDetail('awaiting_human', { item: 3, text: 'Pick' }), 'item 3 needs you · Pick');
     // Generic: unregistered and registered-without-a-form alike; objects, arrays and nulls skipped; ts/event left out.
-    assert.strictEqual(eventDetail('tool_run', { ts: 'x', event: 'tool_run', tool: 'make', exit: 2, args: ['test'], meta: { a: 1 }, none: null, session: 'dddd2222' }),
+    assert.strictEqual(eventDetail('tool_ran', { ts: 'x', event: 'tool_ran', tool: 'make', exit: 2, args: ['test'], meta: { a: 1 }, none: null, session: 'dddd2222' }),
       'tool make · exit 2 · session dddd2222');
     assert.strictEqual(eventDetail('config_change_blocked', { file: '.claude/settings.json', session: 's' }), 'file .claude/settings.json · session s');
     assert.strictEqual(genericFields({ text: 'a'.repeat(1000) }).length, 'text '.length + 200, 'strings are bounded');

@@ -91,7 +91,9 @@ async function assertMatchesTree(root: string, d: RunStatusData, now = NOW): Pro
       + (pct >= 100 ? ' · roll' : pct >= 80 ? ' · checkpoint band' : ''), 'context');
   } else assert.equal(d.context.mb, null, 'no gauge in the tree, none in the data');
   const cost = find(tree, '::live:cost');
-  if (cost) assert.ok(cost.description!.endsWith(`≈ $${formatUsd(d.costUsd!)} run`), `costUsd: ${cost.description} vs ${d.costUsd}`);
+  // A driver run's cost is its spend, as the Driver run node shows it (driverStatus.test compares it with that node).
+  if (d.driver) assert.equal(d.costUsd, d.driver.spendUsd, 'a driver run: costUsd is its spend');
+  else if (cost) assert.ok(cost.description!.endsWith(`≈ $${formatUsd(d.costUsd!)} run`), `costUsd: ${cost.description} vs ${d.costUsd}`);
   else assert.equal(d.costUsd, null);
   const runTokens = find(tree, '::live:tokens.run');
   if (runTokens) {
@@ -354,6 +356,23 @@ describe('leopold-status: the command (dist/status.js as a child process)', func
     await sleep(300);
     assert.equal(await fs.readFile(path.join(dir, 'spawned.log'), 'utf8').catch(() => 'never'), 'never', 'nothing was spawned');
     assert.deepEqual(fileStamps(root), before, 'nothing in the project was written');
+  });
+
+  it('relaunch_failed (the relaunched window never reactivated the run): the loop does nothing, reason relaunch_failed', async () => {
+    // The upstream case: the watcher fired window 4 (relaunch_result fired:claude) and the child never reactivated the
+    // run within 120 s; its verdict is relaunch_failed — nothing fired, nothing refused.
+    const dir = tempFolder('leo-status-');
+    const root = path.join(dir, 'rolled');
+    await fs.cp(path.join(FIXTURES, 'rolled-window-3'), root, { recursive: true });
+    const stateFile = path.join(root, '.leopold', 'state.json');
+    const st = JSON.parse(await fs.readFile(stateFile, 'utf8'));
+    await fs.writeFile(stateFile, JSON.stringify({ ...st, relaunch_window: 4, relaunch_result: 'fired:claude', relaunch_at: '2026-09-04T08:23:00Z' }));
+    const d = await readRunStatus(root, { nowMs: Date.parse('2026-09-04T08:30:00Z'), env: {}, home: '/nonexistent-home' });
+    assert.deepEqual(d.loop, { action: 'none', reason: 'relaunch_failed' });
+    assert.equal(humanLines(d)[1], 'loop: nothing to do (relaunch_failed)');
+    // Within the 120 s the child has, the record stands: already handled.
+    const early = await readRunStatus(root, { nowMs: Date.parse('2026-09-04T08:24:00Z'), env: {}, home: '/nonexistent-home' });
+    assert.deepEqual(early.loop, { action: 'none', reason: 'already_handled' });
   });
 
   it('hostile projects (FIFO state, 1e9 windows, 99 MB state, FIFO brief files, long lines) are answered, exit 0, within bounds', async () => {
