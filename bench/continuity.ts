@@ -16,12 +16,12 @@ import { ProjectModel } from '../src/core/project';
 import { spawnDetached } from '../src/core/continuity/spawn';
 import { formatUtc } from '../src/core/time';
 import { median } from './stats';
+import { sleep } from '../test/support/wait';
 
 const COALESCE_MS = 40;
 const ROLLS = 25;
 const IDLE_S = 10;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function project(dir: string, state: Record<string, unknown>): Promise<{ root: string; leo: string; transcript: string }> {
   const root = path.join(dir, 'project');

@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { closeSync, constants, existsSync, openSync, promises as fs, readdirSync, lstatSync, writeFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
+import { rng } from '../support/rng';
 import { LONG_JOURNAL_EVENTS, longOnPlan, makeHostileSet, type HostileFolder } from '../fixtures/hostile';
 import * as planModule from '../../src/core/plan';
 import { readBounded, readText, openRegular } from '../../src/core/files';
@@ -266,17 +267,6 @@ describe('a huge state.json: observed by stat, never parsed', function () {
   });
 });
 
-/** A small seeded PRNG (mulberry32): the property tests are reproducible from their seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('the journal: line boundaries whatever the line length, in bounded memory; rewrites noticed', function () {
   this.timeout(120_000);

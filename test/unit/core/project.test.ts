@@ -8,6 +8,7 @@ import { formatLocal } from '../../../src/core/time';
 import { parseRunName, sortRuns } from '../../../src/core/runs';
 import { ARCHIVE_PAGE, archivedRunFileNodes, buildProjectNode, changedNodes, type NodeData } from '../../../src/extension/runs/runsTreeNodes';
 import { tempFolder } from '../../support/tempDir';
+import { findNode } from '../../support/tree';
 
 const fixtures = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'projects');
 const NOW = Date.UTC(2026, 8, 4, 8, 25, 0);
@@ -17,7 +18,7 @@ async function copyFixture(name: string): Promise<string> {
   await fs.cp(path.join(fixtures, name), dir, { recursive: true });
   return path.join(dir, '.leopold');
 }
-const find = (n: NodeData, id: string): NodeData | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+const find = (n: NodeData, id: string): NodeData | undefined => findNode(n, id);
 const head = (leo: string) => ({ root: path.dirname(leo), name: 'p' });
 
 describe('a project loaded together (core/project) and its tree nodes', () => {
