@@ -54,7 +54,8 @@ export function prepareScenario(s) {
     LEOPOLD_TEST_FOLDERS: JSON.stringify(folders),
     LEOPOLD_FAKE_AGENT_LOG: join(runDir, 'agent-calls.jsonl'),
     LEOPOLD_TEST_RESULTS: resultsFile,
-    ...(s.env ?? {}),
+    // `${runDir}` in a scenario's env is its scratch dir (removed and made anew each run): nothing goes to the system's temp folder.
+    ...Object.fromEntries(Object.entries(s.env ?? {}).map(([k, v]) => [k, String(v).replaceAll('${runDir}', runDir)])),
   };
   return { runDir, folders, workspaceFile, env, resultsFile, open: workspaceFile ?? folders[0] };
 }

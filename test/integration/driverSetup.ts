@@ -4,13 +4,13 @@
 // Prints the folders to open, as JSON.
 //   node out/integration/driverSetup.js <workspace dir>
 import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { parallelRun, serialRun, writeWorkflowFile } from '../fixtures/driver';
-
-/** The `CLAUDE_CONFIG_DIR` the driver scenarios' scenario.json set for the extension host. */
-export const CLAUDE_CONFIG = '/tmp/leopold-it-driver-claude-config';
 
 const [wsDir] = process.argv.slice(2);
 if (!wsDir) throw new Error('usage: driverSetup.js <workspace dir>');
+/** The `CLAUDE_CONFIG_DIR` the driver scenarios' scenario.json set for the extension host: `${runDir}/claude-config`. */
+const CLAUDE_CONFIG = path.join(path.dirname(wsDir), 'claude-config');
 void (async () => {
   const parallel = await parallelRun(wsDir);
   const serial = await serialRun(wsDir);

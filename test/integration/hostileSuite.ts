@@ -9,9 +9,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { leopold, testFolders, waitFor } from './helpers';
 import { agentCalls, claudeTranscript, events, readState, rolled, writeState } from './supervisorUtil';
+import { findNode } from '../support/tree';
 
 type Plain = { id: string; label: string; description?: string; children?: Plain[] };
-const find = (n: Plain, id: string): Plain | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+const find = (n: Plain, id: string): Plain | undefined => findNode(n, id);
 
 /** Rejects when `p` has not settled after `ms`. */
 function within<T>(what: string, p: Thenable<T>, ms = 10_000): Promise<T> {

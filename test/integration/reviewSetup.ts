@@ -5,10 +5,10 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { reviewProject } from '../fixtures/reviewProject';
 
-export const REVIEW_CLAUDE_CONFIG = '/tmp/leopold-it-review-claude-config';
-
 const [wsDir] = process.argv.slice(2);
 if (!wsDir) throw new Error('usage: reviewSetup.js <workspace dir>');
+/** The `CLAUDE_CONFIG_DIR` the review scenarios' scenario.json set for the extension host: `${runDir}/claude-config`. */
+const REVIEW_CLAUDE_CONFIG = path.join(path.dirname(wsDir), 'claude-config');
 void (async () => {
   await fs.rm(REVIEW_CLAUDE_CONFIG, { recursive: true, force: true });
   const { root } = await reviewProject(wsDir, path.join(REVIEW_CLAUDE_CONFIG, 'projects', 'review'), true);

@@ -50,4 +50,4 @@ export function rolled(transcript: string, over: Record<string, unknown> = {}): 
   };
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { sleep } from '../support/wait';

@@ -3,7 +3,7 @@
 // processes of the claim path, 200 stops of every kind: one agent per stop).
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tick } from '../../src/core/continuity/runner';
 import { stopNowApply } from '../../src/core/continuity/stopNow';
@@ -11,20 +11,17 @@ import { endProcessTree, verifyOwnerPid } from '../../src/core/continuity/proc';
 import { touchFlagFile } from '../../src/core/atomic';
 import { formatUtc } from '../../src/core/time';
 import { Project } from '../support/continuityFixture';
+import { fakeAgent } from '../support/agent';
+import { sleep, waitFor } from '../support/wait';
 
 const linux = process.platform === 'linux';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * A fake agent named `claude` in the project: it says it is ready, and on SIGTERM its "Stop hook" writes a roll
  * (context_budget, the next window, fresh) the way the hook does (temp file + mv), then it exits.
  */
 function agentScript(p: Project): string {
-  const bin = join(p.tmp, 'bin');
-  mkdirSync(bin, { recursive: true });
-  const file = join(bin, 'claude');
-  writeFileSync(file, `#!/usr/bin/env bash
-roll() {
+  return fakeAgent(join(p.tmp, 'bin'), 'claude', `roll() {
   now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
   printf '{"active":false,"stopped_reason":"context_budget","iteration":7,"max_iterations":50,"windows":3,"window_zero_streak":0,"checkpoint_written":true,"last_turn":"%s","transcript_path":"${p.transcript}"}\\n' "$now" > .leopold/state.json.tmp
   mv .leopold/state.json.tmp .leopold/state.json
@@ -32,11 +29,11 @@ roll() {
 }
 trap roll TERM
 echo ready > .agent-ready
-sleep 60 & wait
-`);
-  chmodSync(file, 0o755);
-  return file;
+sleep 60 & wait`);
 }
+
+/** Stop now's grace before SIGKILL: long enough for the agent's Stop hook on a loaded machine (it exits in ms). */
+const GRACE_MS = 30_000;
 
 describe('Stop now during a roll: the kill switch first, then the signal (real agent, real loop)', function () {
   this.timeout(300_000);
@@ -49,36 +46,41 @@ describe('Stop now during a roll: the kill switch first, then the signal (real a
     rmSync(join(p.root, '.agent-ready'), { force: true });
     p.remove('STOP');
     const agent = spawn(file, [], { cwd: p.root, stdio: 'ignore', detached: true });
-    while (!existsSync(join(p.root, '.agent-ready'))) await sleep(2);
+    // Ready means its Stop hook (the TERM trap) is in place: only then is there a roll to write as it dies.
+    await waitFor('the fake agent to say it is ready', () => existsSync(join(p.root, '.agent-ready')));
     const claimed = formatUtc(Date.now() + 1000);
     p.setState({ active: true, iteration: 7, windows: 2, started_at: claimed, last_turn: claimed, owner: { session_id: 'trial', claimed_at: claimed, pid: String(agent.pid) }, transcript_path: p.transcript });
     let relaunches = 0;
     let running = true;
+    let ticks = 0;
     const loop = (async () => {
       while (running) {
+        ticks++;
         await tick(p.opts({ now: Date.now, lock: { retryMs: 1, tries: 20_000 }, spawn: async () => (relaunches++, {}) }));
         await sleep(1);
       }
     })();
-    const exited = new Promise((r) => agent.once('exit', r));
+    const exited = new Promise<string>((r) => agent.once('exit', (code, sig) => r(sig ? `killed by ${sig}` : `exit ${code}`)));
     const target = async () => {
       const c = await verifyOwnerPid(agent.pid!, p.root, Date.parse(claimed), Date.now());
       if (!c.ok) throw new Error(`the agent was not verified: ${c.reason}`);
       return [c.info];
     };
     if (order === 'stop-first') {
-      const r = await stopNowApply(p.leo, target, { graceMs: 2000 });
+      const r = await stopNowApply(p.leo, target, { graceMs: GRACE_MS });
       assert.equal(r.ended.length, 1);
     } else {
       // The old order: end the agent, then create the kill switch.
-      await endProcessTree((await target())[0], 2000);
+      await endProcessTree((await target())[0], GRACE_MS);
       await touchFlagFile(join(p.leo, 'STOP'));
     }
-    await exited;
-    await sleep(60); // the loop reads the roll a few more times
+    const how = await exited;
+    // The loop reads the roll a few more times: three more ticks begun after the agent ended.
+    const seen = ticks;
+    await waitFor('three loop ticks after the agent ended', () => ticks >= seen + 3);
     running = false;
     await loop;
-    assert.equal(p.state().stopped_reason, 'context_budget', 'the agent wrote its roll as it died');
+    assert.equal(p.state().stopped_reason, 'context_budget', `the agent (${how}) did not write its roll as it died`);
     // What the loop decides on the roll from now on (a tick in flight at the end may have read the state before it).
     const after = await tick(p.opts({ now: Date.now, spawn: async () => (relaunches++, {}) }));
     return { relaunches, verdict: after.decision.verdict };
@@ -128,11 +130,7 @@ describe('Resume in two extension hosts at once: one agent per stop (two real pr
         else if (kind === 'api_error') p.setState({ ...p.apiError(40), started_at: stamp });
         else p.setState({ active: false, stopped_reason: kind, iteration: 50, windows: 3, started_at: stamp });
         writeFileSync(round, String(r));
-        const deadline = Date.now() + 20_000;
-        while (lines().filter((l) => l.startsWith(`${r} `)).length < 2) {
-          if (Date.now() > deadline) throw new Error(`round ${r}: both processes did not answer`);
-          await sleep(2);
-        }
+        await waitFor(`round ${r}: both processes' answers`, () => lines().filter((l) => l.startsWith(`${r} `)).length >= 2, 60_000, 2);
       }
     } finally {
       writeFileSync(round, 'done');

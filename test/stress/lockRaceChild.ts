@@ -7,10 +7,10 @@ import { appendFileSync, readFileSync, promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { withStateLock } from '../../src/core/atomic';
 import { tick } from '../../src/core/continuity/runner';
+import { sleep } from '../support/wait';
 
 const [mode, trialsFile, log] = process.argv.slice(2);
 const { groups } = JSON.parse(readFileSync(trialsFile, 'utf8')) as { groups: { at: number; dirs: string[] }[] };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const lockOpts = { retryMs: 2, tries: 20_000 };
 
 async function hold(root: string): Promise<void> {

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { rng } from '../fixtures/random';
+import { rng } from '../support/rng';
 import { ProjectModel } from '../../src/core/project';
 import { decide } from '../../src/core/continuity/decide';
 import { loadSnapshot } from '../../src/core/continuity/runner';
@@ -17,20 +17,14 @@ import { buildProjectNode, type NodeData } from '../../src/extension/runs/runsTr
 import { tempFolder } from '../support/tempDir';
 import { statusBarText, statusMulti } from '../../src/extension/control/statusText';
 import { inert } from '../../src/extension/foundation/untrusted';
+import { findNode } from '../support/tree';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 /** Thousands of random runs: each surface is a pure function of the one model, so this stays a few seconds. */
 const SEEDS = 2000;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-function find(n: NodeData, id: string): NodeData | undefined {
-  if (n.id === id) return n;
-  for (const c of n.children ?? []) {
-    const hit = find(c, id);
-    if (hit) return hit;
-  }
-  return undefined;
-}
+const find = (n: NodeData, id: string): NodeData | undefined => findNode(n, id);
 
 /** A random `.leopold/` whose state, plan, guardrails, journal, STOP and checkpoint vary independently. */
 function writeProject(dir: string, r: () => number): void {

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { leopold, testFolders, waitFor, leoFile } from '../helpers';
 import { claudeTranscript, sleep, stamp, writeState } from '../supervisorUtil';
 import { binariesFor } from '../../../src/extension/control/supervisor';
+import { findNode } from '../../support/tree';
 
 const AGENT = `#!/usr/bin/env bash
 mode=$(cat .agent-mode 2>/dev/null)
@@ -116,7 +117,7 @@ suite('the controls at their edges (trusted, a fake claude from user settings)',
     assert.strictEqual(fs.readFileSync(leoFile(deep, 'state.json'), 'utf8'), text, 'not a byte changed');
     await bounded('the tree', api.runsTree.refresh(), 10_000);
     await api.runsTree.idle();
-    const find = (n: any): any => (n.id === `${deep}::state-error` ? n : (n.children ?? []).map(find).find(Boolean));
+    const find = (n: any): any => findNode(n, `${deep}::state-error`);
     const node = (api.runsTree.render() as any[]).map(find).find(Boolean);
     assert.strictEqual(node?.label, 'state.json is invalid');
   });
@@ -232,7 +233,7 @@ suite('the controls at their edges (trusted, a fake claude from user settings)',
   test('120 archived runs: the newest 50, then "70 more…"; a click shows 50 more', async () => {
     const archives = async () => {
       await api.runsTree.idle();
-      const find = (n: any): any => (n.id === `${plain}::archives` ? n : (n.children ?? []).map(find).find(Boolean));
+      const find = (n: any): any => findNode(n, `${plain}::archives`);
       return (api.runsTree.render() as any[]).map(find).find(Boolean);
     };
     const a = await waitFor('the archives', async () => { const x = await archives(); return x?.children?.length === 51 && x; }, 10_000);

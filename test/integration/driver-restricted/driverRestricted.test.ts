@@ -2,6 +2,7 @@ import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import { leoFile, leopold, testFolders, waitFor } from '../helpers';
+import { findNode } from '../../support/tree';
 
 interface Plain { id: string; description?: string; children?: Plain[] }
 
@@ -18,7 +19,7 @@ suite('Driver runs in Restricted Mode', () => {
 
   test('the run is shown: items, worktrees, spend', async () => {
     await api.runsTree.refresh();
-    const find = (n: Plain, id: string): Plain | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+    const find = (n: Plain, id: string): Plain | undefined => findNode(n, id);
     const run = await waitFor('the driver node', () => {
       const project = (api.runsTree.render() as Plain[]).find((p) => p.id === root);
       return project && find(project, `${root}::driver`);

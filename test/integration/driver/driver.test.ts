@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { leoFile, leopold, testFolders, waitFor } from '../helpers';
+import { findNode } from '../../support/tree';
 
 interface Plain { id: string; label: string; description?: string; contextValue?: string; children?: Plain[] }
 interface Sent { id: string; line: string; status: { state: string; where?: string; why?: string } }
@@ -41,7 +42,7 @@ suite('Driver runs', () => {
   const commandsFile = () => leoFile(root, 'commands.jsonl');
   const sent = (): Sent[] => api.driver.commands(root);
   const tree = (): Plain => (api.runsTree.render() as Plain[]).find((p) => p.id === root)!;
-  const find = (n: Plain, id: string): Plain | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+  const find = (n: Plain, id: string): Plain | undefined => findNode(n, id);
   const node = (id: string) => find(tree(), id);
   const fileText = () => fs.readFile(commandsFile(), 'utf8').catch(() => undefined);
 

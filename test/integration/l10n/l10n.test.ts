@@ -7,9 +7,10 @@ import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, leoFile, leopold, testFolders, waitFor } from '../helpers';
+import { findNode } from '../../support/tree';
 
 type Plain = { id: string; label: string; description?: string; children?: Plain[] };
-const find = (n: Plain, id: string): Plain | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+const find = (n: Plain, id: string): Plain | undefined => findNode(n, id);
 
 suite('Brazilian Portuguese (display language pt-br)', () => {
   let api: Record<string, any>;

@@ -10,9 +10,10 @@ import * as vscode from 'vscode';
 import { leopold, leoFile, testFolders, waitFor } from '../helpers';
 import { sleep, stamp, writeState } from '../supervisorUtil';
 import { claudeAssistant, claudeToolResult, claudeUser, type ClaudeSession } from '../../fixtures/transcripts';
+import { findNode } from '../../support/tree';
 
 type Plain = { id: string; label: string; description?: string; icon?: string; contextValue?: string; children?: Plain[] };
-const find = (n: Plain, id: string): Plain | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+const find = (n: Plain, id: string): Plain | undefined => findNode(n, id);
 
 const SESSION = '5e551011-aaaa-4bbb-8ccc-000000000001';
 const MIB = 1048576;

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { leopold, testFolders, waitFor } from '../helpers';
 import { formatLocal } from '../../../src/core/time';
+import { findNode } from '../../support/tree';
 
 type Plain = {
   id: string; label: string; description?: string; icon?: string; contextValue?: string;
@@ -11,7 +12,7 @@ type Plain = {
 };
 interface PanelInfo { root: string; data: any; rendered?: { windows: number; marks: number; links: number; text: string } }
 
-const find = (n: Plain, id: string): Plain | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+const find = (n: Plain, id: string): Plain | undefined => findNode(n, id);
 
 suite('The run model (two runs in one journal, an archived run, an aborted run)', () => {
   let api: Record<string, any>;

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { leopold, testFolders, waitFor, leoFile } from '../helpers';
 import { claudeTranscript, events, readState, rolled, sleep, stamp, writeState } from '../supervisorUtil';
+import { findNode } from '../../support/tree';
 
 const AGENT = `#!/usr/bin/env bash
 mode=$(cat .seat-mode 2>/dev/null)
@@ -34,7 +35,7 @@ suite('the seat (trusted, a fake claude that fails, hangs or reactivates)', () =
   const callCount = () => (fs.existsSync(calls) ? fs.readFileSync(calls, 'utf8').trim().split('\n').filter(Boolean).length : 0);
   const latest = () => { const c = api.seat.children(folder) as any[]; return c[c.length - 1]; };
   const relaunchNode = () => {
-    const find = (n: any): any => (n.id === `${folder}::relaunch` ? n : (n.children ?? []).map(find).find(Boolean));
+    const find = (n: any): any => findNode(n, `${folder}::relaunch`);
     return (api.runsTree.render() as any[]).map(find).find(Boolean);
   };
   const alive = (pid: number) => { try { process.kill(pid, 0); } catch { return false; } const st = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); return !/\) Z /.test(st); };
@@ -119,7 +120,7 @@ suite('the seat (trusted, a fake claude that fails, hangs or reactivates)', () =
   test('the run\'s state everywhere: STOP after Stop now, stopping, the owner gone (status bar, accessible label, tree, Live)', async () => {
     // Right after the hang test: the rolled stop with the kill switch set.
     const row = (suffix: string) => {
-      const find = (n: any): any => (n.id === `${folder}::${suffix}` ? n : (n.children ?? []).map(find).find(Boolean));
+      const find = (n: any): any => findNode(n, `${folder}::${suffix}`);
       return (api.runsTree.render() as any[]).map(find).find(Boolean);
     };
     await waitFor('STOP in the status bar', () => /· STOP/.test(api.statusBar.text()) && api.statusBar.text(), 5000);

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { leopold, testFolders, waitFor } from '../helpers';
 import { agentCalls } from '../supervisorUtil';
 import { BRIEF_WRITES, CODEX_BRIEF_PROMPT } from '../../../src/core/start';
+import { findNode } from '../../support/tree';
 
 const callsIn = (folder: string) => agentCalls().filter((c) => path.resolve(c.cwd) === path.resolve(folder));
 
@@ -48,7 +49,7 @@ suite('New Project and Start Run (issue 23)', () => {
     assert.deepStrictEqual([incomplete.outcome, incomplete.reason], ['refused', 'incomplete_brief']);
     // The Runs tree's "no run" row offers Start Run (inline) only once the brief is complete.
     type Row = { id: string; contextValue?: string; children?: Row[] };
-    const find = (n: Row, id: string): Row | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+    const find = (n: Row, id: string): Row | undefined => findNode(n, id);
     const statusRow = () => (api.runsTree.render() as Row[]).map((r) => find(r, `${fresh}::status`)).find(Boolean);
     await waitFor('the project\'s "no run" row', () => statusRow()?.contextValue === 'status noRun' || undefined);
     for (const f of BRIEF_WRITES) fs.writeFileSync(path.join(leo, f), `# ${f}\n`);

@@ -4,12 +4,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { leoFile, leopold, testFolders, waitFor } from '../helpers';
 import { formatLocal } from '../../../src/core/time';
+import { findNode } from '../../support/tree';
 
 type Plain = {
   id: string; label: string; description?: string; open?: { path: string; line?: number; offset?: number }; children?: Plain[];
 };
 
-const find = (n: Plain, id: string): Plain | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+const find = (n: Plain, id: string): Plain | undefined => findNode(n, id);
 
 suite('Leopold Runs tree (multi-root)', () => {
   let api: Record<string, any>;

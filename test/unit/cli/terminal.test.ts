@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { terminalText } from '../../../src/core/inert';
 import { windowText } from '../../../src/core/review/markdown';
 import type { WindowReview } from '../../../src/core/review/review';
-import { rng } from '../../fixtures/random';
+import { rng } from '../../support/rng';
 import { tempFolder } from '../../support/tempDir';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');

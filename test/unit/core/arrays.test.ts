@@ -2,7 +2,7 @@
 // length that overflows the call stack, and agrees with the spread forms wherever those still work.
 import * as assert from 'node:assert/strict';
 import { maxOf, minOf, pushAll } from '../../../src/core/arrays';
-import { rng } from '../../fixtures/random';
+import { rng } from '../../support/rng';
 
 describe('core/arrays: pushAll, maxOf, minOf', () => {
   it('takes 2,000,000 elements (a spread of that many throws RangeError)', () => {

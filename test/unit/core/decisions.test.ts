@@ -2,7 +2,7 @@ import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { decisionCount, loadDecisionSources, parseDecisions, queryTerms, searchDecisions, stripComments, type DecisionSource } from '../../../src/core/decisions';
-import { rng } from '../../fixtures/random';
+import { rng } from '../../support/rng';
 import { tempFolder } from '../../support/tempDir';
 
 const root = path.join(__dirname, '..', '..', '..');

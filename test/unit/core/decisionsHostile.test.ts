@@ -3,7 +3,7 @@
 import * as assert from 'node:assert';
 import * as path from 'node:path';
 import { loadDecisionSources, parseDecisions, searchDecisions, stripComments } from '../../../src/core/decisions';
-import { rng } from '../../fixtures/random';
+import { rng } from '../../support/rng';
 
 const archived = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'projects', 'archived-with-journal', '.leopold');
 

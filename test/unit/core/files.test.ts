@@ -4,34 +4,11 @@ import * as assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { isWithin, readUpTo, readBounded } from '../../../src/core/files';
-import { rng } from '../../fixtures/random';
+import { readUpToSizes } from '../../properties/files';
 import { tempFolder } from '../../support/tempDir';
 
 describe('core/files readUpTo (a buffer the size of the file, not of the cap)', () => {
   const dir = tempFolder('leo-files-');
-
-  it('reads exactly the file, whatever the size it was told, and never past the limit (2,000 seeded cases)', async () => {
-    const rand = rng(1201);
-    const path = join(dir, 'f');
-    for (let i = 0; i < 2000; i++) {
-      const size = Math.floor(rand() * 5000);
-      const bytes = Buffer.alloc(size, 0);
-      for (let j = 0; j < size; j++) bytes[j] = Math.floor(rand() * 256);
-      await fs.writeFile(path, bytes);
-      // What fstat said may be older (the file grew or shrank since): anything from 0 to twice the size.
-      const expected = Math.floor(rand() * 2 * size) + 1;
-      const limit = Math.floor(rand() * 6000) + 1;
-      const position = size > 0 && rand() < 0.3 ? Math.floor(rand() * size) : 0;
-      const handle = await fs.open(path, 'r');
-      try {
-        const got = await readUpTo(handle, position, limit, expected);
-        const want = bytes.subarray(position, Math.min(size, position + limit));
-        assert.ok(got.equals(want), `case ${i}: size ${size}, told ${expected}, limit ${limit}, from ${position}`);
-      } finally {
-        await handle.close();
-      }
-    }
-  });
 
   it('a file that grew past the cap after it was measured is still reported too large', async () => {
     const path = join(dir, 'g');
@@ -51,6 +28,8 @@ describe('core/files readUpTo (a buffer the size of the file, not of the cap)', 
     assert.equal(r.kind === 'ok' ? r.text : r.kind, 'ok');
   });
 });
+
+readUpToSizes('smoke');
 
 describe('core/files isWithin (a path is a folder or inside it)', () => {
   it('the folder itself and what is below it; never a sibling that shares its name as a prefix', () => {

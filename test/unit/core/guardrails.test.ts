@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { guardrailValue, parseGuardrails } from '../../../src/core/guardrails';
-import { rng } from '../../fixtures/random';
+import { rng } from '../../support/rng';
 
 const TEMPLATE = [
   '# Guardrails',

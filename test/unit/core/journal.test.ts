@@ -107,7 +107,7 @@ describe('events.jsonl (core/journal)', () => {
   });
 
   it('property: the decision meters count the whole journal — the tail, the history once scanned, appends — and start over on a rewrite', async () => {
-    const { rng } = await import('../../fixtures/random');
+    const { rng } = await import('../../support/rng');
     const names = ['decision_asked', 'decision_answered', 'decision_failed', 'decision_timeout', 'decision_retry', 'turn_start', 'window_roll'];
     const full = (text: string) => {
       const d = noDecisions();

@@ -12,7 +12,7 @@ import { mdEscape, mdLiteral } from '../../../src/extension/foundation/untrusted
 import { reportMarkdown, windowMarkdown } from '../../../src/core/review/markdown';
 import { insightsMarkdown, type InsightsRead } from '../../../src/core/driver/insights';
 import type { FileReview, MorningReport, WindowReview } from '../../../src/core/review/review';
-import { rng } from '../../fixtures/random';
+import { rng } from '../../support/rng';
 
 const ENGINES = [new MarkdownIt({ html: true, linkify: true }), new MarkdownIt({ html: true, linkify: true, typographer: true })];
 const PREVIEW = ENGINES[0];

@@ -7,11 +7,8 @@ import { join } from 'node:path';
 import { parseTree, type Node } from 'jsonc-parser/lib/esm/main.js';
 import { editJsonFields, mergeStateFields } from '../../../src/core/atomic';
 import { tempFolder } from '../../support/tempDir';
+import { rng } from '../../support/rng';
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-}
 
 const OWN = ['relaunch_window', 'relaunch_result', 'relaunch_at', 'api_error_attempts', 'api_error_result', 'api_error_next_at', 'api_error_relaunch_at', 'api_error_refused_at'];
 const RAW_NUMBERS = ['12345678901234567890', '1e400', '-0', '0.1', '1.0', '3', '-17', '2.5E-3', '9007199254740993'];

@@ -2,7 +2,7 @@
 // words — rows showed raw backticks and were cut at the default side bar width.
 import * as assert from 'node:assert/strict';
 import { parsePlan, planItemWords, withoutMarks, PLAN_LABEL_MAX } from '../../../src/core/plan';
-import { rng } from '../../fixtures/random';
+import { rng } from '../../support/rng';
 
 const WORDS = ['Build', 'the', 'CSV', 'reader', '`parse()`', '**quoted**', 'fields', '*fast*', '[docs](https://x.y/z)', '~~old~~',
   '`\\r\\n`', 'handling', 'and', 'tests', '—', ':', 'stringify', '`src/csv.ts`', 'cache', '__strong__'];

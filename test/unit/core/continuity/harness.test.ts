@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import * as H from '../../../../src/core/continuity/harness';
-import { rng } from '../../../fixtures/random';
+import { rng } from '../../../support/rng';
 import { tempFolder } from '../../../support/tempDir';
 
 const CLAUDE_TYPES = ['assistant', 'user', 'system', 'summary', 'file-history-snapshot'];

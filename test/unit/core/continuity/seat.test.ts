@@ -3,7 +3,7 @@
 // ending a process with its descendants.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ChildRegistry, CHILDREN_KEPT_PER_PROJECT, earlyExitRecord, exitedEarly, parseChildRecord, readLogTail, tailLines, type ChildRecord,
@@ -15,11 +15,12 @@ import { formatUtc } from '../../../../src/core/time';
 import { formatEventLine, parseJournal } from '../../../../src/core/journal';
 import { assembleWindows, runStatus } from '../../../../src/core/runs';
 import { buildTimeline } from '../../../../src/core/timeline';
-import { rng } from '../../../fixtures/random';
+import { rng } from '../../../support/rng';
 import { tempFolder } from '../../../support/tempDir';
+import { fakeAgent } from '../../../support/agent';
+import { sleep } from '../../../support/wait';
 
 const linux = process.platform === 'linux';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitForFile(path: string, ms: number) {
   const end = Date.now() + ms;
@@ -41,14 +42,7 @@ function tmpProject(state: Record<string, unknown>): { root: string; leo: string
 }
 
 /** A fake agent: a bash script named `claude` that prints, then does what `mode` says. */
-function fakeAgent(dir: string, body: string): string {
-  const bin = join(dir, 'bin');
-  mkdirSync(bin, { recursive: true });
-  const file = join(bin, 'claude');
-  writeFileSync(file, `#!/usr/bin/env bash\n${body}\n`);
-  chmodSync(file, 0o755);
-  return file;
-}
+const claude = (dir: string, body: string): string => fakeAgent(join(dir, 'bin'), 'claude', body);
 
 const fired = (window: number, at: string) => ({ relaunch_window: window, relaunch_result: 'fired:claude', relaunch_at: at });
 const rolledState = (window: number, at: string) => ({ active: false, stopped_reason: 'context_budget', windows: window, ...fired(window, at) });
@@ -148,7 +142,7 @@ describe('seat: early exit', () => {
   (linux ? it : it.skip)('a real agent that exits 1 at once: exit code and output, the record written once by six racing writers', async () => {
     const at = formatUtc(Date.now());
     const { root, leo } = tmpProject(rolledState(3, at));
-    const file = fakeAgent(root, 'echo "starting"\necho "Error: invalid API key · run /login" >&2\nexit 1');
+    const file = claude(root, 'echo "starting"\necho "Error: invalid API key · run /login" >&2\nexit 1');
     const log = join(root, 'relaunch.log');
     const spawned = await spawnLogged({ harness: 'claude', argv: [file, '-p', '/leopold-run'], cwd: root }, log);
     const exit = await spawned.exited;
@@ -171,14 +165,14 @@ describe('seat: early exit', () => {
     for (const [body, want] of [['exit 0', { code: 0, signal: null }], ['exit 3', { code: 3, signal: null }], ['kill -TERM $$', { code: null, signal: 'SIGTERM' }]] as const) {
       const at = formatUtc(Date.now());
       const { root, leo } = tmpProject(rolledState(2, at));
-      const file = fakeAgent(root, body);
+      const file = claude(root, body);
       const s = await spawnLogged({ harness: 'claude', argv: [file], cwd: root }, join(root, 'l.log'));
       assert.deepEqual(await s.exited, want);
       assert.equal((await recordEarlyExit(leo, child({ root, window: 2, record: fired(2, at) }), want, Date.now())).written, true);
     }
     const at = formatUtc(Date.now());
     const { root, leo } = tmpProject(rolledState(2, at));
-    const file = fakeAgent(root, 'printf \'{"active":true,"windows":2}\' > .leopold/state.json\nexit 0');
+    const file = claude(root, 'printf \'{"active":true,"windows":2}\' > .leopold/state.json\nexit 0');
     const s = await spawnLogged({ harness: 'claude', argv: [file], cwd: root }, join(root, 'l.log'));
     const exit = await s.exited;
     const r = await recordEarlyExit(leo, child({ root, window: 2, record: fired(2, at) }), exit, Date.now());
@@ -214,7 +208,7 @@ describe('seat: early exit', () => {
     // stop and exits 0 — as /leopold-run and its Stop hook do after a plain Stop run.
     const merge = (fields: string) => `const fs = require('fs'), p = '.leopold/state.json'; ` +
       `fs.writeFileSync(p + '.t', JSON.stringify({ ...JSON.parse(fs.readFileSync(p, 'utf8')), ...${fields} })); fs.renameSync(p + '.t', p);`;
-    const file = fakeAgent(root, [
+    const file = claude(root, [
       'now=$(date -u +%Y-%m-%dT%H:%M:%SZ)',
       `"${process.execPath}" -e "${merge('{ active: true, started_at: process.argv[1], owner: { session_id: \'s2\', claimed_at: process.argv[1] } }')}" "$now"`,
       'while [ ! -e .leopold/STOP ]; do sleep 0.05; done',
@@ -236,7 +230,7 @@ describe('seat: early exit', () => {
 
   (linux ? it : it.skip)('the logged child is detached: its own session and process group', async () => {
     const { root } = tmpProject({});
-    const file = fakeAgent(root, 'sleep 30');
+    const file = claude(root, 'sleep 30');
     const s = await spawnLogged({ harness: 'claude', argv: [file], cwd: root }, join(root, 'l.log'));
     try {
       const info = (await procInfo(s.pid!))!;
@@ -266,7 +260,7 @@ describe('seat: pid verification and ending a process tree (real processes)', ()
 
   (linux ? it : it.skip)('the owner pid: the harness in this project, started before the claim — a reused pid is refused', async () => {
     const { root } = tmpProject({});
-    const file = fakeAgent(root, 'sleep 30');
+    const file = claude(root, 'sleep 30');
     const p = spawn(file, [], { cwd: root, stdio: 'ignore' });
     await sleep(300);
     try {
@@ -324,7 +318,7 @@ describe('seat: pid verification and ending a process tree (real processes)', ()
 
   (linux ? it : it.skip)('a claim time in the future dates nothing: the pid-reuse test is never switched off', async () => {
     const { root } = tmpProject({});
-    const file = fakeAgent(root, 'sleep 30');
+    const file = claude(root, 'sleep 30');
     const p = spawn(file, [], { cwd: root, stdio: 'ignore' });
     await sleep(300);
     try {
@@ -345,7 +339,7 @@ describe('seat: pid verification and ending a process tree (real processes)', ()
     const elsewhere = realpathSync(tempFolder('leo-elsewhere-'));
     const dir = join(elsewhere, 'd');
     mkdirSync(dir);
-    const file = fakeAgent(elsewhere, 'sleep 30');
+    const file = claude(elsewhere, 'sleep 30');
     const p = spawn(file, [], { cwd: dir, stdio: 'ignore' });
     await sleep(300);
     try {
@@ -369,7 +363,7 @@ describe('seat: pid verification and ending a process tree (real processes)', ()
     const claimed = Date.now() + 1000;
     // The agent starts the "host", as a shell started from the agent starts code-server; force: the last line of
     // defence, endProcessTree itself, must spare it too.
-    const file = fakeAgent(root, `"${process.execPath}" "${hostScript}" "$$" "${root}" ${claimed} "${out}" force
+    const file = claude(root, `"${process.execPath}" "${hostScript}" "$$" "${root}" ${claimed} "${out}" force
 sleep 5`);
     const p = spawn(file, [], { cwd: root, stdio: 'ignore' });
     try {
@@ -388,7 +382,7 @@ sleep 5`);
     const { root } = tmpProject({});
     const out = join(root, 'host.json');
     const hostScript = join(__dirname, 'stopNowChild.js');
-    const file = fakeAgent(root, 'echo $$ > agent.pid; sleep 30');
+    const file = claude(root, 'echo $$ > agent.pid; sleep 30');
     const claimed = Date.now() + 2000;
     // Job control puts a pipeline in one group led by its first command: `claude | host` — the host is in the
     // agent's group without being below it (code-server piped from the agent's shell).
@@ -411,7 +405,7 @@ sleep 5`);
   (linux ? it : it.skip)('ends a hanging agent and every process below it, even one that ignores SIGTERM', async () => {
     const { root } = tmpProject({});
     const pids = join(root, 'pids');
-    const file = fakeAgent(root, `sleep 300 &\necho $! >> ${pids}\nbash -c 'trap "" TERM; sleep 300 & echo $! >> ${pids}; wait' &\necho $! >> ${pids}\nwait`);
+    const file = claude(root, `sleep 300 &\necho $! >> ${pids}\nbash -c 'trap "" TERM; sleep 300 & echo $! >> ${pids}; wait' &\necho $! >> ${pids}\nwait`);
     const s = await spawnLogged({ harness: 'claude', argv: [file], cwd: root }, join(root, 'l.log'));
     await sleep(500);
     const below = await descendants(s.pid!);

@@ -1,7 +1,7 @@
 // Starting the agent (core/continuity/spawn): real child processes (a fake agent that records its environment and
 // its own path), a PATH with empty and relative entries, a `claude` planted in the project directory.
 import * as assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 // A namespace import, so this file also builds against the spawner before these fixes (to see its tests fail there).
 import * as S from '../../../../src/core/continuity/spawn';
@@ -23,6 +23,7 @@ const SESSION_VARS = ['CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SESSI
   'CODEX_SANDBOX_NETWORK_DISABLED', 'CODEX_MANAGED_BY_NPM', 'CODEX_MANAGED_BY_BUN', 'CODEX_MANAGED_PACKAGE_ROOT'];
 import { relaunchArgv } from '../../../../src/core/continuity/harness';
 import { tempFolder } from '../../../support/tempDir';
+import { fakeAgent } from '../../../support/agent';
 
 async function waitForFile(file: string, ms = 10_000): Promise<string> {
   const t0 = Date.now();
@@ -37,13 +38,8 @@ async function waitForFile(file: string, ms = 10_000): Promise<string> {
 }
 
 /** A fake agent: writes `$0`, its argv and its environment (`env -0` would be exotic: one line per variable), then END. */
-function fakeAgent(dir: string, name: string, log: string): string {
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, name);
-  writeFileSync(file, `#!/bin/sh\n{ echo "self=$0"; echo "args=$*"; env; echo END; } > "${log}"\n`);
-  chmodSync(file, 0o755);
-  return file;
-}
+const loggingAgent = (dir: string, name: string, log: string): string =>
+  fakeAgent(dir, name, `{ echo "self=$0"; echo "args=$*"; env; echo END; } > "${log}"`, '/bin/sh');
 
 describe('starting the agent (core/continuity/spawn)', () => {
   let tmp: string;
@@ -58,7 +54,7 @@ describe('starting the agent (core/continuity/spawn)', () => {
   it('the child never sees the harnesses\' session variables (a real child records its environment)', async () => {
     const log = join(tmp, 'env.log');
     const bin = join(tmp, 'bin');
-    fakeAgent(bin, 'claude', log);
+    loggingAgent(bin, 'claude', log);
     const env: NodeJS.ProcessEnv = {
       PATH: `${bin}:/usr/bin:/bin`, HOME: tmp, KEEP_ME: 'yes', CLAUDE_CONFIG_DIR: '/cfg', CODEX_HOME: '/codex-home',
       CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CODE_SESSION_ID: 'parent-session', CLAUDE_PID: '4242',
@@ -85,15 +81,15 @@ describe('starting the agent (core/continuity/spawn)', () => {
 
   it('a claude planted in the project never runs: empty and relative PATH entries are not searched', async () => {
     const planted = join(tmp, 'planted.log');
-    fakeAgent(project, 'claude', planted); // ./claude
-    fakeAgent(join(project, 'bin'), 'claude', planted); // bin/claude, for the relative entry "bin"
+    loggingAgent(project, 'claude', planted); // ./claude
+    loggingAgent(join(project, 'bin'), 'claude', planted); // bin/claude, for the relative entry "bin"
     const plan = { harness: 'claude' as const, argv: relaunchArgv('claude', project), cwd: project };
     for (const PATH of ['/usr/bin:/bin:', ':/usr/bin', '/usr/bin::/bin', '.:/usr/bin', 'bin:/usr/bin', '']) {
       await assert.rejects(spawnDetached(plan, { PATH, HOME: tmp }), /claude: not found on the absolute entries of PATH/, `PATH=${JSON.stringify(PATH)}`);
     }
     // With a real agent on an absolute entry after the relative ones, that one runs.
     const real = join(tmp, 'real.log');
-    fakeAgent(join(tmp, 'abs'), 'claude', real);
+    loggingAgent(join(tmp, 'abs'), 'claude', real);
     const child = await spawnDetached(plan, { PATH: `:.:bin:${join(tmp, 'abs')}`, HOME: tmp });
     assert.match(await waitForFile(real), new RegExp(`^self=${join(tmp, 'abs', 'claude')}$`, 'm'));
     assert.equal(child.file, join(tmp, 'abs', 'claude'));
@@ -110,7 +106,7 @@ describe('starting the agent (core/continuity/spawn)', () => {
 
   it('a configured path must be absolute; an absolute one is used as given', async () => {
     const planted = join(tmp, 'planted.log');
-    fakeAgent(join(project, 'tools'), 'claude', planted);
+    loggingAgent(join(project, 'tools'), 'claude', planted);
     for (const configured of ['tools/claude', './tools/claude', 'claude-beta']) {
       const plan = { harness: 'claude' as const, argv: relaunchArgv('claude', project, configured), cwd: project };
       await assert.rejects(spawnDetached(plan, { PATH: '/usr/bin:/bin', HOME: tmp }), /leopold\.claude\.path must be an absolute path/);
@@ -125,7 +121,7 @@ describe('starting the agent (core/continuity/spawn)', () => {
     mkdirSync(join(a, 'claude'), { recursive: true }); // a directory named claude
     mkdirSync(b);
     writeFileSync(join(b, 'claude'), 'not executable');
-    fakeAgent(c, 'claude', join(tmp, 'x.log'));
+    loggingAgent(c, 'claude', join(tmp, 'x.log'));
     assert.equal(await resolveAgentBinary('claude', 'claude', { PATH: [a, b, c].join(':') }, 'linux'), join(c, 'claude'));
   });
 });

@@ -8,7 +8,7 @@ import {
 } from '../../../../src/core/driver/commands';
 import { appendLine } from '../../../../src/core/atomic';
 import { parseEventLine, type JournalEvent } from '../../../../src/core/journal';
-import { rng } from '../../../fixtures/random';
+import { rng } from '../../../support/rng';
 import { at, driverLine } from '../../../fixtures/driver';
 import { tempFolder } from '../../../support/tempDir';
 

@@ -15,7 +15,7 @@ import { parseClaudeLine, parseCodexLine } from '../../../../src/core/live/recor
 import { BUNDLED, DEFAULT_PRICES, bundledModel, priceFor, tableName } from '../../../../src/core/live/prices';
 import { ProjectModel } from '../../../../src/core/project';
 import { claudeProjectSlug, classifyTranscriptLine, detectHarness } from '../../../../src/core/continuity/harness';
-import { rng } from '../../../fixtures/random';
+import { rng } from '../../../support/rng';
 import {
   claudeAssistant, claudeToolResult, claudeUser, codexCall, codexMeta, codexOutput, codexTokenCount, codexTurn, writeCodexRollout,
   type ClaudeSession,

@@ -12,13 +12,14 @@ import { apiErrorHint, awaitingHuman, contextGauge, dashboardMeters, gaugeText, 
 import { LiveRun, windowSessions } from '../../../../src/core/live/run';
 import { parseJournal } from '../../../../src/core/journal';
 import { parsePlan } from '../../../../src/core/plan';
-import { rng } from '../../../fixtures/random';
+import { rng } from '../../../support/rng';
 import {
   claudeAssistant, claudeCompaction, claudeToolResult, claudeUser,
   codexAgentMessage, codexCall, codexMeta, codexOutput, codexTokenCount, codexTurn,
   type ClaudeSession,
 } from '../../../fixtures/transcripts';
 import { tempFolder } from '../../../support/tempDir';
+import { findNode } from '../../../support/tree';
 
 const tmp = () => Promise.resolve(tempFolder('leo-live-'));
 let clock = Date.UTC(2026, 11, 1, 12, 0, 0);
@@ -477,8 +478,7 @@ describe('the live run: the whole run (core/live/run)', () => {
     const { buildProjectNode } = await import('../../../../src/extension/runs/runsTreeNodes');
     const model = new ProjectModel(path.join(__dirname, '..', '..', '..', '..', 'examples', 'demo', '.leopold'), { ownerSignals: false });
     await model.load();
-    const find = (n: { id: string; description?: string; children?: unknown[] }, id: string): { description?: string } | undefined =>
-      n.id === id ? n : (n.children as typeof n[] | undefined)?.map((c) => find(c, id)).find(Boolean);
+    const find = findNode;
     const row = (view?: unknown) => find(buildProjectNode({ root: '/d', name: 'demo' }, model.snapshot, 'en', view ? { view: view as never } : undefined), '/d::window:3')?.description;
     assert.match(row() ?? '', /· 1\.8 MB ·/, 'without a live view: state.json\'s context_mb');
     const run = new LiveRun();

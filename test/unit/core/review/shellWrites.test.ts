@@ -4,7 +4,7 @@
 // hostile text (40,000 spaces, unbalanced quotes, deep `$(`) parsed in bounded time without throwing.
 import * as assert from 'node:assert/strict';
 import { shellWrites, tokenize, MAX_SCRIPT_CHARS, type ShellOp } from '../../../../src/core/review/shellWrites';
-import { rng } from '../../../fixtures/random';
+import { rng } from '../../../support/rng';
 
 const CWD = '/w/proj';
 const ops = (script: string, cwd = CWD) => shellWrites(script, cwd).map((o) => ('path' in o ? `${o.op} ${o.path} (${o.how})`

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert';
 import * as U from '../../../../src/extension/foundation/untrusted';
-import { rng } from '../../../fixtures/random';
+import { rng } from '../../../support/rng';
 const { inert, mdEscape, mdLiteral, noIcons, oneLine } = U;
 
 /** Bidi controls, U+0085 (NEL), ESC and the C1 block: what a one-line untrusted text must never carry (issue 19). */

@@ -8,15 +8,15 @@ import {
   apiErrorAttempts, capContextMb, currentWindow, hookContextMb, jsonInt, pyInt, recordIsForCurrentWindow, relaunchWindow,
   resolveMaxIterations,
   resolveMaxWindows, stateMaxWindows, windowProgress, windowsOf, windowZeroStreak,
-} from '../../../src/core/fields';
-import { decide, type ContinuitySnapshot } from '../../../src/core/continuity/decide';
-import { pill } from '../../../src/core/continuity/pill';
-import { runDoctor } from '../../../src/core/doctor';
-import { assembleWindows, runStatus } from '../../../src/core/runs';
-import { ProjectModel } from '../../../src/core/project';
-import { buildProjectNode } from '../../../src/extension/runs/runsTreeNodes';
-import { formatUtc } from '../../../src/core/time';
-import { tempFolder } from '../../support/tempDir';
+} from '../../../../src/core/fields';
+import { decide, type ContinuitySnapshot } from '../../../../src/core/continuity/decide';
+import { pill } from '../../../../src/core/continuity/pill';
+import { runDoctor } from '../../../../src/core/doctor';
+import { assembleWindows, runStatus } from '../../../../src/core/runs';
+import { ProjectModel } from '../../../../src/core/project';
+import { buildProjectNode } from '../../../../src/extension/runs/runsTreeNodes';
+import { formatUtc } from '../../../../src/core/time';
+import { tempFolder } from '../../../support/tempDir';
 
 const NOW = Date.UTC(2026, 10, 30, 6, 0, 0);
 

@@ -4,19 +4,20 @@
 import * as assert from 'node:assert';
 import { promises as fs, mkdirSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ProjectModel } from '../../../src/core/project';
-import { buildProjectNode, type NodeData } from '../../../src/extension/runs/runsTreeNodes';
-import { formatLocal, utcTooltip } from '../../../src/core/time';
-import { msgN, pluralCategory } from '../../../src/core/messages';
-import { discoverNested, hasOwnProject } from '../../../src/core/discover';
-import { rng } from '../../fixtures/random';
-import { agentVersion } from '../../../src/core/continuity/spawn';
-import { DOCTOR_EN, doctorStringsFor, firstRunFindings, renderFirstRun } from '../../../src/core/doctor';
-import { tempFolder } from '../../support/tempDir';
+import { ProjectModel } from '../../../../src/core/project';
+import { buildProjectNode, type NodeData } from '../../../../src/extension/runs/runsTreeNodes';
+import { formatLocal, utcTooltip } from '../../../../src/core/time';
+import { msgN, pluralCategory } from '../../../../src/core/messages';
+import { discoverNested, hasOwnProject } from '../../../../src/core/discover';
+import { rng } from '../../../support/rng';
+import { agentVersion } from '../../../../src/core/continuity/spawn';
+import { DOCTOR_EN, doctorStringsFor, firstRunFindings, renderFirstRun } from '../../../../src/core/doctor';
+import { tempFolder } from '../../../support/tempDir';
+import { findNode } from '../../../support/tree';
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 const fixtures = path.join(ROOT, 'test', 'fixtures', 'projects');
-const find = (n: NodeData, id: string): NodeData | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+const find = (n: NodeData, id: string): NodeData | undefined => findNode(n, id);
 
 async function copyFixture(name: string): Promise<string> {
   const dir = await Promise.resolve(tempFolder(`leo15-${name}-`));

@@ -3,16 +3,17 @@
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { ProjectModel } from '../../../src/core/project';
-import { archivedRunWindows, readJournalContinuity } from '../../../src/core/runs';
-import { buildTimeline } from '../../../src/core/timeline';
-import { parsePlan } from '../../../src/core/plan';
-import { archivedRunNodes, buildProjectNode, type NodeData } from '../../../src/extension/runs/runsTreeNodes';
-import { tempFolder } from '../../support/tempDir';
+import { ProjectModel } from '../../../../src/core/project';
+import { archivedRunWindows, readJournalContinuity } from '../../../../src/core/runs';
+import { buildTimeline } from '../../../../src/core/timeline';
+import { parsePlan } from '../../../../src/core/plan';
+import { archivedRunNodes, buildProjectNode, type NodeData } from '../../../../src/extension/runs/runsTreeNodes';
+import { tempFolder } from '../../../support/tempDir';
+import { findNode } from '../../../support/tree';
 
-const fixtures = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'projects');
+const fixtures = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'projects');
 const leo = (name: string) => path.join(fixtures, name, '.leopold');
-const find = (n: NodeData, id: string): NodeData | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+const find = (n: NodeData, id: string): NodeData | undefined => findNode(n, id);
 const model = (name: string) => new ProjectModel(leo(name), { ownerSignals: false, now: () => Date.UTC(2026, 9, 5) });
 const timelineOf = (m: ProjectModel) => {
   const s = m.snapshot;

@@ -9,10 +9,11 @@ import { gitLocation, readRepository, repositoryKey } from '../../../../src/core
 import { compactWorkflow, readWorkflows, MAX_AGENTS_SHOWN } from '../../../../src/core/driver/workflows';
 import { parseJournal } from '../../../../src/core/journal';
 import { parsePlan } from '../../../../src/core/plan';
-import { rng } from '../../../fixtures/random';
+import { rng } from '../../../support/rng';
 import { at, budgetRun, driverLine, parallelRun, serialRun, workflowRun, worktreeRun } from '../../../fixtures/driver';
 import { driverRunNode } from '../../../../src/extension/driver/nodes';
 import type { NodeData } from '../../../../src/extension/runs/runsTreeNodes';
+import { findNode } from '../../../support/tree';
 
 const load = (f: { root: string; leoDir: string; claudeConfigDir?: string }) =>
   new DriverRunModel(f.leoDir, {
@@ -83,8 +84,7 @@ describe('driver runs (core/driver)', () => {
     /** The commands VS Code would offer on a row with this contextValue. */
     const offered = (contextValue: string) => menus.filter((m) => m.command.startsWith('leopold.driver.') && /viewItem =~ \//.test(m.when))
       .filter((m) => new RegExp(/viewItem =~ \/(.*)\/(?:\s|$)/.exec(m.when)![1]).test(contextValue)).map((m) => m.command);
-    const find = (n: NodeData | undefined, suffix: string): NodeData | undefined =>
-      !n ? undefined : n.id.endsWith(suffix) ? n : n.children?.map((c) => find(c, suffix)).find(Boolean);
+    const find = (n: NodeData | undefined, suffix: string): NodeData | undefined => findNode(n, suffix, { suffix: true });
     for (const open of [new Set<string>(), new Set([kept])]) {
       const node = driverRunNode(f.root, f.leoDir, { snapshot: s, commands: [], dismissed: new Set(), openFolders: open });
       const row = find(node, '::conflict')!;

@@ -1,16 +1,17 @@
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { parseJournal } from '../../../src/core/journal';
-import { assembleWindows, endingWords, runStatus, type RunWindow } from '../../../src/core/runs';
-import { buildTimeline, windowLocator } from '../../../src/core/timeline';
-import type { JournalEvent } from '../../../src/core/journal';
-import { ProjectModel } from '../../../src/core/project';
-import { msg } from '../../../src/core/messages';
-import { buildProjectNode, type NodeData } from '../../../src/extension/runs/runsTreeNodes';
-import { rng } from '../../fixtures/random';
+import { parseJournal } from '../../../../src/core/journal';
+import { assembleWindows, endingWords, runStatus, type RunWindow } from '../../../../src/core/runs';
+import { buildTimeline, windowLocator } from '../../../../src/core/timeline';
+import type { JournalEvent } from '../../../../src/core/journal';
+import { ProjectModel } from '../../../../src/core/project';
+import { msg } from '../../../../src/core/messages';
+import { buildProjectNode, type NodeData } from '../../../../src/extension/runs/runsTreeNodes';
+import { rng } from '../../../support/rng';
+import { findNode } from '../../../support/tree';
 
-const demo = path.join(__dirname, '..', '..', '..', 'examples', 'demo', '.leopold');
+const demo = path.join(__dirname, '..', '..', '..', '..', 'examples', 'demo', '.leopold');
 
 async function demoTimeline(extra = '') {
   const state = JSON.parse(await fs.readFile(path.join(demo, 'state.json'), 'utf8'));
@@ -55,7 +56,7 @@ describe('run timeline data (core/timeline)', () => {
 });
 
 describe('run timeline view: worded once, by the core catalog (core/timeline, core/runs)', () => {
-  const find = (n: NodeData, id: string): NodeData | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+  const find = (n: NodeData, id: string): NodeData | undefined => findNode(n, id);
 
   for (const locale of ['en', 'pt-br'] as const) {
     it(`a window's facts read as the runs tree words them (${locale})`, async () => {

@@ -1,15 +1,16 @@
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { appendEvent } from '../../../src/core/journal';
-import { checkpointVerdict, ProjectModel, sectionsFor } from '../../../src/core/project';
-import { capFrom } from '../../../src/core/checkpoint';
-import { formatLocal } from '../../../src/core/time';
-import { parseRunName, sortRuns } from '../../../src/core/runs';
-import { ARCHIVE_PAGE, archivedRunFileNodes, buildProjectNode, changedNodes, type NodeData } from '../../../src/extension/runs/runsTreeNodes';
-import { tempFolder } from '../../support/tempDir';
+import { appendEvent } from '../../../../src/core/journal';
+import { checkpointVerdict, ProjectModel, sectionsFor } from '../../../../src/core/project';
+import { capFrom } from '../../../../src/core/checkpoint';
+import { formatLocal } from '../../../../src/core/time';
+import { parseRunName, sortRuns } from '../../../../src/core/runs';
+import { ARCHIVE_PAGE, archivedRunFileNodes, buildProjectNode, changedNodes, type NodeData } from '../../../../src/extension/runs/runsTreeNodes';
+import { tempFolder } from '../../../support/tempDir';
+import { findNode } from '../../../support/tree';
 
-const fixtures = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'projects');
+const fixtures = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'projects');
 const NOW = Date.UTC(2026, 8, 4, 8, 25, 0);
 
 async function copyFixture(name: string): Promise<string> {
@@ -17,7 +18,7 @@ async function copyFixture(name: string): Promise<string> {
   await fs.cp(path.join(fixtures, name), dir, { recursive: true });
   return path.join(dir, '.leopold');
 }
-const find = (n: NodeData, id: string): NodeData | undefined => (n.id === id ? n : n.children?.map((c) => find(c, id)).find(Boolean));
+const find = (n: NodeData, id: string): NodeData | undefined => findNode(n, id);
 const head = (leo: string) => ({ root: path.dirname(leo), name: 'p' });
 
 describe('a project loaded together (core/project) and its tree nodes', () => {
@@ -107,7 +108,7 @@ describe('a project loaded together (core/project) and its tree nodes', () => {
     const cap = capFrom(undefined, 5);
     assert.strictEqual(checkpointVerdict(undefined, cap).verdict, 'missing');
     assert.strictEqual(checkpointVerdict('', cap).verdict, 'empty');
-    const valid = await fs.readFile(path.join(__dirname, '../../../examples/demo/.leopold/CHECKPOINT.md'), 'utf8');
+    const valid = await fs.readFile(path.join(__dirname, '../../../../examples/demo/.leopold/CHECKPOINT.md'), 'utf8');
     assert.strictEqual(checkpointVerdict(valid, cap).ok, true);
     assert.match(checkpointVerdict(valid, cap).verdict, /^valid · 1\.\d KB of 32 KB$/);
     // the same rules as the language server: a missing section is an error, the cap is the contract's

@@ -8,7 +8,7 @@ import {
   runFingerprint, RESUME_MAX_LATE_MS, type ResumeSchedule,
 } from '../../../../src/core/continuity/schedule';
 import { formatUtc } from '../../../../src/core/time';
-import { rng } from '../../../fixtures/random';
+import { rng } from '../../../support/rng';
 import { relaunchNode, withRelaunchNode } from '../../../../src/extension/runs/runsTreeSeat';
 
 const NOW = Date.parse('2026-12-01T12:00:00Z');

@@ -7,27 +7,28 @@ import * as assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { promises as fs, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { ProjectModel } from '../../../src/core/project';
-import { readRunStatus, type RunStatusData } from '../../../src/core/status';
-import { LiveRun, currentTranscriptRef } from '../../../src/core/live/run';
-import { formatUsd } from '../../../src/core/live/format';
-import { gaugeText } from '../../../src/core/live/meters';
-import { loadDecisionSources } from '../../../src/core/decisions';
-import { buildProjectNode, type NodeData } from '../../../src/extension/runs/runsTreeNodes';
-import { statusLine, humanLines } from '../../../src/cli/human';
-import { insightsJson, insightsMarkdown, readInsights } from '../../../src/core/driver/insights';
-import { claudeAssistant, claudeUser, type ClaudeSession } from '../../fixtures/transcripts';
-import { makeHostileSet } from '../../fixtures/hostile';
-import { tempFolder } from '../../support/tempDir';
+import { ProjectModel } from '../../../../src/core/project';
+import { readRunStatus, type RunStatusData } from '../../../../src/core/status';
+import { LiveRun, currentTranscriptRef } from '../../../../src/core/live/run';
+import { formatUsd } from '../../../../src/core/live/format';
+import { gaugeText } from '../../../../src/core/live/meters';
+import { loadDecisionSources } from '../../../../src/core/decisions';
+import { buildProjectNode, type NodeData } from '../../../../src/extension/runs/runsTreeNodes';
+import { statusLine, humanLines } from '../../../../src/cli/human';
+import { insightsJson, insightsMarkdown, readInsights } from '../../../../src/core/driver/insights';
+import { claudeAssistant, claudeUser, type ClaudeSession } from '../../../fixtures/transcripts';
+import { makeHostileSet } from '../../../fixtures/hostile';
+import { tempFolder } from '../../../support/tempDir';
+import { findNode } from '../../../support/tree';
+import { sleep } from '../../../support/wait';
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 const CLI = path.join(ROOT, 'dist', 'status.js');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'projects');
 const NOW = Date.UTC(2026, 9, 5);
 const NOW_ISO = '2026-10-05T00:00:00Z';
 
-const find = (n: NodeData, suffix: string): NodeData | undefined =>
-  n.id.endsWith(suffix) ? n : n.children?.map((c) => find(c, suffix)).find(Boolean);
+const find = (n: NodeData, suffix: string): NodeData | undefined => findNode(n, suffix, { suffix: true });
 
 interface Ran { code: number | null; stdout: string; stderr: string; ms: number }
 
@@ -124,7 +125,6 @@ async function assertMatchesTree(root: string, d: RunStatusData, now = NOW): Pro
   assert.equal(d.schema, 1);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A live run: window 1 (session A, with a subagent) rolled, window 2 (session B) running; 2 decisions. */
 async function liveProject(dir: string): Promise<string> {
