@@ -268,10 +268,11 @@ function shellChange(root: string, c: IndexedCall, tracks: Map<string, Track>, t
   }
 }
 
-const eventGroups = new WeakMap<readonly JournalEvent[], { windows: readonly RunWindow[]; by: Map<number, JournalEvent[]> }>();
+/** The journal's events by window, per events array (the Reviewer's own, so the core holds no module-level cache). */
+type EventGroups = WeakMap<readonly JournalEvent[], { windows: readonly RunWindow[]; by: Map<number, JournalEvent[]> }>;
 
 /** The journal's events by window, placed once per input (not once per window: issue 29). */
-function eventsByWindow(input: ReviewInput): Map<number, JournalEvent[]> {
+function eventsByWindow(input: ReviewInput, eventGroups: EventGroups): Map<number, JournalEvent[]> {
   const had = eventGroups.get(input.events);
   if (had && had.windows === input.windows) return had.by;
   const locate = windowLocator(input.windows);
@@ -290,6 +291,7 @@ function eventsByWindow(input: ReviewInput): Map<number, JournalEvent[]> {
 /** Builds reviews; keeps one index per transcript (updated over appended bytes only) and the last reviews built. */
 export class Reviewer {
   private readonly indexes = new Map<string, TranscriptIndex>();
+  private readonly eventGroups: EventGroups = new WeakMap();
   private readonly cache = new Map<string, { key: string; review: WindowReview }>();
 
   private index(path: string): TranscriptIndex {
@@ -509,7 +511,7 @@ export class Reviewer {
         if (c.result && exit !== 0) lastFail = { idx, c };
       }
     }
-    const mine = eventsByWindow(input).get(n) ?? [];
+    const mine = eventsByWindow(input, this.eventGroups).get(n) ?? [];
     const count = (name: string) => mine.filter((e) => e.event === name).length;
     for (const e of mine) {
       const type = e.fields.agent_type;
