@@ -126,7 +126,8 @@ export function reviewSuite(trusted: boolean): void {
         () => api.review.panels().find((p: P) => title.test(p.title) && re.test(p.rendered ?? '')) as P | undefined);
       const first = await said(/Window 2/, /ended: stopped · user_stop/);
       assert.doesNotMatch(first.rendered!, /\b(\w+) · \1\b/, 'no word twice ("stopped · stopped")');
-      assert.match(await api.review.markdown({ root, window: 2 }), /· ended: stopped · user_stop$/m);
+      // In the Markdown the detail is escaped prose (mdText): `user\_stop` renders as user_stop.
+      assert.match(await api.review.markdown({ root, window: 2 }), /· ended: stopped · user\\_stop$/m);
       const file = path.join(root, '.leopold', 'state.json');
       const was = await fs.readFile(file, 'utf8');
       await fs.writeFile(file, JSON.stringify({ ...JSON.parse(was), stopped_reason: 'plan_complete' }, null, 2) + '\n');
