@@ -3,7 +3,8 @@
 // the warning background only when a person is needed. It follows the active editor's folder in a multi-root
 // workspace. Clicking opens the run actions (runActions.ts) of the project it shows.
 import * as vscode from 'vscode';
-import { inert, mdEscape, mdLiteral } from '../foundation/untrusted';
+import { mdEscape, mdLiteral } from '../foundation/untrusted';
+import { clip, oneLine } from '../../core/inert';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import type { SupervisorHub, SupervisorView } from './supervisor';
@@ -134,7 +135,7 @@ export function registerStatusBar(
       const api = apiErrorHint(st);
       if (api) {
         md.appendMarkdown(`${vscode.l10n.t('API error: {0}', mdEscape(api.type ?? '?'))}${api.hint ? ` — ${vscode.l10n.t('hint: {0}',
-          mdEscape(inert(api.hint, 300)))}` : ''}\n\n`);
+          mdEscape(clip(oneLine(api.hint), 300)))}` : ''}\n\n`);
       }
     }
     if (view.snapshot.openItems > 0) md.appendMarkdown(`${counted(view.snapshot.openItems, vscode.l10n.t('Plan: {0} open item',
