@@ -107,7 +107,7 @@ suite('the first hour (trusted): walkthrough, tree actions, decoration, nested p
       assert.strictEqual(viewShown('leopold.setup', keys), true);
       const shown = welcomeShown('leopold.setup', keys);
       assert.strictEqual(shown.length, 1, shown.join('\n---\n'));
-      assert.match(shown[0], /Neither claude nor codex was found[\s\S]*command:workbench\.action\.openSettings\?%5B%22leopold\.claude\.path%22%5D/);
+      assert.match(shown[0], /Neither claude nor codex was found[\s\S]*command:leopold\.openSetting\?%5B%22leopold\.claude\.path%22%5D/);
     } finally {
       await config.update('claude.path', undefined, vscode.ConfigurationTarget.Global);
       await config.update('codex.path', undefined, vscode.ConfigurationTarget.Global);
