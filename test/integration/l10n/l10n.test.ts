@@ -62,7 +62,8 @@ suite('Brazilian Portuguese (display language pt-br)', () => {
   test('the status bar, the runs tree and the doctor speak Portuguese; stop reasons and file names do not change', async () => {
     await waitFor('the Portuguese pill', () => /^\$\(\w+\) Leopold: run ativa · janela 3\/10$/.test(api.statusBar.text()) || undefined, 20_000)
       .catch(() => assert.fail(`status bar: ${api.statusBar.text()}`));
-    assert.match(api.statusBar.tooltip(), /Dono: `5f3c9a1e` \(skill, claude\)/);
+    // The owner's engine and harness are escaped prose in the Markdown tooltip (mdText escapes every ASCII punctuation).
+    assert.match(api.statusBar.tooltip(), /Dono: `5f3c9a1e` \(skill\\, claude\)/);
     await vscode.commands.executeCommand('workbench.view.extension.leopold');
     const run = await waitFor('the current run node', () => {
       const root = (api.runsTree.render() as Plain[]).find((r) => r.id === folder);
