@@ -81,7 +81,7 @@ export class ReviewWorker {
   private disposed = false;
 
   /** `script`: the worker's bundle (dist/reviewWorker.js). */
-  constructor(private readonly script: string, private readonly opts: ReviewWorkerOptions = {}) {}
+  constructor(private readonly script: string, private opts: ReviewWorkerOptions = {}) {}
 
   /** The job's answer: whole, or partial at the budget (this job's, else the worker's), or saying it failed — never a rejection. */
   run<J extends ReviewJob>(job: J, budgetMs = this.opts.budgetMs ?? REVIEW_BUDGET_MS): Promise<JobResult<J>> {
@@ -89,6 +89,11 @@ export class ReviewWorker {
       this.queue.push({ id: this.next++, job, budgetMs, resolve: resolve as (r: unknown) => void });
       this.pump();
     });
+  }
+
+  /** The budget of the requests that name none (the tests make it tiny). */
+  setBudget(ms: number): void {
+    this.opts = { ...this.opts, budgetMs: ms };
   }
 
   dispose(): void {
