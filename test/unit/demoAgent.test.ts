@@ -131,6 +131,8 @@ describe('the demo\'s agent under the extension\'s real relaunch loop (issue 33 
     const full = transcripts.filter((b) => b >= CAP);
     assert.equal(full.length, 3, `three windows filled: ${transcripts.join(', ')}`);
     assert.ok(full.every((b) => b < CAP + STEP_MAX), `no window ran on past the cap: ${transcripts.join(', ')}`);
+    // …and the roll says so in the hook's own figure (MiB, one decimal): 5.0 of max_context_mb 5, the gauge's 100 %.
+    assert.ok(rolls.every((e) => e.context_mb === 5), `the rolls' context_mb: ${rolls.map((e) => e.context_mb).join(', ')}`);
     // The checkpoint band came before every roll, and the iteration budget (60) was never near.
     assert.ok(events.filter((e) => e.event === 'checkpoint_instruction').length >= 3);
     assert.ok(Number(st.iteration) < 60, `iteration ${st.iteration}`);
