@@ -51,8 +51,10 @@ if (source === join(ROOT, 'examples', 'demo')) {
   process.env.CLAUDE_CONFIG_DIR = join(demoDir, 'server', 'home', '.claude');
   startDemoAgent(join(folder, '.leopold'), sessionDirFor(folder, process.env));
   writeAgentShim(agentBin);
-  // The running window waits for the workbench: its roll comes while the relaunch loop is there to relaunch it.
-  launchDemoAgent(folder, { ...process.env, LEOPOLD_DEMO_START_WHEN: join(demoDir, 'server', 'ud', 'User', 'globalStorage', 'leopold.leopold-vscode') });
+  // The running window waits for the workbench: its roll comes while the relaunch loop is there to relaunch it. For
+  // the pictures it goes five times slower, so that every picture shows window 3 (its roll is minutes away).
+  launchDemoAgent(folder, { ...process.env, LEOPOLD_DEMO_START_WHEN: join(demoDir, 'server', 'ud', 'User', 'globalStorage', 'leopold.leopold-vscode'),
+    ...(screenshot ? { LEOPOLD_DEMO_PACE_MS: '5000' } : {}) });
 }
 
 const server = await startCodeServer({ host, dir: join(demoDir, 'server'), pathPrepend: [agentBin, ...(screenshot ? [FAKE_BIN] : [])] });
