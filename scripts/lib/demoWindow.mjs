@@ -29,7 +29,10 @@ const CLOSE_AT = 0.5;
 const iso = (ms = Date.now()) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** The hooks' lock: mkdir `.leopold/.state.lock`, 50 tries 0.1 s apart, a lock older than a minute reaped. */
+/**
+ * The hooks' lock: mkdir `.leopold/.state.lock`, 50 tries 0.1 s apart, a lock older than a minute reaped. What runs
+ * under it is synchronous, so a signal (Stop now) never ends this process while it holds the lock.
+ */
 async function withLock(leo, fn) {
   const lock = join(leo, '.state.lock');
   for (let i = 0; ; i++) {
