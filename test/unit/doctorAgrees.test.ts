@@ -4,7 +4,7 @@
 // never ends in "Leopold looks healthy." and names that condition in the status bar's own words; and where the status
 // bar needs nobody, the Doctor names no such condition.
 import * as assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rng } from '../support/rng';
 import { tempFolder } from '../support/tempDir';
@@ -64,6 +64,27 @@ describe('the Doctor agrees with the status bar: a person needed is never "looks
     }
     // Both sides reached often (a property that never sees the case proves nothing about it).
     assert.ok(needed > 200 && calm > 200, `needed ${needed}, calm ${calm}`);
+  });
+
+  it('a question for a person (awaiting_human): named while its item is open, even beside STOP; gone once it is ticked', async () => {
+    const cases = [{ stop: false, ticked: false }, { stop: true, ticked: false }, { stop: false, ticked: true }];
+    for (const [i, c] of cases.entries()) {
+      const dir = join(base, `ask${i}`), leo = join(dir, '.leopold');
+      mkdirSync(leo, { recursive: true });
+      writeFileSync(join(leo, 'state.json'), JSON.stringify({ active: false, stopped_reason: 'awaiting_human', iteration: 4, windows: 2,
+        last_turn: '2026-11-20T11:50:00Z' }));
+      writeFileSync(join(leo, 'PLAN.md'), `# Plan\n\n- [x] Scaffold\n- [${c.ticked ? 'x' : ' '}] @human Pick the licence\n- [ ] Publish\n`);
+      writeFileSync(join(leo, 'events.jsonl'), `${JSON.stringify({ ts: '2026-11-20T11:50:00Z', event: 'awaiting_human', item: 2, text: 'Pick the licence' })}\n`);
+      if (c.stop) writeFileSync(join(leo, 'STOP'), '');
+      const b = await both(dir, 'en', false);
+      const why = `${JSON.stringify(c)}: status bar "${b.bar.text}"\n${b.lines.join('\n')}`;
+      assert.equal(b.barNeedsYou, !c.ticked, why);
+      assert.equal(b.named, !c.ticked, why);
+      if (!c.ticked) {
+        assert.ok(b.lines.some((l) => l.includes('the run asks you: Pick the licence')), why);
+        assert.equal(b.verdict, `Leopold needs you: ${b.bar.text} (see the line above).`, why);
+      } else assert.equal(b.verdict, b.healthy, why);
+    }
   });
 
   it('600 seeded projects with STOP and live or dead owners (the surfaces test\'s): the same agreement', async () => {
