@@ -123,7 +123,7 @@ export function summaryLines(s: ReviewSummary, l: Locale = 'en', code: CodeText 
     + (s.noDiff ? msgN(l, 'review.sum.noDiff', s.noDiff) : '');
   const cost = s.tokens === null ? msg(l, 'review.sum.noCost')
     : msg(l, 'review.cost', { tokens: s.tokens, usd: (s.costUsd ?? 0).toFixed(2) });
-  const shown = s.failures.slice(0, 3).map((g) => `${code(g.command)}${g.count > 1 ? ` × ${g.failed}` : ''}`).join(', ');
+  const shown = s.failures.slice(0, 3).map((g) => `${code(g.command)}${g.failed > 1 ? ` × ${g.failed}` : ''}`).join(', ');
   const more = s.failures.length > 3 ? msg(l, 'review.sum.more', { count: s.failures.length - 3 }) : '';
   const failed = s.failedRuns === 0 ? msg(l, 'review.sum.noFailure')
     : `${msgN(l, 'review.sum.failed', s.failedRuns, { commands: s.failedCommands })}: ${shown}${more}`;

@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { groupCommands, groupTail, reportSummary, summaryLines, windowSummary } from '../../../../src/core/review/summary';
 import { reportMarkdown, windowMarkdown } from '../../../../src/core/review/markdown';
+import { MAX_VIEWED_REVIEWS, markViewed, viewedKey, viewedPaths, type ViewedStore } from '../../../../src/core/review/viewed';
 import type { CommandReview, FileReview, MorningReport, WindowReview } from '../../../../src/core/review/review';
 import { rngInt } from '../../../support/rng';
 
@@ -87,6 +88,8 @@ describe('review: the one-glance summary', () => {
     assert.equal(lines.failed, '4 failed runs: npm test × 2, npm run build × 2');
     assert.deepEqual(lines.needs, ['npm run build still fails (exit 2)', '1 file changed without a diff: look at it by hand', '2 guard blocks',
       '1 plan item re-opened']);
+    assert.equal(summaryLines(windowSummary(review([npmTest(0), npmTest(1), npmTest(0)]))).failed, '1 failed run: npm test',
+      'a command run 3 times that failed once: not "npm test × 1"');
     const pt = summaryLines(s, 'pt-br');
     assert.equal(pt.changed, '2 arquivos alterados · +4 −2 (1 sem diff)');
     assert.equal(pt.needs[0], 'npm run build ainda falha (saída 2)');
@@ -119,5 +122,25 @@ describe('review: the one-glance summary', () => {
     const md = reportMarkdown(r);
     assert.match(md, /^- \*\*Failed:\*\* 2 failed runs: `npm test` × 2$/m);
     assert.match(md, /^- \*\*Needs you:\*\* `npm test` still fails \(exit 1\); 1 refusal or failure of the run; 1 transcript not found$/m);
+  });
+});
+
+describe('review: files marked as viewed', () => {
+  it('a mark holds while the file is as it was, drops when the window changes it again; per review; bounded', () => {
+    const a = file('a.ts'), b = file('b.ts');
+    const key = viewedKey('/p', undefined, 2);
+    let store = markViewed(undefined, key, a, true);
+    assert.deepEqual(viewedPaths(store, key, [a, b]), ['a.ts']);
+    assert.deepEqual(viewedPaths(store, viewedKey('/p', undefined, 3), [a, b]), [], 'another window: its own marks');
+    assert.deepEqual(viewedPaths(store, viewedKey('/p', 'run-1', 2), [a, b]), [], 'an archived run: its own marks');
+    assert.deepEqual(viewedPaths(store, key, [{ ...a, afterSha256: 'c', edits: 2 }, b]), [], 'changed again: not viewed');
+    store = markViewed(store, key, b, true);
+    store = markViewed(store, key, a, false);
+    assert.deepEqual(viewedPaths(store, key, [a, b]), ['b.ts']);
+    assert.deepEqual(viewedPaths(JSON.parse(JSON.stringify(store)) as ViewedStore, key, [a, b]), ['b.ts'], 'survives a round trip');
+    for (let n = 0; n < MAX_VIEWED_REVIEWS + 50; n++) store = markViewed(store, viewedKey('/q', undefined, n), a, true);
+    assert.equal(Object.keys(store).length, MAX_VIEWED_REVIEWS);
+    assert.deepEqual(viewedPaths(store, viewedKey('/q', undefined, MAX_VIEWED_REVIEWS + 49), [a]), ['a.ts'], 'the newest kept');
+    assert.deepEqual(viewedPaths({ [key]: { ['__proto__']: 'x', constructor: 'y' } } as ViewedStore, key, [file('constructor')]), []);
   });
 });
