@@ -58,10 +58,19 @@ function action(text: string, onClick: () => void, cls = 'link'): HTMLElement {
   return a;
 }
 
+/**
+ * Sections opened or closed by the person, by their place in the page: a redraw (the review follows the run) keeps
+ * them as they were left.
+ */
+const opened = new Map<number, boolean>();
+let sectionSeq = 0;
+
 function section(title: string, count?: number | string, open = true): { box: HTMLElement; body: HTMLElement } {
   const box = el('vscode-collapsible');
+  const at = sectionSeq++;
   box.setAttribute('heading', title);
-  if (open) box.setAttribute('open', '');
+  if (opened.get(at) ?? open) box.setAttribute('open', '');
+  box.addEventListener('vsc-collapsible-toggle', (e) => opened.set(at, e.detail.open));
   if (count !== undefined) {
     const badge = el('vscode-badge', '', String(count));
     badge.setAttribute('variant', 'counter');
@@ -101,21 +110,22 @@ const STATUS_ICON: Record<FileReview['status'], IconName> = {
 /** The files a person marked as viewed, as the panel last said; changed here on a click and told to the panel. */
 let viewed = new Set<string>();
 
-function files(S: S, fs: FileReview[], diffable: boolean): { box: HTMLElement; redraw: () => void } {
+/** The files changed: a row each; with `viewable` (the review's own list, not a window's inside a report) a Viewed check. */
+function files(S: S, fs: FileReview[], diffable: boolean, viewable: boolean): { box: HTMLElement; redraw: () => void } {
   const { box, body } = section(S.files, fs.length);
   const counter = el('div', 'viewed-count');
-  body.appendChild(counter);
-  const rows: { f: FileReview; row: HTMLElement; check: HTMLElement & { checked: boolean } }[] = [];
+  if (viewable) body.appendChild(counter);
+  const rows: { f: FileReview; row: HTMLElement; check?: HTMLElement & { checked: boolean } }[] = [];
   const redraw = () => {
     const n = fs.filter((f) => viewed.has(f.path)).length;
     counter.textContent = fill(S.viewedOf, n, fs.length);
     for (const { f, row, check } of rows) {
       row.classList.toggle('viewed', viewed.has(f.path));
-      check.checked = viewed.has(f.path);
+      if (check) check.checked = viewed.has(f.path);
     }
   };
   for (const f of fs) {
-    const row = el('div', `file ${f.status}`);
+    const row = el('div', `file ${f.status}${viewable ? ' viewable' : ''}`);
     const head = el('div', 'file-head');
     const status = icon(STATUS_ICON[f.status]);
     status.classList.add('status-icon');
@@ -125,19 +135,11 @@ function files(S: S, fs: FileReview[], diffable: boolean): { box: HTMLElement; r
     line.appendChild(canDiff ? action(f.path, open, 'link path') : el('span', 'path', f.path));
     const counts = f.status === 'unknown' && !f.added && !f.removed ? ' ?' : '';
     line.appendChild(el('span', 'status', ` ${f.status}${counts}`));
-    if (!counts) line.append(el('span', 'added', ` +${f.added}`), el('span', 'removed', ` \u2212${f.removed}`));
+    if (!counts) line.append(el('span', 'plus', ` +${f.added}`), el('span', 'minus', ` \u2212${f.removed}`));
     if (f.outside) line.appendChild(el('span', 'dim', ` (${S.outside})`));
-    const check = el('vscode-checkbox') as HTMLElement & { checked: boolean };
-    check.textContent = S.viewed;
-    check.setAttribute('data-path', f.path);
-    check.addEventListener('change', () => {
-      if (check.checked) viewed.add(f.path);
-      else viewed.delete(f.path);
-      redraw();
-      vscode.postMessage({ type: 'viewed', path: f.path, viewed: check.checked });
-      report();
-    });
-    head.append(status, line, check);
+    head.append(status, line);
+    const check = viewable ? viewedCheck(S, f.path, redraw) : undefined;
+    if (check) head.appendChild(check);
     row.appendChild(head);
     if (f.status === 'unknown') row.appendChild(el('div', 'detail dim', `${S.noDiff}: ${f.reason ?? ''}`));
     rows.push({ f, row, check });
@@ -146,6 +148,20 @@ function files(S: S, fs: FileReview[], diffable: boolean): { box: HTMLElement; r
   if (!fs.length) body.appendChild(el('p', 'dim', S.none));
   redraw();
   return { box, redraw };
+}
+
+function viewedCheck(S: S, path: string, redraw: () => void): HTMLElement & { checked: boolean } {
+  const check = el('vscode-checkbox') as HTMLElement & { checked: boolean };
+  check.textContent = S.viewed;
+  check.setAttribute('data-path', path);
+  check.addEventListener('change', () => {
+    if (check.checked) viewed.add(path);
+    else viewed.delete(path);
+    redraw();
+    vscode.postMessage({ type: 'viewed', path, viewed: check.checked });
+    report();
+  });
+  return check;
 }
 
 function commands(S: S, w: PostedWindow): HTMLElement {
@@ -178,7 +194,7 @@ function windowView(S: S, w: PostedWindow, top: boolean): HTMLElement {
   d.appendChild(el('p', 'sub', w.endLine + (w.costUsd !== null ? ` \u00b7 \u2248 $${w.costUsd.toFixed(2)}` : '')));
   for (const t of w.transcripts) if (!t.exists) d.appendChild(el('p', 'bad', `${S.gone}: ${t.path}`));
   if (top) d.appendChild(summaryCard(S, w.summary, w.groups.some((g) => g.failed > 0), needsYou(w.summary, S)));
-  const f = files(S, w.files, top);
+  const f = files(S, w.files, top, top);
   if (top && w.files.some((x) => x.status !== 'unknown')) {
     const bar = el('div', 'section-actions');
     bar.appendChild(button(S.openAll, 'diff-multiple', { type: 'all' }, false));
@@ -225,7 +241,7 @@ function reportView(S: S, r: PostedReport): HTMLElement {
   const d = el('section', 'report');
   d.appendChild(el('h1', '', S.report));
   d.appendChild(summaryCard(S, r.summary, r.failures > 0, needsYou(r.summary, S)));
-  d.appendChild(files(S, r.files, false).box);
+  d.appendChild(files(S, r.files, false, true).box);
   const { box, body } = section(S.windows, r.windows.length, true);
   for (const w of r.windows) body.appendChild(windowView(S, w, false));
   d.appendChild(box);
@@ -259,8 +275,8 @@ function report(): void {
     summary: [...root.querySelectorAll('.sum-row')].map((r) => r.textContent ?? ''),
     commands: [...root.querySelectorAll('.command')].map((r) => r.textContent ?? ''),
     viewed: {
-      count: root.querySelectorAll('.file.viewed').length, of: root.querySelectorAll('.file').length,
-      paths: [...root.querySelectorAll('.file.viewed vscode-checkbox')].map((c) => c.getAttribute('data-path') ?? ''),
+      count: root.querySelectorAll('.file.viewable.viewed').length, of: root.querySelectorAll('.file.viewable').length,
+      paths: [...root.querySelectorAll('.file.viewable.viewed vscode-checkbox')].map((c) => c.getAttribute('data-path') ?? ''),
     },
     look: {
       primary: colours(base(buttons.find((b) => !b.hasAttribute('secondary')))),
@@ -279,6 +295,7 @@ window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
   viewed = new Set(m.viewed);
   vscode.setState(m.state);
   root.textContent = '';
+  sectionSeq = 0;
   root.appendChild(toolbar(S));
   if (m.review) root.appendChild(windowView(S, m.review, true));
   if (m.report) root.appendChild(reportView(S, m.report));
