@@ -62,6 +62,9 @@ export const REVIEW_EN = {
   'review.sum.costLabel': 'Cost:',
   'review.sum.failedLabel': 'Failed:',
   'review.sum.needsLabel': 'Needs you:',
+  'review.partial': 'partial — the review stopped after {s} s at {at}; shown is what it had found by then',
+  'review.partialStart': 'partial — the review stopped after {s} s, before it had read a record',
+  'review.failed': 'the review failed: {reason}',
 };
 
 export const REVIEW_PT_BR: Record<keyof typeof REVIEW_EN, string> = {
@@ -125,4 +128,7 @@ export const REVIEW_PT_BR: Record<keyof typeof REVIEW_EN, string> = {
   'review.sum.costLabel': 'Custo:',
   'review.sum.failedLabel': 'Falhou:',
   'review.sum.needsLabel': 'Precisa de você:',
+  'review.partial': 'parcial — a revisão parou após {s} s em {at}; aparece o que ela havia encontrado até então',
+  'review.partialStart': 'parcial — a revisão parou após {s} s, antes de ler um registro',
+  'review.failed': 'a revisão falhou: {reason}',
 };

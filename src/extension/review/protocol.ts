@@ -31,6 +31,8 @@ export interface ToWebview {
   viewed: string[];
   strings: Record<string, string>;
   state: SavedReview;
+  /** Not whole: "partial — the review stopped after N s at <record>", or why it failed (core/review/markdown.ts cutLine). */
+  notice?: string;
 }
 
 /** What the webview drew, for the integration tests: its text and the facts a test cannot read from outside. */

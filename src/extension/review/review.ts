@@ -3,6 +3,9 @@
 // texts open as read-only virtual documents (the `leopold-review:` scheme), per file in `vscode.diff`, all at once in
 // the multi-file diff editor (`vscode.changes`); never written to disk. Copy as Markdown; Save As… anywhere but
 // `.leopold/`. Reads only: it works in Restricted Mode.
+// The reviews are computed in a worker thread (core/review/worker.ts), never on the extension host's thread that
+// every extension shares, each within REVIEW_BUDGET_MS: past it the view shows what was known and says "partial — the
+// review stopped after N s at <record>"; a worker that crashes is one line in the view, not a failed command.
 // The webview (webview/main.ts → dist/review.js and dist/review.css) looks as VS Code's views do: theme variables,
 // codicons, @vscode-elements components; it opens with the one-glance summary (core/review/summary.ts), groups repeated
 // commands, and lets a person mark files as viewed (kept here in workspace state: core/review/viewed.ts).
@@ -17,13 +20,15 @@ import type { LeopoldProject } from '../foundation/projects';
 import type { LiveRuns } from '../live/live';
 import { pickProject } from '../foundation/projectPicker';
 import { uiLocale } from '../foundation/locale';
-import { Reviewer, type MorningReport, type ReviewInput, type WindowReview } from '../../core/review/review';
+import type { MorningReport, ReviewInput, WindowReview } from '../../core/review/review';
 import { readReviewInput, reviewInputOf } from '../../core/review/read';
-import { reportMarkdown, windowEndLine, windowMarkdown } from '../../core/review/markdown';
+import { cutLine, reportMarkdown, windowEndLine, windowMarkdown } from '../../core/review/markdown';
 import { groupCommands, groupTail, reportSummary, summaryLines, windowSummary } from '../../core/review/summary';
 import { markViewed, viewedKey, viewedPaths, type ViewedStore } from '../../core/review/viewed';
 import type { FromWebview, PostedWindow, ReviewRendered, SavedReview, ToWebview } from './protocol';
 import { REVIEW_VIEW_TYPE } from './protocol';
+import { ReviewWorker, type ReviewJob } from '../../core/review/worker';
+import { REVIEW_BUDGET_MS } from '../../core/review/partial';
 import { WriteOutsideError } from '../../core/writeGuard';
 import { isWriteRefusal, writeExport } from '../foundation/guardedWrite';
 import { inert } from '../foundation/untrusted';
@@ -57,6 +62,12 @@ export interface ReviewTestApi {
   markdown(arg: Target): Promise<string>;
   panels(): { title: string; html: string; rendered?: string; saved?: unknown; shown?: ReviewRendered }[];
   restore(state: unknown): Promise<string | undefined>;
+  /** Save As… past its dialog: the export written to `dest` (false: refused, with the error shown). */
+  saveTo(arg: Target, dest: string): Promise<boolean>;
+  /** One window's review of `input` in the worker, and when the worker took it (the tests wait on that, not a time). */
+  review(input: ReviewInput, n: number): { started: Promise<void>; done: Promise<WindowReview> };
+  /** The worker's time budget per request (default REVIEW_BUDGET_MS). */
+  setBudget(ms?: number): void;
 }
 
 /** One panel per review (a window's, or a run's report), with the webview's last report for the tests. */
@@ -72,13 +83,23 @@ const keyOf = (t: Target) => `${t.root}\0${t.run ?? ''}`;
 
 /** The reviews of this window: their inputs and builder, their panels, and the diffs they open. */
 class Reviews {
-  readonly reviewer = new Reviewer();
+  private readonly started = new vscode.EventEmitter<ReviewJob>();
+  readonly onStarted = this.started.event;
+  readonly worker: ReviewWorker;
   private readonly inputs = new Map<string, ReviewInput>();
   readonly panels = new Map<string, PanelEntry>();
   /** Per project with a review of its current run open: the subscription that draws it again as the run goes. */
   private readonly following = new Map<string, { sub: vscode.Disposable; timer?: NodeJS.Timeout }>();
 
-  constructor(private readonly ctx: LeopoldContext, private readonly live: LiveRuns) {}
+  constructor(private readonly ctx: LeopoldContext, private readonly live: LiveRuns) {
+    this.worker = new ReviewWorker(join(ctx.extension.extensionPath, 'dist', 'reviewWorker.js'),
+      { onStarted: (job) => this.started.fire(job) });
+  }
+
+  /** The run's report, computed in the worker (partial at its budget, or saying it failed). */
+  report(inp: ReviewInput): Promise<MorningReport> {
+    return this.worker.run({ kind: 'report', input: inp });
+  }
 
   /**
    * A review of the current run, left open, follows the run: each change of the project's files (state, journal,
@@ -116,6 +137,8 @@ class Reviews {
 
   dispose(): void {
     for (const root of [...this.following.keys()]) this.unfollow(root);
+    this.worker.dispose();
+    this.started.dispose();
   }
 
   async input(t: Target): Promise<ReviewInput> {
@@ -138,7 +161,7 @@ class Reviews {
     provideTextDocumentContent: async (u) => {
       const q = JSON.parse(u.query) as { root: string; run?: string; window: number; abs: string; side: 'before' | 'after' };
       const inp = this.inputs.get(keyOf(q)) ?? (await this.input(q));
-      const t = await this.reviewer.texts(inp, q.window, q.abs);
+      const t = await this.worker.run({ kind: 'texts', input: inp, window: q.window, abs: q.abs });
       const text = t[q.side];
       return typeof text === 'string' ? text : text === null ? '' : vscode.l10n.t('(not known exactly: {0})', t.reason ?? '');
     },
@@ -148,7 +171,7 @@ class Reviews {
     const inp = await this.input(t);
     const n = t.window ?? inp.windows[inp.windows.length - 1]?.n;
     if (n === undefined || !inp.windows.some((w) => w.n === n)) return undefined;
-    return { inp, review: await this.reviewer.window(inp, n) };
+    return { inp, review: await this.worker.run({ kind: 'window', input: inp, n }) };
   }
 
   async openDiff(t: Target, w: WindowReview, path: string): Promise<boolean> {
@@ -169,15 +192,20 @@ class Reviews {
 
   async saveAs(md: string, name: string, root: string): Promise<void> {
     const dest = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(`${root}${sep}${name}`), filters: { Markdown: ['md'] } });
-    if (!dest) return;
+    if (dest) await this.saveTo(dest, md, root);
+  }
+
+  /** Writes the export where the person picked; false when refused (and said). */
+  async saveTo(dest: vscode.Uri, md: string, root: string): Promise<boolean> {
     // By real path: a folder `notes -> .leopold` is .leopold/; a link at the name is never written through.
     const leoDirs = [...new Set([join(root, '.leopold'), ...this.ctx.registry.projects.map((p) => p.leoDir)])];
-    await writeExport(dest, md, leoDirs).catch((err: unknown) => {
+    return writeExport(dest, md, leoDirs).then(() => true, (err: unknown) => {
       if (err instanceof WriteOutsideError) {
         void vscode.window.showErrorMessage(vscode.l10n.t('Not saved: the review is never written into .leopold/. Pick another folder.'));
       } else if (isWriteRefusal(err)) {
         void vscode.window.showErrorMessage(vscode.l10n.t('Not saved: {0}', inert((err as Error).message, 600)));
       } else throw err;
+      return false;
     });
   }
 
@@ -205,7 +233,7 @@ class Reviews {
    */
   async present(target: Target, report: boolean, restored?: vscode.WebviewPanel, reveal = true):
     Promise<{ review?: WindowReview; report?: MorningReport } | undefined> {
-    const data = report ? { report: await this.reviewer.report(await this.input(target)) }
+    const data = report ? { report: await this.report(await this.input(target)) }
       : { review: (await this.windowOf(target))?.review };
     if (!data.report && !data.review) {
       restored?.dispose();
@@ -236,7 +264,9 @@ class Reviews {
     const state: SavedReview = { root: target.root, run: target.run, window: data.review?.window, report };
     const files = data.report?.files ?? data.review!.files;
     const viewed = viewedPaths(this.viewedStore(), viewedKey(target.root, target.run, data.review?.window), files);
-    entry.message = { report: report_, review: data.review && strip(data.review), strings: strings(), state, viewed };
+    // Not whole: "partial — the review stopped after N s at <record>", or why it failed (one notice, above the rest).
+    const notice = cutLine(data.report ?? data.review!, uiLocale());
+    entry.message = { report: report_, review: data.review && strip(data.review), strings: strings(), state, viewed, notice };
     if (entry.ready) void entry.panel.webview.postMessage(entry.message);
     if (reveal) entry.panel.reveal();
     return data;
@@ -261,7 +291,7 @@ class Reviews {
       return;
     }
     const cur = report ? undefined : (await this.windowOf(target))?.review;
-    const md = async () => (report ? reportMarkdown(await this.reviewer.report(await this.input(target)), uiLocale())
+    const md = async () => (report ? reportMarkdown(await this.report(await this.input(target)), uiLocale())
       : windowMarkdown(cur!, uiLocale()));
     if (m.type === 'diff' && cur && typeof m.path === 'string') await this.openDiff(target, cur, m.path);
     else if (m.type === 'all' && cur) await this.openAll(target, cur);
@@ -273,7 +303,7 @@ class Reviews {
 
   /** A file marked (or unmarked) as viewed: kept in workspace state against the file as the review shows it now. */
   async setViewed(e: PanelEntry, path: string, viewed: boolean): Promise<boolean> {
-    const files = e.report ? (await this.reviewer.report(await this.input(e.target))).files : (await this.windowOf(e.target))?.review.files;
+    const files = e.report ? (await this.report(await this.input(e.target))).files : (await this.windowOf(e.target))?.review.files;
     const file = files?.find((f) => f.path === path);
     if (!file) return false;
     const key = viewedKey(e.target.root, e.target.run, e.target.window);
@@ -311,8 +341,21 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestA
     open: (t) => r.show(t, t.window === undefined),
     openAllChanges: async (t) => { const w = await r.windowOf(t); return w ? r.openAll(t, w.review) : 0; },
     openDiff: async (t, p) => { const w = await r.windowOf(t); return w ? r.openDiff(t, w.review, p) : false; },
-    markdown: async (t) => (t.window === undefined ? reportMarkdown(await r.reviewer.report(await r.input(t)), uiLocale())
+    markdown: async (t) => (t.window === undefined ? reportMarkdown(await r.report(await r.input(t)), uiLocale())
       : windowMarkdown((await r.windowOf(t))!.review, uiLocale())),
+    saveTo: async (t, dest) => r.saveTo(vscode.Uri.file(dest), t.window === undefined
+      ? reportMarkdown(await r.report(await r.input(t)), uiLocale()) : windowMarkdown((await r.windowOf(t))!.review, uiLocale()), t.root),
+    review: (input, n) => {
+      const started = new Promise<void>((resolve) => {
+        const sub = r.onStarted((job) => {
+          if (job.input.root !== input.root) return;
+          sub.dispose();
+          resolve();
+        });
+      });
+      return { started, done: r.worker.run({ kind: 'window', input, n }) };
+    },
+    setBudget: (ms) => r.worker.setBudget(ms ?? REVIEW_BUDGET_MS),
     panels: () => [...r.panels.values()].map((p) => ({ title: p.panel.title, html: p.panel.webview.html, rendered: p.rendered,
       saved: p.saved, shown: p.shown })),
     // Beside, without focus, as VS Code restores a panel after a reload.

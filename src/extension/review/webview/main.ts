@@ -297,6 +297,11 @@ window.addEventListener('message', (ev: MessageEvent<ToWebview>) => {
   root.textContent = '';
   sectionSeq = 0;
   root.appendChild(toolbar(S));
+  if (m.notice) {
+    const n = el('p', 'bad notice', m.notice);
+    n.setAttribute('role', 'status');
+    root.appendChild(n);
+  }
   if (m.review) root.appendChild(windowView(S, m.review, true));
   if (m.report) root.appendChild(reportView(S, m.report));
   // The components render in microtasks; their colours are read after them (a timer, not a frame: a hidden panel
