@@ -60,7 +60,8 @@ if (!walkthroughFiles.length) fail('package.json contributes no walkthrough');
 
 execFileSync('npm', ['run', '-s', 'package', ...(preRelease ? ['--', '--pre-release'] : [])], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 const size = statSync(vsix).size;
-// 608 KB: the review's webview (dist/review.js: the @vscode-elements components it uses and 15 codicons) added ~8 KB.
+// 608 KB: the review's webview (dist/review.js: the @vscode-elements components it uses and 15 codicons) added ~8 KB;
+// with the review's worker the .vsix measured 622,379 bytes (of 622,592).
 const BUDGET_KB = 608;
 if (size > BUDGET_KB * 1024) fail(`${vsix} is ${size} bytes, over its ${BUDGET_KB} KB budget`);
 const listing = execFileSync('unzip', ['-Z1', vsix]).toString().trim().split('\n');
