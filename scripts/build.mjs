@@ -1,5 +1,5 @@
 // One build script for every bundle (esbuild). Typechecking is separate: `npm run typecheck`.
-//   node scripts/build.mjs               dist/extension.js + dist/server.js + dist/status.js + dist/timeline.{js,css},
+//   node scripts/build.mjs               dist/extension.js + dist/server.js + dist/status.js + dist/{timeline,review}.{js,css},
 //                                        dist/reviewWorker.js (the review's worker thread),
 //                                        and the two bundles they share: dist/core.js, dist/lsp.js (dev: sourcemaps)
 //   node scripts/build.mjs --production  the same, minified, no maps (what the .vsix ships)
@@ -75,6 +75,16 @@ const shared = { name: 'shared', setup: (b) => {
   }));
 } };
 
+/**
+ * The review's buttons draw their codicons as inline SVG (src/extension/review/webview/icons.ts) and never set the
+ * `icon` attribute, which would need the 126 KB codicon font: vscode-button's import of vscode-icon is left out.
+ */
+const noVscodeIcon = { name: 'no-vscode-icon', setup: (b) => {
+  b.onResolve({ filter: /^\.\.\/vscode-icon\/index\.js$/ }, (args) => (/[/\\]vscode-button[/\\]/.test(args.importer)
+    ? { path: 'vscode-icon', namespace: 'no-vscode-icon' } : undefined));
+  b.onLoad({ filter: /.*/, namespace: 'no-vscode-icon' }, () => ({ loader: 'js', contents: '' }));
+} };
+
 const jobs = [
   // All of src/core, once: used by the three bundles below.
   { ...common, stdin: { contents: lazyTable(coreModules.map((f) => [f, `./${f}`])), resolveDir: root, sourcefile: 'core-table.js', loader: 'js' },
@@ -96,6 +106,11 @@ const jobs = [
   // The run timeline's webview: a browser script (and the stylesheet it imports, emitted as dist/timeline.css).
   { bundle: true, platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'warning', absWorkingDir: root,
     entryPoints: ['src/extension/timeline/webview/main.ts'], outfile: 'dist/timeline.js', minify: production, sourcemap: !production },
+  // The review's webview (dist/review.js, dist/review.css): the @vscode-elements components it uses and the codicons it
+  // draws, only those (the icons' SVG text, `text` loader).
+  { bundle: true, platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'warning', absWorkingDir: root, loader: { '.svg': 'text' },
+    entryPoints: ['src/extension/review/webview/main.ts'], outfile: 'dist/review.js', minify: production, sourcemap: !production,
+    plugins: [noVscodeIcon] },
 ];
 if (tests) {
   jobs.push({ ...common, entryPoints: listTs('test/unit'), outdir: 'out/unit', outbase: 'test/unit', external: ['mocha'], sourcemap: 'inline' });

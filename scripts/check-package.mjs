@@ -1,7 +1,7 @@
 // Packages the .vsix and checks it the way a user's VS Code and the Marketplace / Open VSX would see it: a manifest
 // that says only true things (no repository, homepage or bugs URL that is not known to exist, Marketplace categories,
 // a banner, the engines minimum), the CHANGELOG's pre-release rule applied to the version, every walkthrough file
-// shipped, every README picture shipped, under 600 KB, only allow-listed files, and accepted offline by
+// shipped, every README picture shipped, under 608 KB, only allow-listed files, and accepted offline by
 // `code-server --install-extension` with the right id and version. Then, in a fresh profile with the installed
 // extension (as a user has it): the language server answers on the demo's CHECKPOINT.md, the walkthrough opens with
 // its images loaded, the extension's page opens and shows the README with no broken image, and the installed README's
@@ -60,13 +60,17 @@ if (!walkthroughFiles.length) fail('package.json contributes no walkthrough');
 
 execFileSync('npm', ['run', '-s', 'package', ...(preRelease ? ['--', '--pre-release'] : [])], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 const size = statSync(vsix).size;
-if (size > 600 * 1024) fail(`${vsix} is ${size} bytes, over its 600 KB budget`);
+// 608 KB: the review's webview (dist/review.js: the @vscode-elements components it uses and 15 codicons) added ~8 KB;
+// with the review's worker the .vsix measured 622,379 bytes (of 622,592).
+const BUDGET_KB = 608;
+if (size > BUDGET_KB * 1024) fail(`${vsix} is ${size} bytes, over its ${BUDGET_KB} KB budget`);
 const listing = execFileSync('unzip', ['-Z1', vsix]).toString().trim().split('\n');
 const shipped = listing.filter((f) => f.startsWith('extension/'));
 const bad = shipped.filter((f) => /\.map$|\.ts$|\/node_modules\/|^extension\/(src|test|scripts|examples|bench)\//.test(f));
 if (bad.length) fail(`the .vsix ships files outside the allow-list: ${bad.join(', ')}`);
 for (const must of ['extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/status.js', 'extension/dist/core.js',
   'extension/dist/lsp.js', 'extension/dist/reviewWorker.js', 'extension/dist/timeline.js', 'extension/dist/timeline.css',
+  'extension/dist/review.js', 'extension/dist/review.css',
   'extension/package.json', 'extension/package.nls.json',
   'extension/package.nls.pt-br.json', 'extension/l10n/bundle.l10n.pt-br.json', 'extension/syntaxes/leopold-checkpoint.tmLanguage.json']) {
   if (!shipped.includes(must)) fail(`the .vsix lacks ${must}`);
@@ -97,7 +101,7 @@ try {
   if (!installed.includes(id)) fail(`code-server --install-extension did not install ${id} (found: ${installed.join(', ') || 'nothing'})`);
   const manifest = JSON.parse(readFileSync(join(dir, 'exts', id, 'package.json'), 'utf8'));
   if (manifest.version !== pkg.version) fail(`installed version ${manifest.version} != ${pkg.version}`);
-  console.log(`package: ${vsix} (${size} bytes of ${600 * 1024}, ${shipped.length} files${preRelease ? ', pre-release' : ''}) installs offline as ${id}`);
+  console.log(`package: ${vsix} (${size} bytes of ${BUDGET_KB * 1024}, ${shipped.length} files${preRelease ? ', pre-release' : ''}) installs offline as ${id}`);
   // What the workbench did not do, in one line (never a raw Playwright stack); the folder and the server go either way.
   const missed = await inTheWorkbench(dir, id)
     .then(() => undefined, (err) => (err instanceof Missed ? err.message : String(err?.stack ?? err)));

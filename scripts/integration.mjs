@@ -3,6 +3,7 @@
 // and a fresh copy of its workspace; mocha runs inside the extension host through the workbench's test payload.
 //   node scripts/integration.mjs [scenario ...]      env: SHOW_WORKBENCH_LOG=1, SCENARIO_TIMEOUT_MS (300000)
 import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { format } from 'node:util';
 import { ensureHost, ROOT } from './host.mjs';
 import { startCodeServer, launchBrowser, WORKBENCH_NOISE } from './lib/codeServer.mjs';
@@ -10,8 +11,54 @@ import { listScenarios, prepareScenario, readResults, TESTS_ENTRY, FAKE_BIN } fr
 
 const timeoutMs = Number(process.env.SCENARIO_TIMEOUT_MS || 300_000);
 
+/**
+ * What a test inside the extension host asks of the browser (test/integration/helpers.ts `harness`): it writes
+ * `<n>.req.json` into LEOPOLD_HARNESS_DIR, and this answers `<n>.res.json`. `screenshot` saves the workbench as
+ * `<runDir>/shots/<name>.png`; `click` clicks the first element matching `selector` in any frame (a webview's too).
+ */
+function serveHarness(page, runDir, dir) {
+  mkdirSync(dir, { recursive: true });
+  const done = new Set();
+  const answer = async (req) => {
+    if (req.action === 'screenshot') {
+      const path = join(runDir, 'shots', `${String(req.name).replace(/[^\w.-]/g, '_')}.png`);
+      await page.screenshot({ path });
+      return { path };
+    }
+    if (req.action === 'click') {
+      for (const f of page.frames()) {
+        const loc = f.locator(String(req.selector));
+        if (await loc.count().catch(() => 0)) {
+          await loc.first().click({ timeout: 10_000 });
+          return { clicked: true };
+        }
+      }
+      return { clicked: false };
+    }
+    return { error: `unknown action ${req.action}` };
+  };
+  let busy = false;
+  const timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      for (const f of readdirSync(dir).filter((x) => x.endsWith('.req.json') && !done.has(x))) {
+        done.add(f);
+        const res = await answer(JSON.parse(readFileSync(join(dir, f), 'utf8'))).catch((err) => ({ error: String(err?.message ?? err) }));
+        const out = join(dir, f.replace(/\.req\.json$/, '.res.json'));
+        writeFileSync(`${out}.tmp`, JSON.stringify(res));
+        renameSync(`${out}.tmp`, out);
+      }
+    } finally {
+      busy = false;
+    }
+  }, 200);
+  return () => clearInterval(timer);
+}
+
 async function runScenario(host, s) {
   const run = prepareScenario(s);
+  run.env.LEOPOLD_HARNESS_DIR = join(run.runDir, 'harness');
   const server = await startCodeServer({
     host, dir: join(run.runDir, 'server'), trusted: s.trusted !== false,
     pathPrepend: s.fakeAgents === false ? [] : [FAKE_BIN], locale: s.locale,
@@ -21,6 +68,7 @@ async function runScenario(host, s) {
   });
   const t0 = Date.now();
   let browser;
+  let stopHarness = () => {};
   try {
     browser = await launchBrowser(host.chromium);
     const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
@@ -31,6 +79,7 @@ async function runScenario(host, s) {
       if (process.env.SHOW_WORKBENCH_LOG || !WORKBENCH_NOISE.test(line)) console.log(`  ${line.replace(/\n/g, '\n  ')}`);
     });
     await page.exposeFunction('codeAutomationExit', (code) => finish(code));
+    stopHarness = serveHarness(page, run.runDir, run.env.LEOPOLD_HARNESS_DIR);
     const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
     const payload = [
       ['extensionDevelopmentPath', remote(ROOT)],
@@ -51,6 +100,7 @@ async function runScenario(host, s) {
     const results = readResults(run.resultsFile) ?? { passes: 0, failures: 0 };
     return { ok: code === 0, passes: results.passes, failures: code === 0 ? results.failures : Math.max(1, results.failures) };
   } finally {
+    stopHarness();
     await browser?.close().catch(() => {});
     server.stop();
   }

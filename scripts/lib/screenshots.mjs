@@ -17,8 +17,8 @@ export const PICTURES = {
   welcome: { trim: true, max: 520 },
   walkthrough: { max: 1000 },
   timeline: { max: 1000 },
-  review: { height: 520, width: 760, max: 600 },
-  report: { height: 540, width: 760, max: 600 },
+  review: { height: 520, width: 1000, max: 700 },
+  report: { height: 540, width: 1000, max: 700 },
   driver: { height: 430, max: 520 },
   'driver-timeline': { max: 1000 },
 };

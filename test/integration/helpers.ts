@@ -1,6 +1,7 @@
 // Shared helpers for the suites that run inside the real VS Code.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
+import { promises as fsp } from 'node:fs';
 
 export const EXTENSION_ID = 'leopold.leopold-vscode';
 
@@ -35,4 +36,23 @@ export async function leopold(): Promise<Record<string, any>> {
   const ext = vscode.extensions.getExtension(EXTENSION_ID);
   if (!ext) throw new Error(`${EXTENSION_ID} is not installed in this host`);
   return (await ext.activate()) as Record<string, any>;
+}
+
+let harnessSeq = 0;
+/**
+ * Asks the browser that runs the workbench (scripts/integration.mjs `serveHarness`) for a screenshot or a click in a
+ * webview; undefined under a runner without it (the desktop runner), so a test can skip what needs it.
+ */
+export async function harness(req: { action: 'screenshot'; name: string } | { action: 'click'; selector: string }):
+  Promise<Record<string, unknown> | undefined> {
+  const dir = process.env.LEOPOLD_HARNESS_DIR;
+  if (!dir) return undefined;
+  const fs = fsp;
+  const n = `${process.pid}-${++harnessSeq}`;
+  await fs.writeFile(path.join(dir, `${n}.req.tmp`), JSON.stringify(req));
+  await fs.rename(path.join(dir, `${n}.req.tmp`), path.join(dir, `${n}.req.json`));
+  const res = await waitFor(`the harness to answer ${JSON.stringify(req)}`, () => fs.readFile(path.join(dir, `${n}.res.json`), 'utf8')
+    .then((t) => JSON.parse(t) as Record<string, unknown>, () => undefined), 60_000);
+  if (res.error) throw new Error(`harness: ${String(res.error)}`);
+  return res;
 }

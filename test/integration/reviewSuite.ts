@@ -5,8 +5,25 @@ import { promises as fs, mkdtempSync, readdirSync, realpathSync, statSync, write
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { leopold, testFolders, waitFor } from './helpers';
+import { harness, leopold, testFolders, waitFor } from './helpers';
 import { ToolFs, claudeBash, codexHead, codexPatch, type ClaudeWriter, type CodexWriter } from '../fixtures/editTranscripts';
+
+type Shown = {
+  origin: number; text: string; summary: string[]; commands: string[]; viewed: { count: number; of: number; paths: string[] };
+  look: Record<'primary' | 'secondary' | 'page', { color: string; background: string }> & { theme: string }; foreign: number;
+};
+type Panel = { title: string; rendered?: string; saved?: any; shown?: Shown };
+
+/** An `rgb(…)`/`rgba(…)` colour's relative luminance (WCAG 2). */
+function luminance(css: string): number {
+  const [r, g, b] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map((x) => Number(x) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+const contrast = (a: string, b: string) => {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+};
 
 const stamps = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
   .map((e) => { const p = path.join(e.parentPath, e.name); return `${p} ${statSync(p).size} ${statSync(p).mtimeMs}`; }).sort();
@@ -117,6 +134,76 @@ export function reviewSuite(trusted: boolean): void {
       assert.match(md, /### Window 2/);
       assert.match(md, /`c\.md` added/);
       assert.deepStrictEqual(stamps(path.join(root, '.leopold')), before);
+    });
+
+    const shownOf = (title: RegExp, ok: (s: Shown) => boolean = () => true) => waitFor(`${title} drawn`, () => api.review.panels()
+      .find((p: Panel) => title.test(p.title) && p.shown && ok(p.shown))?.shown as Shown | undefined);
+
+    test('it opens with a one-glance summary, and 357 runs of npm test are one line (issue 33)', async () => {
+      const one = (await api.review.open({ root, window: 1 })).review;
+      assert.strictEqual(one.commands.length, 357);
+      const s1 = await shownOf(/Window 1/, (s) => s.summary.length === 4);
+      assert.match(s1.summary[0], new RegExp(`^Changed:\\s*${one.files.length} files changed · \\+\\d+ −\\d+$`));
+      assert.match(s1.summary[1], /^Cost:/);
+      assert.match(s1.summary[2], /^Failed:\s*no command failed$/);
+      assert.deepStrictEqual(s1.commands, ['npm test × 357 → last 0 (passed)'], 'one line for 357 runs');
+      assert.strictEqual(s1.foreign, 0);
+      const two = (await api.review.open({ root, window: 2 })).review;
+      const s2 = await shownOf(/Window 2/, (s) => s.summary.length === 4);
+      assert.match(s2.summary[2], /^Failed:\s*1 failed run: npm test$/);
+      assert.match(s2.summary[3], /^Needs you:\s*npm test still fails \(exit 1\)1 file changed without a diff/);
+      assert.deepStrictEqual(s2.commands, ['npm run gen > gen/out.txt → 0', 'npm test → 1 (failed)']);
+      assert.match(s2.text, new RegExp(`0 of ${two.files.length} viewed`));
+      const md: string = await api.review.markdown({ root, window: 1 });
+      assert.match(md, /^- \*\*Changed:\*\* /m);
+      assert.match(md, /^- `npm test` × 357 → last 0 \(passed\)$/m);
+      assert.strictEqual(md.match(/`npm test`/g)?.length, 1);
+    });
+
+    test('a file marked as viewed collapses, is counted, and stays viewed through a reload of the view (issue 33)', async function () {
+      if (!process.env.LEOPOLD_HARNESS_DIR) this.skip(); // a click needs the browser (scripts/integration.mjs)
+      const two = (await api.review.open({ root, window: 2 })).review;
+      const before = await shownOf(/Window 2/);
+      assert.deepStrictEqual(before.viewed.paths, []);
+      assert.deepStrictEqual((await harness({ action: 'click', selector: 'vscode-checkbox[data-path="gen/out.txt"]' }))?.clicked, true);
+      const after = await shownOf(/Window 2/, (s) => s.viewed.paths.includes('gen/out.txt'));
+      assert.deepStrictEqual([after.viewed.count, after.viewed.of], [1, two.files.length]);
+      assert.match(after.text, new RegExp(`1 of ${two.files.length} viewed`));
+      assert.doesNotMatch(after.text, /written by a shell command/, 'a viewed file collapses: its detail is not shown');
+      await vscode.commands.executeCommand('workbench.action.webview.reloadWebviewAction');
+      const reloaded = await shownOf(/Window 2/, (s) => s.origin !== after.origin);
+      assert.deepStrictEqual(reloaded.viewed.paths, ['gen/out.txt'], 'kept in workspace state, drawn again after the reload');
+      // Window 1 keeps its own marks.
+      await api.review.open({ root, window: 1 });
+      assert.deepStrictEqual((await shownOf(/Window 1/)).viewed.paths, []);
+      await api.review.open({ root, window: 2 });
+      assert.deepStrictEqual((await harness({ action: 'click', selector: 'vscode-checkbox[data-path="gen/out.txt"]' }))?.clicked, true);
+      await shownOf(/Window 2/, (s) => s.viewed.count === 0);
+    });
+
+    test('its buttons wear the theme\'s colours, dark and light: never white on white (issue 33)', async () => {
+      const config = vscode.workspace.getConfiguration('workbench');
+      const was = config.inspect('colorTheme')?.globalValue;
+      try {
+        for (const [theme, dark] of [['Default Dark Modern', true], ['Default Light Modern', false]] as const) {
+          await config.update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+          await api.review.open({ root, window: 2 });
+          const s = await shownOf(/Window 2/, (x) => x.look.theme.includes(dark ? 'vscode-dark' : 'vscode-light') && !!x.look.primary.background);
+          const { primary, secondary, page } = s.look;
+          const why = `${theme}: ${JSON.stringify(s.look)}`;
+          assert.ok(contrast(primary.color, primary.background) >= 3, `primary button text readable (${why})`);
+          assert.ok(contrast(secondary.color, secondary.background) >= 3, `secondary button text readable (${why})`);
+          assert.notStrictEqual(primary.background, page.background, why);
+          const dim = luminance(page.background);
+          assert.ok(dark ? dim < 0.2 && luminance(secondary.background) < 0.5 : dim > 0.6, why);
+          await harness({ action: 'screenshot', name: `review-${dark ? 'dark' : 'light'}` });
+        }
+        await api.review.open({ root });
+        await shownOf(/Morning Report/, (x) => x.summary.length === 4);
+        await harness({ action: 'screenshot', name: 'report-light' });
+      } finally {
+        await config.update('colorTheme', was, vscode.ConfigurationTarget.Global);
+      }
     });
 
     test('the review runs in its worker: another command completes while a heavy review is still running (issue 29)', async function () {

@@ -8,6 +8,7 @@ import { msg, type Locale } from '../messages';
 import { totalTokens } from '../live/records';
 import type { FileReview, MorningReport, WindowReview } from './review';
 import { pushAll } from '../arrays';
+import { groupCommands, groupTail, reportSummary, summaryMarkdown, windowSummary } from './summary';
 
 const time = (ms: number | undefined) => (ms === undefined ? '?' : new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z'));
 
@@ -50,12 +51,14 @@ export function windowMarkdown(w: WindowReview, l: Locale = 'en', level = 1): st
   const cut = cutLine(w, l, mdText);
   if (cut) out.push(`**${cut}**`, '');
   out.push(`${msg(l, 'review.span', { from: time(w.startedMs), to: time(w.endedMs) })} · ${windowEndLine(w, l, mdText)}`);
-  if (w.tokens) out.push('', msg(l, 'review.cost', { tokens: totalTokens(w.tokens), usd: (w.costUsd ?? 0).toFixed(2) }));
+  if (level === 1) pushAll(out, ['', ...summaryMarkdown(windowSummary(w), l, mdCode)]);
+  else if (w.tokens) out.push('', msg(l, 'review.cost', { tokens: totalTokens(w.tokens), usd: (w.costUsd ?? 0).toFixed(2) }));
   for (const t of w.transcripts) if (!t.exists) out.push('', msg(l, 'review.transcriptGone', { path: mdCode(t.path) }));
   out.push('', `${h}# ${msg(l, 'review.files', { count: w.files.length })}`, '');
   pushAll(out, w.files.length ? w.files.map((f) => fileLine(f, l)) : [msg(l, 'review.noFiles')]);
   out.push('', `${h}# ${msg(l, 'review.commands', { count: w.commands.length })}`, '');
-  for (const c of w.commands) out.push(`- ${mdCode(c.command)} → ${c.exit ?? '?'}${c.test ? ` (${mdText(c.test)})` : ''}`);
+  // Grouped by their text (`npm test × 357 → last 0 (passed)`): core/review/summary.ts; the tail is numbers and catalog words.
+  for (const g of groupCommands(w.commands)) out.push(`- ${mdCode(g.command)}${groupTail(g, l)}`);
   if (w.commandsOmitted) out.push(`- ${msg(l, 'review.commandsOmitted', { count: w.commandsOmitted })}`);
   if (w.lastFailure) out.push('', msg(l, 'review.lastFailure', { exit: w.lastFailure.exit ?? '?' }), '', mdFence(w.lastFailure.output));
   out.push('', `${h}# ${msg(l, 'review.plan')}`, '');
@@ -79,7 +82,7 @@ export function reportMarkdown(r: MorningReport, l: Locale = 'en'): string {
   const cut = cutLine(r, l, mdText);
   if (cut) out.push(`**${cut}**`, '');
   out.push(msg(l, 'review.totals', { files: r.files.length, items: r.itemsClosed, failures: r.failures }));
-  if (r.tokens) out.push('', msg(l, 'review.cost', { tokens: totalTokens(r.tokens), usd: (r.costUsd ?? 0).toFixed(2) }));
+  pushAll(out, ['', ...summaryMarkdown(reportSummary(r), l, mdCode)]);
   const files = r.files.length ? r.files.map((f) => fileLine(f, l)) : [msg(l, 'review.noFiles')];
   out.push('', `## ${msg(l, 'review.files', { count: r.files.length })}`, '');
   pushAll(out, files);

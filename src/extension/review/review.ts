@@ -6,8 +6,12 @@
 // The reviews are computed in a worker thread (core/review/worker.ts), never on the extension host's thread that
 // every extension shares, each within REVIEW_BUDGET_MS: past it the view shows what was known and says "partial — the
 // review stopped after N s at <record>"; a worker that crashes is one line in the view, not a failed command.
-// Safety: strict CSP (one nonce'd inline script, no remote or local resources); the panel posts JSON and the script
-// builds every node with createElement + textContent; transcript text is never markup.
+// The webview (webview/main.ts → dist/review.js and dist/review.css) looks as VS Code's views do: theme variables,
+// codicons, @vscode-elements components; it opens with the one-glance summary (core/review/summary.ts), groups repeated
+// commands, and lets a person mark files as viewed (kept here in workspace state: core/review/viewed.ts).
+// Safety: strict CSP (the nonce'd bundled script and the extension's own stylesheet; nothing remote; local resources
+// limited to dist/); the panel posts JSON and the script builds every node with createElement + textContent;
+// transcript text is never markup.
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { join, sep } from 'node:path';
@@ -19,14 +23,21 @@ import { uiLocale } from '../foundation/locale';
 import type { MorningReport, ReviewInput, WindowReview } from '../../core/review/review';
 import { readReviewInput, reviewInputOf } from '../../core/review/read';
 import { cutLine, reportMarkdown, windowEndLine, windowMarkdown } from '../../core/review/markdown';
+import { groupCommands, groupTail, reportSummary, summaryLines, windowSummary } from '../../core/review/summary';
+import { markViewed, viewedKey, viewedPaths, type ViewedStore } from '../../core/review/viewed';
+import type { FromWebview, PostedWindow, ReviewRendered, SavedReview, ToWebview } from './protocol';
+import { REVIEW_VIEW_TYPE } from './protocol';
 import { ReviewWorker, type ReviewJob } from '../../core/review/worker';
 import { REVIEW_BUDGET_MS } from '../../core/review/partial';
 import { WriteOutsideError } from '../../core/writeGuard';
 import { isWriteRefusal, writeExport } from '../foundation/guardedWrite';
 import { inert } from '../foundation/untrusted';
+import { msg } from '../../core/messages';
 
 export const REVIEW_SCHEME = 'leopold-review';
-const VIEW_TYPE = 'leopold.review';
+const VIEW_TYPE = REVIEW_VIEW_TYPE;
+/** Workspace state: the files marked as viewed, per review (core/review/viewed.ts). */
+const VIEWED_KEY = 'leopold.review.viewed';
 
 interface Target { root: string; run?: string; window?: number }
 
@@ -49,7 +60,7 @@ export interface ReviewTestApi {
   openAllChanges(arg: Target): Promise<number>;
   openDiff(arg: Target, path: string): Promise<boolean>;
   markdown(arg: Target): Promise<string>;
-  panels(): { title: string; html: string; rendered?: string; saved?: unknown }[];
+  panels(): { title: string; html: string; rendered?: string; saved?: unknown; shown?: ReviewRendered }[];
   restore(state: unknown): Promise<string | undefined>;
   /** Save As… past its dialog: the export written to `dest` (false: refused, with the error shown). */
   saveTo(arg: Target, dest: string): Promise<boolean>;
@@ -59,12 +70,10 @@ export interface ReviewTestApi {
   setBudget(ms?: number): void;
 }
 
-/** What a review's webview saves for a reload. */
-interface SavedReview { root: string; run?: string; window?: number; report: boolean }
-
 /** One panel per review (a window's, or a run's report), with the webview's last report for the tests. */
 interface PanelEntry {
-  panel: vscode.WebviewPanel; target: Target; report: boolean; rendered?: string; saved?: unknown; message?: unknown; ready?: boolean;
+  panel: vscode.WebviewPanel; target: Target; report: boolean; rendered?: string; saved?: unknown; shown?: ReviewRendered;
+  message?: ToWebview; ready?: boolean;
 }
 
 /** How long a burst of run updates is gathered before the open reviews are drawn again. */
@@ -236,7 +245,7 @@ class Reviews {
     let entry = this.panels.get(key);
     if (entry && restored) restored.dispose();
     if (!entry) {
-      const options = { enableScripts: true, enableCommandUris: false, localResourceRoots: [] };
+      const options = webviewOptions(this.ctx.extension.extensionUri);
       const panel = restored ?? vscode.window.createWebviewPanel(VIEW_TYPE, title, vscode.ViewColumn.Active, options);
       if (restored) panel.webview.options = options;
       entry = { panel, target: { root: target.root, run: target.run, window: report ? undefined : data.review!.window }, report };
@@ -244,38 +253,63 @@ class Reviews {
       if (!target.run) this.follow(target.root);
       const e = entry;
       panel.onDidDispose(() => this.panels.delete(key));
-      panel.webview.html = html(randomBytes(16).toString('base64'));
-      panel.webview.onDidReceiveMessage(async (m: { type?: string; path?: string; window?: number; text?: string; saved?: unknown }) => {
-        if (m.type === 'ready') {
-          e.ready = true;
-          void panel.webview.postMessage(e.message);
-          return;
-        }
-        if (m.type === 'rendered') {
-          e.rendered = String(m.text ?? '');
-          e.saved = m.saved;
-          return;
-        }
-        const cur = report ? undefined : (await this.windowOf(target))?.review;
-        const md = async () => (report ? reportMarkdown(await this.report(await this.input(target)), uiLocale())
-          : windowMarkdown(cur!, uiLocale()));
-        if (m.type === 'diff' && cur && typeof m.path === 'string') await this.openDiff(target, cur, m.path);
-        else if (m.type === 'all' && cur) await this.openAll(target, cur);
-        else if (m.type === 'window' && typeof m.window === 'number') await this.show({ ...target, window: m.window }, false);
-        else if (m.type === 'copy') await vscode.env.clipboard.writeText(await md());
-        else if (m.type === 'save') await this.saveAs(await md(), report ? 'morning-report.md' : `window-${cur?.window}.md`, target.root);
-      });
+      panel.webview.html = reviewHtml(panel.webview, this.ctx.extension.extensionUri, randomBytes(16).toString('base64'));
+      panel.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(e, m));
     }
     entry.panel.title = title;
-    const report_ = data.report ? { ...data.report, windows: data.report.windows.map(strip) } : undefined;
+    const l = uiLocale();
+    const report_ = data.report
+      ? { ...data.report, windows: data.report.windows.map(strip), summary: summaryLines(reportSummary(data.report), l) } : undefined;
     // What the webview keeps for a reload: which review this is (never its content, which is read again).
     const state: SavedReview = { root: target.root, run: target.run, window: data.review?.window, report };
+    const files = data.report?.files ?? data.review!.files;
+    const viewed = viewedPaths(this.viewedStore(), viewedKey(target.root, target.run, data.review?.window), files);
     // Not whole: "partial — the review stopped after N s at <record>", or why it failed (one notice, above the rest).
     const notice = cutLine(data.report ?? data.review!, uiLocale());
-    entry.message = { report: report_, review: data.review && strip(data.review), strings: strings(), state, notice };
+    entry.message = { report: report_, review: data.review && strip(data.review), strings: strings(), state, viewed, notice };
     if (entry.ready) void entry.panel.webview.postMessage(entry.message);
     if (reveal) entry.panel.reveal();
     return data;
+  }
+
+  private viewedStore(): ViewedStore | undefined {
+    return this.ctx.extension.workspaceState.get<ViewedStore>(VIEWED_KEY);
+  }
+
+  /** A message from a review's webview: its drawing reported, a diff, Open All Changes, a copy, a save, a file viewed. */
+  private async onMessage(e: PanelEntry, m: FromWebview): Promise<void> {
+    const { target, report, panel } = e;
+    if (m.type === 'ready') {
+      e.ready = true;
+      void panel.webview.postMessage(e.message);
+      return;
+    }
+    if (m.type === 'rendered') {
+      e.shown = m.rendered;
+      e.rendered = String(m.rendered?.text ?? '');
+      e.saved = m.rendered?.saved;
+      return;
+    }
+    const cur = report ? undefined : (await this.windowOf(target))?.review;
+    const md = async () => (report ? reportMarkdown(await this.report(await this.input(target)), uiLocale())
+      : windowMarkdown(cur!, uiLocale()));
+    if (m.type === 'diff' && cur && typeof m.path === 'string') await this.openDiff(target, cur, m.path);
+    else if (m.type === 'all' && cur) await this.openAll(target, cur);
+    else if (m.type === 'window' && typeof m.window === 'number') await this.show({ ...target, window: m.window }, false);
+    else if (m.type === 'copy') await vscode.env.clipboard.writeText(await md());
+    else if (m.type === 'save') await this.saveAs(await md(), report ? 'morning-report.md' : `window-${cur?.window}.md`, target.root);
+    else if (m.type === 'viewed' && typeof m.path === 'string') await this.setViewed(e, m.path, m.viewed === true);
+  }
+
+  /** A file marked (or unmarked) as viewed: kept in workspace state against the file as the review shows it now. */
+  async setViewed(e: PanelEntry, path: string, viewed: boolean): Promise<boolean> {
+    const files = e.report ? (await this.report(await this.input(e.target))).files : (await this.windowOf(e.target))?.review.files;
+    const file = files?.find((f) => f.path === path);
+    if (!file) return false;
+    const key = viewedKey(e.target.root, e.target.run, e.target.window);
+    await this.ctx.extension.workspaceState.update(VIEWED_KEY, markViewed(this.viewedStore(), key, file, viewed));
+    if (e.message) e.message = { ...e.message, viewed: viewedPaths(this.viewedStore(), key, files!) };
+    return true;
   }
 
   /** A panel VS Code restored after a reload, from the state its webview saved: drawn again, or closed. */
@@ -323,15 +357,21 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestA
     },
     setBudget: (ms) => r.worker.setBudget(ms ?? REVIEW_BUDGET_MS),
     panels: () => [...r.panels.values()].map((p) => ({ title: p.panel.title, html: p.panel.webview.html, rendered: p.rendered,
-      saved: p.saved })),
+      saved: p.saved, shown: p.shown })),
     // Beside, without focus, as VS Code restores a panel after a reload.
     restore: (state) => r.restore(vscode.window.createWebviewPanel(VIEW_TYPE, 'Leopold', { viewColumn: vscode.ViewColumn.Beside,
-      preserveFocus: true }, { enableScripts: true, enableCommandUris: false, localResourceRoots: [] }), state),
+      preserveFocus: true }, webviewOptions(ctx.extension.extensionUri)), state),
   };
 }
 
-/** A review as posted: the checkpoint texts kept (shown), nothing else long; how it ended said once. */
-const strip = (w: WindowReview) => ({ ...w, checkpoint: { ...w.checkpoint, previous: undefined }, endLine: windowEndLine(w, uiLocale()) });
+/** A review as posted: the checkpoint texts kept (shown), nothing else long; how it ended said once; summed up and grouped. */
+function strip(w: WindowReview): PostedWindow {
+  const l = uiLocale();
+  const groups = groupCommands(w.commands).map((g) => ({ command: g.command, tail: groupTail(g, l), count: g.count,
+    lastFailed: g.exit !== null && g.exit !== 0, test: g.test, failed: g.failed }));
+  const { previous: _previous, ...checkpoint } = w.checkpoint;
+  return { ...w, checkpoint, endLine: windowEndLine(w, l), summary: summaryLines(windowSummary(w), l), groups };
+}
 
 function strings(): Record<string, string> {
   const t = vscode.l10n.t;
@@ -339,77 +379,29 @@ function strings(): Record<string, string> {
     files: t('Files changed'), commands: t('Commands run'), plan: t('Plan'), decisions: t('Decisions'),
     checkpoint: t('Checkpoint handed on'),
     openAll: t('Open All Changes'), copy: t('Copy as Markdown'), save: t('Save As…'), noDiff: t('no diff'), closed: t('Items closed'),
-    reopened: t('Re-opened'), failure: t('Last failure output'), windows: t('Windows'), none: t('None'), gone: t('Transcript not found'),
-    window: t('Window'), report: t('Morning Report'), guard: t('Receipts / done denied / guard blocks'), subagents: t('Subagents'),
-    cost: t('Tokens and cost'), outside: t('outside the project'),
+    reopened: t('Re-opened'), failure: t('Last failure output (exit {0})'), windows: t('Windows'), none: t('None'),
+    gone: t('Transcript not found'), window: t('Window'), report: t('Morning Report'), guard: t('Receipts / done denied / guard blocks'),
+    subagents: t('Subagents'), outside: t('outside the project'), viewed: t('Viewed'), viewedOf: t('{0} of {1} viewed'),
+    openWindow: t('Open this window\'s review'), omitted: t('{0} older commands left out'),
+    // The summary's labels and its "nothing" line, worded by the core (core/review/messages.ts) in the same language.
+    sumChanged: msg(uiLocale(), 'review.sum.changedLabel'), sumCost: msg(uiLocale(), 'review.sum.costLabel'),
+    sumFailed: msg(uiLocale(), 'review.sum.failedLabel'), sumNeeds: msg(uiLocale(), 'review.sum.needsLabel'),
+    nothingNeeds: msg(uiLocale(), 'review.sum.noNeeds'),
   };
 }
 
-/** The page: static markup, one nonce'd script that draws the posted JSON with textContent only. */
-function html(nonce: string): string {
-  const csp = `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';`;
+/** The webview options, for a new panel and a restored one alike: scripts on, only dist/ readable. */
+function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return { enableScripts: true, enableCommandUris: false, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')] };
+}
+
+/** The page: static markup, the bundled script and stylesheet. No data is interpolated into it. */
+function reviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, nonce: string): string {
+  const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', name)).toString();
+  const csp = `default-src 'none'; style-src ${webview.cspSource} 'nonce-${nonce}'; script-src 'nonce-${nonce}';`;
   return `<!DOCTYPE html><html lang="${uiLocale() === 'pt-br' ? 'pt-BR' : 'en'}"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
-<style nonce="${nonce}">body{font-family:var(--vscode-font-family);color:var(--vscode-foreground)}button{margin-right:.4em}
-.unknown{color:var(--vscode-descriptionForeground)}.bad{color:var(--vscode-errorForeground)}
-pre{white-space:pre-wrap;background:var(--vscode-textCodeBlock-background);padding:.5em}
-a{cursor:pointer;color:var(--vscode-textLink-foreground)}li{margin:.15em 0}</style></head>
-<body><div id="root"></div><script nonce="${nonce}">${SCRIPT}</script></body></html>`;
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" nonce="${nonce}" href="${asset('review.css')}">
+</head><body><div id="root"></div><script nonce="${nonce}" src="${asset('review.js')}"></script></body></html>`;
 }
-
-const SCRIPT = `(function(){const vs=acquireVsCodeApi();const root=document.getElementById('root');
-function el(tag,text,cls){const e=document.createElement(tag);if(text!==undefined)e.textContent=String(text);
-if(cls)e.className=cls;return e;}
-function btn(text,msg){const b=el('button',text);b.addEventListener('click',()=>vs.postMessage(msg));
-return b;}
-function list(items,f){const ul=el('ul');for(const x of items){const li=el('li');f(li,x);ul.appendChild(li);
-}return ul;}
-function files(S,fs,diffable){return list(fs,(li,f)=>{const name=diffable&&f.status!=='unknown'?el('a',
-f.path):el('span',f.path);
-if(diffable&&f.status!=='unknown')name.addEventListener('click',()=>vs.postMessage({type:'diff',
-path:f.path}));li.appendChild(name);
-li.appendChild(el('span',' '+f.status+' '+(f.status==='unknown'&&!f.added&&!f.removed?'?':'+'+f.added+' \\u2212'+
-f.removed)+(f.outside?' ('+S.outside+')':''),
-f.status==='unknown'?'unknown':''));
-if(f.status==='unknown')li.appendChild(el('div',S.noDiff+': '+(f.reason||''),'unknown'));});
-}
-function windowView(S,w,top){const d=el('section');d.appendChild(el(top?'h1':'h2',S.window+' '+w.window));
-
-if(!top){const a=el('a','\\u2192');a.addEventListener('click',()=>vs.postMessage({type:'window',
-window:w.window}));d.firstChild.appendChild(a);}
-d.appendChild(el('p',w.endLine+(w.costUsd!==null?' \\u00b7 \\u2248 $'+
-w.costUsd.toFixed(2):'')));
-for(const t of w.transcripts)if(!t.exists)d.appendChild(el('p',S.gone+': '+t.path,'bad'));
-
-d.appendChild(el('h3',S.files+' ('+w.files.length+')'));if(top&&w.files.some(f=>f.status!=='unknown'))d.appendChild(
-btn(S.openAll,{type:'all'}));
-d.appendChild(files(S,w.files,top));
-const c=el('details');c.appendChild(el('summary',S.commands+' ('+w.commands.length+')'));c.appendChild(list(w.commands,
-(li,x)=>{li.appendChild(el('code',x.command));li.appendChild(el('span',' \\u2192 '+(x.exit===null?'?':x.exit)+
-(x.test?' '+x.test:''),x.exit?'bad':''));}));d.appendChild(c);
-if(w.lastFailure){const f=el('details');f.appendChild(el('summary',S.failure+' ('+(w.lastFailure.exit===null?'?':w.lastFailure.exit)+
-')'));f.appendChild(el('pre',w.lastFailure.output));d.appendChild(f);}
-d.appendChild(el('h3',S.plan));d.appendChild(el('p',S.closed+': '+(w.itemsClosed.length?w.itemsClosed.join(' \\u00b7 '):(
-w.itemsClosedCount!==undefined?w.itemsClosedCount:S.none))));
-if(w.itemsReopened.length)d.appendChild(el('p',S.reopened+': '+w.itemsReopened.join(' \\u00b7 ')));
-
-d.appendChild(el('p',S.guard+': '+w.receipts+' / '+w.doneDenied+' / '+w.guardBlocks));if(w.subagents.length)d.appendChild(
-el('p',S.subagents+': '+w.subagents.join(', ')));
-if(w.decisions.length){d.appendChild(el('h3',S.decisions));d.appendChild(list(w.decisions,
-(li,x)=>li.textContent=x));}
-if(top){d.appendChild(el('h3',S.checkpoint));if(w.checkpoint.text!==undefined){d.appendChild(el('p',
-'+'+w.checkpoint.added+' \\u2212'+w.checkpoint.removed));d.appendChild(el('pre',w.checkpoint.text));
-}else d.appendChild(el('p',S.none));}
-return d;}
-window.addEventListener('message',(ev)=>{const m=ev.data;const S=m.strings;root.textContent='';if(m.state)vs.setState(m.state);
-const bar=el('div');bar.appendChild(btn(S.copy,{type:'copy'}));bar.appendChild(btn(S.save,
-{type:'save'}));root.appendChild(bar);if(m.notice){const n=el('p',m.notice,'bad');n.setAttribute('role','status');root.appendChild(n);}
-if(m.review)root.appendChild(windowView(S,m.review,true));
-if(m.report){const r=m.report;root.appendChild(el('h1',S.report));root.appendChild(el('h3',
-S.files+' ('+r.files.length+')'));root.appendChild(files(S,r.files,false));
-root.appendChild(el('h3',S.windows+' ('+r.windows.length+')'));for(const w of r.windows)root.appendChild(windowView(
-S,w,false));
-if(r.finalCheckpoint!==undefined){root.appendChild(el('h3',S.checkpoint));root.appendChild(el('pre',
-r.finalCheckpoint));}}
-vs.postMessage({type:'rendered',text:root.innerText,saved:vs.getState()});});vs.postMessage({type:'ready'});})();
-`;

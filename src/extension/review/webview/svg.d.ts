@@ -1,0 +1,5 @@
+// esbuild's `text` loader for .svg (scripts/build.mjs): the file's text.
+declare module '*.svg' {
+  const text: string;
+  export default text;
+}
