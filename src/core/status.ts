@@ -13,6 +13,7 @@ import { contextGauge, dashboardMeters, MIB, awaitingHuman, type Meter } from '.
 import type { LiveView } from './live/run';
 import { readLiveView } from './live/readFigures';
 import type { Tokens } from './live/records';
+import type { NoTokens } from './live/figures';
 import { noticeFor, noticeState } from './notify';
 import { ProjectModel, type ProjectSnapshot } from './project';
 import { runCondition, type RunCondition } from './runs';
@@ -59,7 +60,8 @@ export interface RunStatusData {
    * from the price table), null when no transcript is known or no model of it is priced.
    */
   costUsd: number | null;
-  perWindow: { window: number; tokens: Tokens | null; costUsd: number | null }[];
+  /** `unavailable`: the window's transcript records no token counts (an old-format Codex rollout): null, never 0. */
+  perWindow: { window: number; tokens: Tokens | null; costUsd: number | null; unavailable?: NoTokens }[];
   /** A person is needed: what for. */
   needsYou: null | { kind: string; text: string };
   /** A driver run (`leopold run` / `leopold up`): its items, spend, worktrees, workflows, commands; null otherwise. */
