@@ -23,6 +23,8 @@ import type { Locale } from './messages';
 import { DriverRunModel, type DriverSnapshot } from './driver/model';
 import { strandedText } from './driver/run';
 import { driverStatusData, type DriverStatusData } from './driver/status';
+import { statusWhy, type StatusWhy } from './statusWhy';
+import type { HarnessEnv } from './continuity/harness';
 
 export const RUN_STATUS_SCHEMA = 1;
 
@@ -68,6 +70,8 @@ export interface RunStatusData {
   driver: DriverStatusData | null;
   /** Figures still being counted (a large transcript read from its tail first). */
   partial?: string[];
+  /** Why a figure is missing or only a lower bound (`context`, `tokens`, `costUsd`): statusWhy.ts; empty when none is. */
+  why: StatusWhy;
   /** The status line a person reads (the status bar's words). */
   text: string;
 }
@@ -84,6 +88,8 @@ export interface RunStatusInput {
   decisionEntries?: number;
   /** The project's driver model snapshot (what the tree's driver nodes read), when read. */
   driver?: DriverSnapshot;
+  /** Where transcripts were looked for (the reasons name those places). */
+  env?: HarnessEnv;
   nowMs: number;
   locale?: Locale;
 }
@@ -159,8 +165,18 @@ export function runStatusData(input: RunStatusInput): RunStatusData {
     needsYou,
     driver: drv ? driverStatusData(drv) : null,
     ...(partial ? { partial } : {}),
+    why: whyOf(input, gauge.bytes === undefined, drv !== undefined, partial),
     text: p.text,
   };
+}
+
+/** Why a figure of this status is missing (statusWhy.ts), from what was read. */
+function whyOf(input: RunStatusInput, contextMissing: boolean, driver: boolean, partial: string[] | undefined): StatusWhy {
+  const fig = input.live?.figures;
+  return statusWhy({
+    live: input.live, env: input.env, projectRoot: dirname(input.snapshot.leoDir), contextMissing, tokensMissing: !fig?.tokens,
+    costMissing: !driver && (fig?.costUsd ?? null) === null, partial, locale: input.locale,
+  });
 }
 
 export interface ReadRunStatusOptions {
@@ -217,6 +233,7 @@ export async function readRunStatusAndDriver(root: string, opts: ReadRunStatusOp
   const decisionEntries = decisionCount((await readText(join(leoDir, 'DECISIONS.md'))) ?? '');
   // The driver run as the tree's driver nodes read it: the same model (journal, state, plan, worktrees, workflows).
   const driver = await new DriverRunModel(leoDir, { projectRoot: root, harnessEnv }).update().catch(() => undefined);
-  return { data: runStatusData({ snapshot: snap, decision, live: view, harness, decisionEntries, nowMs, locale: opts.locale, driver }),
+  return { data: runStatusData({ snapshot: snap, decision, live: view, harness, decisionEntries, nowMs, locale: opts.locale, driver,
+    env: harnessEnv }),
     driver };
 }

@@ -50,18 +50,25 @@ describe('issue 30: an old-format Codex rollout is "unavailable", never 0 / $0',
     return { root, home, rollout };
   }
 
-  const status = (p: { root: string; home: string }) => readRunStatus(p.root, { nowMs: NOW, env: { HOME: p.home }, home: p.home });
+  const status = (p: { root: string; home: string }, locale: 'en' | 'pt-br' = 'en') =>
+    readRunStatus(p.root, { nowMs: NOW, env: { HOME: p.home }, home: p.home, locale });
 
-  it('leopold-status: tokens and costUsd null, the window unavailable (old-format); the human output shows no 0 nor $0', async () => {
+  it('leopold-status: tokens and costUsd null, the window unavailable, `why` old-format; the human output says "unavailable", no $0', async () => {
     const p = project(oldRollout());
     const d = await status(p);
     assert.equal(d.harness, 'codex');
     assert.equal(d.tokens, null, 'no token record: unavailable, not zero');
     assert.equal(d.costUsd, null);
     assert.deepEqual(d.perWindow, [{ window: 1, tokens: null, costUsd: null, unavailable: 'old-format' }]);
+    assert.equal(d.why.tokens?.reason, 'old-format');
+    assert.equal(d.why.costUsd?.reason, 'old-format');
+    assert.equal(d.why.context, undefined, 'the gauge is there: the rollout was found');
     const lines = humanLines(d);
     assert.doesNotMatch(lines.join('\n'), /\$0|in 0 · out 0/);
+    assert.ok(lines.includes('why: tokens, cost — unavailable: an old-format Codex rollout records no token counts'), lines.join('\n'));
     assert.doesNotMatch(statusLine(d), /\$/);
+    const pt = humanLines(await status(p, 'pt-br'), 'pt-br');
+    assert.ok(pt.some((l) => l.startsWith('por quê: tokens, custo — indisponível: um rollout do Codex no formato antigo')), pt.join('\n'));
   });
 
   it('the Runs tree and the Run Timeline say "unavailable" with the reason, live and once the run has stopped', async () => {
@@ -95,11 +102,14 @@ describe('issue 30: an old-format Codex rollout is "unavailable", never 0 / $0',
     const fresh = project(codexMeta(ID, '/p', '2026-12-06T10:00:00.000Z') + codexTurn('gpt-5', '2026-12-06T10:00:01.000Z'));
     const d = await status(fresh);
     assert.equal(d.tokens, null);
-    assert.equal(d.perWindow[0].unavailable, 'no-token-records');
+    assert.equal(d.why.tokens?.reason, 'no-token-records');
+    assert.match(humanLines(d).join('\n'), /why: tokens, cost — unavailable: the transcript has no token count yet/);
     const counted = project(codexMeta(ID, '/p', '2026-12-06T10:00:00.000Z') + codexTurn('gpt-5', '2026-12-06T10:00:01.000Z')
       + codexTokenCount({ input: 1000, cached: 200, output: 50 }, '2026-12-06T10:00:05.000Z'));
     const c = await status(counted);
     assert.deepEqual(c.tokens, { input: 800, output: 50, cacheWrite: 0, cacheRead: 200 });
     assert.ok(c.costUsd! > 0);
+    assert.deepEqual(c.why, {});
+    assert.equal(humanLines(c).some((l) => l.startsWith('why:')), false);
   });
 });
