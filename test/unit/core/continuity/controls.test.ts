@@ -43,7 +43,8 @@ describe('Run Actions: the controls by the run\'s state, the likely action first
     let offered = 0;
     for (const status of statuses) {
       for (let bits = 0; bits < 64; bits++) {
-        const [killSwitch, agentRunning, modeRemembered, ownerGone, noProcess, canStart] = [0, 1, 2, 3, 4, 5].map((b) => (bits & (1 << b)) !== 0);
+        const [killSwitch, agentRunning, modeRemembered, ownerGone, noProcess, canStart] = [0, 1, 2, 3, 4, 5]
+          .map((b) => (bits & (1 << b)) !== 0);
         const c = runControls({ status, killSwitch, agentRunning, modeRemembered, ownerGone, noProcess, canStart });
         const want = status === 'none' && canStart && !agentRunning;
         assert.equal(c.includes('startRun'), want, JSON.stringify({ status, bits }));
