@@ -1,5 +1,6 @@
 // One build script for every bundle (esbuild). Typechecking is separate: `npm run typecheck`.
 //   node scripts/build.mjs               dist/extension.js + dist/server.js + dist/status.js + dist/timeline.{js,css},
+//                                        dist/reviewWorker.js (the review's worker thread),
 //                                        and the two bundles they share: dist/core.js, dist/lsp.js (dev: sourcemaps)
 //   node scripts/build.mjs --production  the same, minified, no maps (what the .vsix ships)
 //   node scripts/build.mjs --tests       also out/unit/**/*.test.js, out/integration/**, out/bench/bench.js
@@ -39,7 +40,10 @@ const noAjv = { name: 'no-ajv', setup: (b) => {
  * them in dist/, so `node dist/server.js` still runs from anywhere). Every module in a shared bundle is initialised
  * lazily, on its first require, as it was inside each bundle: a bundle pays only for the modules it uses.
  */
-const coreModules = listTs('src/core').filter((f) => !f.endsWith('.d.ts')).map((f) => f.replace(/\\/g, '/'));
+// The review worker's entry is a bundle of its own (below), not a module of the shared table.
+const REVIEW_WORKER = 'src/core/review/workerMain.ts';
+const coreModules = listTs('src/core').filter((f) => !f.endsWith('.d.ts')).map((f) => f.replace(/\\/g, '/'))
+  .filter((f) => f !== REVIEW_WORKER);
 const LSP_MODULES = ['vscode-jsonrpc', 'vscode-jsonrpc/node', 'vscode-languageserver-protocol', 'vscode-languageserver-protocol/node',
   'vscode-languageserver-types'];
 const lazyTable = (entries) => `const table = {\n${entries.map(([key, spec]) => `  ${JSON.stringify(key)}: () => require(${JSON.stringify(spec)}),`).join('\n')}\n};
@@ -56,7 +60,7 @@ const shared = { name: 'shared', setup: (b) => {
   b.onResolve({ filter: /^\.\/(core|lsp)\.js$/, namespace: 'shared' }, (args) => ({ path: args.path, external: true }));
   const resolveTs = (p) => [p, `${p}.ts`, join(p, 'index.ts')].find((c) => existsSync(c) && c.endsWith('.ts'));
   b.onResolve({ filter: /^\./ }, (args) => {
-    if (args.namespace !== 'file' || args.importer.includes('node_modules')) return undefined;
+    if (args.kind === 'entry-point' || args.namespace !== 'file' || args.importer.includes('node_modules')) return undefined;
     const file = resolveTs(resolve(args.resolveDir, args.path));
     const rel = file && relative(root, file).replace(/\\/g, '/');
     if (!rel || !rel.startsWith('src/core/')) return undefined;
@@ -87,6 +91,8 @@ const jobs = [
   // leopold-status: the run as data (and its MCP server), plain Node, runnable as `node dist/status.js`.
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/status.js', minify: production, sourcemap: !production,
     banner: { js: '#!/usr/bin/env node' }, plugins: [noAjv, shared] },
+  // The review worker (core/review/worker.ts): reviews off the extension host's thread; a few lines on dist/core.js.
+  { ...common, entryPoints: [REVIEW_WORKER], outfile: 'dist/reviewWorker.js', minify: production, sourcemap: !production, plugins: [shared] },
   // The run timeline's webview: a browser script (and the stylesheet it imports, emitted as dist/timeline.css).
   { bundle: true, platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'warning', absWorkingDir: root,
     entryPoints: ['src/extension/timeline/webview/main.ts'], outfile: 'dist/timeline.js', minify: production, sourcemap: !production },

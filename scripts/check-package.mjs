@@ -66,7 +66,7 @@ const shipped = listing.filter((f) => f.startsWith('extension/'));
 const bad = shipped.filter((f) => /\.map$|\.ts$|\/node_modules\/|^extension\/(src|test|scripts|examples|bench)\//.test(f));
 if (bad.length) fail(`the .vsix ships files outside the allow-list: ${bad.join(', ')}`);
 for (const must of ['extension/dist/extension.js', 'extension/dist/server.js', 'extension/dist/status.js', 'extension/dist/core.js',
-  'extension/dist/lsp.js', 'extension/dist/timeline.js', 'extension/dist/timeline.css',
+  'extension/dist/lsp.js', 'extension/dist/reviewWorker.js', 'extension/dist/timeline.js', 'extension/dist/timeline.css',
   'extension/package.json', 'extension/package.nls.json',
   'extension/package.nls.pt-br.json', 'extension/l10n/bundle.l10n.pt-br.json', 'extension/syntaxes/leopold-checkpoint.tmLanguage.json']) {
   if (!shipped.includes(must)) fail(`the .vsix lacks ${must}`);

@@ -19,7 +19,8 @@ import { ensureHost, ROOT } from './host.mjs';
 import { startCodeServer, launchBrowser, installVsix } from './lib/codeServer.mjs';
 import { FAKE_BIN } from './lib/scenarios.mjs';
 import { writePicture } from './lib/screenshots.mjs';
-import { startDemoAgent, restampToNow } from './lib/demoAgent.mjs';
+import { startDemoAgent, restampToNow, writeAgentShim, launchDemoAgent } from './lib/demoAgent.mjs';
+import { sessionDirFor } from './lib/demoWindow.mjs';
 import { demoStatus, demoCliLine } from './lib/demoStatus.mjs';
 
 const arg = (name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
@@ -40,14 +41,23 @@ const folder = join(demoDir, 'workspace', 'demo');
 mkdirSync(folder, { recursive: true });
 cpSync(source, folder, { recursive: true });
 restampToNow(join(folder, '.leopold'));
-// The demo's fake agent writes its running window's transcript while the demo runs (the live run), where Claude Code
-// keeps transcripts: the server's HOME (scripts/lib/codeServer.mjs), ~/.claude/projects/ — the extension reads
-// transcripts only there.
+// The demo's agent (scripts/lib/demoWindow.mjs) carries the run on as Leopold and Claude Code do: its running window's
+// transcript where Claude Code keeps it (the server's HOME, scripts/lib/codeServer.mjs: ~/.claude/projects/<slug>; the
+// extension, the agent and leopold-status all read CLAUDE_CONFIG_DIR, set here so that nothing of yours is read or
+// written), a roll near the cap, which the extension's relaunch loop relaunches through the `claude` first on the
+// workbench's PATH (the demo's agent again, never the real one), STOP honoured, items closed, the plan's end archived.
+const agentBin = join(demoDir, 'bin');
 if (source === join(ROOT, 'examples', 'demo')) {
-  startDemoAgent(join(folder, '.leopold'), join(demoDir, 'server', 'home', '.claude', 'projects', 'demo'));
+  process.env.CLAUDE_CONFIG_DIR = join(demoDir, 'server', 'home', '.claude');
+  startDemoAgent(join(folder, '.leopold'), sessionDirFor(folder, process.env));
+  writeAgentShim(agentBin);
+  // The running window waits for the workbench: its roll comes while the relaunch loop is there to relaunch it. For
+  // the pictures it goes five times slower, so that every picture shows window 3 (its roll is minutes away).
+  launchDemoAgent(folder, { ...process.env, LEOPOLD_DEMO_START_WHEN: join(demoDir, 'server', 'ud', 'User', 'globalStorage', 'leopold.leopold-vscode'),
+    ...(screenshot ? { LEOPOLD_DEMO_PACE_MS: '5000' } : {}) });
 }
 
-const server = await startCodeServer({ host, dir: join(demoDir, 'server'), pathPrepend: screenshot ? [FAKE_BIN] : [] });
+const server = await startCodeServer({ host, dir: join(demoDir, 'server'), pathPrepend: [agentBin, ...(screenshot ? [FAKE_BIN] : [])] });
 installVsix(host, { dir: server.dir, extensionsDir: server.extensionsDir, vsix: join(ROOT, 'leopold-vscode.vsix') });
 const url = `${server.base}/?folder=${encodeURIComponent(folder)}`;
 

@@ -1,12 +1,37 @@
-// The demo's fake agent: a Claude Code session transcript for the demo's running window (window 3), written the way
-// Claude Code writes it (one line per content block, the same message id/requestId/usage on each), growing by one
-// tool call and its result every second while the demo runs — so the Live node, the Context gauge and the status
-// bar move. The demo's state.json is pointed at it (`owner.transcript_path`, the field Leopold's skill writes).
-// Its edits are real: they change the demo's files on disk and are recorded as Claude Code records them (the original
-// text and a structured patch), so Review Window shows real diffs.
-import { appendFileSync, existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+// The demo's running window (window 3) as it stands when the demo opens: a Claude Code session transcript written the
+// way Claude Code writes it (one line per content block, the same message id/requestId/usage on each), about 3.2 MB of
+// the window's 5, its real edits done on disk and recorded as Claude Code records them (the original text and a
+// structured patch), so Review Window shows real diffs. The demo's state.json is pointed at it (`transcript_path`, and
+// `owner.transcript_path`, the field Leopold's skill writes). From there the demo's agent process carries the run on
+// (scripts/lib/demoWindow.mjs: `launchDemoAgent`, and the `claude` of `writeAgentShim` for every window after it).
+import { appendFileSync, chmodSync, existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
+
+/** The demo's agent process: one context window per process (scripts/lib/demoWindow.mjs). */
+export const DEMO_WINDOW = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, 'demoWindow.mjs');
+
+/**
+ * A `claude` in `binDir` that runs the demo's agent under this Node: first on the workbench's PATH, it is what the
+ * extension's relaunch loop starts for the next window (`claude --dangerously-skip-permissions -p /leopold-run`), and
+ * what the Doctor asks `--version`. Never the real agent: the demo spends nothing.
+ */
+export function writeAgentShim(binDir) {
+  mkdirSync(binDir, { recursive: true });
+  const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const file = join(binDir, 'claude');
+  writeFileSync(file, `#!/bin/sh\n# The Leopold demo's agent (scripts/lib/demoWindow.mjs), not Claude Code.\nexec ${q(process.execPath)} ${q(DEMO_WINDOW)} "$@"\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/** Starts the agent of the demo's running window (its transcript so far written by `startDemoAgent`); ended with the demo. */
+export function launchDemoAgent(root, env) {
+  const child = spawn(process.execPath, [DEMO_WINDOW, '--demo-continue'], { cwd: root, env, stdio: 'ignore' });
+  process.on('exit', () => child.kill());
+  return child;
+}
 
 const STEPS = [
   ['Read', { file_path: 'src/cache/lru.ts' }, 'Reading the cache before changing its eviction.'],
@@ -34,10 +59,8 @@ function wholeHunk(before, after) {
   return [{ oldStart: 1, oldLines: a.length, newStart: 1, newLines: b.length, lines }];
 }
 
-/**
- * The demo's running window, written once (460 steps, about 3.2 MB of 5) and then, when `live`, one step a second.
- */
-export function startDemoAgent(leoDir, sessionDir, { live = true } = {}) {
+/** The demo's running window so far, written once (460 steps, about 3.2 MB of 5). */
+export function startDemoAgent(leoDir, sessionDir) {
   const root = join(leoDir, '..');
   const edits = [...EDITS];
   const state = JSON.parse(readFileSync(join(leoDir, 'state.json'), 'utf8'));
@@ -83,14 +106,13 @@ export function startDemoAgent(leoDir, sessionDir, { live = true } = {}) {
     appendFileSync(transcript, out);
     i++;
   };
-  // A window already well under way: about 3.2 MB of 5, then a step a second.
+  // A window already well under way: about 3.2 MB of 5.
   writeFileSync(transcript, line({ message: { role: 'user', content: 'Continue the plan from the checkpoint (window 3/10).' }, type: 'user' }));
   while (i < 460) step();
   state.owner = { ...state.owner, transcript_path: transcript };
   state.transcript_path = transcript;
   writeFileSync(join(leoDir, 'state.json'), JSON.stringify(state));
-  const timer = live ? setInterval(step, 1000) : undefined;
-  return { transcript, stop: () => clearInterval(timer) };
+  return { transcript };
 }
 
 /**

@@ -20,7 +20,7 @@ export function demoStatus() {
     mkdirSync(ws, { recursive: true });
     cpSync(join(ROOT, 'examples', 'demo'), demo, { recursive: true });
     restampToNow(join(demo, '.leopold'));
-    startDemoAgent(join(demo, '.leopold'), join(dir, 'claude', 'projects', 'demo'), { live: false });
+    startDemoAgent(join(demo, '.leopold'), join(dir, 'claude', 'projects', 'demo'));
     cpSync(join(ROOT, 'test', 'fixtures', 'projects', 'rolled-window-3'), app, { recursive: true });
     // A driver run (`leopold run`): its items, spend and worktrees are the `driver` line.
     cpSync(join(ROOT, 'test', 'fixtures', 'projects', 'driver-run'), driver, { recursive: true });

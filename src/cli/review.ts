@@ -1,7 +1,11 @@
 // `leopold-status --review [--window N] [--run NAME] [--json] [PROJECT_DIR]`: what each window changed, ran and
 // decided, as data (the same answer the review view shows: core/review/). Reads only. Exit 0, 2 when the window or
-// run is not there, 1 when the project cannot be read.
-import { Reviewer, type WindowReview } from '../core/review/review';
+// run is not there, 1 when the project cannot be read. Computed in this process (a terminal's own), within the same
+// time budget as the editor's (REVIEW_BUDGET_MS, or LEOPOLD_REVIEW_BUDGET_MS): past it, at the next record, the windows
+// not built yet are printed from the journal and every one says "partial — the review stopped after N s at <record>"
+// (JSON: `partial`); an error while reviewing is said the same way (`failed`), never a stack trace.
+import { Reviewer, type ReviewStop, type WindowReview } from '../core/review/review';
+import { cutWindow, recordAt, REVIEW_BUDGET_MS, ReviewStopped, type Cut } from '../core/review/partial';
 import { readReviewInput } from '../core/review/read';
 import { windowText } from '../core/review/markdown';
 import { msg, type Locale } from '../core/messages';
@@ -40,10 +44,31 @@ export async function runReviewCli(args: StatusArgs, io: Io, locale: Locale): Pr
     io.stderr(`leopold-status: ${msg(locale, 'review.noWindow', { n: args.window })}\n`);
     return 2;
   }
-  const reviewer = new Reviewer();
+  const budget = budgetOf(io.env);
+  const t0 = Date.now();
+  const done = new Map<number, WindowReview>();
+  const reviewer = new Reviewer({
+    progress: (transcript, offset) => {
+      const afterMs = Date.now() - t0;
+      if (afterMs >= budget) throw new ReviewStopped({ afterMs, at: recordAt(transcript, offset) } satisfies ReviewStop);
+    },
+    onWindow: (w) => done.set(w.window, w),
+  });
   const windows: WindowReview[] = [];
-  for (const n of numbers) windows.push(await reviewer.window(input, n));
+  try {
+    for (const n of numbers) windows.push(await reviewer.window(input, n));
+  } catch (err) {
+    const cut: Cut = err instanceof ReviewStopped ? { partial: err.stop }
+      : { failed: (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').slice(0, 300) };
+    for (const n of numbers.slice(windows.length)) windows.push(cutWindow(input, n, done, cut));
+  }
   if (args.json) io.stdout(`${JSON.stringify({ windows: windows.map(reviewJson) }, null, 2)}\n`);
   else io.stdout(`${windows.map((w) => windowText(w, locale)).join('\n')}\n`);
   return 0;
+}
+
+/** The review's time budget: LEOPOLD_REVIEW_BUDGET_MS when it is a number of milliseconds, else REVIEW_BUDGET_MS. */
+function budgetOf(env: NodeJS.ProcessEnv): number {
+  const v = env.LEOPOLD_REVIEW_BUDGET_MS;
+  return v !== undefined && /^\d+$/.test(v.trim()) ? Number(v) : REVIEW_BUDGET_MS;
 }

@@ -22,6 +22,11 @@ import { msg, type Locale, type MessageArgs, type MessageKey } from './messages'
 import { parseEventLine } from './journal';
 import { exists as pathExists, fileKindWords, openRegular, readBounded, readText, type FileKind } from './files';
 import type { ReadCache } from './readCache';
+import { pill, type LoopMode } from './continuity/pill';
+import type { ContinuitySnapshot, Decision } from './continuity/decide';
+import type { RunCondition } from './runs';
+import type { AwaitingHuman } from './live/meters';
+import { clip, oneLine } from './inert';
 
 export type DoctorLevel = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -37,6 +42,8 @@ export type DoctorCheckId =
   | 'continuity-auto' | 'continuity-manual' | 'continuity-unknown'
   | 'windows' | 'windows-ceiling' | 'windows-stopped'
   | 'progress' | 'progress-zero' | 'progress-stopped'
+  // The status bar's "a person is needed" (statusNeedsYou): the Doctor never calls healthy what the status bar calls for a person.
+  | 'needs-you'
   // The extension's first-run block (firstRunFindings): not checks of `leopold doctor`.
   | 'agent-found' | 'agent-found-untrusted' | 'agent-version-failed' | 'agent-missing' | 'agent-unused' | 'agents-missing'
   | 'watch-serving' | 'watch-none' | 'watch-none-untrusted' | 'watch-unknown';
@@ -78,6 +85,43 @@ export interface DoctorInput {
   foreignStops?: number;
   stateTracked: TrackedState;
   now: number;
+  /** What the status bar shows a person is needed for (`statusNeedsYou`), when it does. */
+  needsYou?: NeedsYou;
+}
+
+/** The status bar's "needs you": its words (the pill's text, or the question asked) and why. */
+export interface NeedsYou {
+  status: string;
+  why: string;
+}
+
+export interface StatusNeedsInput {
+  continuity: ContinuitySnapshot;
+  decision: Decision;
+  nowMs: number;
+  mode?: LoopMode;
+  /** The project model's run condition (STOP, the owner gone), as the status bar passes it. */
+  condition?: RunCondition;
+  /** The run's awaiting_human question (core/live/meters.ts awaitingHuman), when it stopped on one. */
+  awaiting?: AwaitingHuman;
+  locale?: Locale;
+}
+
+/**
+ * What the status bar shows a person is needed for, from the function it calls (core/continuity/pill.ts `pill`, whose
+ * `warning` is its colour) and the question it names ("Leopold needs you: …", an awaiting_human not ticked yet);
+ * undefined when it needs nobody. The Doctor reports it, so that it never says "looks healthy" beside a status bar
+ * that calls for a person.
+ */
+export function statusNeedsYou(i: StatusNeedsInput): NeedsYou | undefined {
+  const locale = i.locale ?? 'en';
+  const p = pill(i.continuity, i.decision, i.nowMs, i.mode ?? 'auto', locale, i.condition);
+  const bounded = (t: string) => clip(oneLine(t), 200); // state.json's words: one line, bounded
+  if (i.awaiting && !i.awaiting.ticked) {
+    const what = i.awaiting.text || `#${i.awaiting.index ?? '?'}`;
+    return { status: bounded(p.text), why: bounded(msg(locale, 'doctor.needs-you.question', { what })) };
+  }
+  return p.warning ? { status: bounded(p.text), why: bounded(p.explanation) } : undefined;
 }
 
 export interface DoctorReport {
@@ -90,6 +134,8 @@ export interface DoctorReport {
   problems: number;
   /** The owner as the check saw it (for views). */
   owner?: OwnerStatus;
+  /** The status bar shows a person is needed (the verdict is then never "looks healthy"). */
+  needsYou?: NeedsYou;
 }
 
 /** The 0-based line of a key path (`owner.pid`, `window_progress.1`) in a JSON text; 0 when not found. */
@@ -363,13 +409,15 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
     else add({ id: 'progress', level: 'ok', params: { k } });
   }
 
+  if (input.needsYou) add({ id: 'needs-you', level: 'warn', params: { ...input.needsYou }, extension: true }); // 8. the status bar's (ours)
+
   let ok = 0, warnings = 0, problems = 0;
   for (const f of findings) {
     if (f.level === 'ok') ok++;
     else if (f.level === 'warn') warnings++;
     else if (f.level === 'fail') problems++;
   }
-  return { leoDir: input.leoDir, present, findings, ok, warnings, problems, owner };
+  return { leoDir: input.leoDir, present, findings, ok, warnings, problems, owner, needsYou: input.needsYou };
 }
 
 
@@ -425,6 +473,8 @@ export interface DoctorStrings {
   summary(ok: number, warnings: number, problems: number): string;
   healthy: string;
   fixFails: string;
+  /** The verdict when no [FAIL] is left but the status bar calls for a person. */
+  needsYou(status: string): string;
 }
 
 const PREFIX: Record<DoctorLevel, string> = { ok: '[ok]   ', warn: '[warn] ', fail: '[FAIL] ', skip: '[skip] ' };
@@ -469,6 +519,7 @@ export function doctorStringsFor(locale: Locale): DoctorStrings {
     summary: (ok, warnings, problems) => m('doctor.summary', { ok, warnings, problems }),
     healthy: m('doctor.healthy'),
     fixFails: m('doctor.fixFails'),
+    needsYou: (status) => m('doctor.needsYouVerdict', { status }),
   };
 }
 
@@ -489,7 +540,7 @@ export interface DoctorTextLine {
 
 /**
  * The whole report: header, one block per project, the extension's first-run block when given, then the summary over
- * everything above it and the verdict (never "looks healthy" above a [FAIL]).
+ * everything above it and the verdict (never "looks healthy" above a [FAIL], nor where the status bar calls for a person).
  */
 export function renderDoctor(reports: readonly DoctorReport[], strings: DoctorStrings = DOCTOR_EN, firstRun: readonly DoctorFinding[] = [],
   locale: Locale = 'en'): DoctorTextLine[] {
@@ -515,7 +566,8 @@ export function renderDoctor(reports: readonly DoctorReport[], strings: DoctorSt
   }
   out.push({ text: '' });
   out.push({ text: strings.summary(ok, warnings, problems) });
-  out.push({ text: problems > 0 ? strings.fixFails : strings.healthy });
+  const needed = reports.find((r) => r.present && r.needsYou)?.needsYou;
+  out.push({ text: problems > 0 ? strings.fixFails : needed ? strings.needsYou(needed.status) : strings.healthy });
   return out;
 }
 

@@ -558,6 +558,9 @@ const EN = {
   'doctor.summary': 'summary: {ok} ok, {warnings} warnings, {problems} problems',
   'doctor.healthy': 'Leopold looks healthy.',
   'doctor.fixFails': 'Fix the [FAIL] items above.',
+  'doctor.needs-you': 'the status bar says a person is needed: {status} — {why}',
+  'doctor.needs-you.question': 'the run asks you: {what} (tick its plan item once answered, then resume)',
+  'doctor.needsYouVerdict': 'Leopold needs you: {status} (see the line above).',
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof EN;
@@ -1092,6 +1095,9 @@ const PT_BR: Record<MessageKey, string> = {
   'doctor.summary': 'resumo: {ok} ok, {warnings} avisos, {problems} problemas',
   'doctor.healthy': 'O Leopold parece saudável.',
   'doctor.fixFails': 'Corrija os itens [FAIL] acima.',
+  'doctor.needs-you': 'a barra de status diz que uma pessoa é necessária: {status} — {why}',
+  'doctor.needs-you.question': 'a run pergunta a você: {what} (marque o item do plano quando respondido, depois retome)',
+  'doctor.needsYouVerdict': 'O Leopold precisa de você: {status} (veja a linha acima).',
 };
 
 export const CATALOG: Readonly<Record<Locale, Readonly<Record<MessageKey, string>>>> = { en: EN, 'pt-br': PT_BR };

@@ -1,10 +1,12 @@
 // The window review in the real workbench (both `review` scenarios): the project of test/fixtures/reviewProject.ts,
 // whose fake agent edited a.txt, src/b.ts and c.md over two windows (and ticked PLAN.md, wrote CHECKPOINT.md).
 import * as assert from 'node:assert';
-import { promises as fs, readdirSync, statSync } from 'node:fs';
+import { promises as fs, mkdtempSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { leopold, testFolders, waitFor } from './helpers';
+import { ToolFs, claudeBash, codexHead, codexPatch, type ClaudeWriter, type CodexWriter } from '../fixtures/editTranscripts';
 
 const stamps = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
   .map((e) => { const p = path.join(e.parentPath, e.name); return `${p} ${statSync(p).size} ${statSync(p).mtimeMs}`; }).sort();
@@ -114,6 +116,77 @@ export function reviewSuite(trusted: boolean): void {
       assert.match(md, /### Window 1/);
       assert.match(md, /### Window 2/);
       assert.match(md, /`c\.md` added/);
+      assert.deepStrictEqual(stamps(path.join(root, '.leopold')), before);
+    });
+
+    test('the review runs in its worker: another command completes while a heavy review is still running (issue 29)', async function () {
+      if (!trusted) this.skip(); // the same worker in both modes; run once
+      this.timeout(300_000);
+      const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'leo-heavy-')));
+      try {
+        // A transcript built to be slow to review: long `cd a && …` chains, 130,000 `rm` operands, a 130,000-line patch.
+        const tfs = new ToolFs();
+        const w: ClaudeWriter = { sessionId: 'heavy', cwd: dir, t: 0 };
+        let text = '';
+        for (let k = 0; k < 60; k++) text += claudeBash(tfs, w, `${'cd a && '.repeat(5000)}touch f${k}`, 0);
+        for (let k = 0; k < 3; k++) text += claudeBash(tfs, w, `rm -f ${`r${k} `.repeat(130_000)}`, 0);
+        const claude = path.join(dir, 'heavy.jsonl');
+        writeFileSync(claude, text);
+        const cw: CodexWriter = { cwd: dir, t: 0 };
+        const lines = Array.from({ length: 130_000 }, (_, i) => `+${i % 10}`).join('\n');
+        const codex = path.join(dir, 'rollout.jsonl');
+        writeFileSync(codex, codexHead(cw, 'heavy') + codexPatch(cw, `*** Begin Patch\n*** Add File: big.txt\n${lines}\n*** End Patch`, true));
+        const input = { root: dir, events: [], windows: [{ n: 1, compactions: 0, end: 'rolled', detail: 'rolled' }],
+          transcripts: new Map([[1, [claude, codex]]]) };
+        const job = api.review.review(input, 1);
+        let finished = false;
+        void job.done.then(() => { finished = true; });
+        await job.started; // the worker has taken it
+        const t0 = Date.now();
+        await vscode.commands.executeCommand('leopold.refreshRuns');
+        const waited = Date.now() - t0;
+        assert.strictEqual(finished, false, `the review was still running when leopold.refreshRuns finished (${waited} ms)`);
+        const review = await job.done;
+        assert.strictEqual(review.partial, undefined, 'whole within its budget');
+        assert.ok(review.files.some((f: { path: string }) => f.path === 'big.txt'), 'and reviewed');
+      } finally {
+        await fs.rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    test('past its time budget a review shows what is known and says "partial", never a blank view (issue 29)', async function () {
+      if (!trusted) this.skip();
+      api.review.setBudget(0);
+      try {
+        const cut = await api.review.open({ root, window: 2 });
+        assert.ok(cut.review.partial, 'marked partial');
+        const drawn = await waitFor('the window 2 panel says partial', () => api.review.panels()
+          .find((p: { title: string; rendered?: string }) => /Window 2/.test(p.title) && /partial — the review stopped after/.test(p.rendered ?? '')));
+        assert.match(drawn.rendered, /ended: stopped/, 'what the journal knows is shown');
+        assert.match(await api.review.markdown({ root, window: 2 }), /^\*\*partial — the review stopped after/m);
+      } finally {
+        api.review.setBudget();
+      }
+      const whole = await api.review.open({ root, window: 2 });
+      assert.strictEqual(whole.review.partial, undefined);
+      await waitFor('the window 2 panel drawn whole again', () => api.review.panels()
+        .find((p: { title: string; rendered?: string }) => /Window 2/.test(p.title) && /c\.md/.test(p.rendered ?? '') && !/partial/.test(p.rendered ?? '')));
+    });
+
+    test('Save As… refuses .leopold/ by its real path: a folder `notes -> .leopold` does not get the file (issue 29)', async function () {
+      if (!trusted) this.skip();
+      const notes = path.join(root, 'notes');
+      await fs.symlink('.leopold', notes);
+      try {
+        assert.strictEqual(await api.review.saveTo({ root }, path.join(notes, 'morning-report.md')), false, 'refused');
+        await assert.rejects(fs.lstat(path.join(root, '.leopold', 'morning-report.md')), 'nothing written into .leopold/');
+        const ok = path.join(root, 'morning-report.md');
+        assert.strictEqual(await api.review.saveTo({ root }, ok), true, 'saved anywhere else');
+        assert.match(await fs.readFile(ok, 'utf8'), /^# Morning report/);
+        await fs.rm(ok);
+      } finally {
+        await fs.rm(notes);
+      }
       assert.deepStrictEqual(stamps(path.join(root, '.leopold')), before);
     });
 

@@ -1,19 +1,14 @@
 // Issue 29: every step of the review is linear (or n·log n) in its input. Measured as a RATIO, never an absolute
-// time: the input is doubled until one review takes at least MIN_MS (so the timer's noise is small beside it), then
-// the review of twice that input must take under 3× as long (linear: ~2×; the quadratic steps this replaced: ~4×).
-// The two are timed in turn and each figure is the fastest of five (a busy shared machine only ever adds time). The inputs: a `cd a && cd a
+// time (`ratio`, test/support/linear.ts): the review of twice an input must take under 3× as long as the review of
+// the input (linear: ~2×; the quadratic steps this replaced: ~4×). The inputs: a `cd a && cd a
 // …` chain, the Codex chunk search over a file of repeated lines, many distinct `rm` names over many commands, and
 // the morning report of two windows rewriting the same files plus one `git mv`.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { ratio } from '../support/linear';
 import { Reviewer, type ReviewInput } from '../../src/core/review/review';
 import { ToolFs, claudeBash, claudeWrite, codexHead, codexPatch, type ClaudeWriter, type CodexWriter } from '../fixtures/editTranscripts';
-
-const MIN_MS = 300;
-const MAX_RATIO = 3;
 
 const inputOf = (root: string, transcripts: string[][]): ReviewInput => ({
   root, events: [],
@@ -21,48 +16,11 @@ const inputOf = (root: string, transcripts: string[][]): ReviewInput => ({
   transcripts: new Map(transcripts.map((t, i) => [i + 1, t])),
 });
 
-async function time(run: () => Promise<unknown>): Promise<number> {
-  const t0 = performance.now();
-  await run();
-  return performance.now() - t0;
-}
-
-/**
- * The ratio t(2s) / t(s), `s` doubled from `start` (up to `max`) until t(s) >= MIN_MS. `make(s, dir)` writes the
- * input of scale `s` and returns the review to time (a fresh Reviewer each run: the index is part of the work). The
- * two are timed in turn, five times each, and the fastest of each taken: a load that comes and goes hits both alike.
- */
-async function ratio(start: number, max: number, make: (s: number, dir: string) => () => Promise<unknown>): Promise<string> {
-  const base = mkdtempSync(path.join(os.tmpdir(), 'leo-linear-'));
-  try {
-    let s = start;
-    let one = make(s, path.join(base, String(s)));
-    let t = Math.min(await time(one), await time(one));
-    while (t < MIN_MS && s * 2 <= max / 2) {
-      one = make((s *= 2), path.join(base, String(s)));
-      t = Math.min(await time(one), await time(one));
-    }
-    const two = make(2 * s, path.join(base, String(2 * s)));
-    let t2 = Infinity;
-    for (let i = 0; i < 5; i++) {
-      t = Math.min(t, await time(one));
-      t2 = Math.min(t2, await time(two));
-    }
-    const r = t2 / t;
-    const line = `scale ${s}: ${t.toFixed(0)} ms; ${2 * s}: ${t2.toFixed(0)} ms; ratio ${r.toFixed(2)}`;
-    console.log(`      ${line}`);
-    assert.ok(r < MAX_RATIO, `not linear: ${line}`);
-    return line;
-  } finally {
-    rmSync(base, { recursive: true, force: true });
-  }
-}
-
 describe('review: linear in its input (issue 29; ratios between n and 2n)', function () {
   this.timeout(600_000);
 
   it('a `cd a && cd a …` chain (16 commands of s cds each)', async () => {
-    await ratio(1000, 30_000, (s, dir) => {
+    await ratio((s, dir) => {
       const root = path.join(dir, 'p');
       mkdirSync(root, { recursive: true });
       const tfs = new ToolFs();
@@ -72,13 +30,13 @@ describe('review: linear in its input (issue 29; ratios between n and 2n)', func
       const t = path.join(dir, 't.jsonl');
       writeFileSync(t, text);
       return () => new Reviewer().window(inputOf(root, [[t]]), 1);
-    });
+    }, 1000, 30_000);
   });
 
   it('the Codex chunk search over a file of s repeated lines (8 files)', async () => {
     // From 64,000 lines: each file's text is then past V8's 128 KB large-object threshold at both sizes (across it,
     // allocation changes kind and the ratio measures V8, not the search).
-    await ratio(64_000, 256_000, (s, dir) => {
+    await ratio((s, dir) => {
       const root = path.join(dir, 'p');
       mkdirSync(root, { recursive: true });
       const cw: CodexWriter = { cwd: root, t: 0 };
@@ -90,11 +48,11 @@ describe('review: linear in its input (issue 29; ratios between n and 2n)', func
       const t = path.join(dir, 'r.jsonl');
       writeFileSync(t, text);
       return () => new Reviewer().window(inputOf(root, [[t]]), 1);
-    });
+    }, 64_000, 256_000);
   });
 
   it('many distinct `rm` names (s commands of 100 names, over transcripts of 1,000 commands)', async () => {
-    await ratio(50, 12_800, (s, dir) => {
+    await ratio((s, dir) => {
       const root = path.join(dir, 'p');
       mkdirSync(root, { recursive: true });
       const tfs = new ToolFs();
@@ -109,11 +67,11 @@ describe('review: linear in its input (issue 29; ratios between n and 2n)', func
         writeFileSync(files[files.length - 1], text);
       }
       return () => new Reviewer().window(inputOf(root, [files]), 1);
-    });
+    }, 50, 12_800);
   });
 
   it('the morning report of two windows rewriting the same s files, plus one `git mv`', async () => {
-    await ratio(25, 6400, (s, dir) => {
+    await ratio((s, dir) => {
       const root = path.join(dir, 'p');
       mkdirSync(root, { recursive: true });
       const tfs = new ToolFs();
@@ -130,6 +88,6 @@ describe('review: linear in its input (issue 29; ratios between n and 2n)', func
         const r = await new Reviewer().report(inputOf(root, windows));
         assert.equal(r.files.length, s + 1);
       };
-    });
+    }, 25, 6400);
   });
 });

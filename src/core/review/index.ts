@@ -118,7 +118,8 @@ export class TranscriptIndex {
   private splitter = newSplitter();
   exists = false;
 
-  constructor(readonly path: string) {}
+  /** `onRecord`: told each line's offset before it is looked at (a review's progress, and its time budget: partial.ts). */
+  constructor(readonly path: string, private readonly onRecord?: (offset: number) => void) {}
 
   /** Reads what was appended since the last update (the whole file the first time, or after a replacement). */
   async update(): Promise<boolean> {
@@ -137,7 +138,10 @@ export class TranscriptIndex {
       while (this.offset < st.size) {
         const r = await o.handle.read(buf, 0, Math.min(CHUNK, st.size - this.offset), this.offset);
         if (r.bytesRead === 0) break;
-        this.splitter.push(buf.subarray(0, r.bytesRead), (l) => this.safeLine(l.raw!, l.offset, l.bytes, l.whole!));
+        this.splitter.push(buf.subarray(0, r.bytesRead), (l) => {
+          this.onRecord?.(l.offset);
+          this.safeLine(l.raw!, l.offset, l.bytes, l.whole!);
+        });
         this.offset += r.bytesRead;
       }
       this.compact();

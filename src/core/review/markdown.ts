@@ -23,6 +23,18 @@ function fileLine(f: FileReview, l: Locale): string {
 }
 
 /**
+ * Why a review is not whole, on one line: "partial — the review stopped after N s at <record>" (its time budget ran
+ * out: core/review/partial.ts) or "the review failed: <why>"; undefined when it is whole. `text` escapes the record's
+ * name and the reason (untrusted: a transcript's file name, an error's message).
+ */
+export function cutLine(r: Pick<WindowReview, 'partial' | 'failed'>, l: Locale = 'en', text = oneLine): string | undefined {
+  if (r.failed !== undefined) return msg(l, 'review.failed', { reason: text(r.failed) });
+  if (!r.partial) return undefined;
+  const s = (r.partial.afterMs / 1000).toFixed(1);
+  return r.partial.at === undefined ? msg(l, 'review.partialStart', { s }) : msg(l, 'review.partial', { s, at: text(r.partial.at) });
+}
+
+/**
  * How a window ended, said once: `ended: rolled · relaunched`, `ended: stopped · user_stop`, or `still running` (never
  * `ended: running · running`). The detail already names the end, in the reader's language; the end alone when there
  * is none.
@@ -35,6 +47,8 @@ export function windowEndLine(w: Pick<WindowReview, 'end' | 'endDetail'>, l: Loc
 export function windowMarkdown(w: WindowReview, l: Locale = 'en', level = 1): string {
   const h = '#'.repeat(level);
   const out: string[] = [`${h} ${msg(l, 'review.window', { n: w.window })}`, ''];
+  const cut = cutLine(w, l, mdText);
+  if (cut) out.push(`**${cut}**`, '');
   out.push(`${msg(l, 'review.span', { from: time(w.startedMs), to: time(w.endedMs) })} · ${windowEndLine(w, l, mdText)}`);
   if (w.tokens) out.push('', msg(l, 'review.cost', { tokens: totalTokens(w.tokens), usd: (w.costUsd ?? 0).toFixed(2) }));
   for (const t of w.transcripts) if (!t.exists) out.push('', msg(l, 'review.transcriptGone', { path: mdCode(t.path) }));
@@ -62,6 +76,8 @@ export function windowMarkdown(w: WindowReview, l: Locale = 'en', level = 1): st
 
 export function reportMarkdown(r: MorningReport, l: Locale = 'en'): string {
   const out: string[] = [`# ${msg(l, 'review.report')}`, ''];
+  const cut = cutLine(r, l, mdText);
+  if (cut) out.push(`**${cut}**`, '');
   out.push(msg(l, 'review.totals', { files: r.files.length, items: r.itemsClosed, failures: r.failures }));
   if (r.tokens) out.push('', msg(l, 'review.cost', { tokens: totalTokens(r.tokens), usd: (r.costUsd ?? 0).toFixed(2) }));
   const files = r.files.length ? r.files.map((f) => fileLine(f, l)) : [msg(l, 'review.noFiles')];
@@ -78,6 +94,8 @@ export function reportMarkdown(r: MorningReport, l: Locale = 'en'): string {
 /** The plain-text form (a terminal): the same facts, one line each, invisible characters shown escaped (`visible`). */
 export function windowText(w: WindowReview, l: Locale = 'en'): string {
   const out = [`${msg(l, 'review.window', { n: w.window })} · ${visible(w.end)}`];
+  const cut = cutLine(w, l, visible);
+  if (cut) out.push(`  ${cut}`);
   for (const f of w.files) {
     const why = f.status === 'unknown' ? ` (${visible(f.reason ?? '')})` : '';
     out.push(`  ${f.status.padEnd(8)} ${lineCountsText(f, '-')} ${visible(f.path)}${why}`);

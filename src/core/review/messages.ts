@@ -31,6 +31,9 @@ export const REVIEW_EN = {
   'review.refusals': 'Refusals and failures',
   'review.finalCheckpoint': 'Final checkpoint',
   'review.noWindow': 'no window {n} in this run',
+  'review.partial': 'partial — the review stopped after {s} s at {at}; shown is what it had found by then',
+  'review.partialStart': 'partial — the review stopped after {s} s, before it had read a record',
+  'review.failed': 'the review failed: {reason}',
 };
 
 export const REVIEW_PT_BR: Record<keyof typeof REVIEW_EN, string> = {
@@ -63,4 +66,7 @@ export const REVIEW_PT_BR: Record<keyof typeof REVIEW_EN, string> = {
   'review.refusals': 'Recusas e falhas',
   'review.finalCheckpoint': 'Checkpoint final',
   'review.noWindow': 'não há janela {n} nesta execução',
+  'review.partial': 'parcial — a revisão parou após {s} s em {at}; aparece o que ela havia encontrado até então',
+  'review.partialStart': 'parcial — a revisão parou após {s} s, antes de ler um registro',
+  'review.failed': 'a revisão falhou: {reason}',
 };

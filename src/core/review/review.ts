@@ -65,6 +65,10 @@ export interface WindowReview {
   end: string;
   endDetail: string;
   transcripts: { path: string; exists: boolean }[];
+  /** Not reviewed whole: the time budget ran out (core/review/partial.ts); what is listed is what was known by then. */
+  partial?: ReviewStop;
+  /** The review could not be built (its worker crashed): why, on one line. */
+  failed?: string;
 }
 
 export interface MorningReport {
@@ -77,6 +81,24 @@ export interface MorningReport {
   tokens: Tokens | null;
   costUsd: number | null;
   finalCheckpoint?: string;
+  /** As a window's: the report stopped at its time budget, or could not be built. */
+  partial?: ReviewStop;
+  failed?: string;
+}
+
+/** Where and when a review stopped at its time budget (core/review/partial.ts). */
+export interface ReviewStop {
+  afterMs: number;
+  /** The record it was at (`<transcript file> byte <offset>`), when it had reached one. */
+  at?: string;
+}
+
+/** What a Reviewer tells as it works: each record it reaches, each window it has built. */
+export interface ReviewerHooks {
+  /** Before each record of a transcript is read or replayed; may throw to stop the review (its budget). */
+  progress?: (transcript: string, offset: number) => void;
+  /** Each window review once built (or found built): what is known if the review stops later. */
+  onWindow?: (w: WindowReview) => void;
 }
 
 /** What a review is built from: the run's windows and journal, each window's transcripts, its figures. */
@@ -294,11 +316,15 @@ export class Reviewer {
   private readonly eventGroups: EventGroups = new WeakMap();
   private readonly cache = new Map<string, { key: string; review: WindowReview }>();
 
+  /** A Reviewer whose `hooks.progress` threw must not be used again (an index may be half read). */
+  constructor(private readonly hooks: ReviewerHooks = {}) {}
+
   private index(path: string): TranscriptIndex {
     let i = this.indexes.get(path);
     if (!i) {
       if (this.indexes.size > 200) this.indexes.delete(this.indexes.keys().next().value!);
-      this.indexes.set(path, (i = new TranscriptIndex(path)));
+      const progress = this.hooks.progress;
+      this.indexes.set(path, (i = new TranscriptIndex(path, progress && ((offset) => progress(path, offset)))));
     }
     return i;
   }
@@ -346,6 +372,7 @@ export class Reviewer {
       const idx = this.index(p);
       for (const c of idx.calls) {
         const abs = absOf(c);
+        this.hooks.progress?.(idx.path, c.offset);
         // One record that cannot be read is one `unknown` entry with its reason, never a failed review (issue 29).
         try {
           if (c.unreadable !== undefined) throw new Error(c.unreadable);
@@ -485,7 +512,10 @@ export class Reviewer {
     const key = JSON.stringify([input.root, paths.map((p) => [p, this.index(p).offset]), prevCheckpoint?.length, input.events.length,
       w?.endedMs, w?.end, input.figures?.get(n)]);
     const hit = this.cache.get(`${input.root}#${n}`);
-    if (hit && hit.key === key) return hit.review;
+    if (hit && hit.key === key) {
+      this.hooks.onWindow?.(hit.review);
+      return hit.review;
+    }
     const tracks = await this.simulate(input.root, paths);
     const leo = resolve(input.root, '.leopold');
     const plan = tracks.get(resolve(leo, 'PLAN.md'));
@@ -549,6 +579,7 @@ export class Reviewer {
       ],
     };
     this.cache.set(`${input.root}#${n}`, { key, review });
+    this.hooks.onWindow?.(review);
     return review;
   }
 
@@ -556,23 +587,7 @@ export class Reviewer {
   async report(input: ReviewInput): Promise<MorningReport> {
     const windows: WindowReview[] = [];
     for (const w of input.windows) windows.push(await this.window(input, w.n));
-    // Over the run: a file's before is its first window's, its after its last window's.
-    const byPath = new Map<string, FileReview & { from: number; to: number }>();
-    for (const w of windows) {
-      for (const f of w.files) {
-        const had = byPath.get(f.abs);
-        if (!had) { byPath.set(f.abs, { ...f, from: w.window, to: w.window }); continue; }
-        const unknown = had.status === 'unknown' || f.status === 'unknown';
-        had.edits += f.edits;
-        had.to = w.window;
-        had.afterSha256 = unknown ? null : f.afterSha256;
-        if (unknown) { had.status = 'unknown'; had.beforeSha256 = null; had.reason = had.reason ?? f.reason; }
-        else if (f.afterSha256 === null) had.status = 'deleted';
-        else had.status = had.beforeSha256 === null ? 'added' : 'modified';
-        had.added += f.added;
-        had.removed += f.removed;
-      }
-    }
+    const byPath = filesOverWindows(windows);
     // A file changed in several windows: its lines counted from its first window's before to its last's after. Each
     // window is followed once for all such files (not once per file: issue 29).
     const need = new Map<number, { before: Set<string>; after: Set<string> }>();
@@ -588,26 +603,53 @@ export class Reviewer {
       for (const abs of b) before.set(abs, tracks.get(abs)?.first);
       for (const abs of a) after.set(abs, tracks.get(abs)?.cur);
     }
-    const files: FileReview[] = [];
-    for (const { from, to, ...f } of byPath.values()) {
+    for (const f of byPath.values()) {
       const b = before.get(f.abs), a = after.get(f.abs);
-      if (from !== to && f.status !== 'unknown' && b !== undefined && a !== undefined) Object.assign(f, lineCounts(b, a));
-      files.push(f);
+      if (f.from !== f.to && f.status !== 'unknown' && b !== undefined && a !== undefined) Object.assign(f, lineCounts(b, a));
     }
-    const sum = (a: Tokens | null, b: Tokens | null): Tokens | null => (!a ? b : !b ? a : addTokens(a, b));
-    const last = [...windows].reverse().find((w) => w.checkpoint.text !== undefined);
-    return {
-      windows,
-      files: files.sort((a, b) => Number(a.outside) - Number(b.outside) || a.path.localeCompare(b.path)),
-      itemsClosed: windows.reduce((n, w) => n + (w.itemsClosed.length || w.itemsClosedCount || 0), 0),
-      failures: windows.reduce((n, w) => n + w.commands.filter((c) => c.exit !== null && c.exit !== 0).length, 0),
-      refusals: input.windows.filter((w) => w.troubled).map((w) => `${w.n}: ${w.detail}`),
-      decisions: windows.flatMap((w) => w.decisions),
-      tokens: windows.reduce<Tokens | null>((t, w) => sum(t, w.tokens), null),
-      costUsd: windows.some((w) => w.costUsd !== null) ? windows.reduce((n, w) => n + (w.costUsd ?? 0), 0) : null,
-      ...(last ? { finalCheckpoint: last.checkpoint.text } : {}),
-    };
+    return reportOf(input, windows, byPath);
   }
+}
+
+type RunFile = FileReview & { from: number; to: number };
+
+/** Over the run: a file's before is its first window's, its after its last window's (lines summed per window). */
+function filesOverWindows(windows: readonly WindowReview[]): Map<string, RunFile> {
+  const byPath = new Map<string, RunFile>();
+  for (const w of windows) {
+    for (const f of w.files) {
+      const had = byPath.get(f.abs);
+      if (!had) { byPath.set(f.abs, { ...f, from: w.window, to: w.window }); continue; }
+      const unknown = had.status === 'unknown' || f.status === 'unknown';
+      had.edits += f.edits;
+      had.to = w.window;
+      had.afterSha256 = unknown ? null : f.afterSha256;
+      if (unknown) { had.status = 'unknown'; had.beforeSha256 = null; had.reason = had.reason ?? f.reason; }
+      else if (f.afterSha256 === null) had.status = 'deleted';
+      else had.status = had.beforeSha256 === null ? 'added' : 'modified';
+      had.added += f.added;
+      had.removed += f.removed;
+    }
+  }
+  return byPath;
+}
+
+/** The report of `windows` (all of the run's, or those known when a review stopped: core/review/partial.ts). */
+export function reportOf(input: ReviewInput, windows: WindowReview[], byPath = filesOverWindows(windows)): MorningReport {
+  const files: FileReview[] = [...byPath.values()].map(({ from: _from, to: _to, ...f }) => f);
+  const sum = (a: Tokens | null, b: Tokens | null): Tokens | null => (!a ? b : !b ? a : addTokens(a, b));
+  const last = [...windows].reverse().find((w) => w.checkpoint.text !== undefined);
+  return {
+    windows,
+    files: files.sort((a, b) => Number(a.outside) - Number(b.outside) || a.path.localeCompare(b.path)),
+    itemsClosed: windows.reduce((n, w) => n + (w.itemsClosed.length || w.itemsClosedCount || 0), 0),
+    failures: windows.reduce((n, w) => n + w.commands.filter((c) => c.exit !== null && c.exit !== 0).length, 0),
+    refusals: input.windows.filter((w) => w.troubled).map((w) => `${w.n}: ${w.detail}`),
+    decisions: windows.flatMap((w) => w.decisions),
+    tokens: windows.reduce<Tokens | null>((t, w) => sum(t, w.tokens), null),
+    costUsd: windows.some((w) => w.costUsd !== null) ? windows.reduce((n, w) => n + (w.costUsd ?? 0), 0) : null,
+    ...(last ? { finalCheckpoint: last.checkpoint.text } : {}),
+  };
 }
 
 function isError(rec: Record<string, unknown>, id: string): boolean {

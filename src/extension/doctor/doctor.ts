@@ -15,7 +15,9 @@
 // project's model has already normalised away. So it reads them itself, through the project's own ReadCache
 // (`p.cache`, disposed with the project), re-runs only when one of its files changes (the project's one
 // watcher, `onDidChange`), and shares nothing else with the model. The status bar reads no file at all: it shows
-// the SupervisorHub's view.
+// the SupervisorHub's view. One thing the Doctor takes from that view: whether the status bar calls for a person
+// (core/doctor.ts statusNeedsYou, through the function the status bar calls): then the report names it in the
+// status bar's words and never ends in "looks healthy".
 //
 // Safe by default: `git ls-files` (is state.json tracked?) runs only in a trusted workspace (execFile, argv, no
 // shell); elsewhere the report says "not checked". Nothing is written. No notifications: the report is a document
@@ -27,9 +29,11 @@ import { execFile } from 'node:child_process';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject, PerProject } from '../foundation/projects';
 import {
-  DOCTOR_EN, doctorStringsFor, firstRunFindings, gatherDoctorInput, renderDoctor, runDoctor, type DoctorFile,
-  type DoctorFinding, type DoctorInput, type DoctorReport, type DoctorStrings, type TrackedState,
+  DOCTOR_EN, doctorStringsFor, firstRunFindings, gatherDoctorInput, renderDoctor, runDoctor, statusNeedsYou, type DoctorFile,
+  type DoctorFinding, type DoctorInput, type DoctorReport, type DoctorStrings, type NeedsYou, type TrackedState,
 } from '../../core/doctor';
+import { awaitingHuman } from '../../core/live/meters';
+import type { SupervisorHub } from '../control/supervisor';
 import { uiLocale } from '../foundation/locale';
 import type { OpenCheckpoints } from '../checkpoint/openCheckpoints';
 import { firstRunInput } from './doctorFirstRun';
@@ -87,10 +91,13 @@ class Doctor extends Disposable {
   private links: { line: number; start: number; end: number; target: vscode.Uri }[] = [];
   runs = 0;
 
-  constructor(private readonly ctx: LeopoldContext, private readonly open: OpenCheckpoints) {
+  constructor(private readonly ctx: LeopoldContext, private readonly open: OpenCheckpoints, private readonly hub?: SupervisorHub) {
     super();
     this._register(this.diagnostics);
     this._register(this.changed);
+    // The status bar's "needs you" follows the loop's view (a decision can change with no file changing: a roll goes
+    // stale, a relaunch fails): the verdict follows it too, from what was already read.
+    if (hub) this._register(hub.onDidChange((view) => this.restatus(view.project)));
     for (const d of [
       // The CHECKPOINT.md entry follows its file being opened or closed.
       open.onDidChange((file) => {
@@ -141,9 +148,34 @@ class Doctor extends Disposable {
     return value;
   }
 
+  /**
+   * What the status bar shows a person is needed for: the same view it renders (the loop's, the project model's run
+   * condition and question), through the same core functions.
+   */
+  private needsYouOf(p: LeopoldProject): NeedsYou | undefined {
+    const view = this.hub?.viewFor(p);
+    if (!view) return undefined; // the status bar reads "reading the run…" then, with no colour
+    const snap = p.model.loaded ? p.model.snapshot : undefined;
+    const awaiting = snap && awaitingHuman(snap.stateObject, snap.recent, snap.plan);
+    return statusNeedsYou({ continuity: view.snapshot, decision: view.decision, nowMs: Date.now(), mode: view.mode,
+      condition: p.model.condition, awaiting, locale: uiLocale() });
+  }
+
+  /** The loop's view changed: the verdict again from the inputs already read, when the status bar's condition did. */
+  private restatus(p: LeopoldProject): void {
+    const r = this.results.get(p.root);
+    if (!r || r.project !== p) return;
+    const needsYou = this.needsYouOf(p);
+    if (JSON.stringify(needsYou) === JSON.stringify(r.input.needsYou)) return;
+    r.input = { ...r.input, needsYou };
+    r.report = runDoctor(r.input, uiLocale());
+    this.rerender();
+  }
+
   /** Runs the checks for one project and publishes its diagnostics. */
   async check(p: LeopoldProject, freshGit = false): Promise<ProjectResult> {
     const input = await gatherDoctorInput(p.leoDir, { stateTracked: await this.tracked(p, freshGit), cache: p.cache });
+    input.needsYou = this.needsYouOf(p);
     const report = runDoctor(input, uiLocale());
     const result = { project: p, input, report };
     if (this.ctx.registry.projects.includes(p)) {
@@ -253,8 +285,8 @@ export interface DoctorTestApi {
   }[];
 }
 
-export function registerDoctor(ctx: LeopoldContext, open: OpenCheckpoints): DoctorTestApi {
-  const doctor = new Doctor(ctx, open);
+export function registerDoctor(ctx: LeopoldContext, open: OpenCheckpoints, hub?: SupervisorHub): DoctorTestApi {
+  const doctor = new Doctor(ctx, open, hub);
   ctx.extension.subscriptions.push(
     doctor,
     vscode.commands.registerCommand('leopold.doctor', () => doctor.run()),

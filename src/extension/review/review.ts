@@ -3,6 +3,9 @@
 // texts open as read-only virtual documents (the `leopold-review:` scheme), per file in `vscode.diff`, all at once in
 // the multi-file diff editor (`vscode.changes`); never written to disk. Copy as Markdown; Save As… anywhere but
 // `.leopold/`. Reads only: it works in Restricted Mode.
+// The reviews are computed in a worker thread (core/review/worker.ts), never on the extension host's thread that
+// every extension shares, each within REVIEW_BUDGET_MS: past it the view shows what was known and says "partial — the
+// review stopped after N s at <record>"; a worker that crashes is one line in the view, not a failed command.
 // Safety: strict CSP (one nonce'd inline script, no remote or local resources); the panel posts JSON and the script
 // builds every node with createElement + textContent; transcript text is never markup.
 import * as vscode from 'vscode';
@@ -13,9 +16,11 @@ import type { LeopoldProject } from '../foundation/projects';
 import type { LiveRuns } from '../live/live';
 import { pickProject } from '../foundation/projectPicker';
 import { uiLocale } from '../foundation/locale';
-import { Reviewer, type MorningReport, type ReviewInput, type WindowReview } from '../../core/review/review';
+import type { MorningReport, ReviewInput, WindowReview } from '../../core/review/review';
 import { readReviewInput, reviewInputOf } from '../../core/review/read';
-import { reportMarkdown, windowEndLine, windowMarkdown } from '../../core/review/markdown';
+import { cutLine, reportMarkdown, windowEndLine, windowMarkdown } from '../../core/review/markdown';
+import { ReviewWorker, type ReviewJob } from '../../core/review/worker';
+import { REVIEW_BUDGET_MS } from '../../core/review/partial';
 import { WriteOutsideError } from '../../core/writeGuard';
 import { isWriteRefusal, writeExport } from '../foundation/guardedWrite';
 import { inert } from '../foundation/untrusted';
@@ -46,6 +51,12 @@ export interface ReviewTestApi {
   markdown(arg: Target): Promise<string>;
   panels(): { title: string; html: string; rendered?: string; saved?: unknown }[];
   restore(state: unknown): Promise<string | undefined>;
+  /** Save As… past its dialog: the export written to `dest` (false: refused, with the error shown). */
+  saveTo(arg: Target, dest: string): Promise<boolean>;
+  /** One window's review of `input` in the worker, and when the worker took it (the tests wait on that, not a time). */
+  review(input: ReviewInput, n: number): { started: Promise<void>; done: Promise<WindowReview> };
+  /** The worker's time budget per request (default REVIEW_BUDGET_MS). */
+  setBudget(ms?: number): void;
 }
 
 /** What a review's webview saves for a reload. */
@@ -63,13 +74,23 @@ const keyOf = (t: Target) => `${t.root}\0${t.run ?? ''}`;
 
 /** The reviews of this window: their inputs and builder, their panels, and the diffs they open. */
 class Reviews {
-  readonly reviewer = new Reviewer();
+  private readonly started = new vscode.EventEmitter<ReviewJob>();
+  readonly onStarted = this.started.event;
+  readonly worker: ReviewWorker;
   private readonly inputs = new Map<string, ReviewInput>();
   readonly panels = new Map<string, PanelEntry>();
   /** Per project with a review of its current run open: the subscription that draws it again as the run goes. */
   private readonly following = new Map<string, { sub: vscode.Disposable; timer?: NodeJS.Timeout }>();
 
-  constructor(private readonly ctx: LeopoldContext, private readonly live: LiveRuns) {}
+  constructor(private readonly ctx: LeopoldContext, private readonly live: LiveRuns) {
+    this.worker = new ReviewWorker(join(ctx.extension.extensionPath, 'dist', 'reviewWorker.js'),
+      { onStarted: (job) => this.started.fire(job) });
+  }
+
+  /** The run's report, computed in the worker (partial at its budget, or saying it failed). */
+  report(inp: ReviewInput): Promise<MorningReport> {
+    return this.worker.run({ kind: 'report', input: inp });
+  }
 
   /**
    * A review of the current run, left open, follows the run: each change of the project's files (state, journal,
@@ -107,6 +128,8 @@ class Reviews {
 
   dispose(): void {
     for (const root of [...this.following.keys()]) this.unfollow(root);
+    this.worker.dispose();
+    this.started.dispose();
   }
 
   async input(t: Target): Promise<ReviewInput> {
@@ -129,7 +152,7 @@ class Reviews {
     provideTextDocumentContent: async (u) => {
       const q = JSON.parse(u.query) as { root: string; run?: string; window: number; abs: string; side: 'before' | 'after' };
       const inp = this.inputs.get(keyOf(q)) ?? (await this.input(q));
-      const t = await this.reviewer.texts(inp, q.window, q.abs);
+      const t = await this.worker.run({ kind: 'texts', input: inp, window: q.window, abs: q.abs });
       const text = t[q.side];
       return typeof text === 'string' ? text : text === null ? '' : vscode.l10n.t('(not known exactly: {0})', t.reason ?? '');
     },
@@ -139,7 +162,7 @@ class Reviews {
     const inp = await this.input(t);
     const n = t.window ?? inp.windows[inp.windows.length - 1]?.n;
     if (n === undefined || !inp.windows.some((w) => w.n === n)) return undefined;
-    return { inp, review: await this.reviewer.window(inp, n) };
+    return { inp, review: await this.worker.run({ kind: 'window', input: inp, n }) };
   }
 
   async openDiff(t: Target, w: WindowReview, path: string): Promise<boolean> {
@@ -160,15 +183,20 @@ class Reviews {
 
   async saveAs(md: string, name: string, root: string): Promise<void> {
     const dest = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(`${root}${sep}${name}`), filters: { Markdown: ['md'] } });
-    if (!dest) return;
+    if (dest) await this.saveTo(dest, md, root);
+  }
+
+  /** Writes the export where the person picked; false when refused (and said). */
+  async saveTo(dest: vscode.Uri, md: string, root: string): Promise<boolean> {
     // By real path: a folder `notes -> .leopold` is .leopold/; a link at the name is never written through.
     const leoDirs = [...new Set([join(root, '.leopold'), ...this.ctx.registry.projects.map((p) => p.leoDir)])];
-    await writeExport(dest, md, leoDirs).catch((err: unknown) => {
+    return writeExport(dest, md, leoDirs).then(() => true, (err: unknown) => {
       if (err instanceof WriteOutsideError) {
         void vscode.window.showErrorMessage(vscode.l10n.t('Not saved: the review is never written into .leopold/. Pick another folder.'));
       } else if (isWriteRefusal(err)) {
         void vscode.window.showErrorMessage(vscode.l10n.t('Not saved: {0}', inert((err as Error).message, 600)));
       } else throw err;
+      return false;
     });
   }
 
@@ -196,7 +224,7 @@ class Reviews {
    */
   async present(target: Target, report: boolean, restored?: vscode.WebviewPanel, reveal = true):
     Promise<{ review?: WindowReview; report?: MorningReport } | undefined> {
-    const data = report ? { report: await this.reviewer.report(await this.input(target)) }
+    const data = report ? { report: await this.report(await this.input(target)) }
       : { review: (await this.windowOf(target))?.review };
     if (!data.report && !data.review) {
       restored?.dispose();
@@ -229,7 +257,7 @@ class Reviews {
           return;
         }
         const cur = report ? undefined : (await this.windowOf(target))?.review;
-        const md = async () => (report ? reportMarkdown(await this.reviewer.report(await this.input(target)), uiLocale())
+        const md = async () => (report ? reportMarkdown(await this.report(await this.input(target)), uiLocale())
           : windowMarkdown(cur!, uiLocale()));
         if (m.type === 'diff' && cur && typeof m.path === 'string') await this.openDiff(target, cur, m.path);
         else if (m.type === 'all' && cur) await this.openAll(target, cur);
@@ -242,7 +270,9 @@ class Reviews {
     const report_ = data.report ? { ...data.report, windows: data.report.windows.map(strip) } : undefined;
     // What the webview keeps for a reload: which review this is (never its content, which is read again).
     const state: SavedReview = { root: target.root, run: target.run, window: data.review?.window, report };
-    entry.message = { report: report_, review: data.review && strip(data.review), strings: strings(), state };
+    // Not whole: "partial — the review stopped after N s at <record>", or why it failed (one notice, above the rest).
+    const notice = cutLine(data.report ?? data.review!, uiLocale());
+    entry.message = { report: report_, review: data.review && strip(data.review), strings: strings(), state, notice };
     if (entry.ready) void entry.panel.webview.postMessage(entry.message);
     if (reveal) entry.panel.reveal();
     return data;
@@ -277,8 +307,21 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestA
     open: (t) => r.show(t, t.window === undefined),
     openAllChanges: async (t) => { const w = await r.windowOf(t); return w ? r.openAll(t, w.review) : 0; },
     openDiff: async (t, p) => { const w = await r.windowOf(t); return w ? r.openDiff(t, w.review, p) : false; },
-    markdown: async (t) => (t.window === undefined ? reportMarkdown(await r.reviewer.report(await r.input(t)), uiLocale())
+    markdown: async (t) => (t.window === undefined ? reportMarkdown(await r.report(await r.input(t)), uiLocale())
       : windowMarkdown((await r.windowOf(t))!.review, uiLocale())),
+    saveTo: async (t, dest) => r.saveTo(vscode.Uri.file(dest), t.window === undefined
+      ? reportMarkdown(await r.report(await r.input(t)), uiLocale()) : windowMarkdown((await r.windowOf(t))!.review, uiLocale()), t.root),
+    review: (input, n) => {
+      const started = new Promise<void>((resolve) => {
+        const sub = r.onStarted((job) => {
+          if (job.input.root !== input.root) return;
+          sub.dispose();
+          resolve();
+        });
+      });
+      return { started, done: r.worker.run({ kind: 'window', input, n }) };
+    },
+    setBudget: (ms) => r.worker.setBudget(ms ?? REVIEW_BUDGET_MS),
     panels: () => [...r.panels.values()].map((p) => ({ title: p.panel.title, html: p.panel.webview.html, rendered: p.rendered,
       saved: p.saved })),
     // Beside, without focus, as VS Code restores a panel after a reload.
@@ -360,7 +403,7 @@ if(top){d.appendChild(el('h3',S.checkpoint));if(w.checkpoint.text!==undefined){d
 return d;}
 window.addEventListener('message',(ev)=>{const m=ev.data;const S=m.strings;root.textContent='';if(m.state)vs.setState(m.state);
 const bar=el('div');bar.appendChild(btn(S.copy,{type:'copy'}));bar.appendChild(btn(S.save,
-{type:'save'}));root.appendChild(bar);
+{type:'save'}));root.appendChild(bar);if(m.notice){const n=el('p',m.notice,'bad');n.setAttribute('role','status');root.appendChild(n);}
 if(m.review)root.appendChild(windowView(S,m.review,true));
 if(m.report){const r=m.report;root.appendChild(el('h1',S.report));root.appendChild(el('h3',
 S.files+' ('+r.files.length+')'));root.appendChild(files(S,r.files,false));

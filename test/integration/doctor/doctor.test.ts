@@ -132,5 +132,20 @@ suite('Leopold: Doctor', () => {
     assert.match(text, /\[ok\] {3}checkpoint OK \(\d+ bytes\)/);
     assert.doesNotMatch(text, /tracked by git/, 'leopold doctor prints no line for an untracked state.json');
     assert.match(text, /summary: 7 ok, 0 warnings, 0 problems/, 'the project\'s 4 and the first-run block\'s 3');
+    assert.strictEqual(api.statusBar.warning(), false, 'healthy, and the status bar calls for nobody (no plan: nothing to relaunch)');
+
+    // A plan item left open: the loop refuses the roll of 2026-09-04 as stale and the status bar calls for a person. The
+    // open report follows it with no command run (issue 33 #6): the status bar's words, and never "looks healthy".
+    await fs.writeFile(leoFile(folder, 'PLAN.md'), '# Plan\n\n- [ ] one item left\n');
+    const stale = 'stopped · context_budget · not relaunched (stale_roll)';
+    let bar = '';
+    await waitFor('the status bar to call for a person', () => {
+      bar = `${api.statusBar.warning() ? 'warning' : 'no warning'}: ${api.statusBar.text()}`;
+      return api.statusBar.warning() && api.statusBar.text().endsWith(stale);
+    }).catch((err: Error) => assert.fail(`${err.message}; the status bar shows ${bar}`));
+    await waitFor('the open report to follow the status bar', () => doc!.getText().includes(`Leopold needs you: ${stale}`));
+    const after = doc!.getText();
+    assert.match(after, /\[warn\] \(Leopold for VS Code\) the status bar says a person is needed: stopped · context_budget · not relaunched \(stale_roll\) — /);
+    assert.doesNotMatch(after, /looks healthy/);
   });
 });

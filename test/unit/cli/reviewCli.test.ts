@@ -16,8 +16,8 @@ const CLI = path.join(ROOT, 'dist', 'status.js');
 /** The CLI with Claude Code's home where the test keeps its transcripts (transcripts are read only where kept). */
 let claudeHome = '/nonexistent-home/.claude';
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { PATH: process.env.PATH, HOME: '/nonexistent-home', LANG: 'C', CLAUDE_CONFIG_DIR: claudeHome };
+function cli(args: string[], extra: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = { PATH: process.env.PATH, HOME: '/nonexistent-home', LANG: 'C', CLAUDE_CONFIG_DIR: claudeHome, ...extra };
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI, ...args], { env, timeout: 30_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr });
@@ -72,5 +72,16 @@ describe('leopold-status --review: the window review as data', function () {
     assert.equal((await cli(['--window', '1', root])).code, 2);
     assert.equal((await cli(['--review', '--statusline', root])).code, 2);
     assert.equal((await cli(['--review', '--run', 'nope', root])).code, 2);
+
+    // Past its time budget (0 ms: at the first record), each window is printed from the journal, said partial.
+    const cut = await cli(['--review', '--json', root], { LEOPOLD_REVIEW_BUDGET_MS: '0' });
+    assert.equal(cut.code, 0, cut.stderr);
+    const cw = (JSON.parse(cut.stdout) as { windows: { window: number; files: unknown[]; partial?: { at?: string } }[] }).windows;
+    assert.deepEqual(cw.map((w) => [w.window, w.files.length]), [[1, 0], [2, 0]]);
+    for (const w of cw) assert.match(w.partial?.at ?? '', /\.jsonl byte 0$/);
+    const cutText = await cli(['--review', '--window', '1', root], { LEOPOLD_REVIEW_BUDGET_MS: '0' });
+    assert.match(cutText.stdout, /^ {2}partial — the review stopped after \d+\.\d s at [^ ]+\.jsonl byte 0;/m);
+    const unbounded = JSON.parse((await cli(['--review', '--json', root], { LEOPOLD_REVIEW_BUDGET_MS: '600000' })).stdout) as Out;
+    assert.ok(unbounded.windows.every((w) => !('partial' in w) && w.files.length > 0));
   });
 });

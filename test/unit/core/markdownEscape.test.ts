@@ -142,6 +142,8 @@ describe('the Markdown escaper, rendered by markdown-it (VS Code\'s preview engi
       checkpoint: { written: true, sha256: null, added: 1, removed: 0, text: next() < 0.5 ? hostile(next, 40) : undefined },
       tokens: null, costUsd: null, end: hostile(next, 4), endDetail: hostile(next),
       transcripts: many(() => ({ path: hostile(next), exists: false })),
+      // Issue 29: a review cut at its budget names the record it was at; one that failed, why (an error's message).
+      ...(next() < 0.3 ? { partial: { afterMs: 20_000, at: hostile(next) } } : next() < 0.3 ? { failed: hostile(next) } : {}),
     });
     for (let n = 0; n < 2000; n++) {
       const w = windowOf(n);

@@ -1,0 +1,49 @@
+// Linearity as a RATIO, never an absolute time (issue 29): the input is doubled until one run takes at least MIN_MS
+// (so the timer's noise is small beside it), then the run of twice that input must take under MAX_RATIO× as long
+// (linear: ~2×; a quadratic step: ~4×). The two are timed in turn and each figure is the fastest of five: a busy
+// shared machine only ever adds time, and a load that comes and goes hits both alike. For test/stress/ only.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+const MIN_MS = 300;
+const MAX_RATIO = 3;
+
+async function time(run: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await run();
+  return performance.now() - t0;
+}
+
+/**
+ * Asserts t(2s) / t(s) < MAX_RATIO, `s` doubled from `start` (up to `max`) until t(s) >= MIN_MS, and returns the line
+ * it printed. `make(s, dir)` writes the input of scale `s` into `dir` (a fresh temporary folder, removed after) and
+ * returns the run to time — everything the run does is timed, so it makes its own fresh state (a new Reviewer).
+ */
+export async function ratio(make: (s: number, dir: string) => () => Promise<unknown>, start: number, max: number): Promise<string> {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'leo-linear-'));
+  try {
+    let s = start;
+    let one = make(s, path.join(base, String(s)));
+    let t = Math.min(await time(one), await time(one));
+    while (t < MIN_MS && s * 2 <= max / 2) {
+      one = make((s *= 2), path.join(base, String(s)));
+      t = Math.min(await time(one), await time(one));
+    }
+    const two = make(2 * s, path.join(base, String(2 * s)));
+    let t2 = Infinity;
+    for (let i = 0; i < 5; i++) {
+      t = Math.min(t, await time(one));
+      t2 = Math.min(t2, await time(two));
+    }
+    const r = t2 / t;
+    const line = `scale ${s}: ${t.toFixed(0)} ms; ${2 * s}: ${t2.toFixed(0)} ms; ratio ${r.toFixed(2)}`;
+    console.log(`      ${line}`);
+    assert.ok(r < MAX_RATIO, `not linear: ${line}`);
+    return line;
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
