@@ -21,7 +21,7 @@ import { FAKE_BIN } from './lib/scenarios.mjs';
 import { writePicture } from './lib/screenshots.mjs';
 import { startDemoAgent, restampToNow, writeAgentShim, launchDemoAgent } from './lib/demoAgent.mjs';
 import { sessionDirFor } from './lib/demoWindow.mjs';
-import { demoStatus } from './lib/demoStatus.mjs';
+import { demoStatus, demoCliLine } from './lib/demoStatus.mjs';
 
 const arg = (name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
 const screenshot = arg('--screenshot') ? resolve(process.env.INIT_CWD || process.cwd(), arg('--screenshot')) : undefined;
@@ -63,6 +63,8 @@ const url = `${server.base}/?folder=${encodeURIComponent(folder)}`;
 
 if (!screenshot) {
   console.log(`\nLeopold demo: open ${url}\n(a copy of ${source}; Ctrl-C stops the server)\n`);
+  // The workbench reads transcripts where the server's HOME keeps them; leopold-status, in your shell, with these.
+  console.log(`leopold-status as the workbench sees it (another terminal):\n  ${demoCliLine(join(server.dir, 'home'), folder)}\n`);
   await new Promise(() => {}); // until Ctrl-C; the server's process group is stopped on exit
 }
 

@@ -30,9 +30,27 @@ export function demoStatus() {
     writeFileSync(join(slug, 's.jsonl'), `${JSON.stringify({ type: 'user', sessionId: 'c4d5e6f7', uuid: 'u1', cwd: app })}\n`);
     const env = { PATH: process.env.PATH, HOME: dir, LANG: 'C', CLAUDE_CONFIG_DIR: join(dir, 'claude') };
     const run = (args) => execFileSync(process.execPath, [join(ROOT, 'dist', 'status.js'), ...args], { cwd: demo, env, encoding: 'utf8' });
+    // The temporary folder is the command's HOME: shown as /home/you (and in a Claude Code folder name, its slug), so
+    // that the page's example reads the same on every machine.
+    const you = (text) => text.split(dir.replace(/[^A-Za-z0-9]/g, '-')).join('-home-you').split(dir).join('/home/you');
     return [[], ['--now', '2026-09-04T08:25:00Z', '../app'], ['--now', '2026-09-12T10:00:00Z', '../driver']]
-      .map((args) => `$ ${['leopold-status', ...args].join(' ')}\n${run(args)}`).join('\n');
+      .map((args) => `$ ${['leopold-status', ...args].join(' ')}\n${you(run(args))}`).join('\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A word for a POSIX shell: single-quoted unless it is plainly safe. */
+const shWord = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`);
+
+/**
+ * The line the demo prints so that `leopold-status` sees what the demo's workbench sees: the demo's code-server keeps
+ * transcripts under its own HOME (scripts/lib/codeServer.mjs: `<server dir>/home`), where Claude Code and Codex would
+ * (`.claude`, `.codex`), not under yours. Its environment variables, then the command on the demo's folder.
+ * @param {string} serverHome the code-server's HOME
+ * @param {string} folder the demo's workspace folder (the copy the workbench opened)
+ */
+export function demoCliLine(serverHome, folder) {
+  return `export CLAUDE_CONFIG_DIR=${shWord(join(serverHome, '.claude'))} CODEX_HOME=${shWord(join(serverHome, '.codex'))}; `
+    + `node ${shWord(join(ROOT, 'dist', 'status.js'))} ${shWord(folder)}`;
 }

@@ -8,6 +8,7 @@ import type { RunStatusData } from '../core/status';
 import { decimal, msg, msgN, type Locale, type MessageKey } from '../core/messages';
 import { formatCount, formatUsd } from '../core/live/format';
 import { clip } from '../core/inert';
+import { whyLine } from '../core/statusWhy';
 
 /**
  * One line of untrusted text, clipped: its line breaks become spaces. Every other control or invisible character is
@@ -92,6 +93,9 @@ export function humanLines(d: RunStatusData, locale: Locale = 'en'): string[] {
   const meters = (['iterations', 'subagents', 'forks', 'failures'] as const).map((k) => `${k} ${m[k][0]}/${m[k][1]}`).join(' · ');
   lines.push(msg(locale, 'status.meters', { meters, decisions: d.decisions, entries: d.decisionEntries }));
   if (d.needsYou) lines.push(msg(locale, 'status.needsYou', { text: flat(d.needsYou.text, 300) }));
+  // A figure not shown (the gauge, the tokens, the cost): why, in one line.
+  const why = d.why ? whyLine(d.why, locale) : undefined;
+  if (why) lines.push(flat(why, 600));
   if (d.partial?.length) lines.push(msg(locale, 'status.partial', { what: d.partial.join(', ') }));
   return lines;
 }

@@ -13,6 +13,7 @@ import { contextGauge, dashboardMeters, MIB, awaitingHuman, type Meter } from '.
 import type { LiveView } from './live/run';
 import { readLiveView } from './live/readFigures';
 import type { Tokens } from './live/records';
+import type { NoTokens } from './live/figures';
 import { noticeFor, noticeState } from './notify';
 import { ProjectModel, type ProjectSnapshot } from './project';
 import { runCondition, type RunCondition } from './runs';
@@ -22,6 +23,8 @@ import type { Locale } from './messages';
 import { DriverRunModel, type DriverSnapshot } from './driver/model';
 import { strandedText } from './driver/run';
 import { driverStatusData, type DriverStatusData } from './driver/status';
+import { statusWhy, type StatusWhy } from './statusWhy';
+import type { HarnessEnv } from './continuity/harness';
 
 export const RUN_STATUS_SCHEMA = 1;
 
@@ -59,13 +62,16 @@ export interface RunStatusData {
    * from the price table), null when no transcript is known or no model of it is priced.
    */
   costUsd: number | null;
-  perWindow: { window: number; tokens: Tokens | null; costUsd: number | null }[];
+  /** `unavailable`: the window's transcript records no token counts (an old-format Codex rollout): null, never 0. */
+  perWindow: { window: number; tokens: Tokens | null; costUsd: number | null; unavailable?: NoTokens }[];
   /** A person is needed: what for. */
   needsYou: null | { kind: string; text: string };
   /** A driver run (`leopold run` / `leopold up`): its items, spend, worktrees, workflows, commands; null otherwise. */
   driver: DriverStatusData | null;
   /** Figures still being counted (a large transcript read from its tail first). */
   partial?: string[];
+  /** Why a figure is missing or only a lower bound (`context`, `tokens`, `costUsd`): statusWhy.ts; empty when none is. */
+  why: StatusWhy;
   /** The status line a person reads (the status bar's words). */
   text: string;
 }
@@ -82,6 +88,8 @@ export interface RunStatusInput {
   decisionEntries?: number;
   /** The project's driver model snapshot (what the tree's driver nodes read), when read. */
   driver?: DriverSnapshot;
+  /** Where transcripts were looked for (the reasons name those places). */
+  env?: HarnessEnv;
   nowMs: number;
   locale?: Locale;
 }
@@ -157,8 +165,18 @@ export function runStatusData(input: RunStatusInput): RunStatusData {
     needsYou,
     driver: drv ? driverStatusData(drv) : null,
     ...(partial ? { partial } : {}),
+    why: whyOf(input, gauge.bytes === undefined, drv !== undefined, partial),
     text: p.text,
   };
+}
+
+/** Why a figure of this status is missing (statusWhy.ts), from what was read. */
+function whyOf(input: RunStatusInput, contextMissing: boolean, driver: boolean, partial: string[] | undefined): StatusWhy {
+  const fig = input.live?.figures;
+  return statusWhy({
+    live: input.live, env: input.env, projectRoot: dirname(input.snapshot.leoDir), contextMissing, tokensMissing: !fig?.tokens,
+    costMissing: !driver && (fig?.costUsd ?? null) === null, partial, locale: input.locale,
+  });
 }
 
 export interface ReadRunStatusOptions {
@@ -215,6 +233,7 @@ export async function readRunStatusAndDriver(root: string, opts: ReadRunStatusOp
   const decisionEntries = decisionCount((await readText(join(leoDir, 'DECISIONS.md'))) ?? '');
   // The driver run as the tree's driver nodes read it: the same model (journal, state, plan, worktrees, workflows).
   const driver = await new DriverRunModel(leoDir, { projectRoot: root, harnessEnv }).update().catch(() => undefined);
-  return { data: runStatusData({ snapshot: snap, decision, live: view, harness, decisionEntries, nowMs, locale: opts.locale, driver }),
+  return { data: runStatusData({ snapshot: snap, decision, live: view, harness, decisionEntries, nowMs, locale: opts.locale, driver,
+    env: harnessEnv }),
     driver };
 }

@@ -18,6 +18,23 @@ export const STATUS_EN = {
   'status.meters': 'meters: {meters} · decisions {decisions} · DECISIONS.md {entries}',
   'status.needsYou': 'needs you: {text}',
   'status.partial': 'still counting: {what}',
+  'status.why': 'why: {why}',
+  'status.why.figure.context': 'gauge',
+  'status.why.figure.tokens': 'tokens',
+  'status.why.figure.costUsd': 'cost',
+  'status.why.noTranscript': 'no transcript found: state.json names none, and none of this project\'s sessions is in {claude} ' +
+    '(CLAUDE_CONFIG_DIR decides) or {codex} (CODEX_HOME decides)',
+  'status.why.unnamed': 'state.json names no transcript for the running window (owner.transcript_path, transcript_path): the gauge ' +
+    'measures that file',
+  'status.why.outside': 'state.json names a transcript outside the folders read here ({claude}, {codex}; CLAUDE_CONFIG_DIR and ' +
+    'CODEX_HOME decide them): {path}',
+  'status.why.refused': 'state.json names no transcript ({what}): {path}',
+  'status.why.notRegular': 'the transcript state.json names is a {kind}, not a file: {path}',
+  'status.why.missing': 'the transcript state.json names is not there: {path}',
+  'status.why.unknownFormat': 'the transcript is neither a Claude Code session nor a Codex rollout: {path}',
+  'status.why.unavailable': 'unavailable: {why}',
+  'status.why.unknownPrice': 'unknown price: {models} not in the price table (add it to .leopold/prices.json or $LEOPOLD_PRICES)',
+  'status.why.partial': 'history cut short: what could be read in the time allowed, a lower bound',
   'status.driver.items': 'items {done}/{total}',
   'status.driver.line': 'driver: {done}/{total} done · {running} running · {spend}',
   'status.driver.spend': '${spent} of ${budget}',
@@ -61,6 +78,24 @@ export const STATUS_PT_BR: Record<keyof typeof STATUS_EN, string> = {
   'status.meters': 'medidores: {meters} · decisões {decisions} · DECISIONS.md {entries}',
   'status.needsYou': 'precisa de você: {text}',
   'status.partial': 'ainda contando: {what}',
+  'status.why': 'por quê: {why}',
+  'status.why.figure.context': 'medidor',
+  'status.why.figure.tokens': 'tokens',
+  'status.why.figure.costUsd': 'custo',
+  'status.why.noTranscript': 'nenhuma transcrição encontrada: o state.json não nomeia nenhuma, e nenhuma sessão deste projeto está ' +
+    'em {claude} (CLAUDE_CONFIG_DIR decide) nem em {codex} (CODEX_HOME decide)',
+  'status.why.unnamed': 'o state.json não nomeia a transcrição da janela em curso (owner.transcript_path, transcript_path): o ' +
+    'medidor mede esse arquivo',
+  'status.why.outside': 'o state.json nomeia uma transcrição fora das pastas lidas aqui ({claude}, {codex}; CLAUDE_CONFIG_DIR e ' +
+    'CODEX_HOME as decidem): {path}',
+  'status.why.refused': 'o state.json não nomeia uma transcrição ({what}): {path}',
+  'status.why.notRegular': 'a transcrição que o state.json nomeia é um {kind}, não um arquivo: {path}',
+  'status.why.missing': 'a transcrição que o state.json nomeia não está lá: {path}',
+  'status.why.unknownFormat': 'a transcrição não é uma sessão do Claude Code nem um rollout do Codex: {path}',
+  'status.why.unavailable': 'indisponível: {why}',
+  'status.why.unknownPrice': 'preço desconhecido: {models} fora da tabela de preços (acrescente em .leopold/prices.json ou ' +
+    '$LEOPOLD_PRICES)',
+  'status.why.partial': 'histórico cortado: o que pôde ser lido no tempo permitido, um limite inferior',
   'status.driver.items': 'itens {done}/{total}',
   'status.driver.line': 'driver: {done}/{total} feitos · {running} em execução · {spend}',
   'status.driver.spend': '${spent} de ${budget}',

@@ -74,9 +74,10 @@ function levenshtein(a: string, b: string): number {
 
 /**
  * What people and models write for each section besides its name: Leopold's Portuguese docs keep the English names,
- * but a window writing in Portuguese may not. Recognition only — never written, never shown.
+ * but a window writing in Portuguese may not. Recognition only — never written, never shown. Exported for the tests that
+ * write checkpoints as people do (checkpointFiling.test draws its Portuguese headings from here: one table, not two).
  */
-const ALIASES: Record<SectionName, readonly string[]> = {
+export const SECTION_ALIASES: Readonly<Record<SectionName, readonly string[]>> = {
   'In-Flight Item': ['Item em andamento', 'Item em curso', 'Item em voo'],
   'Files and Code': ['Arquivos e código', 'Ficheiros e código'],
   'Errors and Fixes': ['Erros e correções', 'Erros e consertos'],
@@ -110,7 +111,7 @@ function nameWords(name: string): string[] {
 const WORDS: ReadonlyMap<string, SectionName> = (() => {
   const m = new Map<string, SectionName>();
   for (const s of SECTIONS) {
-    for (const n of [s, ...ALIASES[s]]) {
+    for (const n of [s, ...SECTION_ALIASES[s]]) {
       for (const w of nameWords(n)) if (!GLUE.has(w)) m.set(w, s);
     }
   }
@@ -122,7 +123,7 @@ const WORDS_MAX = 100;
 
 /** Each section's name and aliases, as word lists joined by a space. */
 const FULL_NAMES: ReadonlyMap<string, SectionName> = new Map(
-  SECTIONS.flatMap((s) => [s, ...ALIASES[s]].map((n): [string, SectionName] => [nameWords(n).join(' '), s])));
+  SECTIONS.flatMap((s) => [s, ...SECTION_ALIASES[s]].map((n): [string, SectionName] => [nameWords(n).join(' '), s])));
 
 /** The one section every word of `name` (glue aside) belongs to, or undefined (no word, a stranger word, two sections). */
 function sectionOfWords(name: string): SectionName | undefined {

@@ -3,7 +3,7 @@
 // pick's default. Pure.
 import type { RunStatus } from '../runs';
 
-export type RunControl = 'resume' | 'resumeOther' | 'resumeAt' | 'stopRun' | 'stopNow' | 'clearKillSwitch';
+export type RunControl = 'startRun' | 'resume' | 'resumeOther' | 'resumeAt' | 'stopRun' | 'stopNow' | 'clearKillSwitch';
 
 export interface ControlsInput {
   status: RunStatus['kind'];
@@ -20,13 +20,19 @@ export interface ControlsInput {
    * agent started here runs. Stop now would only create STOP — what Stop run does — so it is not offered.
    */
   noProcess?: boolean;
+  /**
+   * Start Run would be accepted: the brief is complete and no run was ever started here (no state.json; core/start.ts
+   * `startChoice`). The caller offers controls only in a trusted workspace.
+   */
+  canStart?: boolean;
 }
 
 /**
  * An active run: Stop run (unless the kill switch is already set), then Stop now (not when its owner is gone or no
  * owner pid is known, and no agent started here runs: there is nothing to end). A stopped or rolled run: Resume
  * run, Resume the other way, Resume at… (and Stop now while an agent started for it still runs). Clear kill switch
- * last whenever STOP is there. A finished run or none: nothing to resume or stop.
+ * last whenever STOP is there. A finished run or none: nothing to resume or stop. No run yet, with a complete brief and no
+ * agent started here running: Start run, first.
  */
 export function runControls(c: ControlsInput): RunControl[] {
   const out: RunControl[] = [];
@@ -40,6 +46,8 @@ export function runControls(c: ControlsInput): RunControl[] {
     if (c.agentRunning) out.push('stopNow');
   } else if (c.agentRunning) {
     out.push('stopNow');
+  } else if (c.status === 'none' && c.canStart) {
+    out.push('startRun');
   }
   if (c.killSwitch) out.push('clearKillSwitch');
   return out;

@@ -11,7 +11,15 @@ export interface WindowFigures {
   window: number;
   tokens: Tokens | null;
   costUsd: number | null;
+  /** Its transcript was found but gives no token figure (null, never 0): why. */
+  unavailable?: NoTokens;
 }
+
+/**
+ * Why a found transcript gives no token figure: `old-format` — an older Codex rollout (bare items, no envelope) that
+ * records no token counts; `no-token-records` — a transcript with no token usage yet (no turn counted).
+ */
+export type NoTokens = 'old-format' | 'no-token-records';
 
 export interface RunFigures {
   /** The whole run's tokens, deduplicated per message, main and subagent transcripts; null: none of its transcripts was found. */
@@ -25,6 +33,8 @@ export interface RunFigures {
   unpriced: string[];
   /** Windows listed whose transcript was not found. */
   missing: number[];
+  /** Windows whose transcript was found but gives no token figure, and why (their tokens and cost are null, never 0). */
+  unavailable: { window: number; reason: NoTokens }[];
   /** The price table the estimate used, with its date (`@pydantic/genai-prices 0.1.8, 2026-09-23`). */
   prices: string;
 }
@@ -36,6 +46,8 @@ export interface WindowCounts {
   main: TokenTotals;
   subagents: TokenTotals;
   counting: boolean;
+  /** Its transcripts give no token figure (run.ts `WindowTokens.noTokens`). */
+  noTokens?: NoTokens;
 }
 
 const exact = (t: Tokens): Tokens => ({ input: t.input, output: t.output, cacheWrite: t.cacheWrite, cacheRead: t.cacheRead });
@@ -46,10 +58,15 @@ export function runFigures(windows: readonly WindowCounts[], prices: PriceTable)
   let costUsd: number | null = null;
   const unpriced = new Set<string>();
   const missing: number[] = [];
+  const unavailable: RunFigures['unavailable'] = [];
   const perWindow = windows.map((w): WindowFigures => {
     if (w.transcripts.length === 0) {
       missing.push(w.window);
       return { window: w.window, tokens: null, costUsd: null };
+    }
+    if (w.noTokens) {
+      unavailable.push({ window: w.window, reason: w.noTokens });
+      return { window: w.window, tokens: null, costUsd: null, unavailable: w.noTokens };
     }
     const t = addTokens(w.main.tokens, w.subagents.tokens);
     const usd = w.main.usd + w.subagents.usd;
@@ -65,6 +82,7 @@ export function runFigures(windows: readonly WindowCounts[], prices: PriceTable)
   for (const w of perWindow) if (noPrice(w.costUsd, w.tokens)) w.costUsd = null;
   return {
     tokens: tokens && exact(tokens), costUsd, perWindow, partial: windows.some((w) => w.counting), unpriced: [...unpriced].sort(), missing,
+    unavailable,
     prices: tableName(prices),
   };
 }

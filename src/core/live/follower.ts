@@ -259,6 +259,19 @@ export class TranscriptFollower {
     return true;
   }
 
+  /**
+   * Why this transcript gives no token figure at all, once the whole of it was read (undefined: it gives one, or may):
+   * no record with token usage — `old-format` for a Codex rollout whose first record is not the enveloped
+   * `session_meta` (an older Codex wrote bare items and no token counts), else `no-token-records` (no turn counted yet).
+   */
+  get noTokens(): 'old-format' | 'no-token-records' | undefined {
+    if (!this.harness || !this.exists || this.historyState === 'pending' || this.historyState === 'counting') return undefined;
+    const ls = this.ledgers();
+    if ([...ls.main, ...ls.sidechain].some((l) => l.usageLines > 0)) return undefined;
+    return this.harness === 'codex' && this.firstRecord !== undefined && this.firstRecord.harness !== 'codex' ? 'old-format'
+      : 'no-token-records';
+  }
+
   /** This transcript's ledgers (its history included once counted), main and sidechain apart. */
   ledgers(): { main: TokenLedger[]; sidechain: TokenLedger[] } {
     const whole = (tail: TokenLedger | undefined, history: TokenLedger | undefined) =>

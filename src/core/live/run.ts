@@ -217,6 +217,8 @@ export interface WindowTokens {
   bytes?: number;
   /** Some of its history is still being counted. */
   counting: boolean;
+  /** Its transcripts were read whole and give no token figure (follower.ts `noTokens`): unavailable, not zero. */
+  noTokens?: 'old-format' | 'no-token-records';
 }
 
 export interface LiveView {
@@ -546,6 +548,8 @@ export class LiveRun {
         bytes: mainF.length ? mainF[mainF.length - 1].size : undefined,
         counting: [...mainF, ...subF].some((x) => x.historyState === 'pending' || x.historyState === 'counting'),
       };
+      const none = [...mainF, ...subF].filter((x) => x.exists).map((x) => x.noTokens);
+      if (none.length && none.every((x) => x !== undefined)) w.noTokens = none.includes('old-format') ? 'old-format' : 'no-token-records';
       counting ||= w.counting;
       runMain = sumTotals(runMain, w.main);
       runSub = sumTotals(runSub, w.subagents);

@@ -3,7 +3,7 @@
 // Live section (what the agent is doing now). Every string may come from a transcript: untrusted text.
 import type { LiveView } from './run';
 import { totalTokens } from './records';
-import { formatCount, formatUsd } from './format';
+import { formatCount, formatUsd, noTokensText, unavailableText } from './format';
 import { gaugeText } from './meters';
 import { formatSize } from '../files';
 import { formatLocal } from '../time';
@@ -46,14 +46,18 @@ export function timelineLive(view: LiveView | undefined, locale: Locale = 'en', 
       ? m('live.timeline.window', { tokens: formatCount(tokens, locale), usd: formatUsd(usd, locale), size: w.bytes !== undefined
         ? formatSize(w.bytes, locale) : '?' })
         + (w.counting ? m('live.tokens.counting') : '')
-      : m('live.timeline.window.missing');
+      : f?.unavailable ? m('live.tokens.unavailable', { why: noTokensText(f.unavailable, locale) }) : m('live.timeline.window.missing');
     return { n: w.window, tokens, usd, bytes: w.bytes, found, counting: w.counting, label };
   });
   let section: TimelineLive['section'];
   const fig = view.figures;
   if (ended) {
-    section = { title: m('live.totals'), lines: fig.tokens && fig.costUsd !== null ? [m('live.timeline.run', {
-      tokens: formatCount(totalTokens(fig.tokens), locale), usd: formatUsd(fig.costUsd, locale) })] : [m('live.tokens.unknown')] };
+    // No figure: why (its transcripts record no token counts, no model of it is priced, or none was found), never $0.
+    const none = unavailableText(fig, locale)
+      ?? (fig.tokens ? `${formatCount(totalTokens(fig.tokens), locale)} tokens · ${m('live.cost.unknownPrice')}`
+        : m('live.tokens.unknown'));
+    section = { title: m('live.totals'), lines: [fig.tokens && fig.costUsd !== null ? m('live.timeline.run', {
+      tokens: formatCount(totalTokens(fig.tokens), locale), usd: formatUsd(fig.costUsd, locale) }) : none] };
   } else if (view.transcript) {
     const a = view.activity;
     const lines: string[] = [];
@@ -66,6 +70,7 @@ export function timelineLive(view: LiveView | undefined, locale: Locale = 'en', 
     if (view.turns !== undefined) lines.push(m('live.timeline.turns', { n: view.turns, harness: view.transcript.harness ?? '?' }));
     if (fig.tokens && fig.costUsd !== null) lines.push(m('live.timeline.run', { tokens: formatCount(totalTokens(fig.tokens), locale),
       usd: formatUsd(fig.costUsd, locale) }));
+    else if (unavailableText(fig, locale)) lines.push(unavailableText(fig, locale)!);
     section = { title: m('live.live'), lines };
   }
   return { chartTitle: m('live.timeline.chart'), chartNote: m('live.timeline.chartNote', { table: view.figures.prices }), windows,

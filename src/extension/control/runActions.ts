@@ -29,6 +29,7 @@ import { readState } from '../../core/state';
 import { runStatus } from '../../core/runs';
 import { runControls, type RunControl } from '../../core/continuity/controls';
 import { exists } from '../../core/files';
+import { readStartFacts, startChoice } from '../../core/start';
 import { counted, uiLocale } from '../foundation/locale';
 
 export interface ResumeResult {
@@ -383,12 +384,18 @@ export async function showRunActions(deps: RunActionDeps, arg?: unknown): Promis
         run: () => vscode.commands.executeCommand('leopold.resumeAt', project.root) };
     const clear: Action = { label: `$(unlock) ${vscode.l10n.t('Clear kill switch')}`, description: vscode.l10n.t('remove .leopold/STOP'),
       run: () => clearKillSwitch(deps, project.root) };
+    // Start Run where it would be accepted (a brief, no run yet): the run's first step, where a person looks for it.
+    const start: Action = { label: `$(play) ${vscode.l10n.t('Start run')}`,
+      description: vscode.l10n.t('run /leopold-run in a terminal: the brief is written, no run yet'),
+      run: () => vscode.commands.executeCommand('leopold.startRun', { root: project.root }) };
     const items: Record<RunControl, Action | undefined> = {
-      resume, resumeOther, resumeAt, stopRun: stopRunItem, stopNow: stopNowItem, clearKillSwitch: clear,
+      startRun: start, resume, resumeOther, resumeAt, stopRun: stopRunItem, stopNow: stopNowItem, clearKillSwitch: clear,
     };
     const ownerGone = project.model.condition?.ownerGone ?? false;
     const noProcess = project.model.loaded && project.model.snapshot.owner?.pid === undefined;
-    for (const c of runControls({ status, killSwitch: stop, agentRunning: running, modeRemembered: !!mode, ownerGone, noProcess })) {
+    const canStart = status === 'none' && startChoice(await readStartFacts(project.root), 'start-run').kind === 'start-run';
+    for (const c of runControls({ status, killSwitch: stop, agentRunning: running, modeRemembered: !!mode, ownerGone, noProcess,
+      canStart })) {
       const item = items[c];
       if (item) actions.push(item);
     }

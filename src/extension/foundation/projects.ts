@@ -15,6 +15,12 @@ import { discoverNested, hasOwnProject } from '../../core/discover';
 
 /** A burst of new folders near the top of the workspace is searched once, this long after its last entry. */
 const SHALLOW_DEBOUNCE_MS = 500;
+/**
+ * The safety poll of the nested search: the watchers start a moment after activation (a `.leopold/` made in that
+ * moment raises no event) and may miss a burst; every NESTED_POLL_MS, and whenever the window regains focus, the
+ * bounded search (core/discover.ts: at most 256 listings, 1024 stats) runs again. A new project is seen within it.
+ */
+export const NESTED_POLL_MS = 10_000;
 
 /** Events within this window become one change (a hook's lock + write + rename is one burst). */
 export const COALESCE_MS = 40;
@@ -186,6 +192,11 @@ export class ProjectRegistry extends Disposable {
     // the top folder alone, which `**/.leopold` does not match: a new entry one or two levels down re-runs the
     // (asynchronous, bounded) search, once per burst.
     this._register(top);
+    this._register(vscode.window.onDidChangeWindowState((w) => {
+      if (w.focused) void this.searchNested();
+    }));
+    const poll = setInterval(() => void this.searchNested(), NESTED_POLL_MS);
+    this._register(toDisposable(() => clearInterval(poll)));
     this._register(toDisposable(() => this.watchShallow([])));
     this._register(toDisposable(() => clearTimeout(this.shallowTimer)));
   }
@@ -248,6 +259,8 @@ export class ProjectRegistry extends Disposable {
   }
 
   private shallowKey: string | undefined;
+  /** The `leopold.hasProject` context last sent. */
+  private hasProject: boolean | undefined;
 
   /** The nested roots per workspace folder (fsPath), from the last search. */
   private nested = new Map<string, string[]>();
@@ -299,8 +312,12 @@ export class ProjectRegistry extends Disposable {
         changed = true;
       }
     }
-    // Not awaited: a round trip to a workbench that is still starting up can take most of a second.
-    void vscode.commands.executeCommand('setContext', 'leopold.hasProject', this.byFolder.size > 0);
+    // Not awaited: a round trip to a workbench that is still starting up can take most of a second. Sent when it
+    // changes (the safety poll applies every few seconds).
+    if (this.hasProject !== this.byFolder.size > 0) {
+      this.hasProject = this.byFolder.size > 0;
+      void vscode.commands.executeCommand('setContext', 'leopold.hasProject', this.hasProject);
+    }
     if (changed) this.changed.fire();
   }
 

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import type { ProjectSnapshot } from '../../core/project';
 import type { LiveView } from '../../core/live/run';
-import type { WindowFigures } from '../../core/live/figures';
+import type { NoTokens, WindowFigures } from '../../core/live/figures';
 import type { TokenTotals } from '../../core/live/ledger';
 import { oneLine, totalTokens, type Tokens } from '../../core/live/records';
 import { apiErrorHint, awaitingHuman, dashboardMeters, gaugeText, meterText, subagentsOf, verificationState,
@@ -15,7 +15,7 @@ import { fileKindWords, formatSize } from '../../core/files';
 import { msg, msgN, type Locale, type MessageArgs, type MessageKey } from '../../core/messages';
 import { clip } from '../../core/inert';
 import type { NodeData } from './nodeData';
-import { formatCount, formatUsd } from '../../core/live/format';
+import { formatCount, formatUsd, noTokensText, unavailableText } from '../../core/live/format';
 import { pushAll } from '../../core/arrays';
 
 export { formatCount, formatUsd };
@@ -49,19 +49,27 @@ function tokensNode(id: string, label: string, tokens: Tokens, main: TokenTotals
   };
 }
 
-/** No transcript found: unknown, never `in 0 · out 0`. */
-function unknownTokensNode(id: string, label: string, locale: Locale, extra?: string): NodeData {
+/**
+ * No transcript found, or (`unavailable`) found but it records no token counts (an old-format Codex rollout): unknown or
+ * unavailable, never `in 0 · out 0`.
+ */
+function unknownTokensNode(id: string, label: string, locale: Locale, extra?: string, unavailable?: string): NodeData {
   return {
     id, label, collapsible: 'none', icon: { id: 'question' }, contextValue: 'live.tokens.unknown',
-    description: msg(locale, 'live.tokens.unknown'), tooltip: msg(locale, 'live.tokens.unknown.tooltip') + (extra ? `\n${extra}` : ''),
+    description: unavailable ?? msg(locale, 'live.tokens.unknown'),
+    tooltip: msg(locale, unavailable ? 'live.tokens.unavailable.tooltip' : 'live.tokens.unknown.tooltip') + (extra ? `\n${extra}` : ''),
   };
 }
+
+const windowUnavailable = (w: WindowFigures | undefined, locale: Locale): string | undefined =>
+  (w?.unavailable ? msg(locale, 'live.tokens.unavailable', { why: noTokensText(w.unavailable as NoTokens, locale) }) : undefined);
 
 function windowLine(w: WindowFigures, locale: Locale): string {
   return msg(locale, 'live.tokens.window.line', {
     n: w.window, tokens: w.tokens ? formatCount(totalTokens(w.tokens), locale) : '?', usd: w.costUsd === null ? '?' : formatUsd(w.costUsd,
       locale),
-    missing: w.tokens ? '' : msg(locale, 'live.tokens.window.missing'),
+    missing: w.tokens ? '' : w.unavailable ? msg(locale, 'live.tokens.window.unavailable', { why: noTokensText(w.unavailable, locale) })
+      : msg(locale, 'live.tokens.window.missing'),
   });
 }
 
@@ -77,12 +85,12 @@ function runFigureNodes(root: string, view: LiveView, locale: Locale, window?: n
   return [
     fig.tokens ? tokensNode(`${root}::live:tokens.run`, m('live.tokens.run'), fig.tokens, view.run.main, view.run.subagents, files,
       fig.partial, locale, lines)
-      : unknownTokensNode(`${root}::live:tokens.run`, m('live.tokens.run'), locale, lines),
+      : unknownTokensNode(`${root}::live:tokens.run`, m('live.tokens.run'), locale, lines, unavailableText(fig, locale)),
     {
       id: `${root}::live:cost`, label: m('live.cost'), collapsible: 'none', icon: { id: 'credit-card' }, contextValue: 'live.cost',
       // No figure at all: "unknown price" when the tokens are there but no model of theirs is priced, never $0.
       description: usd === undefined ? (fig.tokens && unpriced ? m('live.cost.unknownPrice') + m('live.cost.unpriced', { models: unpriced })
-        : m('live.cost.unknown'))
+        : unavailableText(fig, locale) ?? m('live.cost.unknown'))
         : (window === undefined ? m('live.totals.costRun', { run: usd })
           : m('live.cost.desc', { usd: curFig?.costUsd == null ? '?' : formatUsd(curFig.costUsd, locale), run: usd }))
           + (unpriced ? m('live.cost.unpriced', { models: unpriced }) : ''),
@@ -98,7 +106,8 @@ function totalsNode(root: string, view: LiveView, locale: Locale): NodeData {
     id: `${root}::live:totals`, label: msg(locale, 'live.totals'), collapsible: 'collapsed', icon: { id: 'symbol-numeric' },
     contextValue: 'live.totals',
     description: fig.tokens ? msg(locale, 'live.totals.desc', { tokens: formatCount(totalTokens(fig.tokens), locale),
-      usd: fig.costUsd === null ? '?' : formatUsd(fig.costUsd, locale) }) : msg(locale, 'live.tokens.unknown'),
+      usd: fig.costUsd === null ? '?' : formatUsd(fig.costUsd, locale) })
+      : unavailableText(fig, locale) ?? msg(locale, 'live.tokens.unknown'),
     tooltip: msg(locale, 'live.totals.tooltip'),
     children: view.windows.length > 0 ? runFigureNodes(root, view, locale) : [],
   };
@@ -201,7 +210,7 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
   if (cur) {
     children.push(curFig?.tokens ? tokensNode(`${root}::live:tokens.window`, windowLabel, curFig.tokens, cur.main, cur.subagents,
       cur.subagentFiles, cur.counting, locale)
-      : unknownTokensNode(`${root}::live:tokens.window`, windowLabel, locale));
+      : unknownTokensNode(`${root}::live:tokens.window`, windowLabel, locale, undefined, windowUnavailable(curFig, locale)));
   }
   if (view.windows.length > 0) pushAll(children, runFigureNodes(root, view, locale, view.window));
   // The dashboard's meters, with the subagents map under its meter; their names in the person's language.

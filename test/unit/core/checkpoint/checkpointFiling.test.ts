@@ -4,21 +4,13 @@
 // where its section belongs, and junk headings (`## Notes`) where no section is missing.
 import * as assert from 'node:assert/strict';
 import {
-  SECTIONS, TITLE, closestSection, fixAll, parseCheckpoint, validateCheckpoint, type SectionName,
+  SECTION_ALIASES, SECTIONS, TITLE, closestSection, fixAll, parseCheckpoint, validateCheckpoint, type SectionName,
 } from '../../../../src/core/checkpoint';
 import { lostLines } from '../../../fixtures/checkpoints/lines';
 import { rng } from '../../../fixtures/checkpoints/random';
 
-/** The Portuguese a person or a model may write for each section (Leopold's pt docs keep the English names). */
-const PT: Record<SectionName, string[]> = {
-  'In-Flight Item': ['Item em andamento', 'Item em curso', 'Item em voo'],
-  'Files and Code': ['Arquivos e código', 'Ficheiros e código'],
-  'Errors and Fixes': ['Erros e correções', 'Erros e consertos'],
-  'Decisions This Run': ['Decisões desta run', 'Decisões desta execução', 'Decisões desta rodada'],
-  'Learned Constraints': ['Restrições aprendidas', 'Limitações aprendidas'],
-  'Current Work': ['Trabalho atual'],
-  'Next Step': ['Próximo passo', 'Próxima etapa'],
-};
+/** The Portuguese a person or a model may write for each section (Leopold's pt docs keep the English names): the contract's own table. */
+const PT = SECTION_ALIASES;
 /** Words that name no section on their own. */
 const GLUE = new Set(['and', 'e', 'em', 'desta']);
 /** Plurals both ways, as people write them (`Next Steps`, `Learned Constraint`, `Erro`). */

@@ -2,7 +2,7 @@
 // Resume at…'s one shared schedule per run (claimed once when it fires, cancelled everywhere); and where a transcript
 // may be read or opened from.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { runControls } from '../../../../src/core/continuity/controls';
@@ -34,6 +34,34 @@ describe('Run Actions: the controls by the run\'s state, the likely action first
     assert.deepEqual(runControls({ ...base, status: 'finished' }), []);
     assert.deepEqual(runControls({ ...base, status: 'none' }), []);
     assert.deepEqual(runControls({ ...base, status: 'none', agentRunning: true }), ['stopNow']);
+  });
+  it('Start run (issue 33 #12): offered, first, exactly when Start Run would accept — no run yet, a complete brief, no agent of ours running', () => {
+    assert.deepEqual(runControls({ ...base, status: 'none', canStart: true }), ['startRun']);
+    assert.deepEqual(runControls({ ...base, status: 'none', canStart: true, killSwitch: true }), ['startRun', 'clearKillSwitch']);
+    // Every combination of the inputs: Start run only where the command would start a run, and then as the default.
+    const statuses = ['none', 'active', 'stopped', 'rolled', 'finished'] as const;
+    let offered = 0;
+    for (const status of statuses) {
+      for (let bits = 0; bits < 64; bits++) {
+        const [killSwitch, agentRunning, modeRemembered, ownerGone, noProcess, canStart] = [0, 1, 2, 3, 4, 5]
+          .map((b) => (bits & (1 << b)) !== 0);
+        const c = runControls({ status, killSwitch, agentRunning, modeRemembered, ownerGone, noProcess, canStart });
+        const want = status === 'none' && canStart && !agentRunning;
+        assert.equal(c.includes('startRun'), want, JSON.stringify({ status, bits }));
+        if (want) {
+          offered++;
+          assert.equal(c[0], 'startRun', 'the likely action, the pick\'s default');
+          assert.ok(!c.some((x) => x.startsWith('resume') || x.startsWith('stop')), 'nothing to resume or stop where nothing ran');
+        }
+      }
+    }
+    assert.equal(offered, 16);
+  });
+  it('Run Actions builds its Start run entry from the same rule Start Run checks (startChoice on the files), in a trusted workspace only', () => {
+    const src = readFileSync(join(__dirname, '..', '..', '..', '..', 'src', 'extension', 'control', 'runActions.ts'), 'utf8');
+    const show = src.slice(src.indexOf('export async function showRunActions'), src.indexOf('/** The run\'s status as the tree shows it'));
+    assert.match(show, /if \(trusted\) \{[\s\S]*startChoice\(await readStartFacts\(project\.root\), 'start-run'\)\.kind === 'start-run'[\s\S]*runControls\(/);
+    assert.match(show, /executeCommand\('leopold\.startRun', \{ root: project\.root \}\)/);
   });
   it('Resume asks only what is unknown: owner.harness names the harness when it is one of the two', () => {
     assert.equal(claimedHarness({ owner: { harness: 'codex' } }), 'codex');

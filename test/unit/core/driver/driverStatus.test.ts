@@ -198,4 +198,29 @@ describe('issue 30: the agent tools answer item questions (leopold_run_status wi
     assert.equal('item' in plain, false, 'no item asked, no item key');
     await assert.rejects(answerTool('leopold_run_status', { item: 'two' }, scope, {}, 'en'), ToolInputError);
   });
+
+  it('the demo\'s driver-run fixture is written as the driver writes it: item texts, not numbers; 1/3 done, 1 running, its spend', async () => {
+    const root = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'projects', 'driver-run');
+    // Every journal line has the fields upstream's loop.ts logs (leopold-driver.md §5.5, §4): `item` is the plan item's text.
+    const fields: Record<string, string[]> = {
+      run_start: ['ts', 'event', 'conductor', 'provider', 'worktree', 'review', 'parallel', 'budget_usd'],
+      item_start: ['ts', 'event', 'iteration', 'item', 'effort', 'critical', 'routed', 'reason', 'scenarios'],
+      item_done: ['ts', 'event', 'item', 'open_left'],
+      cost: ['ts', 'event', 'item', 'usd', 'spent_usd'],
+      review: ['ts', 'event', 'item', 'round', 'ok', 'blocking', 'sensitive', 'lenses', 'panel'],
+    };
+    const plan = await fs.readFile(path.join(root, '.leopold', 'PLAN.md'), 'utf8');
+    const texts = [...plan.matchAll(/^- \[[ x]\] (.*)$/gm)].map((m) => m[1]);
+    for (const line of (await fs.readFile(path.join(root, '.leopold', 'events.jsonl'), 'utf8')).trim().split('\n')) {
+      const o = JSON.parse(line) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(o), fields[o.event as string], line);
+      if ('item' in o) assert.ok(typeof o.item === 'string' && texts.includes(o.item), `an item is a plan item's text: ${line}`);
+    }
+    const d = await readRunStatus(root, { nowMs: Date.parse('2026-09-12T10:00:00Z'), env: {}, home: '/nonexistent-home' });
+    assert.deepEqual(d.driver!.items, { done: 1, total: 3, running: 1, failed: 0, conflicts: 0 });
+    assert.deepEqual(d.driver!.itemList.map((i) => [i.index, i.state]), [[1, 'done'], [2, 'running'], [3, 'open']]);
+    assert.equal(d.driver!.spendUsd, 0.21);
+    assert.equal(humanLines(d)[2], 'driver: 1/3 done · 1 running · $0.21 · no budget');
+  });
 });
+

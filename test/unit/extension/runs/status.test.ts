@@ -222,7 +222,12 @@ describe('leopold-status: the run as data, key by key against the Runs tree (cor
     const d = await readRunStatus(root, { nowMs: NOW, env: {}, home: '/nonexistent-home' });
     await assertMatchesTree(root, d);
     assert.equal(statusLine(d), 'Leopold · demo · run active · window 3/10 · plan 3/7');
-    assert.deepEqual(humanLines(d).slice(1), ['loop: nothing to do (idle)', 'meters: iterations 23/60 · subagents 2/8 · forks 0/0 · failures 0/3 · decisions 0 · DECISIONS.md 3']);
+    // Issue 33 #7: no gauge, tokens nor cost, and one line says why — where the transcripts were looked for, and which
+    // variable decides each place.
+    const slug = root.replace(/[^A-Za-z0-9]/g, '-');
+    assert.deepEqual(humanLines(d).slice(1), ['loop: nothing to do (idle)', 'meters: iterations 23/60 · subagents 2/8 · forks 0/0 · failures 0/3 · decisions 0 · DECISIONS.md 3',
+      `why: gauge, tokens, cost — no transcript found: state.json names none, and none of this project's sessions is in /nonexistent-home/.claude/projects/${slug} (CLAUDE_CONFIG_DIR decides) or /nonexistent-home/.codex/sessions (CODEX_HOME decides)`]);
+    assert.deepEqual(Object.entries(d.why).map(([k, w]) => [k, w.reason]), [['context', 'no-transcript'], ['tokens', 'no-transcript'], ['costUsd', 'no-transcript']]);
   });
 
   it('a live run with transcripts: tokens (main + subagents, deduplicated), cost, per window, the gauge and the meters equal the tree\'s live nodes', async () => {
