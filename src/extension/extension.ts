@@ -10,6 +10,7 @@ import type { LeopoldTestApi } from './testApi';
 import { registerStatusBar } from './control/statusBar';
 import { registerRunActions } from './control/runActions';
 import { registerSupervisors } from './control/supervisor';
+import { RunViews } from './control/runView';
 import { registerSeat } from './control/seat';
 import { registerNotifications } from './control/notifications';
 import { registerResumeAt } from './control/resumeAt';
@@ -55,6 +56,8 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const seat = registerSeat(ctx);
   const live = registerLive(ctx);
   const supervisors = registerSupervisors(ctx, seat);
+  // The run's view of each project, computed once per update for every surface (core/view.ts).
+  const views = new RunViews(supervisors.hub, live.runs);
   const notifications = registerNotifications(ctx, seat, supervisors.hub);
   const notifyCommand = registerNotifyCommand(ctx, notifications.notifier, supervisors.hub, live.runs);
   const actions = registerRunActions(ctx, supervisors.hub, seat);
@@ -71,7 +74,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const doctor = registerDoctor(ctx, openCheckpoints);
   const decisions = registerDecisions(ctx);
   const driver = registerDriver(ctx, tree.provider, live.runs);
-  const timeline = registerTimeline(ctx, supervisors.hub, live.runs, driverTimelineSource(driver.hub));
+  const timeline = registerTimeline(ctx, supervisors.hub, live.runs, views, driverTimelineSource(driver.hub));
   const agentTools = registerAgentTools(ctx, supervisors.hub, live.runs, driver.hub);
   const start = registerStart(ctx);
   registerWalkthrough(ctx);
