@@ -62,7 +62,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const notifyCommand = registerNotifyCommand(ctx, notifications.notifier, supervisors.hub, live.runs);
   const actions = registerRunActions(ctx, supervisors.hub, seat);
   const resumeAt = registerResumeAt(ctx, actions.deps, supervisors.hub);
-  const statusBar = registerStatusBar(ctx, supervisors.hub, live.runs, resumeAt.scheduler);
+  const statusBar = registerStatusBar(ctx, supervisors.hub, live.runs, views, resumeAt.scheduler);
   const checkpoint = registerCheckpointClient(ctx);
   const openCheckpoints = new OpenCheckpoints();
   extension.subscriptions.push(openCheckpoints);
