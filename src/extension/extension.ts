@@ -58,7 +58,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const supervisors = registerSupervisors(ctx, seat);
   // The run's view of each project, computed once per update for every surface (core/view.ts).
   const views = new RunViews(supervisors.hub, live.runs);
-  const notifications = registerNotifications(ctx, seat, supervisors.hub);
+  const notifications = registerNotifications(ctx, seat, supervisors.hub, views);
   const notifyCommand = registerNotifyCommand(ctx, notifications.notifier, supervisors.hub, live.runs);
   const actions = registerRunActions(ctx, supervisors.hub, seat);
   const resumeAt = registerResumeAt(ctx, actions.deps, supervisors.hub);
