@@ -57,7 +57,7 @@ export interface RunViewInput {
 export interface RunView {
   /** The project's root (the folder that holds `.leopold/`), absolute. */
   project: string;
-  /** The state object when state.json reads as one (else undefined). */
+  /** The state object when the model's state.json reads as one (else undefined). */
   state: StateObject | undefined;
   harness: Harness | null;
   /** The run's condition (STOP set, an active run's owner gone) and its label: `stopping · STOP`, `active · owner gone`. */
@@ -129,8 +129,10 @@ function needsYouOf(view: Pick<RunView, 'awaiting' | 'words' | 'condition'>, con
 export function runView(input: RunViewInput): RunView {
   const { snapshot: snap, decision, live, nowMs } = input;
   const locale = input.locale ?? 'en';
+  // The words and "needs you" are of the snapshot the decision was made on; every other fact is the model's reading
+  // (the newest: the supervisor's snapshot may be a tick behind the tree's update).
   const cont = input.continuity ?? snap.continuity;
-  const st: StateObject | undefined = cont.state.kind === 'ok' ? cont.state.raw : undefined;
+  const st: StateObject | undefined = snap.continuity.state.kind === 'ok' ? snap.continuity.state.raw : undefined;
   const ownerHarness = objectField(st?.owner).harness;
   const harness = input.harness ?? live?.transcript?.harness
     ?? (ownerHarness === 'claude' || ownerHarness === 'codex' ? ownerHarness : null);

@@ -66,7 +66,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const checkpoint = registerCheckpointClient(ctx);
   const openCheckpoints = new OpenCheckpoints();
   extension.subscriptions.push(openCheckpoints);
-  const tree = registerRunsTree(ctx, live.runs, seat);
+  const tree = registerRunsTree(ctx, live.runs, seat, views);
   notifications.notifier.attachBadge(tree.view);
   const treeActions = registerTreeActions(ctx, tree.provider);
   const decorations = registerDecorations(ctx, openCheckpoints);

@@ -66,7 +66,7 @@ describe('one reading per field: every surface shows the same run', function () 
       const trusted = r() < 0.8;
       const barText = statusBarText({ pill: bar, kind: decision.kind, trusted, restrictedPrefix: 'Leopold (restricted mode)',
         multi: statusMulti(1 + Math.floor(r() * 3), `p${seed}`) });
-      const tree = buildProjectNode({ root: dir, name: `p${seed}` }, snap, 'en', {});
+      const tree = buildProjectNode({ root: dir, name: `p${seed}` }, snap, 'en', { run: view });
       const timeline = timelineFor(`p${seed}`, dir, snap, view);
       const why = `seed ${seed}: ${JSON.stringify(snap.stateObject ?? snap.state.kind)}`;
       if (!snap.stateObject) continue;
@@ -121,7 +121,7 @@ describe('one reading per field: every surface shows the same run', function () 
       const cond = view.condition;
       const data = runStatusOf(view);
       const bar = view.words;
-      const tree = buildProjectNode({ root: dir, name: `s${seed}` }, snap, locale, {
+      const tree = buildProjectNode({ root: dir, name: `s${seed}` }, snap, locale, { run: view,
         // A live view with no transcript (the Live node is drawn; its figures unknown).
         view: { gauge: { maxMb: 5, band: 'ok' }, window: 1, windows: [], feed: [], counting: false, figures: { perWindow: [], tokens: null, costUsd: null, unpriced: [], prices: '', partial: false } } as never,
       });
@@ -202,7 +202,7 @@ describe('one reading per field: every surface shows the same run', function () 
         const bar = statusBarText({ pill: view.words, kind: 'idle', trusted: true, restrictedPrefix: '', multi: '' });
         assert.ok(bar.includes(label), `${bar} | ${label}`);
         // The Runs tree: the run, project and status rows.
-        const tree = buildProjectNode({ root: dir, name: 'p' }, snap, locale, {});
+        const tree = buildProjectNode({ root: dir, name: 'p' }, snap, locale, { run: view });
         assert.ok(find(tree, `${dir}::run`)!.description!.startsWith(label), find(tree, `${dir}::run`)!.description);
         assert.ok(tree.description!.startsWith(label), tree.description);
         assert.equal(find(tree, `${dir}::status`)?.description, label);
