@@ -60,7 +60,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const views = new RunViews(supervisors.hub, live.runs);
   const notifications = registerNotifications(ctx, seat, supervisors.hub, views);
   const notifyCommand = registerNotifyCommand(ctx, notifications.notifier, supervisors.hub, live.runs);
-  const actions = registerRunActions(ctx, supervisors.hub, seat);
+  const actions = registerRunActions(ctx, supervisors.hub, seat, views);
   const resumeAt = registerResumeAt(ctx, actions.deps, supervisors.hub);
   const statusBar = registerStatusBar(ctx, supervisors.hub, live.runs, views, resumeAt.scheduler);
   const checkpoint = registerCheckpointClient(ctx);

@@ -87,7 +87,7 @@ export function registerStatusBar(
       item.backgroundColor = p.warning ? WARNING_BG : undefined;
       warned = p.warning;
       // The live part: ` · 62%` and its colour, or "Leopold needs you: …".
-      liveShown = decorateStatus(item, project, live.of(project), multi);
+      liveShown = decorateStatus(item, run, live.of(project), multi);
       item.tooltip = tooltip(view, run, trusted, projects.length, liveShown.why);
     }
     // The click acts on the project the item shows (an explicit argument to the project picker).
