@@ -388,7 +388,7 @@ export async function showRunActions(deps: RunActionDeps, arg?: unknown): Promis
     const items: Record<RunControl, Action | undefined> = {
       resume, resumeOther, resumeAt, stopRun: stopRunItem, stopNow: stopNowItem, clearKillSwitch: clear,
     };
-    const ownerGone = project.model.condition?.ownerGone ?? false;
+    const ownerGone = deps.views?.of(project)?.condition.ownerGone ?? false;
     const noProcess = project.model.loaded && project.model.snapshot.owner?.pid === undefined;
     for (const c of runControls({ status, killSwitch: stop, agentRunning: running, modeRemembered: !!mode, ownerGone, noProcess })) {
       const item = items[c];
