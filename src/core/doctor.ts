@@ -22,10 +22,7 @@ import { msg, type Locale, type MessageArgs, type MessageKey } from './messages'
 import { parseEventLine } from './journal';
 import { exists as pathExists, fileKindWords, openRegular, readBounded, readText, type FileKind } from './files';
 import type { ReadCache } from './readCache';
-import { pill, type LoopMode } from './continuity/pill';
-import type { ContinuitySnapshot, Decision } from './continuity/decide';
-import type { RunCondition } from './runs';
-import type { AwaitingHuman } from './live/meters';
+import type { RunView } from './view';
 import { clip, oneLine } from './inert';
 
 export type DoctorLevel = 'ok' | 'warn' | 'fail' | 'skip';
@@ -42,7 +39,7 @@ export type DoctorCheckId =
   | 'continuity-auto' | 'continuity-manual' | 'continuity-unknown'
   | 'windows' | 'windows-ceiling' | 'windows-stopped'
   | 'progress' | 'progress-zero' | 'progress-stopped'
-  // The status bar's "a person is needed" (statusNeedsYou): the Doctor never calls healthy what the status bar calls for a person.
+  // The status bar's "a person is needed" (statusNeedsYou, from the run view): never "healthy" beside it.
   | 'needs-you'
   // The extension's first-run block (firstRunFindings): not checks of `leopold doctor`.
   | 'agent-found' | 'agent-found-untrusted' | 'agent-version-failed' | 'agent-missing' | 'agent-unused' | 'agents-missing'
@@ -95,33 +92,20 @@ export interface NeedsYou {
   why: string;
 }
 
-export interface StatusNeedsInput {
-  continuity: ContinuitySnapshot;
-  decision: Decision;
-  nowMs: number;
-  mode?: LoopMode;
-  /** The project model's run condition (STOP, the owner gone), as the status bar passes it. */
-  condition?: RunCondition;
-  /** The run's awaiting_human question (core/live/meters.ts awaitingHuman), when it stopped on one. */
-  awaiting?: AwaitingHuman;
-  locale?: Locale;
-}
-
 /**
- * What the status bar shows a person is needed for, from the function it calls (core/continuity/pill.ts `pill`, whose
- * `warning` is its colour) and the question it names ("Leopold needs you: …", an awaiting_human not ticked yet);
- * undefined when it needs nobody. The Doctor reports it, so that it never says "looks healthy" beside a status bar
- * that calls for a person.
+ * What the status bar shows a person is needed for, read from the run's view it renders (core/view.ts: the words'
+ * `warning` is its colour; an awaiting_human not ticked yet is "Leopold needs you: …"); undefined when it needs nobody.
+ * The Doctor reports it, so that it never says "looks healthy" beside a status bar that calls for a person.
  */
-export function statusNeedsYou(i: StatusNeedsInput): NeedsYou | undefined {
-  const locale = i.locale ?? 'en';
-  const p = pill(i.continuity, i.decision, i.nowMs, i.mode ?? 'auto', locale, i.condition);
+export function statusNeedsYou(view: Pick<RunView, 'awaiting' | 'words' | 'needsYou'>, locale: Locale = 'en'): NeedsYou | undefined {
+  if (!view.needsYou) return undefined;
   const bounded = (t: string) => clip(oneLine(t), 200); // state.json's words: one line, bounded
-  if (i.awaiting && !i.awaiting.ticked) {
-    const what = i.awaiting.text || `#${i.awaiting.index ?? '?'}`;
-    return { status: bounded(p.text), why: bounded(msg(locale, 'doctor.needs-you.question', { what })) };
+  const w = view.awaiting;
+  if (w && !w.ticked) {
+    const what = w.text || `#${w.index ?? '?'}`;
+    return { status: bounded(view.words.text), why: bounded(msg(locale, 'doctor.needs-you.question', { what })) };
   }
-  return p.warning ? { status: bounded(p.text), why: bounded(p.explanation) } : undefined;
+  return { status: bounded(view.words.text), why: bounded(view.words.warning ? view.words.explanation : view.needsYou.text) };
 }
 
 export interface DoctorReport {

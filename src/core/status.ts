@@ -4,31 +4,27 @@
 // ProjectModel, the loop's decide(), the live run's LiveRun), so a script (`leopold-status --json`), an agent (the LM
 // tools, the MCP server) and the editor give one answer. Pure but for `readRunStatus`, which reads (never writes,
 // never spawns).
-import { dirname, join, resolve } from 'node:path';
-import { decide, type ContinuitySnapshot, type Decision } from './continuity/decide';
+import { join, resolve } from 'node:path';
+import { decide, type ContinuitySnapshot } from './continuity/decide';
 import { detectHarness, harnessEnvFrom, type Harness } from './continuity/harness';
-import { pill } from './continuity/pill';
-import { currentStoppedReason, currentWindow, objectField, type StateObject } from './fields';
-import { contextGauge, dashboardMeters, MIB, awaitingHuman, type Meter } from './live/meters';
-import type { LiveView } from './live/run';
+import { MIB, type Meter } from './live/meters';
 import { readLiveView } from './live/readFigures';
 import type { Tokens } from './live/records';
 import type { NoTokens } from './live/figures';
-import { noticeFor, noticeState } from './notify';
-import { ProjectModel, type ProjectSnapshot } from './project';
-import { runCondition, type RunCondition } from './runs';
+import { ProjectModel } from './project';
+import type { RunCondition } from './runs';
 import { decisionCount } from './decisions';
 import { readText } from './files';
 import type { Locale } from './messages';
 import { DriverRunModel, type DriverSnapshot } from './driver/model';
-import { strandedText } from './driver/run';
 import { driverStatusData, type DriverStatusData } from './driver/status';
-import { statusWhy, type StatusWhy } from './statusWhy';
-import type { HarnessEnv } from './continuity/harness';
+import type { StatusWhy } from './statusWhy';
+import { loopOf, partialOf, runView, viewStoppedReason, type LoopView, type RunView, type RunViewInput } from './view';
 
 export const RUN_STATUS_SCHEMA = 1;
 
-export type LoopAction = 'relaunch' | 'api_relaunch' | 'refuse' | 'api_refuse' | 'wait' | 'none';
+export type { LoopAction } from './view';
+export { loopOf };
 
 export interface RunStatusData {
   schema: typeof RUN_STATUS_SCHEMA;
@@ -42,7 +38,7 @@ export interface RunStatusData {
    */
   condition: { kind: RunCondition['kind']; stop: boolean; ownerGone: boolean; label: string };
   /** What the relaunch loop would do if it ran now, without acting. */
-  loop: { action: LoopAction; reason?: string; harness?: Harness; seconds?: number };
+  loop: LoopView;
   plan: { done: number; total: number };
   windows: { current: number; max: number | null };
   meters: { iterations: [number, number]; subagents: [number, number]; forks: [number, number]; failures: [number, number] };
@@ -76,107 +72,46 @@ export interface RunStatusData {
   text: string;
 }
 
-export interface RunStatusInput {
-  snapshot: ProjectSnapshot;
-  /** The loop's decision on `snapshot.continuity` (with the harness detected, where it was). */
-  decision: Decision;
-  /** The live run's figures; undefined when they were not read (then tokens and cost are unknown). */
-  live?: LiveView;
-  /** The harness the loop detected, when it did. */
-  harness?: Harness | null;
-  /** DECISIONS.md entries, when counted. */
-  decisionEntries?: number;
-  /** The project's driver model snapshot (what the tree's driver nodes read), when read. */
-  driver?: DriverSnapshot;
-  /** Where transcripts were looked for (the reasons name those places). */
-  env?: HarnessEnv;
-  nowMs: number;
-  locale?: Locale;
-}
+/** What the run status is computed from: the run view's input (core/view.ts). */
+export type RunStatusInput = RunViewInput;
 
 const pair = (m: Meter | undefined): [number, number] => [m?.val ?? 0, m?.max ?? 0];
 
-/** The loop's decision as an action, a reason in Leopold's own words, and the harness or the wait. */
-export function loopOf(d: Decision, nowMs: number): RunStatusData['loop'] {
-  const harnessOf = () => d.spawn?.harness ?? (d.verdict.split(':')[1] as Harness | undefined);
-  switch (d.kind) {
-    case 'relaunched': return { action: 'relaunch', harness: harnessOf() };
-    case 'api_relaunched': return { action: 'api_relaunch', harness: harnessOf() };
-    case 'refused': return { action: 'refuse', reason: d.reason };
-    // The watcher's verdict when the relaunched window never reactivated the run: nothing fired, nothing refused.
-    case 'relaunch_failed': return { action: 'none', reason: 'relaunch_failed' };
-    case 'api_refused': return { action: 'api_refuse', reason: d.reason };
-    case 'api_waiting': {
-      const seconds = d.dueMs !== undefined ? Math.max(0, Math.ceil((d.dueMs - nowMs) / 1000)) : d.secs ?? 0;
-      return { action: 'wait', seconds };
-    }
-    case 'idle':
-      // Every gate before the harness passed: the loop would relaunch once it knows which agent to start.
-      if (d.needsHarness) return { action: d.path === 'api_error' ? 'api_relaunch' : 'relaunch' };
-      return { action: 'none', reason: 'idle' };
-    case 'error': return { action: 'none', reason: d.reason ?? 'error' };
-    default: return { action: 'none', reason: d.kind };
-  }
+/** The run status of one project from what was read: the run's view (core/view.ts), serialized. */
+export function runStatusData(input: RunStatusInput): RunStatusData {
+  return runStatusOf(runView(input), input.decisionEntries ?? 0);
 }
 
-/** The run status of one project from what was read: the answer every surface shows. */
-export function runStatusData(input: RunStatusInput): RunStatusData {
-  const { snapshot: snap, decision, live, nowMs } = input;
-  const cont = snap.continuity;
-  const st: StateObject | undefined = cont.state.kind === 'ok' ? cont.state.raw : undefined;
-  const ownerHarness = objectField(st?.owner).harness;
-  const harness = input.harness ?? live?.transcript?.harness
-    ?? (ownerHarness === 'claude' || ownerHarness === 'codex' ? ownerHarness : null);
-  const gauge = live?.gauge ?? contextGauge(st, undefined);
-  const meters = dashboardMeters(st, snap.guardrails.maxIterations, snap.guardrails.maxFailures, gauge);
-  const byLabel = (l: Meter['label']) => meters.find((m) => m.label === l);
-  const cond = runCondition(snap.status, snap.killSwitch, snap.owner, input.locale ?? 'en');
-  const p = pill(cont, decision, nowMs, 'auto', input.locale ?? 'en', cond);
-  const notice = noticeFor(noticeState(cont.state, cont.stateMtimeMs));
-  const wait = awaitingHuman(st, snap.recent, snap.plan);
-  let needsYou: RunStatusData['needsYou'] = null;
-  if (wait && !wait.ticked) needsYou = { kind: 'awaitingHuman', text: wait.text || `#${wait.index ?? '?'}` };
-  else if (p.warning && cond.ownerGone && !cond.stop) needsYou = { kind: 'ownerGone', text: p.text };
-  else if (p.warning) needsYou = { kind: notice?.kind ?? (cont.state.kind === 'ok' ? decision.kind : 'stateInvalid'), text: p.text };
-  // The figures every surface shows (core/live/figures.ts): no second computation here.
-  const fig = live?.figures;
-  const drv = input.driver?.view.driver ? input.driver : undefined;
-  // A driver stop that strands something (deadlock, reaped_orphan) says what, in the tree's words.
-  const stranded = drv ? strandedText(drv.view, input.locale ?? 'en') : undefined;
-  if (stranded && drv) needsYou = { kind: drv.view.stoppedReason!, text: stranded };
-  const partial = fig?.partial ? (drv ? ['tokens', 'perWindow'] : ['tokens', 'costUsd', 'perWindow']) : undefined;
+/** The run's view as data: `leopold-status --json`, the MCP and language-model tools' answer. */
+export function runStatusOf(view: RunView, decisionEntries = 0): RunStatusData {
+  const byLabel = (l: Meter['label']) => view.meters.find((m) => m.label === l);
+  const cond = view.condition;
+  const fig = view.figures;
+  const drv = view.driver;
+  const partial = partialOf(view);
   return {
     schema: RUN_STATUS_SCHEMA,
-    project: dirname(snap.leoDir),
-    harness,
-    stoppedReason: st ? currentStoppedReason(st) ?? null : null,
+    project: view.project,
+    harness: view.harness,
+    stoppedReason: viewStoppedReason(view),
     condition: { kind: cond.kind, stop: cond.stop, ownerGone: cond.ownerGone, label: cond.label },
-    loop: loopOf(decision, nowMs),
-    plan: { done: snap.plan?.done ?? 0, total: snap.plan?.total ?? 0 },
-    windows: { current: st ? currentWindow(st) : 1, max: st ? snap.maxWindows : null },
+    loop: view.loop,
+    plan: view.plan,
+    windows: view.window,
     meters: { iterations: pair(byLabel('iterations')), subagents: pair(byLabel('subagents')), forks: pair(byLabel('forks')),
       failures: pair(byLabel('failures')) },
-    decisions: snap.decisions.asked,
-    decisionEntries: input.decisionEntries ?? 0,
-    context: { mb: gauge.bytes === undefined ? null : gauge.bytes / MIB, capMb: gauge.maxMb },
+    decisions: view.decisionsAsked,
+    decisionEntries,
+    context: { mb: view.gauge.bytes === undefined ? null : view.gauge.bytes / MIB, capMb: view.gauge.maxMb },
     tokens: fig?.tokens ?? null,
     costUsd: drv ? drv.view.spend.spentUsd : fig?.costUsd ?? null,
     perWindow: fig?.perWindow ?? [],
-    needsYou,
+    needsYou: view.needsYou,
     driver: drv ? driverStatusData(drv) : null,
     ...(partial ? { partial } : {}),
-    why: whyOf(input, gauge.bytes === undefined, drv !== undefined, partial),
-    text: p.text,
+    why: view.why,
+    text: view.words.text,
   };
-}
-
-/** Why a figure of this status is missing (statusWhy.ts), from what was read. */
-function whyOf(input: RunStatusInput, contextMissing: boolean, driver: boolean, partial: string[] | undefined): StatusWhy {
-  const fig = input.live?.figures;
-  return statusWhy({
-    live: input.live, env: input.env, projectRoot: dirname(input.snapshot.leoDir), contextMissing, tokensMissing: !fig?.tokens,
-    costMissing: !driver && (fig?.costUsd ?? null) === null, partial, locale: input.locale,
-  });
 }
 
 export interface ReadRunStatusOptions {

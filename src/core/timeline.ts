@@ -7,7 +7,9 @@
 import type { TimelineLive } from './live/timeline';
 import type { TimelineItems } from './driver/timeline';
 import type { JournalEvent } from './journal';
-import { endingWords, windowFacts, type RunStatus, type RunWindow } from './runs';
+import { endingWords, windowFacts, type RunCondition, type RunStatus, type RunWindow } from './runs';
+import type { Pill } from './continuity/pill';
+import type { RunView } from './view';
 import { eventInfo, type Severity } from './events';
 import { msg, msgN, type Locale } from './messages';
 import { clip } from './inert';
@@ -86,6 +88,8 @@ export interface TimelineView {
   project: string;
   root: string;
   status: RunStatus;
+  /** The run's condition as every surface shows it (STOP, the owner gone): the subtitle's first words. */
+  condition?: Pick<RunCondition, 'kind' | 'stop' | 'ownerGone' | 'label'>;
   maxWindows: number;
   plan?: { done: number; total: number };
   windows: TimelineWindow[];
@@ -259,14 +263,31 @@ function verdictTone(kind: string): Tone {
   return ['relaunched', 'api_relaunched'].includes(kind) ? 'good' : 'quiet';
 }
 
+/** The verdict's tone where the run's words say more: a person needed is never quiet, a relaunch is good news. */
+function wordsTone(tone: Tone, words: Pill | undefined): Tone {
+  if (words?.warning) return tone === 'bad' ? 'bad' : 'warn';
+  if (words?.relaunching) return 'good';
+  return tone;
+}
+
+/** The verdict line: the run's words (the status bar's) when given, its tone, and the raw verdict and its source. */
+function verdictView(v: TimelineVerdict, words: Pill | undefined, locale: Locale): TimelineView['verdict'] {
+  const t = (key: Parameters<typeof msg>[1], a?: Parameters<typeof msg>[2]) => msg(locale, key, a);
+  return {
+    ...v,
+    text: t('timeline.verdict', { verdict: words?.text ?? v.line ?? v.verdict }),
+    tone: wordsTone(verdictTone(v.kind), words),
+    tooltip: t('timeline.verdict.tooltip', {
+      verdict: v.verdict, who: t(v.source === 'supervisor' ? 'timeline.verdict.supervisor' : 'timeline.verdict.observed'),
+      mode: v.mode ? ` · ${v.mode}` : '',
+    }),
+  };
+}
+
 const RELAUNCH_KINDS: readonly MarkKind[] = ['relaunch', 'relaunch_refused', 'relaunch_failed'];
 
-/**
- * Assembles the timeline. `events` are the current run's continuity events (`currentRunEvents`, as the windows
- * were assembled from: an earlier run in the same journal draws nothing here); marks come out in time order
- * (events without a parseable `ts` last, in file order). Every word is the core catalog's, in `locale`.
- */
-export function buildTimeline(args: {
+/** What a timeline is built from. */
+export interface TimelineInput {
   project: string;
   root: string;
   status: RunStatus;
@@ -275,13 +296,24 @@ export function buildTimeline(args: {
   events: readonly JournalEvent[];
   plan?: { done: number; total: number };
   verdict?: TimelineVerdict;
+  /** The run's condition (the run view's): the subtitle says it, as the status bar and the tree do. */
+  condition?: RunCondition;
+  /** The run's words (the run view's, the status bar's text): the verdict line says them. */
+  words?: Pill;
   /** The api_error stop, when the run is stopped on one (`apiErrorHint`). */
   apiError?: { type?: string; hint?: string };
   live?: TimelineLive;
   items?: TimelineItems;
   now: number;
   locale?: Locale;
-}): TimelineView {
+}
+
+/**
+ * Assembles the timeline. `events` are the current run's continuity events (`currentRunEvents`, as the windows
+ * were assembled from: an earlier run in the same journal draws nothing here); marks come out in time order
+ * (events without a parseable `ts` last, in file order). Every word is the core catalog's, in `locale`.
+ */
+export function buildTimeline(args: TimelineInput): TimelineView {
   const locale = args.locale ?? 'en';
   const t = (key: Parameters<typeof msg>[1], a?: Parameters<typeof msg>[2]) => msg(locale, key, a);
   const windows: TimelineWindow[] = args.windows.map((w) => ({
@@ -322,25 +354,19 @@ export function buildTimeline(args: {
   }
   const v = args.verdict;
   const last = windows.length ? windows[windows.length - 1].n : 0;
+  const cond = args.condition;
   return {
     project: args.project, root: args.root, status: args.status, maxWindows: args.maxWindows, plan: args.plan,
-    windows, marks, links, at: args.now,
-    verdict: v && {
-      ...v,
-      text: t('timeline.verdict', { verdict: v.line ?? v.verdict }),
-      tone: verdictTone(v.kind),
-      tooltip: t('timeline.verdict.tooltip', {
-        verdict: v.verdict, who: t(v.source === 'supervisor' ? 'timeline.verdict.supervisor' : 'timeline.verdict.observed'),
-        mode: v.mode ? ` · ${v.mode}` : '',
-      }),
-    },
+    ...(cond ? { condition: { kind: cond.kind, stop: cond.stop, ownerGone: cond.ownerGone, label: cond.label } } : {}), windows, marks,
+    links, at: args.now,
+    verdict: v && verdictView(v, args.words, locale),
     apiError: args.apiError && t('timeline.apiError', {
       type: clip(args.apiError.type ?? '?', 100), hint: args.apiError.hint ? t('timeline.apiError.hint', { hint: clip(args.apiError.hint,
         MAX_TEXT) }) : '',
     }),
     title: t('timeline.title', { project: args.project }),
     subtitle: t('timeline.subtitle', {
-      status: args.status.label, window: last, max: args.maxWindows,
+      status: cond?.label ?? args.status.label, window: last, max: args.maxWindows,
       plan: args.plan ? t('timeline.plan', { done: args.plan.done, total: args.plan.total }) : '', at: formatLocal(args.now, 'second'),
     }),
     empty: windows.length === 0 ? t('timeline.empty') : undefined,
@@ -353,4 +379,17 @@ export function buildTimeline(args: {
     live: args.live,
     items: args.items,
   };
+}
+
+/**
+ * The timeline of a run view (core/view.ts): its condition, words, windows (the running one at its live size), window
+ * ceiling, plan and API-error hint, with the journal's marks and the verdict's source. What the Run Timeline draws.
+ */
+export function timelineOf(view: RunView, args: {
+  project: string; root: string; status: RunStatus; events: readonly JournalEvent[]; verdict?: TimelineVerdict; live?: TimelineLive;
+  items?: TimelineItems; now: number; locale?: Locale; maxWindows: number; plan?: { done: number; total: number };
+}): TimelineView {
+  return buildTimeline({
+    ...args, windows: view.windows, condition: view.condition, words: view.words, apiError: view.apiError,
+  });
 }

@@ -1,4 +1,4 @@
-// The seeded random projects the surfaces property tests read (test/unit/surfaces.test.ts, test/unit/doctorAgrees.test.ts):
+// The seeded random projects the property tests of the surfaces, the Doctor and the run's view read:
 // a `.leopold/` written the way the hooks write it, whose state, plan, guardrails, journal, STOP and checkpoint vary
 // independently. One generator, so that every surface is checked over the same project states.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 /** The instant every generated project is read at. */
 export const NOW = Date.parse('2026-11-20T12:00:00Z');
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+export const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** A random `.leopold/` whose state, plan, guardrails, journal, STOP and checkpoint vary independently. */
 export function writeProject(dir: string, r: () => number): void {

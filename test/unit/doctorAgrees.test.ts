@@ -14,6 +14,7 @@ import { decide } from '../../src/core/continuity/decide';
 import { pill } from '../../src/core/continuity/pill';
 import { runCondition } from '../../src/core/runs';
 import { awaitingHuman } from '../../src/core/live/meters';
+import { runView } from '../../src/core/view';
 import { doctorStringsFor, gatherDoctorInput, renderDoctor, runDoctor, statusNeedsYou } from '../../src/core/doctor';
 import type { Locale } from '../../src/core/messages';
 
@@ -35,9 +36,9 @@ describe('the Doctor agrees with the status bar: a person needed is never "looks
     const bar = pill(snap.continuity, decision, NOW, 'auto', locale, condition);
     const wait = awaitingHuman(snap.stateObject, snap.recent, snap.plan);
     const barNeedsYou = bar.warning || (!!wait && !wait.ticked);
-    // The Doctor (doctor/doctor.ts): its own reads, and the status bar's condition from the same view.
+    // The Doctor (doctor/doctor.ts): its own reads, and the status bar's condition from the run's view it renders.
     const input = await gatherDoctorInput(leo, { stateTracked: 'untracked', now: NOW, ownerSignals });
-    input.needsYou = statusNeedsYou({ continuity: snap.continuity, decision, nowMs: NOW, condition, awaiting: wait, locale });
+    input.needsYou = statusNeedsYou(runView({ snapshot: snap, decision, nowMs: NOW, locale }), locale);
     const strings = doctorStringsFor(locale);
     const report = runDoctor(input, locale);
     const lines = renderDoctor([report], strings, [], locale).map((l) => l.text);

@@ -1,29 +1,49 @@
-// One reading per field (issue 21): over seeded random projects written the way the hooks write them, every surface
-// — the status bar's text, the Runs tree, the Run Timeline and the run-status data — shows the same window, ceiling,
-// plan and verdict; and the project model's snapshot decides exactly what the relaunch loop's own read decides.
+// Every surface renders the run's view (core/view.ts, computed once; its own promises are test/unit/core/view.test.ts):
+// over seeded random projects written the way the hooks write them, the status bar's text, the Runs tree, the Run
+// Timeline, the run-status data (leopold-status, MCP, the language-model tools) and the CLI's status line show the
+// view's window, ceiling, plan, words and condition — and, for the runs issue 33 found read three ways (STOP while
+// active; a driver run whose owner is gone), each surface says the view's condition. The project model's snapshot
+// decides exactly what the relaunch loop's own read decides.
 import * as assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rng } from '../support/rng';
-import { ProjectModel } from '../../src/core/project';
+import { DEAD, NOW, iso, writeOwnedProject, writeProject } from '../support/randomProject';
+import { ProjectModel, type ProjectSnapshot } from '../../src/core/project';
 import { decide } from '../../src/core/continuity/decide';
 import { loadSnapshot } from '../../src/core/continuity/runner';
-import { pill } from '../../src/core/continuity/pill';
-import { buildTimeline } from '../../src/core/timeline';
-import { runStatusData } from '../../src/core/status';
-import { runCondition } from '../../src/core/runs';
+import { timelineOf, type TimelineView } from '../../src/core/timeline';
+import { runStatusOf } from '../../src/core/status';
+import { runView, type RunView } from '../../src/core/view';
+import type { LiveView } from '../../src/core/live/run';
+import { statusLine } from '../../src/cli/human';
+import { runStatusAnswer } from '../../src/core/agent/tools';
 import type { Locale } from '../../src/core/messages';
 import { buildProjectNode, type NodeData } from '../../src/extension/runs/runsTreeNodes';
 import { tempFolder } from '../support/tempDir';
 import { statusBarText, statusMulti } from '../../src/extension/control/statusText';
 import { inert } from '../../src/extension/foundation/untrusted';
 import { findNode } from '../support/tree';
-import { DEAD, writeOwnedProject, writeProject, NOW } from '../support/randomProject';
 
-/** Thousands of random runs: each surface is a pure function of the one model, so this stays a few seconds. */
-const SEEDS = 2000;
+/** Each surface is a pure function of the one view, so this stays a few seconds. */
+const SEEDS = 800;
 
 const find = (n: NodeData, id: string): NodeData | undefined => findNode(n, id);
+
+/** The view of a project as read now (the supervisor's decision on the model's snapshot, the loop's mode `auto`). */
+function viewOf(snap: ProjectSnapshot, locale: Locale = 'en', live?: LiveView): RunView {
+  return runView({ snapshot: snap, decision: decide(snap.continuity, NOW), nowMs: NOW, locale, live });
+}
+
+/** The Run Timeline of a view, as the panel builds it (the supervisor's verdict beside it). */
+function timelineFor(name: string, dir: string, snap: ProjectSnapshot, view: RunView, locale: Locale = 'en'): TimelineView {
+  const d = decide(snap.continuity, NOW);
+  return timelineOf(view, {
+    project: name, root: dir, status: snap.status, maxWindows: snap.maxWindows, events: snap.runEvents,
+    plan: snap.plan && { done: snap.plan.done, total: snap.plan.total }, verdict: { verdict: d.verdict, kind: d.kind, source: 'supervisor',
+      mode: 'auto' }, now: NOW, locale,
+  });
+}
 
 describe('one reading per field: every surface shows the same run', function () {
   this.timeout(120_000);
@@ -38,18 +58,16 @@ describe('one reading per field: every surface shows the same run', function () 
       const model = new ProjectModel(join(dir, '.leopold'), { now: () => NOW, ownerSignals: false });
       const snap = await model.load();
       const decision = decide(snap.continuity, NOW);
-      const status = runStatusData({ snapshot: snap, decision, nowMs: NOW });
-      // The status bar passes the project model's condition (foundation/projectModel.ts), as here.
-      const bar = pill(snap.continuity, decision, NOW, 'auto', 'en', runCondition(snap.status, snap.killSwitch, snap.owner));
+      const view = viewOf(snap);
+      const status = runStatusOf(view);
+      // The status bar renders the view's words.
+      const bar = view.words;
       const r = rng(seed * 7919);
       const trusted = r() < 0.8;
       const barText = statusBarText({ pill: bar, kind: decision.kind, trusted, restrictedPrefix: 'Leopold (restricted mode)',
         multi: statusMulti(1 + Math.floor(r() * 3), `p${seed}`) });
-      const tree = buildProjectNode({ root: dir, name: `p${seed}` }, snap, 'en', {});
-      const timeline = buildTimeline({
-        project: `p${seed}`, root: dir, status: snap.status, maxWindows: snap.maxWindows, windows: snap.windows, events: snap.runEvents,
-        plan: snap.plan && { done: snap.plan.done, total: snap.plan.total }, now: NOW,
-      });
+      const tree = buildProjectNode({ root: dir, name: `p${seed}` }, snap, 'en', { run: view });
+      const timeline = timelineFor(`p${seed}`, dir, snap, view);
       const why = `seed ${seed}: ${JSON.stringify(snap.stateObject ?? snap.state.kind)}`;
       if (!snap.stateObject) continue;
       const { current, max } = status.windows;
@@ -79,9 +97,9 @@ describe('one reading per field: every surface shows the same run', function () 
     }
   });
 
-  it('status bar, tree rows, Live node and run status agree on STOP and the owner gone (600 seeded projects, both languages)', async () => {
+  it('status bar, tree rows, Live node and run status agree on STOP and the owner gone (400 seeded projects, both languages)', async () => {
     const seen = { stopping: 0, stoppedGone: 0, activeGone: 0, stopOnly: 0 };
-    for (let seed = 2001; seed <= 2600; seed++) {
+    for (let seed = 2001; seed <= 2400; seed++) {
       const dir = join(base, `s${seed}`);
       const { pid } = writeOwnedProject(dir, rng(seed));
       const leo = join(dir, '.leopold');
@@ -89,11 +107,11 @@ describe('one reading per field: every surface shows the same run', function () 
       const model = new ProjectModel(leo, { now: () => NOW, locale });
       const snap = await model.load();
       if (!snap.stateObject) continue;
-      const decision = decide(snap.continuity, NOW);
-      const cond = runCondition(snap.status, snap.killSwitch, snap.owner, locale);
-      const data = runStatusData({ snapshot: snap, decision, nowMs: NOW, locale });
-      const bar = pill(snap.continuity, decision, NOW, 'auto', locale, cond);
-      const tree = buildProjectNode({ root: dir, name: `s${seed}` }, snap, locale, {
+      const view = viewOf(snap, locale);
+      const cond = view.condition;
+      const data = runStatusOf(view);
+      const bar = view.words;
+      const tree = buildProjectNode({ root: dir, name: `s${seed}` }, snap, locale, { run: view,
         // A live view with no transcript (the Live node is drawn; its figures unknown).
         view: { gauge: { maxMb: 5, band: 'ok' }, window: 1, windows: [], feed: [], counting: false, figures: { perWindow: [], tokens: null, costUsd: null, unpriced: [], prices: '', partial: false } } as never,
       });
@@ -140,10 +158,56 @@ describe('one reading per field: every surface shows the same run', function () 
       }
       const live = find(tree, `${dir}::live:live`);
       if (live && (stop || gone)) assert.ok(live.description!.startsWith(cond.label), `${why}\n${live.description}`);
+      // …and on the Run Timeline's subtitle.
+      assert.ok(timelineFor(`s${seed}`, dir, snap, view, locale).subtitle.startsWith(`${cond.label} · `), why);
     }
     // Every case reached (a property that never sees the case proves nothing about it).
     for (const [k, n] of Object.entries(seen)) assert.ok(n > 10, `only ${n} seeds reached ${k}`);
   });
+
+  // Issue 33, item 3: the Run Timeline said `active · Verdict: idle` while the status bar and the tree said `stopping ·
+  // STOP`; on a driver run the tree said `owner gone` and the timeline did not.
+  for (const c of [
+    { name: 'STOP while the run is active (its owner alive)', stop: true, driver: false, pid: process.pid, kind: 'stopping' },
+    { name: 'a driver run whose owner is gone', stop: false, driver: true, pid: 4_194_305, kind: 'active' },
+    { name: 'Stop now on a driver run (STOP, the owner gone)', stop: true, driver: true, pid: 4_194_305, kind: 'stopped' },
+  ] as const) {
+    for (const locale of ['en', 'pt-br'] as const) {
+      it(`every surface, the timeline included, shows the view's condition: ${c.name} (${locale})`, async () => {
+        const dir = join(base, `i33-${c.kind}-${c.driver}-${locale}`);
+        writeProject(dir, rng(33));
+        const leo = join(dir, '.leopold');
+        writeFileSync(join(leo, 'state.json'), JSON.stringify({ active: true, iteration: 4, windows: 3, last_turn: iso(NOW - 5_000),
+          owner: { session_id: c.driver ? '' : 'aaaa1111-bbbb', harness: 'claude', engine: c.driver ? 'driver' : 'skill',
+            claimed_at: iso(NOW - 3600_000), pid: c.pid } }));
+        if (c.stop) writeFileSync(join(leo, 'STOP'), '');
+        else rmSync(join(leo, 'STOP'), { force: true });
+        const snap = await new ProjectModel(leo, { now: () => NOW, locale }).load();
+        const view = viewOf(snap, locale);
+        const label = view.condition.label;
+        assert.equal(view.condition.kind, c.kind);
+        assert.equal(label.includes('STOP'), c.stop, label);
+        assert.equal(view.condition.ownerGone, c.pid !== process.pid, label);
+        // The status bar: the view's words, which say the condition.
+        const bar = statusBarText({ pill: view.words, kind: 'idle', trusted: true, restrictedPrefix: '', multi: '' });
+        assert.ok(bar.includes(label), `${bar} | ${label}`);
+        // The Runs tree: the run, project and status rows.
+        const tree = buildProjectNode({ root: dir, name: 'p' }, snap, locale, { run: view });
+        assert.ok(find(tree, `${dir}::run`)!.description!.startsWith(label), find(tree, `${dir}::run`)!.description);
+        assert.ok(tree.description!.startsWith(label), tree.description);
+        assert.equal(find(tree, `${dir}::status`)?.description, label);
+        // The Run Timeline: its subtitle says the condition, its verdict line the status bar's words.
+        const timeline = timelineFor('p', dir, snap, view, locale);
+        assert.ok(timeline.subtitle.startsWith(`${label} · `), `${timeline.subtitle} | ${label}`);
+        assert.ok(timeline.verdict!.text.endsWith(view.words.text), `${timeline.verdict!.text} | ${view.words.text}`);
+        // leopold-status (--json, its status line), MCP and the language-model tools (the same data).
+        const data = runStatusOf(view);
+        assert.deepEqual([data.condition.label, data.text], [label, view.words.text]);
+        assert.ok(statusLine(data, locale).includes(view.words.text), statusLine(data, locale));
+        assert.equal((runStatusAnswer(data, {}, undefined) as typeof data).condition.label, label);
+      });
+    }
+  }
 
   it('the model decides what the loop\'s own read decides (400 seeded projects, every verdict)', async () => {
     const seen = new Set<string>();

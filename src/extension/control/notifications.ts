@@ -12,10 +12,9 @@ import { inert } from '../foundation/untrusted';
 import type { Recorder } from '../foundation/recorder';
 import { counted, uiLocale } from '../foundation/locale';
 import { NoticeMemory, noticeFor, noticeState, shouldShow, type Notice, type NoticeKind } from '../../core/notify';
-import { pill } from '../../core/continuity/pill';
 import type { ChildRecord } from '../../core/continuity/children';
 import { apiError, relaunchWindow } from '../../core/fields';
-import { apiErrorHint, awaitingHuman } from '../../core/live/meters';
+import type { RunViews } from './runView';
 
 const STORAGE_KEY = 'leopold.notifications.shown';
 
@@ -52,7 +51,7 @@ export class Notifier implements vscode.Disposable {
   /** The actions of the last notification of each kind per project (tests run them as a click would). */
   private readonly lastActions = new Map<string, Action[]>();
 
-  constructor(private readonly ctx: LeopoldContext, private readonly seat: Seat) {
+  constructor(private readonly ctx: LeopoldContext, private readonly seat: Seat, private readonly views: RunViews) {
     this.memory = new NoticeMemory(ctx.extension.workspaceState.get(STORAGE_KEY));
     this.shownList = ctx.recorder<ShownNotice>();
   }
@@ -61,8 +60,8 @@ export class Notifier implements vscode.Disposable {
   observe(view: SupervisorView): void {
     const root = view.project.root;
     const notice = noticeFor(noticeState(view.snapshot.state, view.snapshot.stateMtimeMs));
-    // The status bar's reading of "needs you" (one rule: core/continuity/pill.ts).
-    const need = pill(view.snapshot, view.decision, Date.now(), view.mode, 'en', view.project.model.condition).warning;
+    // The run view's "needs you" (core/view.ts), as the status bar colours it.
+    const need = this.views.of(view.project)?.words.warning ?? false;
     if (this.needs.get(root) !== need) {
       this.needs.set(root, need);
       this.renderBadge();
@@ -170,7 +169,7 @@ export class Notifier implements vscode.Disposable {
         break;
       case 'apiError': {
         text = vscode.l10n.t('the API error was not retried ({0}: {1}).', reason, inert(String(apiError(st).type ?? 'unknown'), 200));
-        const hint = apiErrorHint(st)?.hint;
+        const hint = this.views.of(project)?.apiError?.hint;
         if (hint) text += ` ${vscode.l10n.t('Hint: {0}', inert(hint, 200))}`;
         actions = [{ title: vscode.l10n.t('Resume at…'), run: cmd('leopold.resumeAt', root) }, resume];
         break;
@@ -180,8 +179,7 @@ export class Notifier implements vscode.Disposable {
         text = `${
           vscode.l10n.t('the run is waiting for you: a plan item needs a person. Answer it, tick it in PLAN.md, then resume.')}${item}`;
         // PLAN.md at the item that waits (not its first line).
-        const snap = project.model.loaded ? project.model.snapshot : undefined;
-        const line = snap && awaitingHuman(snap.stateObject, snap.recent, snap.plan)?.item?.line;
+        const line = this.views.of(project)?.awaiting?.item?.line;
         actions = [{ title: vscode.l10n.t('Open Plan'), run: () => vscode.commands.executeCommand('leopold.openRunFile',
           { path: project.file('PLAN.md'), line }) }];
         break;
@@ -268,10 +266,10 @@ export interface NotificationsTestApi {
 }
 
 /** Every view the loop publishes is judged here; a project that goes takes its badge entry with it. */
-export function registerNotifications(ctx: LeopoldContext, seat: Seat, hub: SupervisorHub): {
+export function registerNotifications(ctx: LeopoldContext, seat: Seat, hub: SupervisorHub, views: RunViews): {
   notifier: Notifier; test: NotificationsTestApi;
 } {
-  const notifier = new Notifier(ctx, seat);
+  const notifier = new Notifier(ctx, seat, views);
   ctx.extension.subscriptions.push(
     notifier,
     hub.onDidChange((view) => notifier.observe(view)),

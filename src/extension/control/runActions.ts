@@ -11,7 +11,7 @@ import type { Log } from '../foundation/log';
 import type { LeopoldProject, ProjectRegistry } from '../foundation/projects';
 import { pickProject } from '../foundation/projectPicker';
 import { binariesFor, type SupervisorHub } from './supervisor';
-import { pill } from '../../core/continuity/pill';
+import type { RunViews } from './runView';
 import { detectHarness, harnessEnvFrom, interactiveArgv, relaunchArgv, type Harness } from '../../core/continuity/harness';
 import { resolveAgentBinary, sessionVarsUnset, type LoggedSpawn } from '../../core/continuity/spawn';
 import type { Seat } from './seat';
@@ -43,8 +43,10 @@ export interface RunActionDeps {
   readonly log: Log;
   readonly registry: ProjectRegistry;
   isTrusted(): boolean;
-  /** The supervisors' verdicts (the quick pick's title shows the project's pill). */
+  /** The supervisors' verdicts. */
   readonly hub: SupervisorHub;
+  /** The projects' run views (the quick pick's title shows the project's words). */
+  readonly views?: RunViews;
   /** The agents this extension started (a headless Resume is one; Stop now ends them). */
   readonly seat: Seat;
   /** Where each project's Resume claim lives (the extension's global storage: shared by its windows). */
@@ -391,7 +393,7 @@ export async function showRunActions(deps: RunActionDeps, arg?: unknown): Promis
     const items: Record<RunControl, Action | undefined> = {
       startRun: start, resume, resumeOther, resumeAt, stopRun: stopRunItem, stopNow: stopNowItem, clearKillSwitch: clear,
     };
-    const ownerGone = project.model.condition?.ownerGone ?? false;
+    const ownerGone = deps.views?.of(project)?.condition.ownerGone ?? false;
     const noProcess = project.model.loaded && project.model.snapshot.owner?.pid === undefined;
     const canStart = status === 'none' && startChoice(await readStartFacts(project.root), 'start-run').kind === 'start-run';
     for (const c of runControls({ status, killSwitch: stop, agentRunning: running, modeRemembered: !!mode, ownerGone, noProcess,
@@ -415,8 +417,7 @@ export async function showRunActions(deps: RunActionDeps, arg?: unknown): Promis
       `${vscode.l10n.t('Doctor')}`, description: vscode.l10n.t('the continuity checks of leopold doctor'),
         run: () => vscode.commands.executeCommand('leopold.doctor') },
   );
-  const view = deps.hub.viewFor(project);
-  const pillText = view ? pill(view.snapshot, view.decision, Date.now(), view.mode, uiLocale(), project.model.condition).text : '';
+  const pillText = deps.hub.viewFor(project) ? deps.views?.of(project)?.words.text ?? '' : '';
   const pick = await vscode.window.showQuickPick(actions, { placeHolder: `Leopold — ${inert(project.name)}: ${inert(pillText)}` });
   await pick?.run();
 }
@@ -455,11 +456,11 @@ export interface SeatTestApi {
   idle(): Promise<void>;
 }
 
-export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub, seat: Seat): {
+export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub, seat: Seat, views?: RunViews): {
   deps: RunActionDeps; test: { runActions: RunActionsTestApi; seat: SeatTestApi };
 } {
   const deps: RunActionDeps = {
-    log: ctx.log, registry: ctx.registry, isTrusted: () => ctx.isTrusted(), hub, seat,
+    log: ctx.log, registry: ctx.registry, isTrusted: () => ctx.isTrusted(), hub, views, seat,
     claimsDir: join(ctx.extension.globalStorageUri.fsPath, 'resume-claims'), modes: ctx.extension.globalState,
     // eslint-disable-next-line leopold/no-spread-call -- a confirmation's buttons (at most a handful)
     ask: (message, options, ...items) => vscode.window.showWarningMessage(message, options, ...items),

@@ -8,11 +8,12 @@ import { clip, oneLine } from '../../core/inert';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import type { SupervisorHub, SupervisorView } from './supervisor';
-import { pill, type Pill } from '../../core/continuity/pill';
+import type { Pill } from '../../core/continuity/pill';
+import type { RunView } from '../../core/view';
+import type { RunViews } from './runView';
 import { formatAge } from '../../core/owner';
 import { counted, uiLocale } from '../foundation/locale';
 import { decorateStatus, type LiveRuns, type LiveStatusShown } from '../live/live';
-import { apiErrorHint } from '../../core/live/meters';
 import { statusBarText, statusMulti } from './statusText';
 import { runControls } from '../../core/continuity/controls';
 
@@ -42,7 +43,7 @@ export interface StatusBarTestApi {
 }
 
 export function registerStatusBar(
-  ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, scheduled?: ScheduledResumes,
+  ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, views: RunViews, scheduled?: ScheduledResumes,
 ): StatusBarTestApi {
   const item = vscode.window.createStatusBarItem('leopold.status', vscode.StatusBarAlignment.Left, 100);
   item.name = 'Leopold';
@@ -56,10 +57,7 @@ export function registerStatusBar(
     const projects = ctx.registry.projects;
     const active = ctx.registry.projectFor(vscode.window.activeTextEditor?.document.uri);
     if (active) return active;
-    const urgent = projects.find((p) => {
-      const v = hub.viewFor(p);
-      return v && pill(v.snapshot, v.decision, Date.now(), v.mode, uiLocale(), p.model.condition).warning;
-    });
+    const urgent = projects.find((p) => hub.viewFor(p) && views.of(p)?.words.warning);
     return urgent ?? projects[0];
   };
 
@@ -72,23 +70,25 @@ export function registerStatusBar(
     }
     const project = focusProject();
     const view = hub.viewFor(project);
+    // The run's view (core/view.ts): its words, their colour, the API-error hint — what the tree and timeline show.
+    const run = project && view ? views.of(project) : undefined;
     const trusted = ctx.isTrusted();
     const prefix = trusted ? 'Leopold' : vscode.l10n.t('Leopold (restricted mode)');
     const multi = statusMulti(projects.length, project?.name);
-    if (!view || !project) {
+    if (!view || !project || !run) {
       item.text = trusted ? `$(pulse) Leopold${multi}` : `$(shield) ${vscode.l10n.t('Leopold: restricted mode')}`;
       item.tooltip = trusted ? vscode.l10n.t('Leopold: reading the run…') : restrictedTooltip();
       item.backgroundColor = undefined;
       warned = false;
     } else {
-      const p = pill(view.snapshot, view.decision, Date.now(), view.mode, uiLocale(), project.model.condition);
+      const p = run.words;
       current = { project };
       item.text = statusBarText({ pill: p, kind: view.decision.kind, trusted, restrictedPrefix: prefix, multi });
       item.backgroundColor = p.warning ? WARNING_BG : undefined;
       warned = p.warning;
       // The live part: ` · 62%` and its colour, or "Leopold needs you: …".
-      liveShown = decorateStatus(item, project, live.of(project), multi);
-      item.tooltip = tooltip(view, p, trusted, projects.length, liveShown.why);
+      liveShown = decorateStatus(item, run, live.of(project), multi);
+      item.tooltip = tooltip(view, run, trusted, projects.length, liveShown.why);
     }
     // The click acts on the project the item shows (an explicit argument to the project picker).
     item.command = { command: 'leopold.showRunActions', title: vscode.l10n.t('Run actions'), arguments: project ? [project.root] : [] };
@@ -109,7 +109,8 @@ export function registerStatusBar(
   const restrictedTooltip = () => new vscode.MarkdownString(
     vscode.l10n.t('Restricted Mode: Leopold reads runs and validates checkpoints, but spawns nothing and writes nothing into `.leopold/` until the workspace is trusted.'));
 
-  const tooltip = (view: SupervisorView, p: Pill, trusted: boolean, n: number, context?: string) => {
+  const tooltip = (view: SupervisorView, run: RunView, trusted: boolean, n: number, context?: string) => {
+    const p: Pill = run.words;
     const md = new vscode.MarkdownString(undefined, true);
     md.isTrusted = { enabledCommands: ['leopold.showRunActions', 'leopold.resumeRun', 'leopold.stopRun', 'leopold.clearKillSwitch',
       'leopold.showLog', 'leopold.showTimeline'] };
@@ -132,7 +133,7 @@ export function registerStatusBar(
         md.appendMarkdown(`${typeof st.iteration === 'number' ? vscode.l10n.t('Window {0} · iteration {1}', st.windows, st.iteration)
           : vscode.l10n.t('Window {0}', st.windows)}\n\n`);
       }
-      const api = apiErrorHint(st);
+      const api = run.apiError;
       if (api) {
         md.appendMarkdown(`${vscode.l10n.t('API error: {0}', mdEscape(api.type ?? '?'))}${api.hint ? ` — ${vscode.l10n.t('hint: {0}',
           mdEscape(clip(oneLine(api.hint), 300)))}` : ''}\n\n`);

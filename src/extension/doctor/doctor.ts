@@ -14,10 +14,10 @@
 // a FIFO or a symlink where a file belongs, a state.json past its size bound, the raw text of a field), which the
 // project's model has already normalised away. So it reads them itself, through the project's own ReadCache
 // (`p.cache`, disposed with the project), re-runs only when one of its files changes (the project's one
-// watcher, `onDidChange`), and shares nothing else with the model. The status bar reads no file at all: it shows
-// the SupervisorHub's view. One thing the Doctor takes from that view: whether the status bar calls for a person
-// (core/doctor.ts statusNeedsYou, through the function the status bar calls): then the report names it in the
-// status bar's words and never ends in "looks healthy".
+// watcher, `onDidChange`), and shares nothing else with the model. The status bar reads no file at all: it renders
+// the run's view (control/runView.ts). One thing the Doctor takes from that same view: whether the status bar calls
+// for a person (core/doctor.ts statusNeedsYou): then the report names it in the status bar's words and never ends in
+// "looks healthy".
 //
 // Safe by default: `git ls-files` (is state.json tracked?) runs only in a trusted workspace (execFile, argv, no
 // shell); elsewhere the report says "not checked". Nothing is written. No notifications: the report is a document
@@ -32,8 +32,8 @@ import {
   DOCTOR_EN, doctorStringsFor, firstRunFindings, gatherDoctorInput, renderDoctor, runDoctor, statusNeedsYou, type DoctorFile,
   type DoctorFinding, type DoctorInput, type DoctorReport, type DoctorStrings, type NeedsYou, type TrackedState,
 } from '../../core/doctor';
-import { awaitingHuman } from '../../core/live/meters';
 import type { SupervisorHub } from '../control/supervisor';
+import type { RunViews } from '../control/runView';
 import { uiLocale } from '../foundation/locale';
 import type { OpenCheckpoints } from '../checkpoint/openCheckpoints';
 import { firstRunInput } from './doctorFirstRun';
@@ -91,7 +91,9 @@ class Doctor extends Disposable {
   private links: { line: number; start: number; end: number; target: vscode.Uri }[] = [];
   runs = 0;
 
-  constructor(private readonly ctx: LeopoldContext, private readonly open: OpenCheckpoints, private readonly hub?: SupervisorHub) {
+  constructor(
+    private readonly ctx: LeopoldContext, private readonly open: OpenCheckpoints, hub?: SupervisorHub, private readonly views?: RunViews,
+  ) {
     super();
     this._register(this.diagnostics);
     this._register(this.changed);
@@ -153,12 +155,8 @@ class Doctor extends Disposable {
    * condition and question), through the same core functions.
    */
   private needsYouOf(p: LeopoldProject): NeedsYou | undefined {
-    const view = this.hub?.viewFor(p);
-    if (!view) return undefined; // the status bar reads "reading the run…" then, with no colour
-    const snap = p.model.loaded ? p.model.snapshot : undefined;
-    const awaiting = snap && awaitingHuman(snap.stateObject, snap.recent, snap.plan);
-    return statusNeedsYou({ continuity: view.snapshot, decision: view.decision, nowMs: Date.now(), mode: view.mode,
-      condition: p.model.condition, awaiting, locale: uiLocale() });
+    const view = this.views?.of(p);
+    return view && statusNeedsYou(view, uiLocale()); // no view yet: the status bar reads "reading the run…", no colour
   }
 
   /** The loop's view changed: the verdict again from the inputs already read, when the status bar's condition did. */
@@ -285,8 +283,8 @@ export interface DoctorTestApi {
   }[];
 }
 
-export function registerDoctor(ctx: LeopoldContext, open: OpenCheckpoints, hub?: SupervisorHub): DoctorTestApi {
-  const doctor = new Doctor(ctx, open, hub);
+export function registerDoctor(ctx: LeopoldContext, open: OpenCheckpoints, hub?: SupervisorHub, views?: RunViews): DoctorTestApi {
+  const doctor = new Doctor(ctx, open, hub, views);
   ctx.extension.subscriptions.push(
     doctor,
     vscode.commands.registerCommand('leopold.doctor', () => doctor.run()),

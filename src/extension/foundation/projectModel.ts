@@ -9,7 +9,6 @@ import type { ReadCache } from '../../core/readCache';
 import type { Log } from './log';
 import { UpdateQueue } from '../../core/updateQueue';
 import { uiLocale } from './locale';
-import { runCondition, type RunCondition } from '../../core/runs';
 
 export interface ModelUpdate {
   /** The sections recomputed (empty: the changed files feed none of them). */
@@ -55,16 +54,6 @@ export class SharedProjectModel implements vscode.Disposable {
 
   get snapshot(): ProjectSnapshot {
     return this.model.snapshot;
-  }
-
-  /**
-   * The run's condition (core/runs.ts runCondition: STOP set, an active run's owner gone) as this model last read
-   * it; undefined before the first load. What the status bar, the tree and the run status show.
-   */
-  get condition(): RunCondition | undefined {
-    if (!this.model.loaded) return undefined;
-    const snap = this.model.snapshot;
-    return runCondition(snap.status, snap.killSwitch, snap.owner, uiLocale());
   }
 
   /** Queues an update of `files` (undefined: everything); resolves when no update is pending. */

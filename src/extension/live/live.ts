@@ -12,7 +12,8 @@ import { readLiveView } from '../../core/live/readFigures';
 import { harnessEnvFrom } from '../../core/continuity/harness';
 import type { FeedEntry } from '../../core/live/follower';
 import { loadPrices } from '../../core/live/prices';
-import { awaitingHuman, type GaugeBand } from '../../core/live/meters';
+import type { GaugeBand } from '../../core/live/meters';
+import type { RunView } from '../../core/view';
 import { statPath } from '../../core/files';
 import { formatLocal, parseUtc } from '../../core/time';
 import { objectField } from '../../core/fields';
@@ -236,11 +237,9 @@ export interface LiveStatusShown { band?: GaugeBand; pct?: number; color?: strin
  * is needed, and a band is Leopold's own maintenance — and `Leopold needs you: …` at an awaiting_human stop
  * (`Leopold [name] needs you: …` in a multi-root workspace, `multi`).
  */
-export function decorateStatus(item: vscode.StatusBarItem, project: LeopoldProject, live: LiveRunModel | undefined,
-  multi = ''): LiveStatusShown {
+export function decorateStatus(item: vscode.StatusBarItem, run: RunView, live: LiveRunModel | undefined, multi = ''): LiveStatusShown {
   item.color = undefined;
-  const snap = project.model.loaded ? project.model.snapshot : undefined;
-  const wait = snap && awaitingHuman(snap.stateObject, snap.recent, snap.plan);
+  const wait = run.awaiting;
   if (wait && !wait.ticked) {
     // `multi` is the project's ` [name]` in a multi-root workspace, as in every other status text.
     const what = inert(wait.text || `#${wait.index ?? '?'}`, 80);

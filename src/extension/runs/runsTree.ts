@@ -2,6 +2,7 @@
 // owned by the project, shared with the timeline) reloads only what the changed files feed; on each of its updates
 // the rendered node data (runsTreeNodes.ts) is diffed against the previous rendering and only the changed nodes are
 // refreshed. Every read is async; getChildren never throws.
+import type { RunViews } from '../control/runView';
 import * as vscode from 'vscode';
 import { Disposable } from '../foundation/lifecycle';
 import { archivedRunWindows, listRunFiles, readJournalContinuity } from '../../core/runs';
@@ -54,7 +55,8 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   readonly fired: Recorder<string>;
   private readonly decorators: NodeDecorator[] = [];
 
-  constructor(private readonly ctx: LeopoldContext, private readonly live: LiveRuns, private readonly seat?: Seat) {
+  constructor(private readonly ctx: LeopoldContext, private readonly live: LiveRuns, private readonly seat?: Seat,
+    private readonly views?: RunViews) {
     super();
     this.fired = ctx.recorder<string>(20_000);
     // A child started or ended: its project's Relaunch node changes.
@@ -96,7 +98,8 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     const snap = entry.project.model.snapshot;
     const live = this.live.of(entry.project);
     const node = buildProjectNode({ root: entry.project.root, name: entry.project.name }, snap, uiLocale(),
-      { view: live.view, ended: live.ended, guardrailsText: snap.guardrailsText, decisions: snap.decisions },
+      { view: live.view, ended: live.ended, guardrailsText: snap.guardrailsText, decisions: snap.decisions,
+        run: this.views?.of(entry.project) },
       this.archivesShown.get(entry.project.root) ?? ARCHIVE_PAGE);
     let after = withRelaunchNode(node, this.seat?.registry.latest(entry.project.root), uiLocale());
     for (const d of this.decorators) after = d(entry.project, after);
@@ -327,10 +330,10 @@ export interface RunsTreeTestApi {
   reveal(id: string, expand?: boolean | number): Thenable<void>;
 }
 
-export function registerRunsTree(ctx: LeopoldContext, live: LiveRuns, seat?: Seat): {
+export function registerRunsTree(ctx: LeopoldContext, live: LiveRuns, seat?: Seat, views?: RunViews): {
   provider: RunsTreeProvider; view: vscode.TreeView<Handle>; test: RunsTreeTestApi;
 } {
-  const provider = new RunsTreeProvider(ctx, live, seat);
+  const provider = new RunsTreeProvider(ctx, live, seat, views);
   const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   const expanded = new Set<string>();
   ctx.extension.subscriptions.push(

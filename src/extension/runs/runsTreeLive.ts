@@ -7,10 +7,11 @@ import type { LiveView } from '../../core/live/run';
 import type { NoTokens, WindowFigures } from '../../core/live/figures';
 import type { TokenTotals } from '../../core/live/ledger';
 import { oneLine, totalTokens, type Tokens } from '../../core/live/records';
-import { apiErrorHint, awaitingHuman, dashboardMeters, gaugeText, meterText, subagentsOf, verificationState,
+import { dashboardMeters, gaugeText, meterText, subagentsOf, verificationState,
   type DecisionCounts } from '../../core/live/meters';
 import { formatAge } from '../../core/owner';
-import { runCondition } from '../../core/runs';
+import { runView, type RunView } from '../../core/view';
+import { decide } from '../../core/continuity/decide';
 import { fileKindWords, formatSize } from '../../core/files';
 import { msg, msgN, type Locale, type MessageArgs, type MessageKey } from '../../core/messages';
 import { clip } from '../../core/inert';
@@ -29,6 +30,8 @@ export interface LiveTreeInput {
   decisions?: DecisionCounts;
   /** The clock the idle time is measured against. */
   now?: number;
+  /** The run's view (core/view.ts), computed once for every surface; without it the tree computes it from the snapshot. */
+  run?: RunView;
 }
 
 
@@ -113,14 +116,25 @@ function totalsNode(root: string, view: LiveView, locale: Locale): NodeData {
   };
 }
 
+/**
+ * The run's view the tree renders: the window's (`input.run`, computed once for every surface), else — a tree built
+ * on its own, in the tests and the benchmark — the view of the model's snapshot and the decision it gives.
+ */
+export function treeRunView(snap: ProjectSnapshot, locale: Locale, input: LiveTreeInput | undefined): RunView {
+  if (input?.run) return input.run;
+  const nowMs = input?.now ?? Date.now();
+  return runView({ snapshot: snap, decision: decide(snap.continuity, nowMs), nowMs, locale, live: input?.view });
+}
+
 /** The live nodes for the current run, in the order they are listed. */
 export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTreeInput | undefined, locale: Locale = 'en'): NodeData[] {
+  const run = treeRunView(snap, locale, input);
   const m = (key: MessageKey, args?: MessageArgs) => msg(locale, key, args);
   const state = snap.stateObject;
   const out: NodeData[] = [];
   const planPath = join(snap.leoDir, 'PLAN.md');
 
-  const wait = awaitingHuman(state, snap.recent, snap.plan);
+  const wait = run.awaiting;
   if (wait) {
     const text = clip(wait.text || '?', 160);
     out.push({
@@ -137,7 +151,7 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
     });
   }
 
-  const api = apiErrorHint(state);
+  const api = run.apiError;
   if (api) {
     out.push({
       id: `${root}::live:apiError`, label: m('live.apiError'),
@@ -249,7 +263,7 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
   }
   const now = a?.tool ? `${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}` : a?.text?.line;
   // Stopping, stopped by Stop now, the owner gone: said first (the transcript's last write is no sign of life then).
-  const cond = snap.status ? runCondition(snap.status, snap.killSwitch, snap.owner, locale) : undefined;
+  const cond = run.condition;
   const condition = cond && (cond.stop || cond.ownerGone) ? cond.label : undefined;
   out.push({
     id: `${root}::live:live`, label: m('live.live'),

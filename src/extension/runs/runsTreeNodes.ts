@@ -8,9 +8,8 @@ import type { JournalEvent } from '../../core/journal';
 import { formatAge, ownerTranscript } from '../../core/owner';
 import { planItemWords, withoutMarks, type PlanItem } from '../../core/plan';
 import type { ProjectSnapshot } from '../../core/project';
-import { runCondition, windowFacts, type ArchivedRun, type RunWindow } from '../../core/runs';
+import { windowFacts, type ArchivedRun, type RunCondition, type RunWindow } from '../../core/runs';
 import { startChoice } from '../../core/start';
-import { withLiveSize } from '../../core/live/meters';
 import { describeStateRead } from '../../core/state';
 import { currentStoppedReason, currentWindow, iterationOf, objectField, resolveMaxIterations, stoppedReason } from '../../core/fields';
 import { personNeededReason } from '../../core/continuity/pill';
@@ -18,7 +17,7 @@ import { formatLocal, utcTooltip } from '../../core/time';
 import { fileKindWords, formatSize } from '../../core/files';
 import { decimal, msg, msgN, type Locale } from '../../core/messages';
 import { clip, oneLine } from '../../core/inert';
-import { liveRunNodes, type LiveTreeInput } from './runsTreeLive';
+import { liveRunNodes, treeRunView, type LiveTreeInput } from './runsTreeLive';
 import type { NodeData, OpenTarget } from './nodeData';
 import { pushAll } from '../../core/arrays';
 
@@ -55,10 +54,9 @@ export const ARCHIVE_PAGE = 50;
  * `<base> <status>` plus `killSwitch` when `.leopold/STOP` is there and `needsPerson` when the stop reason asks
  * for one — e.g. `run active`, `run stopped killSwitch`, `project stopped needsPerson`.
  */
-export function runContext(base: 'project' | 'run', snap: ProjectSnapshot): string {
+export function runContext(base: 'project' | 'run', snap: ProjectSnapshot, cond: RunCondition): string {
   const tags: string[] = [base, snap.status.kind];
   if (snap.killSwitch) tags.push('killSwitch');
-  const cond = runCondition(snap.status, snap.killSwitch, snap.owner);
   if (cond.kind === 'stopping') tags.push('stopping');
   if (cond.ownerGone) tags.push('ownerGone');
   const reason = snap.stateObject ? stoppedReason(snap.stateObject) : undefined;
@@ -168,6 +166,7 @@ export function buildProjectNode(
   head: ProjectHead, snap: ProjectSnapshot, locale: Locale = 'en', live?: LiveTreeInput, archivesShown = ARCHIVE_PAGE,
 ): NodeData {
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
+  const run = treeRunView(snap, locale, live);
   const root = head.root;
   const leo = snap.leoDir;
   const state = snap.stateObject;
@@ -207,8 +206,8 @@ export function buildProjectNode(
   const maxIter = resolveMaxIterations(state, snap.guardrails.maxIterations);
   const windowsNow = state ? currentWindow(state) : undefined;
   const plan = snap.plan;
-  // The run's condition (STOP, the owner gone): the words the status bar and leopold-status show too.
-  const cond = runCondition(snap.status, snap.killSwitch, snap.owner, locale);
+  // The run's condition (STOP, the owner gone): the view's, which the status bar, the timeline and leopold-status show.
+  const cond = run.condition;
   if (state) {
     runChildren.push({
       id: `${root}::status`, label: m('tree.status'), description: cond.label, collapsible: 'none', contextValue: 'status',
@@ -252,9 +251,9 @@ export function buildProjectNode(
     runChildren.push({
       id: `${root}::windows`, label: m('tree.windows'), description: `${windowsNow} / ${snap.maxWindows}`, collapsible: 'collapsed',
       icon: { id: 'layers' }, contextValue: 'windows', tooltip: m('tree.windows.tooltip', { max: snap.maxWindows }),
-      children: windowNodes(root, withLiveSize(snap.windows, live?.view?.gauge), snap.maxWindows, snap.runJournal, locale),
+      children: windowNodes(root, run.windows, snap.maxWindows, snap.runJournal, locale),
     });
-    pushAll(runChildren, liveRunNodes(root, snap, live, locale));
+    pushAll(runChildren, liveRunNodes(root, snap, { ...live, run }, locale));
   } else if (snap.state.kind === 'missing') {
     // A complete brief and no run yet: the row offers Start Run (as core/start.ts's startChoice decides).
     const brief = snap.files.filter((f) => f.exists).map((f) => f.name);
@@ -322,11 +321,11 @@ export function buildProjectNode(
     icon: { id: snap.state.kind === 'invalid' || snap.state.kind === 'invalid-json' || snap.state.kind === 'not-regular'
       || snap.state.kind === 'too-large' ? 'error' : 'rocket' },
     collapsible: 'expanded',
-    contextValue: runContext('project', snap),
+    contextValue: runContext('project', snap, cond),
     children: [
       {
         id: `${root}::run`, label: m('tree.currentRun'), description: runDesc, collapsible: 'expanded', icon: { id: 'run-all' },
-        contextValue: runContext('run', snap), tooltip: runDesc, hover, children: runChildren,
+        contextValue: runContext('run', snap, cond), tooltip: runDesc, hover, children: runChildren,
       },
       archivesNode(root, snap.runs, archivesShown, locale),
     ],
@@ -337,7 +336,7 @@ export function buildProjectNode(
  * The run and project rows' hover: the run's facts (its condition, window, iteration, plan, owner, the kill switch) and
  * the commands that apply to its state, as the inline buttons and Run Actions offer them.
  */
-function runHover(head: ProjectHead, snap: ProjectSnapshot, cond: ReturnType<typeof runCondition>, locale: Locale,
+function runHover(head: ProjectHead, snap: ProjectSnapshot, cond: RunCondition, locale: Locale,
   full: boolean): NodeData['hover'] {
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   const st = snap.stateObject;

@@ -10,7 +10,6 @@
 // After a window reload VS Code restores the panel through the serializer registered here (the webview keeps the
 // project's root in its state).
 import { timelineLive } from '../../core/live/timeline';
-import { apiErrorHint, withLiveSize } from '../../core/live/meters';
 import * as vscode from 'vscode';
 import { Disposable } from '../foundation/lifecycle';
 import { randomBytes } from 'node:crypto';
@@ -20,7 +19,8 @@ import type { ModelUpdate } from '../foundation/projectModel';
 import type { SupervisorHub, SupervisorView } from '../control/supervisor';
 import type { LiveRunModel, LiveRuns } from '../live/live';
 import { pickProject } from '../foundation/projectPicker';
-import { buildTimeline, type TimelineMark, type TimelineVerdict, type TimelineView } from '../../core/timeline';
+import type { RunViews } from '../control/runView';
+import { timelineOf, type TimelineMark, type TimelineVerdict, type TimelineView } from '../../core/timeline';
 import { uiLocale } from '../foundation/locale';
 import { TIMELINE_VIEW_TYPE, type FromWebview, type Rendered, type StripShown, type TimelineState, type ToWebview } from './protocol';
 import type { TimelineItems } from '../../core/driver/timeline';
@@ -89,7 +89,7 @@ class TimelinePanel extends Disposable {
   private readonly live: LiveRunModel;
 
   constructor(private readonly ctx: LeopoldContext, readonly project: LeopoldProject, private readonly hub: SupervisorHub,
-    live: LiveRuns, readonly panel: vscode.WebviewPanel, private readonly onDispose: () => void,
+    live: LiveRuns, private readonly views: RunViews, readonly panel: vscode.WebviewPanel, private readonly onDispose: () => void,
     private readonly itemSource?: TimelineItemSource) {
     super();
     this.live = live.of(project);
@@ -143,10 +143,12 @@ class TimelinePanel extends Disposable {
     // The supervisor's first tick may still be running when the panel opens: wait for its verdict (no second observe).
     const verdict = timelineVerdict(await this.hub.settled(this.project));
     this.verdictKey = verdictKey(verdict);
-    this.data = buildTimeline({
-      project: this.project.name, root: this.project.root, status: snap.status, maxWindows: snap.maxWindows,
-      windows: withLiveSize(snap.windows, this.live.view?.gauge), events: snap.runEvents,
-      plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict, apiError: apiErrorHint(snap.stateObject),
+    // The run's view, as the status bar and the tree render it: its condition, words, windows and API-error hint.
+    const view = this.views.of(this.project);
+    if (!view) return;
+    this.data = timelineOf(view, {
+      project: this.project.name, root: this.project.root, status: snap.status, maxWindows: snap.maxWindows, events: snap.runEvents,
+      plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict,
       live: timelineLive(this.live.view ?? this.live.ended, uiLocale(), !this.live.view), items: this.itemSource?.items(this.project),
       now: Date.now(), locale: uiLocale(),
     });
@@ -233,11 +235,11 @@ export interface TimelineTestApi {
 }
 
 export function registerTimeline(
-  ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, itemSource?: TimelineItemSource,
+  ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, views: RunViews, itemSource?: TimelineItemSource,
 ): TimelineTestApi {
   const panels = new Map<string, TimelinePanel>();
   const adopt = (project: LeopoldProject, panel: vscode.WebviewPanel): TimelinePanel => {
-    const p = new TimelinePanel(ctx, project, hub, live, panel, () => panels.delete(project.root), itemSource);
+    const p = new TimelinePanel(ctx, project, hub, live, views, panel, () => panels.delete(project.root), itemSource);
     panels.set(project.root, p);
     return p;
   };

@@ -26,7 +26,7 @@ async function project(ticked: boolean) {
   return {
     bar: pill(snap.continuity, decision, NOW, 'auto', 'en', runCondition(snap.status, snap.killSwitch, snap.owner)),
     status: runStatusData({ snapshot: snap, decision, nowMs: NOW }),
-    context: runContext('project', snap),
+    context: runContext('project', snap, runCondition(snap.status, snap.killSwitch, snap.owner)),
   };
 }
 

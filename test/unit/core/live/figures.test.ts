@@ -3,6 +3,7 @@
 // writes it), prices per model id from the bundled table against the library it comes from (every model, 1-hour
 // cache writes, tiers, dated prices), unknown models named unpriced, and the run's figures from plain Node equal to
 // the tree's (core/live/figures.ts, readFigures.ts).
+import { stateSnapshot } from '../../../support/stateSnapshot';
 import * as assert from 'node:assert/strict';
 import { promises as fs, mkdirSync, writeFileSync, utimesSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -395,8 +396,7 @@ describe('issue 20: every figure true on real files', () => {
       assert.equal(f.tokens!.input, 7100);
       near(f.costUsd!, (100 * 3 + 10 * 15) / 1e6, 'only the priced model is in the estimate');
       const { liveRunNodes } = await import('../../../../src/extension/runs/runsTreeLive');
-      const { parseGuardrails } = await import('../../../../src/core/guardrails');
-      const snap = { leoDir: dir, stateObject: { active: true }, recent: [], guardrails: parseGuardrails(''), plan: undefined } as unknown as Parameters<typeof liveRunNodes>[1];
+      const snap = stateSnapshot(dir, { active: true });
       const cost = liveRunNodes('/r', snap, { view: run.view() })[1].children!.find((c) => c.id === '/r::live:cost')!;
       assert.match(cost.description!, /glm-4\.6 unpriced$/);
       assert.match(String(cost.tooltip), /@pydantic\/genai-prices \d+\.\d+\.\d+, \d{4}-\d{2}-\d{2}/, 'the table\'s date in the tooltip');
@@ -440,7 +440,6 @@ describe('issue 20: every figure true on real files', () => {
   describe('unknown is not zero (issue 23)', () => {
     it('with no transcript, the figures are unknown (null) and the tree says so, never `in 0 · out 0` or `≈ $0.0000`', async () => {
       const { liveRunNodes } = await import('../../../../src/extension/runs/runsTreeLive');
-      const { parseGuardrails } = await import('../../../../src/core/guardrails');
       const run = new LiveRun();
       const state = { active: true, windows: 2, owner: { transcript_path: '/nowhere/missing.jsonl' } };
       await run.setInput({ state, runEvents: [], windows: [] });
@@ -449,7 +448,7 @@ describe('issue 20: every figure true on real files', () => {
       assert.equal(view.figures.tokens, null);
       assert.equal(view.figures.costUsd, null);
       assert.deepEqual(view.figures.perWindow, [{ window: 2, tokens: null, costUsd: null }]);
-      const snap = { leoDir: '/x', stateObject: state, recent: [], guardrails: parseGuardrails(''), plan: undefined } as unknown as Parameters<typeof liveRunNodes>[1];
+      const snap = stateSnapshot('/x', state);
       const live = liveRunNodes('/r', snap, { view })[1];
       const desc = (id: string) => live.children!.find((c) => c.id === `/r::live:${id}`)!.description!;
       assert.equal(desc('tokens.window'), 'unknown — no transcript found');

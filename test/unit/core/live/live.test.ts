@@ -1,3 +1,4 @@
+import { stateSnapshot } from '../../../support/stateSnapshot';
 import * as assert from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -448,8 +449,7 @@ describe('the live run: the whole run (core/live/run)', () => {
     await run.setInput({ state, runEvents: [], windows: [] });
     await run.pollCurrent();
     const { liveRunNodes } = await import('../../../../src/extension/runs/runsTreeLive');
-    const { parseGuardrails } = await import('../../../../src/core/guardrails');
-    const snap = { leoDir: dir, stateObject: state, recent: [], guardrails: parseGuardrails(''), plan: undefined } as unknown as Parameters<typeof liveRunNodes>[1];
+    const snap = stateSnapshot(dir, state);
     let nodes = liveRunNodes('/r', snap, { view: run.view() });
     assert.strictEqual(nodes.find((n) => n.id === '/r::live:live')!.children!.find((c) => c.id === '/r::live:tool')!.description, 'none yet',
       'the call is before the tail (a 1 MB line after it)');
@@ -466,9 +466,8 @@ describe('the live run: the whole run (core/live/run)', () => {
 
   it('the tree\'s API error node shows Leopold\'s hint on one line, plain text', async () => {
     const { liveRunNodes } = await import('../../../../src/extension/runs/runsTreeLive');
-    const { parseGuardrails } = await import('../../../../src/core/guardrails');
     const state = { active: false, stopped_reason: 'api_error', api_error: { type: 'rate_limit', retryable: true, hint: 'wait\nthen $(zap) /leopold-run' } };
-    const snap = { leoDir: '/x', stateObject: state, recent: [], guardrails: parseGuardrails(''), plan: undefined } as unknown as Parameters<typeof liveRunNodes>[1];
+    const snap = stateSnapshot('/x', state);
     const node = liveRunNodes('/r', snap, undefined).find((n) => n.id === '/r::live:apiError')!;
     assert.strictEqual(node.description, 'rate_limit · retryable — wait then $(zap) /leopold-run');
   });

@@ -1,6 +1,7 @@
 // Issue 30: a model the price table does not know is never priced $0. An unknown Codex model (`gpt-*`) takes the
 // dashboard's generic `gpt` price (leopold-live.md §2.3: in 1.25, out 10, cache read 0.125 per million); tokens of no
 // priced model at all make the estimate unknown ("unknown price"), not $0.00.
+import { stateSnapshot } from '../../../support/stateSnapshot';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -31,9 +32,7 @@ describe('issue 30: unknown model, never $0', () => {
     assert.equal(f.costUsd, null);
     assert.deepEqual(f.unpriced, ['glm-4.6']);
     const { liveRunNodes } = await import('../../../../src/extension/runs/runsTreeLive');
-    const { parseGuardrails } = await import('../../../../src/core/guardrails');
-    const snap = { leoDir: dir, stateObject: { active: true }, recent: [], guardrails: parseGuardrails(''), plan: undefined } as unknown as
-      Parameters<typeof liveRunNodes>[1];
+    const snap = stateSnapshot(dir, { active: true });
     const cost = liveRunNodes('/r', snap, { view: run.view() })[1].children!.find((c) => c.id === '/r::live:cost')!;
     assert.equal(cost.description, 'unknown price · glm-4.6 unpriced');
     run.close();
