@@ -10,8 +10,8 @@ import { readRunStatus } from '../../../../src/core/status';
 import { humanLines, statusLine } from '../../../../src/cli/human';
 import { LiveRun } from '../../../../src/core/live/run';
 import { timelineLive } from '../../../../src/core/live/timeline';
+import { stateSnapshot } from '../../../support/stateSnapshot';
 import { liveRunNodes } from '../../../../src/extension/runs/runsTreeLive';
-import { parseGuardrails } from '../../../../src/core/guardrails';
 import { codexMeta, codexTokenCount, codexTurn } from '../../../fixtures/transcripts';
 import { tempDir } from '../../../support/tempDir';
 
@@ -79,8 +79,7 @@ describe('issue 30: an old-format Codex rollout is "unavailable", never 0 / $0',
     const view = run.view(NOW);
     assert.equal(view.figures.tokens, null);
     assert.deepEqual(view.figures.unavailable, [{ window: 1, reason: 'old-format' }]);
-    const snap = { leoDir: path.join(p.root, '.leopold'), stateObject: { active: true }, recent: [], guardrails: parseGuardrails(''),
-      plan: undefined } as unknown as Parameters<typeof liveRunNodes>[1];
+    const snap = stateSnapshot(path.join(p.root, '.leopold'), { active: true });
     const live = liveRunNodes('/r', snap, { view })[1].children!;
     const why = 'unavailable — an old-format Codex rollout records no token counts';
     assert.equal(live.find((c) => c.id === '/r::live:tokens.window')!.description, why);
@@ -92,7 +91,7 @@ describe('issue 30: an old-format Codex rollout is "unavailable", never 0 / $0',
     assert.equal(t.windows[0].label, why);
     assert.ok(t.section!.lines.includes(why), t.section!.lines.join('\n'));
     assert.deepEqual(timelineLive(view, 'en', true)!.section!.lines, [why], 'a stopped run keeps saying why');
-    const ended = liveRunNodes('/r', { ...snap, stateObject: { active: false } } as typeof snap, { ended: view });
+    const ended = liveRunNodes('/r', stateSnapshot(snap.leoDir, { active: false }), { ended: view });
     const totals = ended.flatMap((n) => [n, ...(n.children ?? [])]).find((n) => n.id === '/r::live:totals');
     if (totals) assert.equal(totals.description, why);
     run.close();
