@@ -29,6 +29,7 @@ import { readState } from '../../core/state';
 import { runStatus } from '../../core/runs';
 import { runControls, type RunControl } from '../../core/continuity/controls';
 import { exists } from '../../core/files';
+import type { SnapshotRecorders } from '../snapshots/recorders';
 import { counted, uiLocale } from '../foundation/locale';
 
 export interface ResumeResult {
@@ -52,6 +53,8 @@ export interface RunActionDeps {
   readonly modes: vscode.Memento;
   /** How a control asks the person before it acts (VS Code's warning message; never skipped in production). */
   readonly ask: (message: string, options: vscode.MessageOptions, ...items: string[]) => Thenable<string | undefined>;
+  /** The window boundaries' snapshots (issue 32): Resume records before its agent starts, Stop now after it ended. */
+  readonly snapshots?: SnapshotRecorders;
 }
 
 const MODE_KEY = 'leopold.resume.mode';
@@ -150,6 +153,8 @@ export async function resumeRun(
   let outcome: ResumeOutcome;
   try {
     outcome = await resumeUnderLock(target, { harness, scheduled, clearStop }, async () => {
+      // The tree as the stopped window left it, before the resumed agent exists.
+      await deps.snapshots?.recorderFor(project)?.record('resume', raw);
       if (chosen === 'headless') {
         child = await deps.seat.spawn(project, plan);
         return { pid: child.pid, startTicks: child.startTicks };
@@ -315,6 +320,7 @@ export async function stopNow(deps: RunActionDeps, arg?: unknown): Promise<StopN
     return { outcome: 'refused', reason: 'symlink' };
   }
   project.flush();
+  await recordStopNow(deps, project);
   // The agent has ended now: the owner is looked at again (the status bar and the tree read `stopped · STOP · owner gone`).
   void project.model.schedule(['state.json']);
   const ended = result.ended.flatMap((e) => e.result.ended);
@@ -333,6 +339,14 @@ export async function stopNow(deps: RunActionDeps, arg?: unknown): Promise<StopN
       `${sp.holder})`)).concat(result.refused.map((r) => `pid ${r.pid}: ${r.check.reason}`)).join('; ')}` : ''}`);
   if (spared.length) void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: Stop now did not signal {0}.', spared.join('; ')));
   return { outcome: 'stopped', pid: result.ended[0]?.pid ?? main.info.pid, ended, survivors, spared };
+}
+
+/** Stop now's boundary: the tree as the ended agent left it (in the background; the state is read afresh). */
+async function recordStopNow(deps: RunActionDeps, project: LeopoldProject): Promise<void> {
+  const recorder = deps.snapshots?.recorderFor(project);
+  if (!recorder) return;
+  const read = await readState(project.leoDir).catch(() => undefined);
+  if (read?.kind === 'ok') recorder.background('stop-now', read.raw);
 }
 
 /** Leopold: Clear Kill Switch — removes `.leopold/STOP`. */
@@ -448,12 +462,12 @@ export interface SeatTestApi {
   idle(): Promise<void>;
 }
 
-export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub, seat: Seat): {
+export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub, seat: Seat, snapshots?: SnapshotRecorders): {
   deps: RunActionDeps; test: { runActions: RunActionsTestApi; seat: SeatTestApi };
 } {
   const deps: RunActionDeps = {
     log: ctx.log, registry: ctx.registry, isTrusted: () => ctx.isTrusted(), hub, seat,
-    claimsDir: join(ctx.extension.globalStorageUri.fsPath, 'resume-claims'), modes: ctx.extension.globalState,
+    claimsDir: join(ctx.extension.globalStorageUri.fsPath, 'resume-claims'), modes: ctx.extension.globalState, snapshots,
     // eslint-disable-next-line leopold/no-spread-call -- a confirmation's buttons (at most a handful)
     ask: (message, options, ...items) => vscode.window.showWarningMessage(message, options, ...items),
   };
