@@ -69,6 +69,7 @@ export class SnapshotRecorder {
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly taken = new Set<string>();
   private lastKey?: string;
+  private current?: { run: string; closed: boolean };
   /** The newest outcome (the doctor's line), and the newest failure. */
   last?: RecordOutcome;
   lastError?: RecordOutcome;
@@ -87,6 +88,8 @@ export class SnapshotRecorder {
   /** The run a boundary belongs to: a fresh run is named by its activation; carried windows continue the newest run. */
   private async runOf(store: SnapshotStore, state: State): Promise<string> {
     if (state.windows === undefined || state.windows === null) return freshRunId(state);
+    // This recorder's last recording answers without reading the store (a roll's recording is on the spawn's path).
+    if (this.current) return this.current.closed ? freshRunId(state) : this.current.run;
     const all = await store.list();
     if (!all.length) return freshRunId(state);
     const newest = all.reduce((a, b) => (b.takenMs >= a.takenMs ? b : a));
@@ -126,6 +129,7 @@ export class SnapshotRecorder {
       if (tags.every((t) => t.edge === 'start' && this.taken.has(`${t.run}/${t.window}/start`))) return undefined;
       const info = await store.take(tags, boundary);
       for (const t of tags) this.taken.add(`${t.run}/${t.window}/${t.edge}`);
+      this.current = { run, closed: CLOSING.includes(boundary) };
       const out: RecordOutcome = { boundary, run, tags, info, ms: Date.now() - t0 };
       this.last = out;
       if (CLOSING.includes(boundary) || boundary === 'activation') this.pruneSoon(store, run);
