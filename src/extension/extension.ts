@@ -11,6 +11,7 @@ import { registerStatusBar } from './control/statusBar';
 import { registerRunActions } from './control/runActions';
 import { registerSupervisors } from './control/supervisor';
 import { SnapshotRecorders } from './snapshots/recorders';
+import { registerTakeBack } from './snapshots/takeBack';
 import { registerSeat } from './control/seat';
 import { registerNotifications } from './control/notifications';
 import { registerResumeAt } from './control/resumeAt';
@@ -78,6 +79,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const start = registerStart(ctx);
   registerWalkthrough(ctx);
   const review = registerReview(ctx, live.runs);
+  const takeBack = registerTakeBack(ctx, seat, snapshots);
 
   log.info(`Leopold for VS Code ${extension.extension.packageJSON.version} active in ${Date.now() - t0} ms ` +
     (`(projects found in ${tProjects - t0} ms; ${registry.projects.length} ` +
@@ -88,6 +90,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
     supervisor: supervisors.test, statusBar, runActions: actions.test.runActions, seat: actions.test.seat,
     notifications: notifications.test, resumeAt: resumeAt.test, runsTree: tree.test, treeActions, decorations, welcome,
     doctor, decisions, checkpoint, live: live.test, timeline, driver: driver.test, agentTools, notifyCommand, start, review,
+    snapshots: { takeBack, idle: () => snapshots.idle(), recorders: () => snapshots.all() },
   };
 }
 

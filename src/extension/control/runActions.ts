@@ -69,7 +69,8 @@ export type ResumeMode = 'terminal' | 'headless';
 
 const whichProject = (deps: RunActionDeps, arg: unknown) => pickProject(deps.registry, arg, vscode.l10n.t('Which Leopold project?'));
 
-function requireTrust(deps: RunActionDeps, what: string): boolean {
+/** In Restricted Mode: says why the control is refused, offering VS Code's trust editor; false. */
+export function requireTrust(deps: Pick<RunActionDeps, 'isTrusted'>, what: string): boolean {
   if (deps.isTrusted()) return true;
   // The refusal offers what makes it go away: VS Code's own trust editor.
   const trust = vscode.l10n.t('Manage Workspace Trust');
