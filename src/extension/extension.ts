@@ -71,7 +71,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const treeActions = registerTreeActions(ctx, tree.provider);
   const decorations = registerDecorations(ctx, openCheckpoints);
   const welcome = registerWelcome(ctx);
-  const doctor = registerDoctor(ctx, openCheckpoints);
+  const doctor = registerDoctor(ctx, openCheckpoints, snapshots);
   const decisions = registerDecisions(ctx);
   const driver = registerDriver(ctx, tree.provider, live.runs);
   const timeline = registerTimeline(ctx, supervisors.hub, live.runs, driverTimelineSource(driver.hub));

@@ -33,6 +33,7 @@ import {
 import { uiLocale } from '../foundation/locale';
 import type { OpenCheckpoints } from '../checkpoint/openCheckpoints';
 import { firstRunInput } from './doctorFirstRun';
+import type { SnapshotRecorders } from '../snapshots/recorders';
 
 export const DOCTOR_SCHEME = 'leopold-doctor';
 export const DOCTOR_URI = vscode.Uri.from({ scheme: DOCTOR_SCHEME, path: '/Leopold Doctor.txt' });
@@ -87,7 +88,9 @@ class Doctor extends Disposable {
   private links: { line: number; start: number; end: number; target: vscode.Uri }[] = [];
   runs = 0;
 
-  constructor(private readonly ctx: LeopoldContext, private readonly open: OpenCheckpoints) {
+  constructor(
+    private readonly ctx: LeopoldContext, private readonly open: OpenCheckpoints, private readonly snapshots?: SnapshotRecorders,
+  ) {
     super();
     this._register(this.diagnostics);
     this._register(this.changed);
@@ -216,7 +219,7 @@ class Doctor extends Disposable {
   async run(): Promise<string> {
     this.runs++;
     // The first-run block (doctorFirstRun.ts) only when asked: it may start `claude --version`.
-    const firstRun = await firstRunInput(this.ctx).catch((err) => {
+    const firstRun = await firstRunInput(this.ctx, this.snapshots).catch((err) => {
       this.ctx.log.error(`doctor first-run checks: ${String(err)}`);
       return undefined;
     });
@@ -253,8 +256,8 @@ export interface DoctorTestApi {
   }[];
 }
 
-export function registerDoctor(ctx: LeopoldContext, open: OpenCheckpoints): DoctorTestApi {
-  const doctor = new Doctor(ctx, open);
+export function registerDoctor(ctx: LeopoldContext, open: OpenCheckpoints, snapshots?: SnapshotRecorders): DoctorTestApi {
+  const doctor = new Doctor(ctx, open, snapshots);
   ctx.extension.subscriptions.push(
     doctor,
     vscode.commands.registerCommand('leopold.doctor', () => doctor.run()),
