@@ -34,6 +34,13 @@ export function boundaryTags(boundary: Boundary, state: State, run: string): Sna
   }
 }
 
+/** What `observe` compares: a change of it is a boundary (an activation, a stop). */
+function observedKey(state: State): string {
+  const active = isActive(state);
+  const stop = active ? '' : `${stoppedReason(state)}|${String(state.stopped_at ?? '')}`;
+  return `${active}|${String(state.windows)}|${String(state.started_at)}|${stop}`;
+}
+
 /** A fresh run (its counters started anew, `windows` absent): named by its activation time. */
 function freshRunId(state: State): string {
   const ms = activationMs(state);
@@ -100,6 +107,9 @@ export class SnapshotRecorder {
   /** Records a boundary now and resolves when it is recorded (or failed); never rejects. */
   record(boundary: Boundary, state: State): Promise<RecordOutcome | undefined> {
     if (this.noGit) return Promise.resolve(undefined);
+    // A stop Resume recorded before its agent started is not recorded again when seen later (that could be after
+    // the agent's first write, and an end is last-wins).
+    if (boundary === 'resume') this.lastKey = observedKey(state);
     const p = this.recordNow(boundary, state);
     this.inFlight.add(p);
     void p.finally(() => this.inFlight.delete(p));
@@ -165,7 +175,7 @@ export class SnapshotRecorder {
     if (!state || this.noGit) return;
     const reason = stoppedReason(state);
     const active = isActive(state);
-    const key = `${active}|${String(state.windows)}|${String(state.started_at)}|${active ? '' : reason}|${String(state.stopped_at ?? '')}`;
+    const key = observedKey(state);
     const first = this.lastKey === undefined;
     if (key === this.lastKey) return;
     this.lastKey = key;

@@ -16,6 +16,10 @@ sed -i 's/^two$/TWO/' b.txt
 printf 'generated\\n' > gen.txt
 mv c.txt c2.txt
 printf '\\000\\001\\002' > bin.dat
+# Reactivates the run as /leopold-run does (so the seat never records an early exit racing the test's writes).
+w=$(sed -n 's/.*"windows":\\([0-9]*\\).*/\\1/p' .leopold/state.json)
+printf '{"active":true,"windows":%s,"started_at":"%s"}' "\${w:-1}" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" > .leopold/state.json.agent-tmp
+mv .leopold/state.json.agent-tmp .leopold/state.json
 echo done > .agent-done
 exit 0
 `;
@@ -30,7 +34,7 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
   const read = (p: string) => fs.readFileSync(file(p), 'utf8');
   const snaps = async () => {
     const store = await api.snapshots.recorders()[0].open();
-    return (await store.list()) as { window: number; edge: string; reason: string; commit: string }[];
+    return (await store.list()) as { run: string; window: number; edge: string; reason: string; commit: string }[];
   };
   const treeOf = async (commit: string) => {
     const store = await api.snapshots.recorders()[0].open();
@@ -80,8 +84,8 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
     for (const p of ['gen.txt', 'bin.dat', 'c2.txt', '.agent-done']) assert.ok(!tree.includes(p), `${p} (the new agent's) is in window 1's end`);
     assert.ok(tree.includes('c.txt') && tree.includes('new.txt'));
     assert.ok(!tree.some((p) => p.startsWith('.leopold/')));
-    // Window 2 activates, then the run ends.
-    writeState(folder, { ...readState(folder), active: true, started_at: stamp(0) });
+    // Window 2 activated (the agent did), then the run ends.
+    assert.strictEqual(readState(folder).active, true);
     await api.supervisor.tick();
     writeState(folder, { ...readState(folder), active: false, stopped_reason: 'plan_complete', stopped_at: stamp(0) });
     await waitFor('the run\'s end recorded', async () => (await api.snapshots.idle(),
@@ -119,6 +123,25 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
     assert.ok(!outcomes.some((o: { path: string }) => o.path === 'a.txt'), JSON.stringify(outcomes));
     assert.strictEqual(read('a.txt'), before);
     assert.ok(!fs.existsSync(file('new.txt')), 'new.txt (created by window 1, unchanged since) is deleted');
+  });
+
+  test('Resume records the stopped window before its agent starts', async () => {
+    fs.rmSync(file('.agent-done'), { force: true });
+    fs.writeFileSync(file('c.txt'), 'c\n');
+    writeState(folder, { active: false, stopped_reason: 'user_stop', windows: 2, started_at: stamp(60), transcript_path: transcript });
+    // The stop is the run's end (recorded when seen); Resume's recording of the same window comes after it (last wins).
+    const runs = new Set((await snaps()).map((x) => x.run));
+    await waitFor('the stop recorded', async () => (await api.supervisor.tick(), await api.snapshots.idle(),
+      (await snaps()).some((x) => !runs.has(x.run) && x.edge === 'end') || undefined), 20_000);
+    const result = await api.runActions.resumeRun(folder, 'headless');
+    assert.strictEqual(result.outcome, 'headless', JSON.stringify(result));
+    await waitFor('the resumed agent to finish', () => fs.existsSync(file('.agent-done')) || undefined, 20_000);
+    await api.snapshots.idle();
+    const resumed = (await snaps()).filter((x) => x.reason === 'resume');
+    assert.strictEqual(resumed.length, 1, JSON.stringify(await snaps()));
+    const tree = await treeOf(resumed[0].commit);
+    assert.ok(!tree.includes('.agent-done') && !tree.includes('gen.txt'), 'the resumed agent\'s files are not in the stopped window\'s end');
+    assert.ok(tree.includes('c.txt'));
   });
 
   test('refused while the run is live, and in the doctor the snapshots line says where and how big', async () => {

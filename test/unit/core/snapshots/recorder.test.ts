@@ -149,6 +149,22 @@ describe('recording at the window boundaries (core/snapshots/recorder)', functio
       ['1/start/activation', '1/end/roll-refused', '2/start/activation', '2/end/end']);
   });
 
+  it('a stop Resume recorded is not recorded again when seen later (it could be after the resumed agent wrote)', async () => {
+    const { p, recorder } = setup();
+    const live = { active: true, started_at: '2026-07-01T10:00:00Z' };
+    recorder.observe(live, true);
+    await recorder.idle();
+    const stopped = { active: false, stopped_reason: 'user_stop', windows: 1, started_at: live.started_at, stopped_at: 'x' };
+    await recorder.record('resume', stopped);
+    writeFileSync(join(p.root, 'resumed-agent.txt'), 'the resumed agent\'s first write\n');
+    recorder.observe(stopped, true);
+    await recorder.idle();
+    const store = await recorder.open();
+    const ends = (await store.list()).filter((s) => s.edge === 'end');
+    assert.deepStrictEqual(ends.map((s) => s.reason), ['resume']);
+    assert.ok(!pathsOf(store, ends[0]).includes('resumed-agent.txt'));
+  });
+
   it('no git on PATH: said once (for every project), nothing rejects, nothing more is tried', async () => {
     resetNoGitNotice();
     const logs: string[] = [];
