@@ -23,7 +23,7 @@ const ROLLS = 25;
 const IDLE_S = 10;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
-async function project(dir: string, state: Record<string, unknown>): Promise<{ root: string; leo: string; transcript: string }> {
+export async function project(dir: string, state: Record<string, unknown>): Promise<{ root: string; leo: string; transcript: string }> {
   const root = path.join(dir, 'project');
   const leo = path.join(root, '.leopold');
   await fs.mkdir(leo, { recursive: true });
@@ -38,7 +38,7 @@ async function project(dir: string, state: Record<string, unknown>): Promise<{ r
   return { root, leo, transcript };
 }
 
-async function writeState(leo: string, state: Record<string, unknown>): Promise<void> {
+export async function writeState(leo: string, state: Record<string, unknown>): Promise<void> {
   const tmp = path.join(leo, `state.json.tmp.${process.pid}`);
   await fs.writeFile(tmp, JSON.stringify(state));
   await fs.rename(tmp, path.join(leo, 'state.json'));
@@ -49,7 +49,7 @@ async function writeState(leo: string, state: Record<string, unknown>): Promise<
  * (coalesced); each change and each 2 s safety poll (a stat of the loop's files, an update of those that changed)
  * re-decides from the model's snapshot, and only a decision that acts goes to the locked runner.
  */
-function startLoop(opts: RunnerOptions, leo: string): { stop: () => void } {
+export function startLoop(opts: RunnerOptions, leo: string): { stop: () => void } {
   const model = new ProjectModel(leo, { ownerSignals: false });
   let running = false;
   let dirty = false;

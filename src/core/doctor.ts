@@ -43,7 +43,8 @@ export type DoctorCheckId =
   | 'needs-you'
   // The extension's first-run block (firstRunFindings): not checks of `leopold doctor`.
   | 'agent-found' | 'agent-found-untrusted' | 'agent-version-failed' | 'agent-missing' | 'agent-unused' | 'agents-missing'
-  | 'watch-serving' | 'watch-none' | 'watch-none-untrusted' | 'watch-unknown';
+  | 'watch-serving' | 'watch-none' | 'watch-none-untrusted' | 'watch-unknown'
+  | 'snapshots-on' | 'snapshots-off' | 'snapshots-untrusted' | 'snapshots-no-git' | 'snapshots-failed';
 
 export type DoctorParams = Record<string, string | number | undefined>;
 
@@ -578,6 +579,18 @@ export interface FirstRunInput {
   /** Per project: the `leopold watch` processes serving it, or undefined when processes cannot be listed. */
   projects: { name: string; watches?: { pid: number; port: number }[] }[];
   trusted: boolean;
+  /** Per project: the window boundaries' snapshots (issue 32). */
+  snapshots?: SnapshotsProbe[];
+}
+
+export interface SnapshotsProbe {
+  project: string;
+  state: 'on' | 'off' | 'untrusted' | 'no-git';
+  dir?: string;
+  bytes?: number;
+  git?: string;
+  /** git's words for the newest recording that failed, or why git is missing. */
+  error?: string;
 }
 
 /** The first-run findings, every one marked as the extension's. */
@@ -600,6 +613,14 @@ export function firstRunFindings(input: FirstRunInput, locale: Locale = 'en'): D
     if (p.watches === undefined) add({ id: 'watch-unknown', level: 'skip', params: { project: p.name } });
     else if (w) add({ id: 'watch-serving', level: 'ok', params: { project: p.name, pid: w.pid, port: w.port } });
     else add({ id: input.trusted ? 'watch-none' : 'watch-none-untrusted', level: 'ok', params: { project: p.name } });
+  }
+  for (const s of input.snapshots ?? []) {
+    const mb = ((s.bytes ?? 0) / (1024 * 1024)).toFixed(1);
+    const params = { project: s.project, dir: s.dir, mb, git: s.git, reason: s.error ?? '' };
+    if (s.state === 'off') add({ id: 'snapshots-off', level: 'skip', params });
+    else if (s.state === 'untrusted') add({ id: 'snapshots-untrusted', level: 'skip', params });
+    else if (s.state === 'no-git') add({ id: 'snapshots-no-git', level: 'warn', params });
+    else add({ id: s.error ? 'snapshots-failed' : 'snapshots-on', level: s.error ? 'warn' : 'ok', params });
   }
   return out;
 }

@@ -549,6 +549,11 @@ const EN = {
   'doctor.watch-none': '{project}: no leopold watch serves this project — the Leopold status bar item runs the relaunch loop while VS ' +
     'Code is open',
   'doctor.watch-none-untrusted': '{project}: no leopold watch serves this project, and in Restricted Mode nothing relaunches it',
+  'doctor.snapshots-on': '{project}: snapshots on — {dir}, {mb} MB, git {git}',
+  'doctor.snapshots-off': '{project}: snapshots off (leopold.snapshots.enabled) — window reviews come from the transcript',
+  'doctor.snapshots-untrusted': '{project}: no snapshots in Restricted Mode (git is a process) — window reviews come from the transcript',
+  'doctor.snapshots-no-git': '{project}: snapshots on, but git was not found ({reason}) — window reviews come from the transcript',
+  'doctor.snapshots-failed': '{project}: snapshots on — {dir}, {mb} MB; the last one could not be recorded: {reason}',
   'doctor.watch-unknown': '{project}: whether a leopold watch serves this project was not checked (processes cannot be listed on this ' +
     'system)',
   'doctor.noVersion': 'it printed no version',
@@ -1085,6 +1090,12 @@ const PT_BR: Record<MessageKey, string> = {
   'doctor.watch-none': '{project}: nenhum leopold watch atende este projeto — o item Leopold da barra de status roda o ciclo de ' +
     'relançamento enquanto o VS Code está aberto',
   'doctor.watch-none-untrusted': '{project}: nenhum leopold watch atende este projeto, e no Modo Restrito nada o relança',
+  'doctor.snapshots-on': '{project}: snapshots ligados — {dir}, {mb} MB, git {git}',
+  'doctor.snapshots-off': '{project}: snapshots desligados (leopold.snapshots.enabled) — as revisões de janela vêm do transcript',
+  'doctor.snapshots-untrusted': '{project}: sem snapshots no Modo Restrito (o git é um processo) — as revisões de janela vêm do transcript',
+  'doctor.snapshots-no-git': '{project}: snapshots ligados, mas o git não foi encontrado ({reason}) — as revisões de janela vêm do ' +
+    'transcript',
+  'doctor.snapshots-failed': '{project}: snapshots ligados — {dir}, {mb} MB; o último não pôde ser gravado: {reason}',
   'doctor.watch-unknown': '{project}: não foi verificado se um leopold watch atende este projeto (os processos não podem ser listados ' +
     'neste sistema)',
   'doctor.noVersion': 'não imprimiu versão',

@@ -11,6 +11,8 @@ import { registerStatusBar } from './control/statusBar';
 import { registerRunActions } from './control/runActions';
 import { registerSupervisors } from './control/supervisor';
 import { RunViews } from './control/runView';
+import { SnapshotRecorders } from './snapshots/recorders';
+import { registerTakeBack } from './snapshots/takeBack';
 import { registerSeat } from './control/seat';
 import { registerNotifications } from './control/notifications';
 import { registerResumeAt } from './control/resumeAt';
@@ -55,12 +57,13 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const tProjects = Date.now();
   const seat = registerSeat(ctx);
   const live = registerLive(ctx);
-  const supervisors = registerSupervisors(ctx, seat);
+  const snapshots = new SnapshotRecorders(ctx);
+  const supervisors = registerSupervisors(ctx, seat, snapshots);
   // The run's view of each project, computed once per update for every surface (core/view.ts).
   const views = new RunViews(supervisors.hub, live.runs);
   const notifications = registerNotifications(ctx, seat, supervisors.hub, views);
   const notifyCommand = registerNotifyCommand(ctx, notifications.notifier, supervisors.hub, live.runs);
-  const actions = registerRunActions(ctx, supervisors.hub, seat, views);
+  const actions = registerRunActions(ctx, supervisors.hub, seat, views, snapshots);
   const resumeAt = registerResumeAt(ctx, actions.deps, supervisors.hub);
   const statusBar = registerStatusBar(ctx, supervisors.hub, live.runs, views, resumeAt.scheduler);
   const checkpoint = registerCheckpointClient(ctx);
@@ -71,7 +74,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const treeActions = registerTreeActions(ctx, tree.provider);
   const decorations = registerDecorations(ctx, openCheckpoints);
   const welcome = registerWelcome(ctx);
-  const doctor = registerDoctor(ctx, openCheckpoints, supervisors.hub, views);
+  const doctor = registerDoctor(ctx, openCheckpoints, supervisors.hub, views, snapshots);
   const decisions = registerDecisions(ctx);
   const driver = registerDriver(ctx, tree.provider, live.runs);
   const timeline = registerTimeline(ctx, supervisors.hub, live.runs, views, driverTimelineSource(driver.hub));
@@ -79,6 +82,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const start = registerStart(ctx);
   registerWalkthrough(ctx);
   const review = registerReview(ctx, live.runs);
+  const takeBack = registerTakeBack(ctx, seat, snapshots);
 
   log.info(`Leopold for VS Code ${extension.extension.packageJSON.version} active in ${Date.now() - t0} ms ` +
     (`(projects found in ${tProjects - t0} ms; ${registry.projects.length} ` +
@@ -89,6 +93,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
     supervisor: supervisors.test, statusBar, runActions: actions.test.runActions, seat: actions.test.seat,
     notifications: notifications.test, resumeAt: resumeAt.test, runsTree: tree.test, treeActions, decorations, welcome,
     doctor, decisions, checkpoint, live: live.test, timeline, driver: driver.test, agentTools, notifyCommand, start, review,
+    snapshots: { takeBack, idle: () => snapshots.idle(), recorders: () => snapshots.all() },
   };
 }
 

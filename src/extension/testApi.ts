@@ -21,6 +21,8 @@ import type { AgentToolsTestApi } from './agentTools/agentTools';
 import type { NotifyCommandTestApi } from './control/notifyCommand';
 import type { StartTestApi } from './start/start';
 import type { ReviewTestApi } from './review/review';
+import type { TakeBackTestApi } from './snapshots/takeBack';
+import type { SnapshotRecorder } from '../core/snapshots/recorder';
 
 export type { SupervisorTestApi, StatusBarTestApi, RunActionsTestApi, SeatTestApi, NotificationsTestApi, ResumeAtTestApi };
 export type { RunsTreeTestApi, TreeActionsTestApi, WelcomeTestApi, TimelineTestApi, DoctorTestApi, DecisionsTestApi };
@@ -54,4 +56,6 @@ export interface LeopoldTestApi {
   review: ReviewTestApi;
   driver: DriverTestApi;
   start: StartTestApi;
+  /** Issue 32: the boundaries' recorders and the take-back commands. */
+  snapshots: { takeBack: TakeBackTestApi; idle(): Promise<void>; recorders(): SnapshotRecorder[] };
 }

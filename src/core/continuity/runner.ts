@@ -43,6 +43,11 @@ export interface RunnerOptions {
   lock?: LockOptions;
   /** The project's read cache (state.json, the journal's roll answer); without one every tick reads afresh. */
   cache?: ReadCache;
+  /**
+   * Awaited after the record is written and before the relaunch is spawned, under the lock (the window boundary's
+   * snapshot: the tree as the ending window left it). Its failure never stops the relaunch.
+   */
+  beforeSpawn?: (decision: Decision, snapshot: ContinuitySnapshot) => Promise<unknown>;
 }
 
 export interface TickResult {
@@ -185,6 +190,7 @@ export async function tick(opts: RunnerOptions): Promise<TickResult> {
       return d.fields ? { fields: d.fields, value: d } : { value: d };
     }, opts.lock, async (d) => {
       if (!d.spawn) return;
+      await opts.beforeSpawn?.(d, snapshot).catch(() => undefined);
       // The record is on disk: now fire.
       child = await opts.spawn(d.spawn).catch((err: unknown) => {
         spawnError = err ?? new Error('spawn failed');

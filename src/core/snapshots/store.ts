@@ -24,6 +24,8 @@ export const DEFAULT_SIZE_CAP_BYTES = 20 * 1024 * 1024;
 export const DEFAULT_STORAGE_CAP_BYTES = 300 * 1024 * 1024;
 /** Lists kept in a snapshot's metadata (nested repositories, too-large and skipped files) are bounded. */
 const LIST_CAP = 200;
+/** Up to this many changed paths are staged by name; more take one walk of the tree. */
+const NAMED_ADD_MAX = 2000;
 
 export type Edge = 'start' | 'end';
 
@@ -188,10 +190,8 @@ export class SnapshotStore {
     }
     const left = new Set(excluded.map((e) => e.path));
     const inExcluded = (p: string) => left.has(p) || [...left].some((x) => p.startsWith(`${x}/`));
-    if (staged || candidates.some((c) => !inExcluded(c.path.replace(/\/$/, '')))) {
-      const spec = ['.', ...excluded.map((e) => `:(top,exclude,literal)${e.path}`)].map((s) => `${s}\0`).join('');
-      await runGit(this.ctx, ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: Buffer.from(spec, 'latin1') });
-    }
+    const toAdd = candidates.filter((c) => !inExcluded(c.path.replace(/\/$/, '')));
+    if (staged || toAdd.length) await this.addAll(toAdd, excluded);
     const tree = (await runGit(this.ctx, ['write-tree'])).stdout.toString('latin1').trim();
     const meta = {
       leopoldSnapshot: 1, tags, reason, takenMs: now(),
@@ -214,6 +214,26 @@ export class SnapshotStore {
     const first = tags[0] ?? { run: '', window: 0, edge: 'start' as Edge };
     return { ...first, ref: refOf(first), commit, tree, takenMs: meta.takenMs, reason, nested: meta.nested, tooLarge: meta.tooLarge,
       skipped: meta.skipped };
+  }
+
+  /**
+   * Stages what status listed. A few paths are added by name (no second walk of the tree: a roll's recording is on
+   * the relaunch's critical path); many, or a name git refuses (gone since status, beyond a link), take the walk of `.`.
+   */
+  private async addAll(toAdd: Candidate[], excluded: Excluded[]): Promise<void> {
+    const run = (paths: string[]) => {
+      const spec = [...paths, ...excluded.map((e) => `:(top,exclude,literal)${e.path}`)].map((p) => `${p}\0`).join('');
+      return runGit(this.ctx, ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: Buffer.from(spec, 'latin1') });
+    };
+    if (toAdd.length > 0 && toAdd.length <= NAMED_ADD_MAX) {
+      const named = await run(toAdd.map((c) => `:(top,literal)${c.path}`)).then(() => true, (err: unknown) => {
+        // A path gone since status, or now beyond a link (a folder replaced by one): the walk of `.` decides.
+        if (err instanceof GitError) return false;
+        throw err;
+      });
+      if (named) return;
+    }
+    await run(['.']);
   }
 
   /** Which of the new or changed paths are not recorded: nested repositories, files over the cap, FIFOs and devices. */

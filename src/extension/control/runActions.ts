@@ -30,6 +30,7 @@ import { runStatus } from '../../core/runs';
 import { runControls, type RunControl } from '../../core/continuity/controls';
 import { exists } from '../../core/files';
 import { readStartFacts, startChoice } from '../../core/start';
+import type { SnapshotRecorders } from '../snapshots/recorders';
 import { counted, uiLocale } from '../foundation/locale';
 
 export interface ResumeResult {
@@ -55,6 +56,8 @@ export interface RunActionDeps {
   readonly modes: vscode.Memento;
   /** How a control asks the person before it acts (VS Code's warning message; never skipped in production). */
   readonly ask: (message: string, options: vscode.MessageOptions, ...items: string[]) => Thenable<string | undefined>;
+  /** The window boundaries' snapshots (issue 32): Resume records before its agent starts, Stop now after it ended. */
+  readonly snapshots?: SnapshotRecorders;
 }
 
 const MODE_KEY = 'leopold.resume.mode';
@@ -69,7 +72,8 @@ export type ResumeMode = 'terminal' | 'headless';
 
 const whichProject = (deps: RunActionDeps, arg: unknown) => pickProject(deps.registry, arg, vscode.l10n.t('Which Leopold project?'));
 
-function requireTrust(deps: RunActionDeps, what: string): boolean {
+/** In Restricted Mode: says why the control is refused, offering VS Code's trust editor; false. */
+export function requireTrust(deps: Pick<RunActionDeps, 'isTrusted'>, what: string): boolean {
   if (deps.isTrusted()) return true;
   // The refusal offers what makes it go away: VS Code's own trust editor.
   const trust = vscode.l10n.t('Manage Workspace Trust');
@@ -153,6 +157,8 @@ export async function resumeRun(
   let outcome: ResumeOutcome;
   try {
     outcome = await resumeUnderLock(target, { harness, scheduled, clearStop }, async () => {
+      // The tree as the stopped window left it, before the resumed agent exists.
+      await deps.snapshots?.recorderFor(project)?.record('resume', raw);
       if (chosen === 'headless') {
         child = await deps.seat.spawn(project, plan);
         return { pid: child.pid, startTicks: child.startTicks };
@@ -318,6 +324,7 @@ export async function stopNow(deps: RunActionDeps, arg?: unknown): Promise<StopN
     return { outcome: 'refused', reason: 'symlink' };
   }
   project.flush();
+  await recordStopNow(deps, project);
   // The agent has ended now: the owner is looked at again (the status bar and the tree read `stopped · STOP · owner gone`).
   void project.model.schedule(['state.json']);
   const ended = result.ended.flatMap((e) => e.result.ended);
@@ -336,6 +343,14 @@ export async function stopNow(deps: RunActionDeps, arg?: unknown): Promise<StopN
       `${sp.holder})`)).concat(result.refused.map((r) => `pid ${r.pid}: ${r.check.reason}`)).join('; ')}` : ''}`);
   if (spared.length) void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: Stop now did not signal {0}.', spared.join('; ')));
   return { outcome: 'stopped', pid: result.ended[0]?.pid ?? main.info.pid, ended, survivors, spared };
+}
+
+/** Stop now's boundary: the tree as the ended agent left it (in the background; the state is read afresh). */
+async function recordStopNow(deps: RunActionDeps, project: LeopoldProject): Promise<void> {
+  const recorder = deps.snapshots?.recorderFor(project);
+  if (!recorder) return;
+  const read = await readState(project.leoDir).catch(() => undefined);
+  if (read?.kind === 'ok') recorder.background('stop-now', read.raw);
 }
 
 /** Leopold: Clear Kill Switch — removes `.leopold/STOP`. */
@@ -456,12 +471,12 @@ export interface SeatTestApi {
   idle(): Promise<void>;
 }
 
-export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub, seat: Seat, views?: RunViews): {
+export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub, seat: Seat, views?: RunViews, snapshots?: SnapshotRecorders): {
   deps: RunActionDeps; test: { runActions: RunActionsTestApi; seat: SeatTestApi };
 } {
   const deps: RunActionDeps = {
     log: ctx.log, registry: ctx.registry, isTrusted: () => ctx.isTrusted(), hub, views, seat,
-    claimsDir: join(ctx.extension.globalStorageUri.fsPath, 'resume-claims'), modes: ctx.extension.globalState,
+    claimsDir: join(ctx.extension.globalStorageUri.fsPath, 'resume-claims'), modes: ctx.extension.globalState, snapshots,
     // eslint-disable-next-line leopold/no-spread-call -- a confirmation's buttons (at most a handful)
     ask: (message, options, ...items) => vscode.window.showWarningMessage(message, options, ...items),
   };

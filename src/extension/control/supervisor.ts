@@ -23,6 +23,8 @@ import type { Seat } from './seat';
 import { listWatchProcesses, watchesFor } from './watchProcesses';
 import { describeWatch, type WatchProcess } from '../../core/watch';
 import type { LoopMode } from '../../core/continuity/pill';
+import { recordBeforeSpawn, refusalBoundary } from '../../core/snapshots/recorder';
+import type { SnapshotRecorders } from '../snapshots/recorders';
 
 export interface SupervisorView {
   project: LeopoldProject;
@@ -130,6 +132,8 @@ class ProjectSupervisor extends Disposable {
     readonly project: LeopoldProject,
     private readonly seat: Seat,
     private readonly onView: (v: SupervisorView) => void,
+    /** The window boundaries' snapshots (issue 32); none in Restricted Mode or with leopold.snapshots.enabled off. */
+    private readonly snapshots?: SnapshotRecorders,
   ) {
     super();
     this.spawner = (plan) => seat.spawn(project, plan);
@@ -160,6 +164,8 @@ class ProjectSupervisor extends Disposable {
       binaries: binariesFor(this.project.folder),
       spawn: this.spawner,
       cache: this.project.cache,
+      // A roll's snapshot is the tree as the ending window left it: recorded before the relaunched agent exists.
+      beforeSpawn: (d, snap) => recordBeforeSpawn(this.snapshots?.recorderFor(this.project), d, snap),
     };
   }
 
@@ -223,6 +229,9 @@ class ProjectSupervisor extends Disposable {
 
   private act(result: TickResult): void {
     const { decision } = result;
+    const refusal = refusalBoundary(decision);
+    const st = result.snapshot.state;
+    if (refusal && st.kind === 'ok') this.snapshots?.recorderFor(this.project)?.background(refusal, st.raw);
     this.lastAction = { verdict: decision.verdict, at: Date.now(), detail: decision.detail };
     // A child started for this decision: tracked by the seat (its log, its pid, its exit).
     if (result.child && decision.spawn) {
@@ -243,6 +252,11 @@ class ProjectSupervisor extends Disposable {
     this.view = { project: this.project, snapshot, decision, mode, lastAction: this.lastAction, watch: mode === 'deferred' ? this.watch
       : undefined, updatedAt: Date.now() };
     this.seat.sawState(this.project.root, snapshot.state.kind === 'ok' ? snapshot.state.raw : undefined);
+    // The run's first activation seen, and its end (a roll or an api_error stop is the loop's own boundary).
+    if (mode !== 'untrusted' && snapshot.state.kind === 'ok') {
+      const loopHandles = mode === 'deferred' || (mode === 'auto' && decision.kind !== 'manual' && decision.kind !== 'kill_switch');
+      this.snapshots?.recorderFor(this.project)?.observe(snapshot.state.raw, loopHandles);
+    }
     this.logChange(decision, mode);
     this.onView(this.view);
   }
@@ -316,9 +330,11 @@ export interface SupervisorTestApi {
 }
 
 /** One supervisor per project, rebuilt as projects come and go; trust and settings changes re-decide at once. */
-export function registerSupervisors(ctx: LeopoldContext, seat: Seat): { hub: SupervisorHub; test: SupervisorTestApi } {
+export function registerSupervisors(ctx: LeopoldContext, seat: Seat, snapshots?: SnapshotRecorders):
+  { hub: SupervisorHub; test: SupervisorTestApi } {
   const changed = new vscode.EventEmitter<SupervisorView>();
-  const supervisors = ctx.registry.follow((p) => new ProjectSupervisor(ctx, p, seat, (v) => changed.fire(v)), (_p, s) => s.dispose());
+  const supervisors = ctx.registry.follow((p) => new ProjectSupervisor(ctx, p, seat, (v) => changed.fire(v), snapshots),
+    (_p, s) => s.dispose());
   const refresh = async (project?: LeopoldProject) => {
     await Promise.all([...supervisors.values()].filter((s) => !project || s.project === project).map((s) => s.schedule()));
   };

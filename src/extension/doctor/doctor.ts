@@ -37,6 +37,7 @@ import type { RunViews } from '../control/runView';
 import { uiLocale } from '../foundation/locale';
 import type { OpenCheckpoints } from '../checkpoint/openCheckpoints';
 import { firstRunInput } from './doctorFirstRun';
+import type { SnapshotRecorders } from '../snapshots/recorders';
 
 export const DOCTOR_SCHEME = 'leopold-doctor';
 export const DOCTOR_URI = vscode.Uri.from({ scheme: DOCTOR_SCHEME, path: '/Leopold Doctor.txt' });
@@ -93,6 +94,7 @@ class Doctor extends Disposable {
 
   constructor(
     private readonly ctx: LeopoldContext, private readonly open: OpenCheckpoints, hub?: SupervisorHub, private readonly views?: RunViews,
+    private readonly snapshots?: SnapshotRecorders,
   ) {
     super();
     this._register(this.diagnostics);
@@ -246,7 +248,7 @@ class Doctor extends Disposable {
   async run(): Promise<string> {
     this.runs++;
     // The first-run block (doctorFirstRun.ts) only when asked: it may start `claude --version`.
-    const firstRun = await firstRunInput(this.ctx).catch((err) => {
+    const firstRun = await firstRunInput(this.ctx, this.snapshots).catch((err) => {
       this.ctx.log.error(`doctor first-run checks: ${String(err)}`);
       return undefined;
     });
@@ -283,8 +285,10 @@ export interface DoctorTestApi {
   }[];
 }
 
-export function registerDoctor(ctx: LeopoldContext, open: OpenCheckpoints, hub?: SupervisorHub, views?: RunViews): DoctorTestApi {
-  const doctor = new Doctor(ctx, open, hub, views);
+export function registerDoctor(
+  ctx: LeopoldContext, open: OpenCheckpoints, hub?: SupervisorHub, views?: RunViews, snapshots?: SnapshotRecorders,
+): DoctorTestApi {
+  const doctor = new Doctor(ctx, open, hub, views, snapshots);
   ctx.extension.subscriptions.push(
     doctor,
     vscode.commands.registerCommand('leopold.doctor', () => doctor.run()),

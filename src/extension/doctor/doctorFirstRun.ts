@@ -7,10 +7,31 @@ import type { LeopoldContext } from '../foundation/context';
 import { binariesFor } from '../control/supervisor';
 import { agentVersion, isExecutableFile, resolveAgentBinary } from '../../core/continuity/spawn';
 import { listWatchProcesses, watchesFor } from '../control/watchProcesses';
-import type { AgentProbe, FirstRunInput } from '../../core/doctor';
+import type { AgentProbe, FirstRunInput, SnapshotsProbe } from '../../core/doctor';
+import { findGit } from '../../core/snapshots/git';
+import { duBytes, storeDirFor } from '../../core/snapshots/store';
+import { snapshotSettings, type SnapshotRecorders } from '../snapshots/recorders';
 import { recordedHarness } from '../../core/continuity/harness';
 
-export async function firstRunInput(ctx: LeopoldContext): Promise<FirstRunInput> {
+/** Per project: snapshots on or off, where, how big, git found, the newest recording's failure (issue 32). */
+async function snapshotsProbes(ctx: LeopoldContext, recorders?: SnapshotRecorders): Promise<SnapshotsProbe[]> {
+  return Promise.all(ctx.registry.projects.map(async (p): Promise<SnapshotsProbe> => {
+    const s = snapshotSettings(p.folder);
+    if (!s.enabled) return { project: p.name, state: 'off' };
+    if (!ctx.isTrusted()) return { project: p.name, state: 'untrusted' };
+    let git: string;
+    try {
+      git = await findGit(process.env);
+    } catch (err) {
+      return { project: p.name, state: 'no-git', error: (err as Error).message };
+    }
+    const { dir } = await storeDirFor(p.root, s.root);
+    const last = recorders?.recorderFor(p)?.last;
+    return { project: p.name, state: 'on', dir, bytes: await duBytes(dir), git, error: last?.error };
+  }));
+}
+
+export async function firstRunInput(ctx: LeopoldContext, recorders?: SnapshotRecorders): Promise<FirstRunInput> {
   const trusted = ctx.isTrusted();
   const projects = ctx.registry.projects;
   const bins = projects[0] ? binariesFor(projects[0].folder) : { claude: 'claude', codex: 'codex' };
@@ -35,6 +56,7 @@ export async function firstRunInput(ctx: LeopoldContext): Promise<FirstRunInput>
   return {
     trusted,
     agents,
+    snapshots: await snapshotsProbes(ctx, recorders),
     harnesses,
     projects: await Promise.all(projects.map(async (p) => ({
       name: p.name,

@@ -231,3 +231,30 @@ describe('issue 15: the Doctor\'s first-run block (core/doctor firstRunFindings,
     assert.match(pt[2], /^ {2}\[ok\] {3}\(Leopold para VS Code\) claude encontrado: \/usr\/bin\/claude — 2\.0\.14$/);
   });
 });
+
+describe('issue 32: the Doctor\'s snapshots line (core/doctor firstRunFindings)', () => {
+  it('says on/off, where, how big, git found, the last failure, and that Restricted Mode records none — in both languages', () => {
+    const input = {
+      trusted: true, agents: [], projects: [],
+      snapshots: [
+        { project: 'app', state: 'on' as const, dir: '/s/ab12', bytes: 3 * 1024 * 1024, git: '/usr/bin/git' },
+        { project: 'off', state: 'off' as const },
+        { project: 'ro', state: 'untrusted' as const },
+        { project: 'nogit', state: 'no-git' as const, error: 'git was not found, so no snapshots are taken (no git on PATH)' },
+        { project: 'bad', state: 'on' as const, dir: '/s/cd34', bytes: 0, git: '/usr/bin/git', error: 'git add failed (exit 128): fatal: x' },
+      ],
+    };
+    const lines = renderFirstRun(firstRunFindings(input), DOCTOR_EN);
+    assert.deepStrictEqual(lines.slice(2), [
+      '  [ok]   (Leopold for VS Code) app: snapshots on — /s/ab12, 3.0 MB, git /usr/bin/git',
+      '  [skip] (Leopold for VS Code) off: snapshots off (leopold.snapshots.enabled) — window reviews come from the transcript',
+      '  [skip] (Leopold for VS Code) ro: no snapshots in Restricted Mode (git is a process) — window reviews come from the transcript',
+      '  [warn] (Leopold for VS Code) nogit: snapshots on, but git was not found (git was not found, so no snapshots are taken (no git on ' +
+        'PATH)) — window reviews come from the transcript',
+      '  [warn] (Leopold for VS Code) bad: snapshots on — /s/cd34, 0.0 MB; the last one could not be recorded: git add failed (exit 128): ' +
+        'fatal: x',
+    ]);
+    const pt = renderFirstRun(firstRunFindings(input, 'pt-br'), doctorStringsFor('pt-br'), 'pt-br');
+    assert.match(pt[2], /app: snapshots ligados — \/s\/ab12, 3\.0 MB, git \/usr\/bin\/git$/);
+  });
+});

@@ -1,0 +1,68 @@
+// One snapshot recorder per Leopold project (core/snapshots/recorder.ts), behind `leopold.snapshots.enabled` and
+// Workspace Trust: in Restricted Mode nothing is recorded (git is a process). Where the store lives and how big it may
+// grow are machine settings (`leopold.snapshots.directory`, `.maxStorageMB`, `.maxFileMB`), read from the user's or
+// the remote machine's settings only (`inspect().globalValue`): a repository's `.vscode/settings.json` never chooses
+// where this extension writes. Without `leopold.snapshots.directory` the store is the per-user state folder that
+// `leopold-status` finds too (`$LEOPOLD_SNAPSHOTS_DIR`, else `$XDG_STATE_HOME/leopold/snapshots`).
+import * as vscode from 'vscode';
+import type { LeopoldContext } from '../foundation/context';
+import type { LeopoldProject } from '../foundation/projects';
+import { SnapshotRecorder } from '../../core/snapshots/recorder';
+import { DEFAULT_SIZE_CAP_BYTES, DEFAULT_STORAGE_CAP_BYTES, snapshotsRoot } from '../../core/snapshots/store';
+
+const MB = 1024 * 1024;
+
+export interface SnapshotSettings {
+  enabled: boolean;
+  root: string;
+  storageCapBytes: number;
+  sizeCapBytes: number;
+}
+
+function machineNumber(key: string, fallback: number): number {
+  const v = vscode.workspace.getConfiguration('leopold').inspect<number>(key)?.globalValue;
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v * MB : fallback;
+}
+
+/** The snapshot settings for a project's folder. */
+export function snapshotSettings(folder?: vscode.WorkspaceFolder): SnapshotSettings {
+  const dir = vscode.workspace.getConfiguration('leopold').inspect<string>('snapshots.directory')?.globalValue;
+  return {
+    enabled: vscode.workspace.getConfiguration('leopold', folder?.uri).get<boolean>('snapshots.enabled', true) !== false,
+    root: typeof dir === 'string' && dir.trim().startsWith('/') ? dir.trim() : snapshotsRoot(process.env),
+    storageCapBytes: machineNumber('snapshots.maxStorageMB', DEFAULT_STORAGE_CAP_BYTES),
+    sizeCapBytes: machineNumber('snapshots.maxFileMB', DEFAULT_SIZE_CAP_BYTES),
+  };
+}
+
+export class SnapshotRecorders {
+  private readonly byRoot = new Map<string, { key: string; recorder: SnapshotRecorder }>();
+
+  constructor(private readonly ctx: LeopoldContext) {}
+
+  /** The project's recorder, or none (switched off, or an untrusted workspace). Rebuilt when the settings change. */
+  recorderFor(project: LeopoldProject): SnapshotRecorder | undefined {
+    if (!this.ctx.isTrusted()) return undefined;
+    const s = snapshotSettings(project.folder);
+    if (!s.enabled) return undefined;
+    const key = `${s.root}|${s.storageCapBytes}|${s.sizeCapBytes}`;
+    const had = this.byRoot.get(project.root);
+    if (had?.key === key) return had.recorder;
+    const recorder = new SnapshotRecorder({
+      projectDir: project.root, root: s.root, sizeCapBytes: s.sizeCapBytes, storageCapBytes: s.storageCapBytes,
+      log: (level, line) => this.ctx.log[level](`${project.name}: ${line}`),
+    });
+    this.byRoot.set(project.root, { key, recorder });
+    return recorder;
+  }
+
+  /** Every recorder made so far (the doctor, the tests). */
+  all(): SnapshotRecorder[] {
+    return [...this.byRoot.values()].map((e) => e.recorder);
+  }
+
+  /** Waits for every recording started so far. */
+  async idle(): Promise<void> {
+    await Promise.all(this.all().map((r) => r.idle()));
+  }
+}

@@ -1,0 +1,248 @@
+// Taking windows back (issue 32): Revert Window N (that window's changes), Rewind to Before Window N (windows N to
+// now), Revert File (one file of a window). Each builds its plan from the snapshots (core/snapshots/plan.ts), shows it
+// as a preview — per file: restore, delete, recreate, merge or conflict, and why — and writes nothing until the person
+// confirms. Conflicts are listed and never written. A file with unsaved changes in an editor is left alone. The write
+// goes through `applyPlan` (atomic, never through a link, a file changed since the plan skipped). Refused while the
+// run is live (Stop now is offered) and in Restricted Mode. The run is the project's newest one with snapshots, as for
+// `leopold-status --rewind`. Delete Snapshots removes a project's store.
+import * as vscode from 'vscode';
+import { join } from 'node:path';
+import type { LeopoldContext } from '../foundation/context';
+import type { LeopoldProject } from '../foundation/projects';
+import { pickProject } from '../foundation/projectPicker';
+import { inert } from '../foundation/untrusted';
+import { requireTrust } from '../control/runActions';
+import type { Seat } from '../control/seat';
+import { targetOf } from '../review/review';
+import { applyPlan, NoSnapshotError, planRevert, planRewind, type ApplyOutcome, type Plan, type PlanItem } from '../../core/snapshots/plan';
+import { SnapshotStore } from '../../core/snapshots/store';
+import { snapshotSettings, type SnapshotRecorders } from './recorders';
+
+export type TakeBackKind = 'revert' | 'rewind' | 'file';
+
+export interface TakeBackTestApi {
+  /** The plan a command would preview (files with action and reason); an error's message when there is none. */
+  plan(root: string, kind: TakeBackKind, window: number, path?: string): Promise<{ files: { path: string; action: string }[] } | string>;
+  /** Runs a command with the preview answered: every writable file chosen, and the confirmation given. */
+  run(root: string, kind: TakeBackKind, window: number, path?: string): Promise<ApplyOutcome[] | string>;
+}
+
+/** The action as people read it. */
+export function actionText(a: PlanItem['action']): string {
+  switch (a) {
+    case 'restore': return vscode.l10n.t('restore');
+    case 'delete': return vscode.l10n.t('delete');
+    case 'recreate': return vscode.l10n.t('recreate');
+    case 'merge': return vscode.l10n.t('merge');
+    case 'conflict': return vscode.l10n.t('conflict');
+  }
+}
+
+/** The plan's reason in the person's language where it is one of the plan's fixed phrases. */
+export function reasonText(reason: string): string {
+  switch (reason) {
+    case 'created by the window and unchanged since': return vscode.l10n.t('created by the window and unchanged since');
+    case 'deleted by the window': return vscode.l10n.t('deleted by the window');
+    case 'changed by the window and unchanged since': return vscode.l10n.t('changed by the window and unchanged since');
+    case 'deleted since the window; left deleted': return vscode.l10n.t('deleted since the window; left deleted');
+    case 'created by the window and changed since; not deleted':
+      return vscode.l10n.t('created by the window and changed since; not deleted');
+    case 'deleted by the window and created again since; left as it is':
+      return vscode.l10n.t('deleted by the window and created again since; left as it is');
+    case 'a link changed since; links are not merged': return vscode.l10n.t('a link changed since; links are not merged');
+    case 'changed since by someone else; the window\'s change is taken out and the rest kept':
+      return vscode.l10n.t('changed since by someone else; the window\'s change is taken out and the rest kept');
+    case 'changed since the plan was made; left as it is': return vscode.l10n.t('changed since the plan was made; left as it is');
+    default: return reason;
+  }
+}
+
+interface Chosen { project: LeopoldProject; window: number; path?: string }
+
+class TakeBack {
+  constructor(private readonly ctx: LeopoldContext, private readonly seat: Seat, private readonly recorders: SnapshotRecorders) {}
+
+  /** The store of a project (the recorder's, so its settings), opened even where recording is switched off. */
+  private async store(project: LeopoldProject): Promise<SnapshotStore> {
+    const recorder = this.recorders.recorderFor(project);
+    if (recorder) return recorder.open();
+    const s = snapshotSettings(project.folder);
+    return SnapshotStore.open({ projectDir: project.root, root: s.root, sizeCapBytes: s.sizeCapBytes });
+  }
+
+  async plan(project: LeopoldProject, kind: TakeBackKind, window: number, path?: string): Promise<{ store: SnapshotStore; plan: Plan }> {
+    const store = await this.store(project);
+    const all = await store.list();
+    if (!all.length) throw new NoSnapshotError(vscode.l10n.t('no snapshots were recorded for this project'));
+    const run = all.reduce((a, b) => (b.takenMs >= a.takenMs ? b : a)).run;
+    const scope = path !== undefined ? { under: path } : {};
+    const plan = kind === 'rewind' ? await planRewind(store, run, window, scope) : await planRevert(store, run, window, scope);
+    return { store, plan };
+  }
+
+  /** The run is live (its state is active, or an agent this editor started still runs): nothing is taken back. */
+  private live(project: LeopoldProject): boolean {
+    const st = project.model.snapshot.continuity.state;
+    const active = st.kind === 'ok' && st.raw.active === true;
+    return active || this.seat.registry.forProject(project.root).some((c) => !c.exit);
+  }
+
+  async choose(arg: unknown, kind: TakeBackKind): Promise<Chosen | undefined> {
+    const t = targetOf(arg);
+    const uri = arg instanceof vscode.Uri ? arg : undefined;
+    const project = t ? this.ctx.registry.projects.find((p) => p.root === t.root)
+      : uri ? this.ctx.registry.projects.find((p) => uri.fsPath === p.root || uri.fsPath.startsWith(`${p.root}/`))
+      : await pickProject(this.ctx.registry, arg, vscode.l10n.t('Which Leopold project?'));
+    if (!project) return undefined;
+    if (t?.run !== undefined) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: only the current run\'s windows can be taken back.'));
+      return undefined;
+    }
+    let window = t?.window;
+    if (window === undefined) {
+      const typed = await vscode.window.showInputBox({
+        prompt: kind === 'rewind' ? vscode.l10n.t('Rewind to before which window?') : vscode.l10n.t('Which window?'),
+        validateInput: (v) => (/^[1-9]\d{0,5}$/.test(v.trim()) ? undefined : vscode.l10n.t('A window number (1, 2, 3…)')),
+      });
+      if (!typed) return undefined;
+      window = Number(typed.trim());
+    }
+    let path = typeof (arg as { path?: unknown })?.path === 'string' && !uri ? (arg as { path: string }).path : undefined;
+    if (uri && uri.fsPath !== project.root) path = uri.fsPath.slice(project.root.length + 1);
+    return { project, window, path };
+  }
+
+  /** The whole command: choose, plan, preview, confirm, write, report. `answer` skips the questions (tests). */
+  async run(arg: unknown, kind: TakeBackKind, answer = false): Promise<ApplyOutcome[] | string | undefined> {
+    const title = kind === 'revert' ? vscode.l10n.t('Revert Window') : kind === 'rewind' ? vscode.l10n.t('Rewind to Before Window')
+      : vscode.l10n.t('Revert File');
+    if (!this.ctx.isTrusted()) {
+      requireTrust(this.ctx, title);
+      return 'untrusted';
+    }
+    const chosen = await this.choose(arg, kind);
+    if (!chosen) return undefined;
+    const { project, window } = chosen;
+    if (this.live(project)) {
+      const stop = vscode.l10n.t('Stop Now');
+      const pick = answer ? undefined : await vscode.window.showWarningMessage(
+        vscode.l10n.t('Leopold: the run is live — an agent could write while files are taken back. Stop it first.'), stop);
+      if (pick === stop) void vscode.commands.executeCommand('leopold.stopNow', project.root);
+      return 'live';
+    }
+    let path = chosen.path;
+    let planned: { store: SnapshotStore; plan: Plan };
+    try {
+      if (kind === 'file' && path === undefined) {
+        const whole = await this.plan(project, 'revert', window);
+        const pick = await vscode.window.showQuickPick(whole.plan.files.map((f) => ({ label: inert(f.path),
+          description: `${actionText(f.action)} — ${reasonText(f.reason)}`, path: f.path })),
+        { placeHolder: vscode.l10n.t('Which file of window {0}?', window) });
+        if (!pick) return undefined;
+        path = pick.path;
+      }
+      planned = await this.plan(project, kind === 'rewind' ? 'rewind' : 'revert', window, path);
+    } catch (err) {
+      const why = (err as Error).message;
+      this.ctx.log.warn(`${project.name}: ${title} ${window}: ${why}`);
+      if (!answer) {
+        void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: {0} {1} is not possible — {2}', title, window, inert(why)));
+      }
+      return why;
+    }
+    return this.previewAndApply(project, title, planned, answer);
+  }
+
+  private async previewAndApply(project: LeopoldProject, title: string, planned: { store: SnapshotStore; plan: Plan }, answer: boolean):
+    Promise<ApplyOutcome[] | string | undefined> {
+    const { store, plan } = planned;
+    const dirty = new Set(vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file')
+      .map((d) => d.uri.fsPath));
+    const unsaved = (f: PlanItem) => dirty.has(join(project.root, f.path));
+    const writable = plan.files.filter((f) => f.action !== 'conflict' && !unsaved(f));
+    const leftAlone = plan.files.filter((f) => f.action === 'conflict' || unsaved(f));
+    if (!plan.files.length) {
+      if (!answer) void vscode.window.showInformationMessage(vscode.l10n.t('Leopold: {0} {1} — nothing to take back.', title, plan.window));
+      return [];
+    }
+    let selected = writable;
+    if (!answer) {
+      type Item = vscode.QuickPickItem & { file?: PlanItem };
+      const items: Item[] = [
+        ...writable.map((f) => ({ label: `${actionText(f.action)}: ${inert(f.path)}`, detail: reasonText(f.reason), picked: true,
+          file: f })),
+        ...(leftAlone.length ? [{ label: vscode.l10n.t('Left as they are'), kind: vscode.QuickPickItemKind.Separator }] : []),
+        ...leftAlone.map((f) => ({ label: `$(warning) ${actionText('conflict')}: ${inert(f.path)}`,
+          detail: unsaved(f) ? vscode.l10n.t('unsaved changes in an editor; left as it is') : reasonText(f.reason) })),
+      ];
+      const picks = await vscode.window.showQuickPick(items, { canPickMany: true, ignoreFocusOut: true,
+        title: vscode.l10n.t('{0} {1}: the plan (.leopold/, the plan and the checkpoint are not changed)', title, plan.window),
+        placeHolder: vscode.l10n.t('Choose the files to write; conflicts are listed and never written') });
+      if (!picks) return undefined;
+      selected = picks.map((p) => p.file).filter((f): f is PlanItem => !!f && f.action !== 'conflict');
+      if (!selected.length) return undefined;
+      const go = vscode.l10n.t('Write');
+      const question = vscode.l10n.t('Leopold: {1} {2} — write the chosen files ({0})?', selected.length, title, plan.window);
+      const detail = vscode.l10n.t('Files changed since the plan was made are skipped, never overwritten.');
+      const ok = await vscode.window.showWarningMessage(question, { modal: true, detail }, go);
+      if (ok !== go) return undefined;
+    }
+    const outcomes = await applyPlan(store, { ...plan, files: selected });
+    const done = outcomes.filter((o) => o.done).length;
+    const skipped = outcomes.filter((o) => !o.done);
+    this.ctx.log.info(`${project.name}: ${plan.kind} window ${plan.window}: ${done} written` +
+      `${skipped.length ? `; left: ${skipped.map((o) => `${o.path} (${o.reason})`).join('; ')}` : ''}` +
+      `${leftAlone.length ? `; conflicts left as they are: ${leftAlone.map((f) => f.path).join(', ')}` : ''}`);
+    if (!answer) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Leopold: {0} {1} — written: {2}; left as they are: {3}.', title,
+        plan.window, done, skipped.length + leftAlone.length));
+    }
+    return outcomes;
+  }
+
+  /** Leopold: Delete Snapshots… — a project's whole store, after asking. */
+  async deleteAll(arg: unknown): Promise<boolean> {
+    if (!this.ctx.isTrusted()) return requireTrust(this.ctx, vscode.l10n.t('Delete Snapshots'));
+    const project = await pickProject(this.ctx.registry, arg, vscode.l10n.t('Which Leopold project?'));
+    if (!project) return false;
+    const store = await this.store(project).catch((err: Error) => {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Leopold: {0}', inert(err.message)));
+      return undefined;
+    });
+    if (!store) return false;
+    const mb = ((await store.sizeBytes()) / (1024 * 1024)).toFixed(1);
+    const go = vscode.l10n.t('Delete');
+    const question = vscode.l10n.t('Delete every snapshot of {0} ({1} MB in {2})?', inert(project.name), mb, inert(store.dir));
+    const detail =
+      vscode.l10n.t('Windows recorded so far can no longer be reviewed exactly or taken back. The project itself is not touched.');
+    const ok = await vscode.window.showWarningMessage(question, { modal: true, detail }, go);
+    if (ok !== go) return false;
+    await store.deleteAll();
+    this.ctx.log.info(`${project.name}: snapshots deleted (${mb} MB, ${store.dir})`);
+    return true;
+  }
+}
+
+export function registerTakeBack(ctx: LeopoldContext, seat: Seat, recorders: SnapshotRecorders): TakeBackTestApi {
+  const t = new TakeBack(ctx, seat, recorders);
+  ctx.extension.subscriptions.push(
+    vscode.commands.registerCommand('leopold.revertWindow', (arg?: unknown) => t.run(arg, 'revert')),
+    vscode.commands.registerCommand('leopold.rewindToWindow', (arg?: unknown) => t.run(arg, 'rewind')),
+    vscode.commands.registerCommand('leopold.revertFile', (arg?: unknown) => t.run(arg, 'file')),
+    vscode.commands.registerCommand('leopold.deleteSnapshots', (arg?: unknown) => t.deleteAll(arg)),
+  );
+  const projectOf = (root: string) => ctx.registry.projects.find((p) => p.root === root);
+  return {
+    plan: async (root, kind, window, path) => {
+      const p = projectOf(root);
+      if (!p) return 'no such project';
+      try {
+        const { plan } = await t.plan(p, kind === 'rewind' ? 'rewind' : 'revert', window, path);
+        return { files: plan.files.map((f) => ({ path: f.path, action: f.action })) };
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+    run: async (root, kind, window, path) => (await t.run({ root, window, path }, kind, true)) ?? 'cancelled',
+  };
+}

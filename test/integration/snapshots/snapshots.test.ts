@@ -1,0 +1,155 @@
+// Snapshots at the window boundaries (issue 32) in the real workbench, with a real relaunched agent: a fake `claude`
+// (written here, chosen through the user's leopold.claude.path) that, as window 2, edits with `sed -i`, runs a
+// "generator", moves a file and writes a binary one. The roll's snapshot must be the tree window 1 left (taken before
+// that agent is spawned); after the run a person edits a file the agent changed, and Revert Window 2 keeps the edit.
+import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import * as vscode from 'vscode';
+import { leopold, testFolders, waitFor } from '../helpers';
+import { claudeTranscript, readState, rolled, stamp, writeState } from '../supervisorUtil';
+
+const AGENT = `#!/usr/bin/env bash
+sed -i 's/^two$/TWO/' b.txt
+printf 'generated\\n' > gen.txt
+mv c.txt c2.txt
+printf '\\000\\001\\002' > bin.dat
+# Reactivates the run as /leopold-run does (so the seat never records an early exit racing the test's writes).
+w=$(sed -n 's/.*"windows":\\([0-9]*\\).*/\\1/p' .leopold/state.json)
+printf '{"active":true,"windows":%s,"started_at":"%s"}' "\${w:-1}" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" > .leopold/state.json.agent-tmp
+mv .leopold/state.json.agent-tmp .leopold/state.json
+echo done > .agent-done
+exit 0
+`;
+
+const lines = (...xs: string[]) => xs.map((x) => `${x}\n`).join('');
+
+suite('snapshots at the window boundaries (trusted, a fake claude from user settings)', () => {
+  let api: Record<string, any>;
+  let folder: string;
+  let transcript: string;
+  const file = (p: string) => path.join(folder, p);
+  const read = (p: string) => fs.readFileSync(file(p), 'utf8');
+  const snaps = async () => {
+    const store = await api.snapshots.recorders()[0].open();
+    return (await store.list()) as { run: string; window: number; edge: string; reason: string; commit: string }[];
+  };
+  const treeOf = async (commit: string) => {
+    const store = await api.snapshots.recorders()[0].open();
+    return execFileSync(store.ctx.git, ['ls-tree', '-r', '--name-only', commit], { env: { GIT_DIR: store.dir, PATH: process.env.PATH } })
+      .toString('utf8').split('\n').filter(Boolean).sort();
+  };
+
+  suiteSetup(async () => {
+    [folder] = testFolders();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snapshots-agent-'));
+    const agent = path.join(dir, 'claude');
+    fs.writeFileSync(agent, AGENT, { mode: 0o755 });
+    transcript = claudeTranscript();
+    fs.writeFileSync(file('a.txt'), lines('one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'));
+    fs.writeFileSync(file('b.txt'), lines('one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'));
+    fs.writeFileSync(file('c.txt'), 'c\n');
+    api = await leopold();
+    await vscode.workspace.getConfiguration('leopold').update('claude.path', agent, vscode.ConfigurationTarget.Global);
+    assert.strictEqual(vscode.workspace.isTrusted, true);
+  });
+
+  suiteTeardown(async () => {
+    await vscode.workspace.getConfiguration('leopold').update('claude.path', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  test('a stop seen first records nothing; the first activation seen records window 1\'s start', async () => {
+    await api.supervisor.tick();
+    await api.snapshots.idle();
+    assert.deepStrictEqual(api.snapshots.recorders().length ? await snaps() : [], []);
+    writeState(folder, { active: true, started_at: stamp(5), transcript_path: transcript });
+    await waitFor('window 1\'s start recorded', async () => (await api.snapshots.idle(), api.snapshots.recorders().length
+      && (await snaps()).length === 1 ? true : undefined), 20_000);
+    assert.deepStrictEqual((await snaps()).map((s) => `${s.window}/${s.edge}/${s.reason}`), ['1/start/activation']);
+  });
+
+  test('a roll: recorded before the relaunched agent is spawned; the run\'s end recorded when it stops', async () => {
+    // Window 1's work.
+    fs.writeFileSync(file('a.txt'), lines('one', 'two', 'THREE', 'four', 'five', 'six', 'seven', 'eight'));
+    fs.writeFileSync(file('new.txt'), 'made in window 1\n');
+    writeState(folder, rolled(transcript, { started_at: stamp(5), windows: 2 }));
+    await waitFor('the relaunched agent to finish', () => fs.existsSync(file('.agent-done')) || undefined, 20_000);
+    await api.snapshots.idle();
+    const s = await snaps();
+    assert.deepStrictEqual(s.map((x) => `${x.window}/${x.edge}/${x.reason}`).sort(), ['1/end/roll', '1/start/activation', '2/start/roll']);
+    const end1 = s.find((x) => x.window === 1 && x.edge === 'end')!;
+    const tree = await treeOf(end1.commit);
+    for (const p of ['gen.txt', 'bin.dat', 'c2.txt', '.agent-done']) assert.ok(!tree.includes(p), `${p} (the new agent's) is in window 1's end`);
+    assert.ok(tree.includes('c.txt') && tree.includes('new.txt'));
+    assert.ok(!tree.some((p) => p.startsWith('.leopold/')));
+    // Window 2 activated (the agent did), then the run ends.
+    assert.strictEqual(readState(folder).active, true);
+    await api.supervisor.tick();
+    writeState(folder, { ...readState(folder), active: false, stopped_reason: 'plan_complete', stopped_at: stamp(0) });
+    await waitFor('the run\'s end recorded', async () => (await api.snapshots.idle(),
+      (await snaps()).some((x) => x.window === 2 && x.edge === 'end') || undefined), 20_000);
+    assert.strictEqual((await snaps()).find((x) => x.window === 2 && x.edge === 'end')!.reason, 'end');
+  });
+
+  test('Revert Window 2 takes back sed -i, the generator, the move and the binary file; a person\'s later edit is kept', async () => {
+    // A person, after the run: an edit of b.txt far from the agent's line (a clean merge).
+    fs.writeFileSync(file('b.txt'), lines('one', 'TWO', 'three', 'four', 'five', 'six', 'seven', 'EIGHT by a person'));
+    const plan = await api.snapshots.takeBack.plan(folder, 'revert', 2);
+    assert.notStrictEqual(typeof plan, 'string', String(plan));
+    const actions = Object.fromEntries(plan.files.map((f: { path: string; action: string }) => [f.path, f.action]));
+    assert.deepStrictEqual(actions, { '.agent-done': 'delete', 'b.txt': 'merge', 'bin.dat': 'delete', 'c.txt': 'recreate', 'c2.txt': 'delete',
+      'gen.txt': 'delete' });
+    const outcomes = await api.snapshots.takeBack.run(folder, 'revert', 2);
+    assert.ok(Array.isArray(outcomes), String(outcomes));
+    assert.ok(outcomes.every((o: { done: boolean }) => o.done), JSON.stringify(outcomes));
+    assert.strictEqual(read('b.txt'), lines('one', 'two', 'three', 'four', 'five', 'six', 'seven', 'EIGHT by a person'));
+    assert.strictEqual(read('c.txt'), 'c\n');
+    for (const p of ['gen.txt', 'bin.dat', 'c2.txt']) assert.ok(!fs.existsSync(file(p)), `${p} still there`);
+    // Window 1's work is untouched.
+    assert.strictEqual(read('new.txt'), 'made in window 1\n');
+  });
+
+  test('Rewind to Before Window 1: a file changed since in a conflicting way is listed as a conflict and not written', async () => {
+    // A person rewrites the very line window 1 changed.
+    fs.writeFileSync(file('a.txt'), lines('one', 'two', 'three by a person', 'four', 'five', 'six', 'seven', 'eight'));
+    const before = read('a.txt');
+    const plan = await api.snapshots.takeBack.plan(folder, 'rewind', 1);
+    assert.strictEqual(plan.files.find((f: { path: string }) => f.path === 'a.txt')?.action, 'conflict', JSON.stringify(plan));
+    const outcomes = await api.snapshots.takeBack.run(folder, 'rewind', 1);
+    assert.ok(Array.isArray(outcomes), String(outcomes));
+    // A conflict is never selectable: not written, and the file is as the person left it.
+    assert.ok(!outcomes.some((o: { path: string }) => o.path === 'a.txt'), JSON.stringify(outcomes));
+    assert.strictEqual(read('a.txt'), before);
+    assert.ok(!fs.existsSync(file('new.txt')), 'new.txt (created by window 1, unchanged since) is deleted');
+  });
+
+  test('Resume records the stopped window before its agent starts', async () => {
+    fs.rmSync(file('.agent-done'), { force: true });
+    fs.writeFileSync(file('c.txt'), 'c\n');
+    writeState(folder, { active: false, stopped_reason: 'user_stop', windows: 2, started_at: stamp(60), transcript_path: transcript });
+    // The stop is the run's end (recorded when seen); Resume's recording of the same window comes after it (last wins).
+    const runs = new Set((await snaps()).map((x) => x.run));
+    await waitFor('the stop recorded', async () => (await api.supervisor.tick(), await api.snapshots.idle(),
+      (await snaps()).some((x) => !runs.has(x.run) && x.edge === 'end') || undefined), 20_000);
+    const result = await api.runActions.resumeRun(folder, 'headless');
+    assert.strictEqual(result.outcome, 'headless', JSON.stringify(result));
+    await waitFor('the resumed agent to finish', () => fs.existsSync(file('.agent-done')) || undefined, 20_000);
+    await api.snapshots.idle();
+    const resumed = (await snaps()).filter((x) => x.reason === 'resume');
+    assert.strictEqual(resumed.length, 1, JSON.stringify(await snaps()));
+    const tree = await treeOf(resumed[0].commit);
+    assert.ok(!tree.includes('.agent-done') && !tree.includes('gen.txt'), 'the resumed agent\'s files are not in the stopped window\'s end');
+    assert.ok(tree.includes('c.txt'));
+  });
+
+  test('refused while the run is live, and in the doctor the snapshots line says where and how big', async () => {
+    writeState(folder, { ...readState(folder), active: true, started_at: stamp(0) });
+    await waitFor('the model to see the run live', async () => (await api.supervisor.tick(),
+      api.supervisor.view(folder)?.snapshot.state.raw?.active === true) || undefined, 10_000);
+    assert.strictEqual(await api.snapshots.takeBack.run(folder, 'revert', 2), 'live');
+    const text: string = await api.doctor.run();
+    assert.match(text, /snapshots on — .*snapshots.*, \d+\.\d MB, git \//);
+  });
+});
