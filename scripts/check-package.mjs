@@ -1,7 +1,7 @@
 // Packages the .vsix and checks it the way a user's VS Code and the Marketplace / Open VSX would see it: a manifest
 // that says only true things (no repository, homepage or bugs URL that is not known to exist, Marketplace categories,
 // a banner, the engines minimum), the CHANGELOG's pre-release rule applied to the version, every walkthrough file
-// shipped, every README picture shipped, under 608 KB, only allow-listed files, and accepted offline by
+// shipped, every README picture shipped, under 640 KB, only allow-listed files, and accepted offline by
 // `code-server --install-extension` with the right id and version. Then, in a fresh profile with the installed
 // extension (as a user has it): the language server answers on the demo's CHECKPOINT.md, the walkthrough opens with
 // its images loaded, the extension's page opens and shows the README with no broken image, and the installed README's
@@ -60,9 +60,9 @@ if (!walkthroughFiles.length) fail('package.json contributes no walkthrough');
 
 execFileSync('npm', ['run', '-s', 'package', ...(preRelease ? ['--', '--pre-release'] : [])], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 const size = statSync(vsix).size;
-// 608 KB: the review's webview (dist/review.js: the @vscode-elements components it uses and 15 codicons) added ~8 KB;
-// with the review's worker the .vsix measured 622,379 bytes (of 622,592).
-const BUDGET_KB = 608;
+// 640 KB: the review's webview (dist/review.js: the @vscode-elements components it uses and 15 codicons) added ~8 KB,
+// the review's worker ~3 KB, the snapshots' recording and take-back commands ~12 KB: 634,574 bytes on 2026-12-06.
+const BUDGET_KB = 640;
 if (size > BUDGET_KB * 1024) fail(`${vsix} is ${size} bytes, over its ${BUDGET_KB} KB budget`);
 const listing = execFileSync('unzip', ['-Z1', vsix]).toString().trim().split('\n');
 const shipped = listing.filter((f) => f.startsWith('extension/'));
