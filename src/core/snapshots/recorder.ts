@@ -201,10 +201,30 @@ export function refusalBoundary(decision: Pick<Decision, 'kind'>): Boundary | un
   return decision.kind === 'refused' ? 'roll-refused' : decision.kind === 'api_refused' ? 'api_error-refused' : undefined;
 }
 
-/** The runner's `beforeSpawn` for a recorder: records the boundary and resolves when it is recorded (or failed). */
+/**
+ * How long a relaunch waits for its boundary's snapshot. The relaunch matters more than the snapshot: a git that
+ * hangs (each call may take up to two minutes) or a first recording of a huge tree must not hold the run's next window
+ * back, nor the hooks' lock, which the runner holds while it waits (others reap it after a minute).
+ */
+export const SPAWN_WAIT_MS = 15_000;
+
+/**
+ * The runner's `beforeSpawn` for a recorder: records the boundary and resolves when it is recorded (or failed), or
+ * after `waitMs` — then the relaunch goes ahead, and the log says the snapshot may hold the next window's first writes.
+ */
 export function recordBeforeSpawn(
-  recorder: SnapshotRecorder | undefined, decision: Decision, snapshot: ContinuitySnapshot,
+  recorder: SnapshotRecorder | undefined, decision: Decision, snapshot: ContinuitySnapshot, waitMs = SPAWN_WAIT_MS,
 ): Promise<unknown> {
   if (!recorder || snapshot.state.kind !== 'ok') return Promise.resolve();
-  return recorder.record(spawnBoundary(decision), snapshot.state.raw);
+  const boundary = spawnBoundary(decision);
+  const recorded = recorder.record(boundary, snapshot.state.raw);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => {
+      recorder.opts.log?.('warn', `snapshots: the ${boundary} snapshot took over ${waitMs / 1000} s; the relaunch did not wait `
+        + 'for it (it may hold the next window\'s first writes)');
+      resolve(undefined);
+    }, waitMs);
+  });
+  return Promise.race([recorded, late]).finally(() => clearTimeout(timer));
 }

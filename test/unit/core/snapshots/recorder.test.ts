@@ -85,6 +85,18 @@ describe('recording at the window boundaries (core/snapshots/recorder)', functio
     assert.strictEqual(q.p.spawned.length, 1);
   });
 
+  it('a recording that never finishes does not hold the relaunch: it goes ahead after the wait, and the log says so', async () => {
+    const { p, logs } = setup();
+    p.setState(p.apiError(40));
+    // A recorder whose git never answers (a hung call may take two minutes): its record never settles.
+    const hung = new SnapshotRecorder({ projectDir: p.root, root: tmp(), log: (l, line) => logs.push(`${l}: ${line}`) });
+    hung.record = () => new Promise(() => undefined);
+    const r = await tick(p.opts({ beforeSpawn: (d, snap) => recordBeforeSpawn(hung, d, snap, 50) }));
+    assert.strictEqual(r.decision.kind, 'api_relaunched');
+    assert.strictEqual(p.spawned.length, 1, 'relaunched exactly once');
+    assert.ok(logs.some((l) => /api_error snapshot took over 0\.05 s; the relaunch did not wait/.test(l)), logs.join('\n'));
+  });
+
   it('which tags each boundary takes', () => {
     const rolled = { active: false, stopped_reason: 'context_budget', windows: 3 };
     const active = { active: true, windows: 3 };
