@@ -32,9 +32,10 @@ export const LOCK_FUTURE_GRACE_MS = 3_000;
  * After adopting a stale lock: long enough for a bash reaper that judged it stale too to have run its `rm -rf`. The
  * hooks' reaper is check-then-delete (`stat`, `date`, then `rm -rf`: three process starts), so no algorithm on our
  * side can stop a bash reaper that checked before our adoption; we can only outwait it. 100 ms was outwaited once in
- * 1000 trials on a 2-core machine at load 30; a stale lock exists only after a crash, so half a second costs nothing.
+ * 1000 trials on a 2-core machine at load 30, and 500 ms once in CI's stress run (2026-12-06); a stale lock exists only
+ * after a crash, and the hooks wait up to about 6 s for the lock, so two seconds cost nothing.
  */
-export const LOCK_REAP_SETTLE_MS = 500;
+export const LOCK_REAP_SETTLE_MS = 2_000;
 /** The reapers' guard; one held longer than this belongs to a reaper that died inside its few-syscall turn. */
 export const REAP_GUARD_STALE_MS = 10_000;
 
