@@ -14,7 +14,7 @@ const timeoutMs = Number(process.env.SCENARIO_TIMEOUT_MS || 300_000);
 /**
  * What a test inside the extension host asks of the browser (test/integration/helpers.ts `harness`): it writes
  * `<n>.req.json` into LEOPOLD_HARNESS_DIR, and this answers `<n>.res.json`. `screenshot` saves the workbench as
- * `<runDir>/shots/<name>.png`; `click` clicks the first element matching `selector` in any frame (a webview's too).
+ * `<runDir>/shots/<name>.png`; `click` clicks the first element matching `selector` in any frame (a webview's too), once it is there.
  */
 function serveHarness(page, runDir, dir) {
   mkdirSync(dir, { recursive: true });
@@ -26,14 +26,20 @@ function serveHarness(page, runDir, dir) {
       return { path };
     }
     if (req.action === 'click') {
-      for (const f of page.frames()) {
-        const loc = f.locator(String(req.selector));
-        if (await loc.count().catch(() => 0)) {
-          await loc.first().click({ timeout: 10_000 });
-          return { clicked: true };
+      // A webview's frame and its elements appear some time after the extension host says it drew them (more so on a
+      // loaded machine): look again until the element is there, for at most 30 s, then say it never was.
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        for (const f of page.frames()) {
+          const loc = f.locator(String(req.selector));
+          if (await loc.count().catch(() => 0)) {
+            await loc.first().click({ timeout: 10_000 });
+            return { clicked: true };
+          }
         }
+        if (Date.now() > deadline) return { clicked: false };
+        await new Promise((r) => setTimeout(r, 200));
       }
-      return { clicked: false };
     }
     return { error: `unknown action ${req.action}` };
   };

@@ -32,13 +32,16 @@ suite('Leopold: Doctor', () => {
     // and 23): checked below, apart.
     const block = all.indexOf('what a first run needs (Leopold for VS Code)');
     assert.ok(block > 0, text);
-    const firstRun = all.slice(block + 1, block + 4);
-    const lines = [...all.slice(0, block - 1), ...all.slice(block + 4)];
+    const firstRun = all.slice(block + 1, block + 5);
+    const lines = [...all.slice(0, block - 1), ...all.slice(block + 5)];
     // `<path> --version` really ran (the fake agents answer it): the version is what they printed.
     assert.match(firstRun[0], /^ {2}\[ok\] {3}\(Leopold for VS Code\) claude found: \/\S+\/claude — 0\.0\.0-fake \(claude, Leopold integration tests\)$/);
     assert.match(firstRun[1], /^ {2}\[ok\] {3}\(Leopold for VS Code\) codex found: \/\S+\/codex — 0\.0\.0-fake \(codex, Leopold integration tests\)$/);
     assert.strictEqual(firstRun[2], `  [ok]   (Leopold for VS Code) ${vscode.workspace.workspaceFolders![0].name}: no leopold watch serves this project — ` +
       'the Leopold status bar item runs the relaunch loop while VS Code is open');
+    // Snapshots (issue 32): on in a trusted workspace, with where they are kept, their size and the git found.
+    assert.match(firstRun[3], new RegExp(`^ {2}\\[ok\\] {3}\\(Leopold for VS Code\\) ${vscode.workspace.workspaceFolders![0].name}: snapshots on — `
+      + '/\\S+, \\d+\\.\\d MB, git /\\S+$'));
     assert.deepStrictEqual(lines.filter((l) => !l.startsWith('         .leopold/')), [
       'leopold doctor',
       '',
@@ -50,7 +53,7 @@ suite('Leopold: Doctor', () => {
       '  [warn] windows 3/3 — the ceiling is reached; the next roll stops the run (raise max_windows in .leopold/GUARDRAILS.md if it genuinely needs more)',
       '  [warn] last window closed ZERO plan items — one more zero-item window ends the run (no_progress_across_windows)',
       '',
-      'summary: 3 ok, 4 warnings, 2 problems',
+      'summary: 4 ok, 4 warnings, 2 problems',
       'Fix the [FAIL] items above.',
       '',
     ]);
@@ -131,7 +134,7 @@ suite('Leopold: Doctor', () => {
     await waitFor('the open report to show the fixed project', () => doc!.getText() === text && text.includes('Leopold looks healthy.'));
     assert.match(text, /\[ok\] {3}checkpoint OK \(\d+ bytes\)/);
     assert.doesNotMatch(text, /tracked by git/, 'leopold doctor prints no line for an untracked state.json');
-    assert.match(text, /summary: 7 ok, 0 warnings, 0 problems/, 'the project\'s 4 and the first-run block\'s 3');
+    assert.match(text, /summary: 8 ok, 0 warnings, 0 problems/, 'the project\'s 4 and the first-run block\'s 4');
     assert.strictEqual(api.statusBar.warning(), false, 'healthy, and the status bar calls for nobody (no plan: nothing to relaunch)');
 
     // A plan item left open: the loop refuses the roll of 2026-09-04 as stale and the status bar calls for a person. The
