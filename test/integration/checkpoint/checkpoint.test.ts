@@ -159,9 +159,15 @@ suite('checkpoint language server', () => {
     assert.deepStrictEqual(actions.map((a) => a.kind?.value), ['source.fixAll.leopold']);
     // One text edit plus the end-of-line change (which the API's conversion shows as an empty edit at 0:0).
     assert.deepStrictEqual(actions[0].edit!.get(d.uri).map((e) => e.newText.length > 0), [true, false]);
-    await vscode.commands.executeCommand('editor.action.sourceAction', { kind: 'source.fixAll.leopold', apply: 'first' });
-    // The workbench asks every provider again before it applies: on a loaded machine that has taken over 10 s.
-    await waitFor('the fix-all edit applied', () => (d.eol === vscode.EndOfLine.LF && d.isDirty ? true : undefined), 30_000)
+    // The workbench asks every provider again before it applies: on a loaded machine that has taken over 10 s, and a
+    // request made while the editor is still settling can be dropped (seen once in CI): asked again, up to four times.
+    const applied = () => (d.eol === vscode.EndOfLine.LF && d.isDirty ? true : undefined);
+    for (let attempt = 1; attempt <= 4 && !applied(); attempt++) {
+      await vscode.window.showTextDocument(d);
+      await vscode.commands.executeCommand('editor.action.sourceAction', { kind: 'source.fixAll.leopold', apply: 'first' });
+      await waitFor('the fix-all edit applied', applied, 20_000).catch(() => undefined);
+    }
+    await waitFor('the fix-all edit applied', applied, 30_000)
       .catch((err) => { throw new Error(`${err}: ${state(d)}`); });
     assert.ok(!d.getText().includes('\r'));
     assert.ok(await d.save());
