@@ -49,6 +49,23 @@ export async function writeState(leo: string, state: Record<string, unknown>): P
  * (coalesced); each change and each 2 s safety poll (a stat of the loop's files, an update of those that changed)
  * re-decides from the model's snapshot, and only a decision that acts goes to the locked runner.
  */
+/**
+ * Writes roll `i` as the hooks write it and returns the time until `spawned` resolves with the spawn's instant (NaN
+ * past 5 s); then the child reactivates the run (as /leopold-run does) before the next roll.
+ */
+export async function timeRoll(p: { leo: string; transcript: string }, i: number, spawned: Promise<number>): Promise<number> {
+  const t0 = performance.now();
+  await writeState(p.leo, {
+    active: false, stopped_reason: 'context_budget', iteration: i, windows: i + 2, window_zero_streak: 0,
+    checkpoint_written: true, last_turn: formatUtc(Date.now()), transcript_path: p.transcript,
+  });
+  const t1 = await Promise.race([spawned, sleep(5000).then(() => NaN)]);
+  await sleep(150);
+  await writeState(p.leo, { active: true, windows: i + 2 });
+  await sleep(150);
+  return t1 - t0;
+}
+
 export function startLoop(opts: RunnerOptions, leo: string): { stop: () => void } {
   const model = new ProjectModel(leo, { ownerSignals: false });
   let running = false;
@@ -137,18 +154,7 @@ export async function benchContinuity(): Promise<Record<string, string>> {
     await sleep(300);
     const latencies: number[] = [];
     for (let i = 0; i < ROLLS; i++) {
-      const done = new Promise<number>((r) => (spawned = r));
-      const t0 = performance.now();
-      await writeState(p.leo, {
-        active: false, stopped_reason: 'context_budget', iteration: i, windows: i + 2, window_zero_streak: 0,
-        checkpoint_written: true, last_turn: formatUtc(Date.now()), transcript_path: p.transcript,
-      });
-      const t1 = await Promise.race([done, sleep(5000).then(() => NaN)]);
-      latencies.push(t1 - t0);
-      // The child reactivates (as /leopold-run does) before the next roll.
-      await sleep(150);
-      await writeState(p.leo, { active: true, windows: i + 2 });
-      await sleep(150);
+      latencies.push(await timeRoll(p, i, new Promise<number>((r) => (spawned = r))));
     }
     loop.stop();
     const events = (await fs.readFile(path.join(p.leo, 'events.jsonl'), 'utf8')).split('\n').filter((l) => l.includes('"window_relaunch"')).length;

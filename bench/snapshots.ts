@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SnapshotStore } from '../src/core/snapshots/store';
 import { median } from './stats';
-import { project, startLoop, writeState } from './continuity';
+import { project, startLoop, timeRoll } from './continuity';
 import type { RunnerOptions } from '../src/core/continuity/runner';
 import { spawnDetached } from '../src/core/continuity/spawn';
 import { recordBeforeSpawn, SnapshotRecorder, type RecordOutcome } from '../src/core/snapshots/recorder';
@@ -69,7 +69,7 @@ export async function benchSnapshotsRoll(): Promise<Record<string, string>> {
     await fs.symlink('/bin/true', path.join(bin, 'claude'));
     const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
     const recorder = new SnapshotRecorder({ projectDir: p.root, root: path.join(dir, 'snapshots') });
-    let t0 = performance.now();
+    const t0 = performance.now();
     await recorder.record('activation', { active: true, started_at: formatUtc(Date.now()) });
     const first = performance.now() - t0;
     let spawned: ((t: number) => void) | undefined;
@@ -94,17 +94,7 @@ export async function benchSnapshotsRoll(): Promise<Record<string, string>> {
     for (let i = 0; i < ROLLS; i++) {
       // The window's work: 10 files changed.
       for (let k = 0; k < 10; k++) await fs.appendFile(path.join(p.root, 'src', `m${(i * 13 + k) % 100}`, `f${k}.ts`), `// ${i}\n`);
-      const done = new Promise<number>((r) => (spawned = r));
-      t0 = performance.now();
-      await writeState(p.leo, {
-        active: false, stopped_reason: 'context_budget', iteration: i, windows: i + 2, window_zero_streak: 0,
-        checkpoint_written: true, last_turn: formatUtc(Date.now()), transcript_path: p.transcript,
-      });
-      const t1 = await Promise.race([done, sleep(5000).then(() => NaN)]);
-      latencies.push(t1 - t0);
-      await sleep(150);
-      await writeState(p.leo, { active: true, windows: i + 2 });
-      await sleep(150);
+      latencies.push(await timeRoll(p, i, new Promise<number>((r) => (spawned = r))));
     }
     loop.stop();
     const ok = latencies.filter((x) => !Number.isNaN(x));
