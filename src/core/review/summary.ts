@@ -6,6 +6,7 @@
 import { oneLine } from '../inert';
 import { msg, msgN, type Locale } from '../messages';
 import { totalTokens } from '../live/records';
+import { formatCount, formatUsd } from '../live/format';
 import type { CommandReview, MorningReport, WindowReview } from './review';
 
 /**
@@ -122,7 +123,7 @@ export function summaryLines(s: ReviewSummary, l: Locale = 'en', code: CodeText 
   const changed = msgN(l, 'review.sum.changed', s.files, { added: s.added, removed: s.removed })
     + (s.noDiff ? msgN(l, 'review.sum.noDiff', s.noDiff) : '');
   const cost = s.tokens === null ? msg(l, 'review.sum.noCost')
-    : msg(l, 'review.cost', { tokens: s.tokens, usd: (s.costUsd ?? 0).toFixed(2) });
+    : msg(l, 'review.cost', { tokens: formatCount(s.tokens, l), usd: formatUsd(s.costUsd ?? 0, l) });
   const shown = s.failures.slice(0, 3).map((g) => `${code(g.command)}${g.failed > 1 ? ` × ${g.failed}` : ''}`).join(', ');
   const more = s.failures.length > 3 ? msg(l, 'review.sum.more', { count: s.failures.length - 3 }) : '';
   const failed = s.failedRuns === 0 ? msg(l, 'review.sum.noFailure')

@@ -84,7 +84,7 @@ describe('review: the one-glance summary', () => {
     assert.deepEqual(s.needs.map((n) => n.kind), ['stillFailing', 'noDiff', 'guardBlocks', 'reopened'], 'npm test passed at last: not a need');
     const lines = summaryLines(s);
     assert.equal(lines.changed, '2 files changed · +4 −2 (1 without a diff)');
-    assert.equal(lines.cost, 'tokens 1500 · ≈ $0.46');
+    assert.equal(lines.cost, '1.50k tokens · ≈ $0.457');
     assert.equal(lines.failed, '4 failed runs: npm test × 2, npm run build × 2');
     assert.deepEqual(lines.needs, ['npm run build still fails (exit 2)', '1 file changed without a diff: look at it by hand', '2 guard blocks',
       '1 plan item re-opened']);
