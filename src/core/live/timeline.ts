@@ -29,6 +29,8 @@ export interface TimelineLive {
   /** The estimate's caveat (never a limit). */
   chartNote: string;
   windows: TimelineWindowCost[];
+  /** Said instead of an empty chart when no window's transcript was found. */
+  chartEmpty?: string;
   /** `Live` and its lines (while a run is active and its transcript is known), or `Totals` (a run no longer active). */
   section?: { title: string; lines: string[] };
 }
@@ -74,5 +76,5 @@ export function timelineLive(view: LiveView | undefined, locale: Locale = 'en', 
     section = { title: m('live.live'), lines };
   }
   return { chartTitle: m('live.timeline.chart'), chartNote: m('live.timeline.chartNote', { table: view.figures.prices }), windows,
-    section };
+    ...(windows.length ? {} : { chartEmpty: m('live.timeline.chartEmpty') }), section };
 }

@@ -142,6 +142,10 @@ function drawLive(live: NonNullable<TimelineView['live']>): HTMLElement {
     box.appendChild(list);
   }
   box.appendChild(html('h2', '', live.chartTitle));
+  if (live.chartEmpty) {
+    box.appendChild(html('div', 'sub', live.chartEmpty));
+    return box;
+  }
   const W = BAR_W;
   const H = 60;
   const max = live.windows.reduce((m, w) => Math.max(m, w.tokens), 1);

@@ -504,6 +504,18 @@ describe('the live run: the whole run (core/live/run)', () => {
     assert.match(t.windows[1].label, /^1\.50k tokens · ≈ \$0\.011 · \d+ B$/);
     assert.deepStrictEqual(t.section?.lines.filter((l) => /^tool call|^1 turns/.test(l)), ['tool call: Bash · make', '1 turns in this window · claude']);
     assert.strictEqual(timelineLive(undefined), undefined);
+    assert.strictEqual(t.chartEmpty, undefined, 'windows to chart: no empty-chart note');
+  });
+
+  it('the timeline says why its chart is empty when no window\'s transcript is known (a driver run with its owner gone)', async () => {
+    const run = new LiveRun();
+    await run.setInput({ state: { active: true, windows: 1 }, runEvents: [], windows: [] });
+    await run.pollCurrent();
+    const { timelineLive } = await import('../../../../src/core/live/timeline');
+    const t = timelineLive(run.view())!;
+    if (t.windows.length) assert.fail(`expected no window to chart, got ${JSON.stringify(t.windows)}`);
+    assert.match(t.chartEmpty ?? '', /^No transcript of this run's windows was found/);
+    assert.match(timelineLive(run.view(), 'pt-br')!.chartEmpty ?? '', /^Nenhuma transcrição/);
   });
 
   it('says "unknown" when the state names no transcript, instead of guessing', async () => {
