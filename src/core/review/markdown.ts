@@ -53,7 +53,9 @@ export function windowMarkdown(w: WindowReview, l: Locale = 'en', level = 1): st
   if (cut) out.push(`**${cut}**`, '');
   out.push(`${msg(l, 'review.span', { from: time(w.startedMs), to: time(w.endedMs) })} · ${windowEndLine(w, l, mdText)}`);
   if (level === 1) pushAll(out, ['', ...summaryMarkdown(windowSummary(w), l, mdCode)]);
-  else if (w.tokens) out.push('', msg(l, 'review.cost', { tokens: formatCount(totalTokens(w.tokens), l), usd: formatUsd(w.costUsd ?? 0, l) }));
+  else if (w.tokens) {
+    out.push('', msg(l, 'review.cost', { tokens: formatCount(totalTokens(w.tokens), l), usd: formatUsd(w.costUsd ?? 0, l) }));
+  }
   for (const t of w.transcripts) if (!t.exists) out.push('', msg(l, 'review.transcriptGone', { path: mdCode(t.path) }));
   out.push('', `${h}# ${msg(l, 'review.files', { count: w.files.length })}`, '');
   pushAll(out, w.files.length ? w.files.map((f) => fileLine(f, l)) : [msg(l, 'review.noFiles')]);
