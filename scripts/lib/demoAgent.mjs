@@ -5,7 +5,7 @@
 // `owner.transcript_path`, the field Leopold's skill writes). From there the demo's agent process carries the run on
 // (scripts/lib/demoWindow.mjs: `launchDemoAgent`, and the `claude` of `writeAgentShim` for every window after it).
 import { appendFileSync, chmodSync, existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 
@@ -33,12 +33,39 @@ export function launchDemoAgent(root, env) {
   return child;
 }
 
+/** The running window's steps, repeated (an Edit takes the next of its real edits). */
 const STEPS = [
-  ['Read', { file_path: 'src/cache/lru.ts' }, 'Reading the cache before changing its eviction.'],
-  ['Bash', { command: 'npm test -- --grep lru' }, 'Running the LRU tests.'],
-  ['Edit', { file_path: 'src/cache/lru.ts', old_string: 'size >', new_string: 'size >=' }, 'The off-by-one is in the eviction check.'],
+  ['Read', { file_path: 'src/csv.ts' }, 'Reading parseCsvLine before the quoting rule of stringify.'],
+  ['Bash', { command: 'npm test -- stringify' }, 'Running the stringify tests.'],
+  ['Edit', {}, 'Quoted fields first: stringify must read back what parse reads.'],
   ['Bash', { command: 'npm test' }, 'Verifying the whole suite after the edit.'],
-  ['Grep', { pattern: 'evict\\(' }, 'Looking for other callers of evict().'],
+  ['Grep', { pattern: 'parseCsvLine\\(' }, 'Looking for the other callers.'],
+];
+
+/**
+ * The two windows before it (the fixture's journal names their sessions, 9b1e4d2a and e07c2f96): short transcripts
+ * next to the running one, where the live view looks for a rolled window's session, so that their review, tokens and
+ * cost are there as they would be on a real machine. Their files are written into the copy as they did.
+ */
+const EARLIER = [
+  { session: '9b1e4d2a-6c1f-4e3b-8d2a-1f0e9c7b5a41', window: 1, steps: [
+    ['Bash', { command: 'npm init -y' }, 'Scaffolding the package.'],
+    ['Write', { file: 'tsconfig.json', text: '{\n  "compilerOptions": { "strict": true, "target": "ES2022", "module": "NodeNext", "outDir": "dist" }\n}\n' },
+      'A strict tsconfig.'],
+    ['Write', { file: '.github/workflows/ci.yml', text: 'name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix: { node: [18, 20] }\n    steps:\n      - uses: actions/checkout@v4\n      - uses: actions/setup-node@v4\n        with: { node-version: "${{ matrix.node }}" }\n      - run: npm ci && npm test\n' },
+      'CI on Node 18 and 20.'],
+    ['Bash', { command: 'npm test' }, 'The empty suite runs.'],
+    ['Read', { file_path: 'src/csv.ts' }, 'parseCsvLine splits on every comma: quoted fields are next.'],
+    ['Bash', { command: 'npm test -- parseCsvLine' }, 'Running the field examples.'],
+  ] },
+  { session: 'e07c2f96-3a8d-4b71-9e05-6d2c8f1a7b93', window: 2, steps: [
+    ['Read', { file_path: 'src/csv.ts' }, 'Re-reading parseCsvLine before parse.'],
+    ['Write', { file: 'src/parse.ts', text: "import { parseCsvLine } from './csv';\n\n/** Whole documents: CRLF or LF ends a record; an optional header row. */\nexport function parse(text: string, opts: { header?: boolean } = {}): string[][] | Record<string, string>[] {\n  const rows = text.split(/\\r?\\n/).filter((l) => l !== '').map(parseCsvLine);\n  if (!opts.header) return rows;\n  const [head, ...body] = rows;\n  return body.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i] ?? ''])));\n}\n" },
+      'parse: records, then the header option.'],
+    ['Write', { file: 'test/parse.test.ts', text: "import { parse } from '../src/parse';\n\nconsole.assert(parse('a,b\\r\\n1,2\\n').length === 2);\nconsole.assert((parse('a,b\\n1,2', { header: true })[0] as Record<string, string>).a === '1');\n" },
+      'Tests for CRLF, LF and the header row.'],
+    ['Bash', { command: 'npm test -- parse' }, 'Running the parse tests.'],
+  ] },
 ];
 
 /** The window's real edits, in order (each an Edit of text that is there, or a Write). */
@@ -59,33 +86,27 @@ function wholeHunk(before, after) {
   return [{ oldStart: 1, oldLines: a.length, newStart: 1, newLines: b.length, lines }];
 }
 
-/** The demo's running window so far, written once (460 steps, about 3.2 MB of 5). */
-export function startDemoAgent(leoDir, sessionDir) {
-  const root = join(leoDir, '..');
-  const edits = [...EDITS];
-  const state = JSON.parse(readFileSync(join(leoDir, 'state.json'), 'utf8'));
-  const session = state.owner?.session_id ?? randomUUID();
-  mkdirSync(sessionDir, { recursive: true });
-  const transcript = join(sessionDir, `${session}.jsonl`);
-  const env = { parentUuid: null, isSidechain: false, userType: 'external', cwd: join(leoDir, '..'), sessionId: session, version: '2.1.259', gitBranch: 'main' };
+/**
+ * A transcript written the way Claude Code writes one: per step an assistant text, its tool_use (the same message id,
+ * requestId and usage on each block) and the tool's result. A Write or Edit is done on disk first and recorded with the
+ * original text and a structured patch, so the review shows real diffs. `steps(i)` gives step i, `count` of them.
+ */
+function writeTranscript({ root, transcript, session, prompt, count, steps, edits = [] }) {
+  const env = { parentUuid: null, isSidechain: false, userType: 'external', cwd: root, sessionId: session, version: '2.1.259', gitBranch: 'main' };
   const line = (o) => JSON.stringify({ ...env, ...o, uuid: randomUUID(), timestamp: new Date().toISOString() }) + '\n';
-  let i = 0;
-  const step = () => {
-    let [name, input, text] = STEPS[i % STEPS.length];
+  writeFileSync(transcript, line({ message: { role: 'user', content: prompt }, type: 'user' }));
+  for (let i = 0; i < count; i++) {
+    let [name, input, text] = steps(i);
     let toolUseResult;
-    if (name === 'Edit') {
+    if (name === 'Write' && input.file) [input, toolUseResult] = recordWrite(root, input.file, input.text);
+    else if (name === 'Edit') {
       // The next real edit, done on disk and recorded with its original text; once done, a read instead.
       const e = edits.shift();
       const path = e && join(root, e.file);
       const orig = e && existsSync(path) ? readFileSync(path, 'utf8') : null;
       if (!e || (!e.write && (orig === null || !orig.includes(e.old)))) [name, input] = ['Read', { file_path: join(root, 'src/csv.ts') }];
-      else if (e.write) {
-        const content = e.text ?? `${orig ?? ''}${e.append}`;
-        [name, input] = ['Write', { file_path: path, content }];
-        writeFileSync(path, content);
-        toolUseResult = orig === null ? { type: 'create', filePath: path, content, structuredPatch: [], originalFile: null }
-          : { type: 'update', filePath: path, content, structuredPatch: wholeHunk(orig, content), originalFile: orig };
-      } else {
+      else if (e.write) [name, [input, toolUseResult]] = ['Write', recordWrite(root, e.file, e.text ?? `${orig ?? ''}${e.append}`)];
+      else {
         const after = orig.replace(e.old, e.neu);
         input = { file_path: path, old_string: e.old, new_string: e.neu, replace_all: false };
         writeFileSync(path, after);
@@ -94,7 +115,7 @@ export function startDemoAgent(leoDir, sessionDir) {
           userModified: false, replaceAll: false,
         };
       }
-    }
+    } else if (input.file_path && !input.file_path.startsWith('/')) input = { ...input, file_path: join(root, input.file_path) };
     const id = `msg_${randomUUID().replace(/-/g, '').slice(0, 24)}`, requestId = `req_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
     const usage = { input_tokens: 40 + i, output_tokens: 180 + (i % 9) * 20, cache_creation_input_tokens: 900,
       cache_read_input_tokens: 20000 + i * 150 };
@@ -104,11 +125,37 @@ export function startDemoAgent(leoDir, sessionDir) {
     const result = { tool_use_id: `toolu_${i}`, type: 'tool_result', content: 'ok\n'.repeat(400 + (i % 7) * 300) };
     out += line({ message: { role: 'user', content: [result] }, type: 'user', ...(toolUseResult ? { toolUseResult } : {}) });
     appendFileSync(transcript, out);
-    i++;
-  };
-  // A window already well under way: about 3.2 MB of 5.
-  writeFileSync(transcript, line({ message: { role: 'user', content: 'Continue the plan from the checkpoint (window 3/10).' }, type: 'user' }));
-  while (i < 460) step();
+  }
+}
+
+/** A Write of `file` done on disk: the tool's input and the result Claude Code records (create or update). */
+function recordWrite(root, file, content) {
+  const path = join(root, file);
+  const orig = existsSync(path) ? readFileSync(path, 'utf8') : null;
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
+  const result = orig === null ? { type: 'create', filePath: path, content, structuredPatch: [], originalFile: null }
+    : { type: 'update', filePath: path, content, structuredPatch: wholeHunk(orig, content), originalFile: orig };
+  return [{ file_path: path, content }, result];
+}
+
+/** The demo's windows so far: the two rolled ones, and the running one (460 steps, about 3.2 MB of 5), written once. */
+export function startDemoAgent(leoDir, sessionDir) {
+  const root = join(leoDir, '..');
+  const state = JSON.parse(readFileSync(join(leoDir, 'state.json'), 'utf8'));
+  const session = state.owner?.session_id ?? randomUUID();
+  mkdirSync(sessionDir, { recursive: true });
+  for (const w of EARLIER) {
+    writeTranscript({ root, transcript: join(sessionDir, `${w.session}.jsonl`), session: w.session, count: w.steps.length * 6,
+      prompt: `Continue the plan from the checkpoint (window ${w.window}/10).`, steps: (i) => {
+        // Each file is written once; the window's later passes read it again.
+        const [name, input, text] = w.steps[i % w.steps.length];
+        return name === 'Write' && i >= w.steps.length ? ['Read', { file_path: input.file }, text] : [name, input, text];
+      } });
+  }
+  const transcript = join(sessionDir, `${session}.jsonl`);
+  writeTranscript({ root, transcript, session, count: 460, edits: [...EDITS],
+    prompt: 'Continue the plan from the checkpoint (window 3/10).', steps: (i) => STEPS[i % STEPS.length] });
   state.owner = { ...state.owner, transcript_path: transcript };
   state.transcript_path = transcript;
   writeFileSync(join(leoDir, 'state.json'), JSON.stringify(state));
