@@ -116,14 +116,7 @@ try {
   await page.locator('.part.sidebar').first().screenshot({ path: shot('live') });
   console.log(`demo: live run screenshot written to ${shot('live')}`);
   // The run timeline, through the command palette, as a person opens it (side bar hidden: the windows need width).
-  await page.keyboard.press('Control+B');
-  await page.keyboard.press('F1');
-  await page.keyboard.type('Leopold: Show Run Timeline');
-  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(500);
-  await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab', { hasText: /Timeline/ }).first().waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(4000); // the webview draws once its data arrives
+  await showTimeline(page);
   const timelineShot = screenshot.replace(/(\.png)?$/i, '-timeline.png');
   await page.screenshot({ path: timelineShot });
   console.log(`demo: timeline screenshot written to ${timelineShot}`);
@@ -193,14 +186,7 @@ try {
   await page.waitForTimeout(1500);
   await page.locator('.part.sidebar').first().screenshot({ path: shot('driver') });
   console.log(`demo: driver run screenshot written to ${shot('driver')}`);
-  await page.keyboard.press('Control+B');
-  await page.keyboard.press('F1');
-  await page.keyboard.type('Leopold: Show Run Timeline');
-  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(500);
-  await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab', { hasText: /Timeline/ }).first().waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(4000);
+  await showTimeline(page);
   await page.screenshot({ path: shot('driver-timeline') });
   console.log(`demo: driver timeline screenshot written to ${shot('driver-timeline')}`);
 } finally {
@@ -217,3 +203,15 @@ for (const name of ['demo', 'live', 'actions', 'welcome', 'walkthrough', 'timeli
 }
 console.log(`demo: ${total} bytes of README pictures in media/screenshots/`);
 process.exit(0);
+
+/** The run timeline through the command palette, as a person opens it (side bar hidden: the windows need width). */
+async function showTimeline(page) {
+  await page.keyboard.press('Control+B');
+  await page.keyboard.press('F1');
+  await page.keyboard.type('Leopold: Show Run Timeline');
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(500);
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab', { hasText: /Timeline/ }).first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(4000); // the webview draws once its data arrives
+}
