@@ -28,6 +28,7 @@ import { LineSplitter } from '../../src/core/lines';
 const MAX_LINE_BYTES = 4 * 1024 * 1024; // core/journal.ts's cap (spelled out: the old code has no such export)
 import { CapStore } from '../../src/server/caps';
 import { tempFolder } from '../support/tempDir';
+import { cpuMs } from '../support/cpu';
 
 /** Rejects when `p` has not settled after `ms` (a hang, not a slow machine: the bounds are generous). */
 export function bounded<T>(what: string, p: Promise<T>, ms = 5000): Promise<T> {
@@ -361,12 +362,8 @@ const parseOn = (rest: string) => ((planModule as Record<string, unknown>).parse
 
 describe('PLAN.md: every parser linear (long @on lines, long items, U+2028)', function () {
   this.timeout(60_000);
-  /** Wall time of `f` in ms (the bounds below are generous: they catch quadratic time, not a slow machine). */
-  const time = (f: () => void) => {
-    const t = Date.now();
-    f();
-    return Date.now() - t;
-  };
+  /** CPU time of `f` in ms (the bounds below catch quadratic work, not a slow or busy machine). */
+  const time = cpuMs;
 
   it('property: @on conditions and targets read exactly as the grammar says, on 3,000 seeded random annotations', () => {
     // The grammar, as the regex it was first written with (fine on short inputs; only used as the reference here).

@@ -201,7 +201,8 @@ describe('issue 15: the Doctor\'s first-run block (core/doctor firstRunFindings,
     const t0 = Date.now();
     const hang = await agentVersion(exe('sleep 30'), 500);
     assert.match(hang.error ?? '', /no answer within 0\.5 s/);
-    assert.ok(Date.now() - t0 < 5000, `took ${Date.now() - t0} ms`);
+    // Killed at 0.5 s, not left to run its 30 s: a wall-clock promise, bounded well under 30 s for a busy machine.
+    assert.ok(Date.now() - t0 < 20_000, `took ${Date.now() - t0} ms`);
     assert.deepStrictEqual(await agentVersion(exe('exit 3')), { error: 'exit code 3' });
     const flood = await agentVersion(exe('head -c 5000000 /dev/zero | tr "\\0" x'));
     assert.ok((flood.version?.length ?? 0) <= 200 || flood.error !== undefined, JSON.stringify(flood).slice(0, 300));
