@@ -24,6 +24,7 @@ export type JobResult<J extends ReviewJob> = J extends { kind: 'window' } ? Wind
 
 /** Messages the worker posts. */
 type FromWorker =
+  | { type: 'ready' }
   | { type: 'started'; id: number }
   | { type: 'window'; id: number; review: WindowReview }
   | { type: 'done'; id: number; result: unknown }
@@ -50,6 +51,7 @@ export function serveReviews(port: MessagePort, progress: Float64Array): void {
     },
     onWindow: (review) => port.postMessage({ type: 'window', id: job, review } satisfies FromWorker),
   });
+  port.postMessage({ type: 'ready' } satisfies FromWorker);
   port.on('message', (m: { id: number; job: ReviewJob }) => {
     job = m.id;
     places = new Map(transcriptsOf(m.job.input).map((p, i) => [p, i]));
@@ -79,6 +81,8 @@ export class ReviewWorker {
   private current: { p: Pending; done: Map<number, WindowReview>; startedAt: number; timer?: NodeJS.Timeout } | undefined;
   private next = 1;
   private disposed = false;
+  private booted: Promise<void> = Promise.resolve();
+  private boot: () => void = () => undefined;
 
   /** `script`: the worker's bundle (dist/reviewWorker.js). */
   constructor(private readonly script: string, private opts: ReviewWorkerOptions = {}) {}
@@ -89,6 +93,21 @@ export class ReviewWorker {
       this.queue.push({ id: this.next++, job, budgetMs, resolve: resolve as (r: unknown) => void });
       this.pump();
     });
+  }
+
+  /**
+   * Starts the worker ahead of a request (loading its bundle takes hundreds of ms on a busy machine): call it when a
+   * review is about to be asked for, while its input is gathered. Resolves when the worker can take a request (or
+   * when it could not start: the request then says why). An idle worker never keeps the process alive.
+   */
+  warm(): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    try {
+      this.ensure();
+    } catch {
+      return Promise.resolve();
+    }
+    return this.booted;
   }
 
   /** The budget of the requests that name none (the tests make it tiny). */
@@ -123,6 +142,7 @@ export class ReviewWorker {
   private ensure(): Worker {
     if (this.worker) return this.worker;
     this.progress = new Float64Array(new SharedArrayBuffer(16));
+    this.booted = new Promise<void>((resolve) => (this.boot = resolve));
     const w = new Worker(this.script, { workerData: { progress: this.progress } });
     w.unref();
     w.on('message', (m: FromWorker) => this.onMessage(w, m));
@@ -133,6 +153,7 @@ export class ReviewWorker {
   }
 
   private onMessage(w: Worker, m: FromWorker): void {
+    if (m.type === 'ready') return w === this.worker ? this.boot() : undefined;
     const c = this.current;
     if (w !== this.worker || !c || m.id !== c.p.id) return;
     if (m.type === 'started') this.opts.onStarted?.(c.p.job);
@@ -155,6 +176,7 @@ export class ReviewWorker {
   private crashed(w: Worker, why: string): void {
     if (w !== this.worker) return;
     this.worker = undefined;
+    this.boot();
     const c = this.current;
     if (c) this.finish(cutOf(c.p.job, c.done, { failed: why }), false);
   }
@@ -163,8 +185,11 @@ export class ReviewWorker {
     const c = this.current!;
     if (c.timer) clearTimeout(c.timer);
     this.current = undefined;
-    if (stopWorker) this.stop();
-    else this.worker?.unref();
+    if (stopWorker) {
+      this.stop();
+      // A review ended at its budget is likely asked again (a wider budget, another window): its successor starts now.
+      void this.warm();
+    } else this.worker?.unref();
     c.p.resolve(result);
     this.pump();
   }
@@ -172,6 +197,7 @@ export class ReviewWorker {
   private stop(): void {
     const w = this.worker;
     this.worker = undefined;
+    this.boot();
     if (w) void w.terminate();
   }
 }

@@ -63,6 +63,8 @@ export interface RecordOutcome {
   /** Why it could not be taken: git's own words, or that git is missing. */
   error?: string;
   ms: number;
+  /** When the tree was fixed (ms after the start): what a relaunch waits for. */
+  capturedMs?: number;
 }
 
 let noGitSaid = false;
@@ -104,13 +106,16 @@ export class SnapshotRecorder {
     return closed ? freshRunId(state) : newest.run;
   }
 
-  /** Records a boundary now and resolves when it is recorded (or failed); never rejects. */
-  record(boundary: Boundary, state: State): Promise<RecordOutcome | undefined> {
+  /**
+   * Records a boundary now and resolves when it is recorded (or failed); never rejects. `captured` is told when the
+   * tree is fixed (the project may change from then on), before its commit and refs are written.
+   */
+  record(boundary: Boundary, state: State, captured?: () => void): Promise<RecordOutcome | undefined> {
     if (this.noGit) return Promise.resolve(undefined);
     // A stop Resume recorded before its agent started is not recorded again when seen later (that could be after
     // the agent's first write, and an end is last-wins).
     if (boundary === 'resume') this.lastKey = observedKey(state);
-    const p = this.recordNow(boundary, state);
+    const p = this.recordNow(boundary, state, captured);
     this.inFlight.add(p);
     void p.finally(() => this.inFlight.delete(p));
     return p;
@@ -126,8 +131,9 @@ export class SnapshotRecorder {
     while (this.inFlight.size) await Promise.all([...this.inFlight]);
   }
 
-  private async recordNow(boundary: Boundary, state: State): Promise<RecordOutcome | undefined> {
+  private async recordNow(boundary: Boundary, state: State, captured?: () => void): Promise<RecordOutcome | undefined> {
     const t0 = Date.now();
+    let capturedMs: number | undefined;
     let run = '?';
     let tags: SnapshotTag[] = [];
     try {
@@ -137,10 +143,13 @@ export class SnapshotRecorder {
       if (!tags.length) return undefined;
       // A start this recorder has recorded is not recorded again (the first one wins anyway).
       if (tags.every((t) => t.edge === 'start' && this.taken.has(`${t.run}/${t.window}/start`))) return undefined;
-      const info = await store.take(tags, boundary);
+      const info = await store.take(tags, boundary, Date.now, () => {
+        capturedMs = Date.now() - t0;
+        captured?.();
+      });
       for (const t of tags) this.taken.add(`${t.run}/${t.window}/${t.edge}`);
       this.current = { run, closed: CLOSING.includes(boundary) };
-      const out: RecordOutcome = { boundary, run, tags, info, ms: Date.now() - t0 };
+      const out: RecordOutcome = { boundary, run, tags, info, ms: Date.now() - t0, capturedMs };
       this.last = out;
       if (CLOSING.includes(boundary) || boundary === 'activation') this.pruneSoon(store, run);
       return out;
@@ -209,15 +218,18 @@ export function refusalBoundary(decision: Pick<Decision, 'kind'>): Boundary | un
 export const SPAWN_WAIT_MS = 15_000;
 
 /**
- * The runner's `beforeSpawn` for a recorder: records the boundary and resolves when it is recorded (or failed), or
- * after `waitMs` — then the relaunch goes ahead, and the log says the snapshot may hold the next window's first writes.
+ * The runner's `beforeSpawn` for a recorder: records the boundary and resolves once its tree is fixed in the shadow
+ * index (the commit and refs are written while the relaunch starts), or when the recording fails, or after `waitMs` —
+ * then the relaunch goes ahead, and the log says the snapshot may hold the next window's first writes.
  */
 export function recordBeforeSpawn(
   recorder: SnapshotRecorder | undefined, decision: Decision, snapshot: ContinuitySnapshot, waitMs = SPAWN_WAIT_MS,
 ): Promise<unknown> {
   if (!recorder || snapshot.state.kind !== 'ok') return Promise.resolve();
   const boundary = spawnBoundary(decision);
-  const recorded = recorder.record(boundary, snapshot.state.raw);
+  let fixed: () => void = () => undefined;
+  const captured = new Promise<void>((resolve) => (fixed = resolve));
+  const recorded = Promise.race([recorder.record(boundary, snapshot.state.raw, () => fixed()), captured]);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => {

@@ -26,6 +26,12 @@ export const DEFAULT_STORAGE_CAP_BYTES = 300 * 1024 * 1024;
 const LIST_CAP = 200;
 /** Up to this many changed paths are staged by name; more take one walk of the tree. */
 const NAMED_ADD_MAX = 2000;
+/**
+ * From this many paths an add writes its new blobs into one pack (bulk check-in: every blob over
+ * core.bigFileThreshold is streamed into the run's pack) instead of one loose object file each: 10,000 file creations
+ * were most of a first recording's time on a busy disk. Fewer take loose objects, so rolls do not pile up small packs.
+ */
+const BULK_ADD_MIN = 256;
 
 export type Edge = 'start' | 'end';
 
@@ -153,15 +159,21 @@ export class SnapshotStore {
    * Records the project's tree now under each tag (a roll is the end of one window and the start of the next).
    * Rejects with GitError (git's words) or NoGitError; never records an empty or partial snapshot silently.
    */
-  take(tags: readonly SnapshotTag[], reason: string, now = Date.now): Promise<SnapshotInfo> {
+  take(tags: readonly SnapshotTag[], reason: string, now = Date.now, captured?: () => void): Promise<SnapshotInfo> {
     return this.serial(async () => {
       await this.ensureRepo();
+      let fixed = false;
+      const onFixed = () => {
+        fixed = true;
+        captured?.();
+      };
       try {
-        return await this.record(tags, reason, now);
+        return await this.record(tags, reason, now, onFixed);
       } catch (err) {
-        // A shadow index.lock left by a process killed mid-recording (never the project's): removed once, then again.
-        if (!(err instanceof GitError) || !/index\.lock/.test(err.stderr) || !(await this.reapStaleLock())) throw err;
-        return this.record(tags, reason, now);
+        // A shadow index.lock left by a process killed mid-recording (never the project's): removed once, then again —
+        // unless the tree was already fixed (the project may have changed since: a retry would record a later tree).
+        if (fixed || !(err instanceof GitError) || !/index\.lock/.test(err.stderr) || !(await this.reapStaleLock())) throw err;
+        return this.record(tags, reason, now, onFixed);
       }
     });
   }
@@ -174,7 +186,11 @@ export class SnapshotStore {
     return true;
   }
 
-  private async record(tags: readonly SnapshotTag[], reason: string, now: () => number): Promise<SnapshotInfo> {
+  /**
+   * `captured` is told once the tree is fixed in the shadow index (its blobs written): the project may change from
+   * then on. Writing the tree, the commit and the refs comes after (a roll's spawn need not wait for them).
+   */
+  private async record(tags: readonly SnapshotTag[], reason: string, now: () => number, captured?: () => void): Promise<SnapshotInfo> {
     // One walk of the tree: what changed since the last snapshot (HEAD of the shadow repository, equal to its index
     // after every recording) and what is new. Nothing changed, or only what is not recorded: no second walk (`add`).
     const listed = await runGit(this.ctx, ['status', '--porcelain', '-z', '--untracked-files=all', '--no-renames']);
@@ -192,9 +208,11 @@ export class SnapshotStore {
     const inExcluded = (p: string) => left.has(p) || [...left].some((x) => p.startsWith(`${x}/`));
     const toAdd = candidates.filter((c) => !inExcluded(c.path.replace(/\/$/, '')));
     if (staged || toAdd.length) await this.addAll(toAdd, excluded);
+    const takenMs = now();
+    captured?.();
     const tree = (await runGit(this.ctx, ['write-tree'])).stdout.toString('latin1').trim();
     const meta = {
-      leopoldSnapshot: 1, tags, reason, takenMs: now(),
+      leopoldSnapshot: 1, tags, reason, takenMs,
       nested: excluded.filter((e) => e.why === 'nested').slice(0, LIST_CAP).map((e) => shownPath(e.path)),
       tooLarge: excluded.filter((e) => e.why === 'too-large').slice(0, LIST_CAP)
         .map((e) => ({ path: shownPath(e.path), bytes: e.bytes ?? 0 })),
@@ -221,9 +239,11 @@ export class SnapshotStore {
    * the relaunch's critical path); many, or a name git refuses (gone since status, beyond a link), take the walk of `.`.
    */
   private async addAll(toAdd: Candidate[], excluded: Excluded[]): Promise<void> {
+    const config = toAdd.length >= BULK_ADD_MIN ? ['core.bigFileThreshold=1'] : [];
     const run = (paths: string[]) => {
       const spec = [...paths, ...excluded.map((e) => `:(top,exclude,literal)${e.path}`)].map((p) => `${p}\0`).join('');
-      return runGit(this.ctx, ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: Buffer.from(spec, 'latin1') });
+      return runGit(this.ctx, ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'],
+        { input: Buffer.from(spec, 'latin1'), config });
     };
     if (toAdd.length > 0 && toAdd.length <= NAMED_ADD_MAX) {
       const named = await run(toAdd.map((c) => `:(top,literal)${c.path}`)).then(() => true, (err: unknown) => {
@@ -357,6 +377,10 @@ export class SnapshotStore {
       if (!refs.length) return;
       await runGit(this.ctx, ['update-ref', '--stdin', '-z'], { input: refs.map((r) => `delete ${r}\0\0`).join('') });
       for (const r of refs) this.known?.delete(r);
+      // A store written before reflogs were off keeps every snapshot in HEAD's reflog: emptied first. Blobs of large
+      // recordings are packed (BULK_ADD_MIN): one pack of what is still held, then the loose rest.
+      await runGit(this.ctx, ['reflog', 'expire', '--expire=now', '--expire-unreachable=now', '--all']);
+      await runGit(this.ctx, ['repack', '-a', '-d', '-q', '--no-write-bitmap-index']);
       await runGit(this.ctx, ['prune', '--expire=now']);
     });
   }

@@ -142,6 +142,8 @@ class Reviews {
   }
 
   async input(t: Target): Promise<ReviewInput> {
+    // Every review asks for its input first: the worker starts while it is gathered.
+    void this.worker.warm();
     const project = this.ctx.registry.projects.find((p) => p.root === t.root);
     const view = project && !t.run ? this.live.of(project).view : undefined;
     const inp = view && project ? await reviewInputOf(t.root, project.model.snapshot, view)

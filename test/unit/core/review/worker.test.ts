@@ -93,6 +93,28 @@ describe('review: in a worker, within a time budget (issue 29)', function () {
     });
   }
 
+  it('started ahead (warm): ready before any request, answers whole; one ended at its budget has a successor booting', async () => {
+    const w = new ReviewWorker(SCRIPT, { budgetMs: Infinity });
+    try {
+      let ready = false;
+      const booting = w.warm().then(() => (ready = true));
+      await booting;
+      assert.ok(ready);
+      assert.deepEqual(await w.run({ kind: 'window', input, n: 1 }), await new Reviewer().window(input, 1));
+      const cut = await w.run({ kind: 'window', input, n: 2 }, 0);
+      assert.ok(cut.partial);
+      // The worker was ended at the budget; its successor is already starting: warm() waits for it, no request needed.
+      await w.warm();
+      const whole = await w.run({ kind: 'window', input, n: 2 });
+      assert.equal(whole.partial, undefined);
+    } finally {
+      w.dispose();
+    }
+    const disposed = new ReviewWorker(SCRIPT, { budgetMs: Infinity });
+    disposed.dispose();
+    await disposed.warm(); // nothing started, resolves at once
+  });
+
   it('a file\'s texts past the budget: unknown, with the reason', async () => {
     const texts = await worker.run({ kind: 'texts', input, window: 2, abs: path.join(input.root, 'big.txt') }, 0);
     assert.deepEqual([texts.before, texts.after], [undefined, undefined]);

@@ -58,6 +58,8 @@ describe('recording at the window boundaries (core/snapshots/recorder)', functio
     }));
     assert.strictEqual(result.decision.kind, 'relaunched');
     assert.strictEqual(spawnedAt.length, 1);
+    // The relaunch waited for the tree to be fixed; the commit and refs may be written after the spawn.
+    await recorder.idle();
     const store = await recorder.open();
     const snaps = await store.list();
     assert.deepStrictEqual(snaps.map((s) => `${s.window}/${s.edge}/${s.reason}`).sort(), ['1/end/roll', '2/start/roll']);
@@ -75,6 +77,7 @@ describe('recording at the window boundaries (core/snapshots/recorder)', functio
     const claude = fakeAgent(bin, 'claude', 'exit 0', '/bin/sh');
     const r = await tick(p.opts({ binaries: { claude }, beforeSpawn: (d, snap) => recordBeforeSpawn(recorder, d, snap) }));
     assert.strictEqual(r.decision.kind, 'api_relaunched');
+    await recorder.idle();
     const snaps = await (await recorder.open()).list();
     assert.deepStrictEqual(snaps.map((s) => `${s.window}/${s.edge}/${s.reason}`), ['2/end/api_error']);
     // A beforeSpawn that rejects: the relaunch still happens.

@@ -220,6 +220,45 @@ describe('core/snapshots/store', function () {
     ]);
   });
 
+  it('a recording of many new files packs their blobs (no loose file each); deleting the run frees them', async () => {
+    const { project, open } = await setup();
+    mkdirSync(join(project, 'many'));
+    for (let i = 0; i < 400; i++) writeFileSync(join(project, 'many', `f${i}.txt`), `file ${i}\n`.repeat(i % 7 + 1));
+    const store = await open();
+    const a = await store.take([{ run: 'a', window: 1, edge: 'start' }], 'activation');
+    const loose = () => readdirSync(join(store.dir, 'objects')).filter((d) => /^[0-9a-f]{2}$/.test(d))
+      .reduce((n, d) => n + readdirSync(join(store.dir, 'objects', d)).length, 0);
+    // The 400 blobs are in one pack; the loose objects are the trees and the commit.
+    assert.ok(loose() < 20, `${loose()} loose objects`);
+    assert.strictEqual(treeOf(store, a).size, 400);
+    const gitCat = (...args: string[]) => execFileSync(store.ctx.git, ['cat-file', ...args], { env: { GIT_DIR: store.dir, PATH: process.env.PATH } });
+    assert.strictEqual(gitCat('blob', `${a.commit}:many/f9.txt`).toString(), 'file 9\n'.repeat(3));
+    // A second run with other bytes; deleting the first frees its packed blobs.
+    for (let i = 0; i < 400; i++) writeFileSync(join(project, 'many', `f${i}.txt`), `other ${i}\n`);
+    const b = await store.take([{ run: 'b', window: 1, edge: 'start' }], 'activation');
+    const blobOfA = execFileSync(store.ctx.git, ['rev-parse', `${a.commit}:many/f0.txt`], { env: { GIT_DIR: store.dir, PATH: process.env.PATH } })
+      .toString().trim();
+    await store.deleteRun('a');
+    assert.throws(() => gitCat('-e', blobOfA), 'a blob only run a held is gone');
+    assert.strictEqual(gitCat('blob', `${b.commit}:many/f9.txt`).toString(), 'other 9\n');
+  });
+
+  it('tells when the tree is fixed: a change made from then on is not in the snapshot', async () => {
+    const { project, open } = await setup();
+    writeFileSync(join(project, 'a.txt'), 'before\n');
+    const store = await open();
+    let fixedAt = 0;
+    const s = await store.take([tag(1)], 'activation', Date.now, () => {
+      fixedAt = Date.now();
+      writeFileSync(join(project, 'a.txt'), 'after\n');
+      writeFileSync(join(project, 'b.txt'), 'new\n');
+    });
+    assert.ok(fixedAt > 0 && s.takenMs <= fixedAt);
+    assert.deepStrictEqual([...treeOf(store, s).keys()], ['a.txt']);
+    const blob = execFileSync(store.ctx.git, ['cat-file', 'blob', `${s.commit}:a.txt`], { env: { GIT_DIR: store.dir, PATH: process.env.PATH } });
+    assert.strictEqual(blob.toString(), 'before\n');
+  });
+
   it('prunes the oldest runs first to stay under the bound, keeps the live run, and deletes everything on request', async () => {
     const { project, open } = await setup();
     const store = await open();
