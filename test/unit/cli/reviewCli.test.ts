@@ -51,7 +51,12 @@ describe('leopold-status --review: the window review as data', function () {
         path: p, status: 'unknown', reason: 'written by a shell command (`>`): the transcript holds the command, not the text', outside: false,
         added: 0, removed: 0, beforeSha256: null, afterSha256: null,
       }))).sort((x, y) => String(x.path).localeCompare(String(y.path)));
-      assert.deepEqual(w.files, expected);
+      // What touched each file (issue 32): its tool, or the command; compared apart from the issue's shape.
+      assert.ok(w.files.every((f) => Array.isArray(f.by) && f.by.length > 0), JSON.stringify(w.files));
+      assert.deepEqual(w.files.map(({ by: _by, ...f }) => f), expected);
+      // No snapshot store for this project: from the transcript, and why.
+      assert.equal((w as unknown as { source: string }).source, 'transcript');
+      assert.match((w as unknown as { sourceWhy: string }).sourceWhy, /no snapshot was recorded for this run/);
       assert.deepEqual(w.itemsClosed, []);
       assert.deepEqual(w.decisions, []);
     });
