@@ -98,9 +98,13 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
     const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
     type F = { path: string; status: string; beforeSha256: string | null; afterSha256: string | null; noRecordedEdit?: boolean;
       binary?: boolean };
+    type R = { source?: string; sourceWhy?: unknown; files: F[] };
+    // Window 1 is listed once a record of its end is there (Leopold's `window_progress`; the fake agent wrote none).
+    writeState(folder, { ...readState(folder), window_progress: [0] });
     const filesOf = async (n: number) => {
-      const r = (await api.review.open({ root: folder, window: n }))?.review as { source?: string; sourceWhy?: unknown; files: F[] };
-      assert.strictEqual(r?.source, 'snapshot', `window ${n}: ${JSON.stringify(r?.sourceWhy)}`);
+      const r = await waitFor(`window ${n}'s review`, async () => (await api.review.open({ root: folder, window: n }))?.review as R
+        | undefined, 20_000);
+      assert.strictEqual(r.source, 'snapshot', `window ${n}: ${JSON.stringify(r.sourceWhy)}`);
       return new Map(r.files.filter((f) => !f.path.startsWith('.leopold/')).map((f) => [f.path, f]));
     };
     const w1 = await filesOf(1);
