@@ -62,13 +62,12 @@ export function runSnapshots(all: readonly SnapshotInfo[], windows: readonly Run
     const newest = all.reduce((a, b) => (b.takenMs >= a.takenMs ? b : a)).run;
     return all.filter((s) => s.run === newest);
   }
+  // A window's start stamp can be later than the run's activation (the journal's current run may begin at a relaunch),
+  // so a store run belongs when its name or any of its snapshots falls within the span.
   const lo = from - SLACK_MS, hi = archived ? to + SLACK_MS : Infinity;
+  const within = (t: number | undefined) => t !== undefined && t >= lo && t <= hi;
   const runs = new Set<string>();
-  for (const s of all) {
-    const named = parseUtc(s.run);
-    const at = named ?? s.takenMs;
-    if (at >= lo && at <= hi) runs.add(s.run);
-  }
+  for (const s of all) if (within(parseUtc(s.run)) || within(s.takenMs)) runs.add(s.run);
   return all.filter((s) => runs.has(s.run));
 }
 
@@ -76,9 +75,15 @@ export function runSnapshots(all: readonly SnapshotInfo[], windows: readonly Run
 export function pairOf(mine: readonly SnapshotInfo[], input: { windows: readonly RunWindow[]; snapshots?: SnapshotsInput },
   n: number): WindowPair | SourceWhy {
   const w = input.windows.find((x) => x.n === n);
-  const at = (edge: Edge) => mine.filter((s) => s.window === n && s.edge === edge);
-  const start = at('start').reduce<SnapshotInfo | undefined>((a, b) => (!a || b.takenMs < a.takenMs ? b : a), undefined);
-  const end = at('end').reduce<SnapshotInfo | undefined>((a, b) => (!a || b.takenMs > a.takenMs ? b : a), undefined);
+  const at = (edge: Edge, run?: string) => mine.filter((s) => s.window === n && s.edge === edge && (run === undefined || s.run === run));
+  const first = (xs: SnapshotInfo[]) => xs.reduce<SnapshotInfo | undefined>((a, b) => (!a || b.takenMs < a.takenMs ? b : a), undefined);
+  const last = (xs: SnapshotInfo[]) => xs.reduce<SnapshotInfo | undefined>((a, b) => (!a || b.takenMs > a.takenMs ? b : a), undefined);
+  // Both ends from one store run when one has them (the newest such run), else whatever each end has.
+  const newest = new Map<string, number>();
+  for (const s of mine) newest.set(s.run, Math.max(newest.get(s.run) ?? 0, s.takenMs));
+  const whole = [...newest].sort((a, b) => b[1] - a[1]).map(([r]) => r).find((r) => at('start', r).length && at('end', r).length);
+  const start = first(at('start', whole));
+  const end = last(at('end', whole));
   const failed = (edge: Edge) => [...(input.snapshots?.failures ?? [])].reverse().find((f) => f.window === n && f.edge === edge);
   for (const edge of ['start', 'end'] as const) {
     if ((edge === 'start' ? start : end) !== undefined) continue;
