@@ -15,7 +15,7 @@ import { SnapshotStore, type Edge, type SnapshotInfo } from '../snapshots/store'
 import { blobText, boundedSnapshotDiff, pathsInTrees } from '../snapshots/read';
 import { rawDiff, type SnapshotFileChange } from '../snapshots/diff';
 import { isWithin } from '../files';
-import type { FileReview } from './review';
+import type { FileReview } from './fileReview';
 
 /** What the review is told about the project's snapshots (plain data: it crosses to the review's worker). */
 export interface SnapshotsInput {

@@ -13,33 +13,12 @@ import { addTokens, type Tokens } from '../live/records';
 import { applyHunks, diffLines, lineCounts, sha256, splitLines } from './diff';
 import { applyChunks, parsePatch, patchOfCall } from './codexPatch';
 import { TranscriptIndex, type IndexedCall } from './index';
+import type { FileReview, FileStatus } from './fileReview';
 import { isPair, openStore, pairOf, runSnapshots, snapshotFiles, snapshotTexts, type SnapshotsInput, type SourceWhy,
   type WindowPair } from './fromSnapshots';
 import type { SnapshotInfo, SnapshotStore } from '../snapshots/store';
 
-export type FileStatus = 'added' | 'modified' | 'deleted' | 'unknown';
-
-export interface FileReview {
-  /** Relative to the project when inside it, else absolute. */
-  path: string;
-  /** Absolute. */
-  abs: string;
-  status: FileStatus;
-  reason?: string;
-  outside: boolean;
-  added: number;
-  removed: number;
-  beforeSha256: string | null;
-  afterSha256: string | null;
-  /** Edit records of this file in the window. */
-  edits: number;
-  /** The tool calls and commands of the window's transcript that touched it (their tool, or the command's text). */
-  by?: string[];
-  /** From snapshots: the window's transcript never names it (a person's edit, a tool's side effect). */
-  noRecordedEdit?: boolean;
-  /** From snapshots: a binary file (hashed, no lines counted, no diff shown). */
-  binary?: boolean;
-}
+export type { FileReview, FileStatus } from './fileReview';
 
 export interface CommandReview {
   command: string;
