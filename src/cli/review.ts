@@ -7,7 +7,8 @@
 import { Reviewer, type ReviewStop, type WindowReview } from '../core/review/review';
 import { cutWindow, recordAt, REVIEW_BUDGET_MS, ReviewStopped, type Cut } from '../core/review/partial';
 import { readReviewInput } from '../core/review/read';
-import { windowText } from '../core/review/markdown';
+import { sourceWhyText, windowText } from '../core/review/markdown';
+import { snapshotsRoot } from '../core/snapshots/store';
 import { msg, type Locale } from '../core/messages';
 import type { StatusArgs } from './args';
 
@@ -20,8 +21,12 @@ interface Io {
 
 /** A window's review as JSON: the texts (checkpoints) left out, the facts kept. */
 export function reviewJson(w: WindowReview): Record<string, unknown> {
-  const { checkpoint, files, ...rest } = w;
+  const { window, checkpoint, files, source, sourceWhy, ...rest } = w;
   return {
+    window,
+    // Where the files come from: the window's two snapshots (exact), or its transcript, and why (in English).
+    source: source ?? 'transcript',
+    ...(source === 'snapshot' ? {} : { sourceWhy: sourceWhyText(sourceWhy, 'en') }),
     ...rest,
     files: files.map(({ abs: _abs, edits: _edits, ...f }) => f),
     checkpoint: {
@@ -35,6 +40,8 @@ export async function runReviewCli(args: StatusArgs, io: Io, locale: Locale): Pr
   let input;
   try {
     input = await readReviewInput(args.dir, { run: args.run, env: io.env, budgetMs: 1000 });
+    // The store leopold-status finds: LEOPOLD_SNAPSHOTS_DIR, else the per-user state folder (core/snapshots/store.ts).
+    input.snapshots = { root: snapshotsRoot(io.env), archived: args.run !== undefined };
   } catch (err) {
     io.stderr(`leopold-status: ${(err as Error).message}\n`);
     return args.run ? 2 : 1;

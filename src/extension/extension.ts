@@ -81,7 +81,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const agentTools = registerAgentTools(ctx, supervisors.hub, live.runs, driver.hub);
   const start = registerStart(ctx);
   registerWalkthrough(ctx);
-  const review = registerReview(ctx, live.runs);
+  const review = registerReview(ctx, live.runs, snapshots);
   const takeBack = registerTakeBack(ctx, seat, snapshots);
 
   log.info(`Leopold for VS Code ${extension.extension.packageJSON.version} active in ${Date.now() - t0} ms ` +

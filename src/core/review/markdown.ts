@@ -8,6 +8,7 @@ import { msg, type Locale } from '../messages';
 import { totalTokens } from '../live/records';
 import { formatCount, formatUsd } from '../live/format';
 import type { FileReview, MorningReport, WindowReview } from './review';
+import type { SourceWhy } from './fromSnapshots';
 import { pushAll } from '../arrays';
 import { groupCommands, groupTail, reportSummary, summaryMarkdown, windowSummary } from './summary';
 
@@ -18,10 +19,41 @@ export function lineCountsText(f: FileReview, minus = '−'): string {
   return f.status === 'unknown' && f.added === 0 && f.removed === 0 ? '?' : `+${f.added} ${minus}${f.removed}`;
 }
 
+/** What a file's line adds after its counts: outside, binary, no diff (why), who touched it or that nothing recorded did. */
+export function fileNotes(f: FileReview, l: Locale, text: (s: string) => string, code: (s: string) => string): string[] {
+  return [
+    f.outside ? msg(l, 'review.outside') : '',
+    f.binary ? msg(l, 'review.binary') : '',
+    f.status === 'unknown' ? msg(l, 'review.unknown', { reason: text(f.reason ?? '') }) : '',
+    f.noRecordedEdit ? msg(l, 'review.noRecordedEdit') : '',
+    f.by?.length ? msg(l, 'review.by', { list: f.by.map((b) => code(b)).join(', ') }) : '',
+  ].filter(Boolean);
+}
+
 function fileLine(f: FileReview, l: Locale): string {
-  const unknown = f.status === 'unknown' ? msg(l, 'review.unknown', { reason: mdText(f.reason ?? '') }) : '';
-  const extra = [f.outside ? msg(l, 'review.outside') : '', unknown].filter(Boolean).map((x) => ` — ${x}`).join('');
+  const extra = fileNotes(f, l, mdText, mdCode).map((x) => ` — ${x}`).join('');
   return `- ${mdCode(f.path)} ${f.status} ${lineCountsText(f)}${extra}`;
+}
+
+/** Where a window's files come from: "exact (snapshots)", or "from the transcript — why". */
+export function sourceLine(w: Pick<WindowReview, 'source' | 'sourceWhy'>, l: Locale = 'en', text = oneLine): string {
+  if (w.source === 'snapshot') return msg(l, 'review.source.snapshot');
+  return msg(l, 'review.source.transcript', { why: sourceWhyText(w.sourceWhy, l, text) });
+}
+
+/** Why a window is from its transcript, in words (`text` escapes git's words and paths: untrusted). */
+export function sourceWhyText(why: SourceWhy | undefined, l: Locale = 'en', text = oneLine): string {
+  if (!why) return msg(l, 'review.why.noRun');
+  switch (why.kind) {
+    case 'off': return msg(l, why.detail === 'restricted' ? 'review.why.restricted' : 'review.why.disabled');
+    case 'noGit': return msg(l, 'review.why.noGit', { detail: text(why.detail) });
+    case 'noRun': return msg(l, 'review.why.noRun');
+    case 'missing': return msg(l, why.edge === 'start' ? 'review.why.missingStart' : 'review.why.missingEnd');
+    case 'running': return msg(l, 'review.why.running');
+    case 'failed': return msg(l, why.edge === 'start' ? 'review.why.failedStart' : 'review.why.failedEnd', { detail: text(why.detail) });
+    case 'late': return msg(l, 'review.why.late', { s: why.seconds });
+    default: return msg(l, 'review.why.error', { detail: text(why.detail) });
+  }
 }
 
 /**
@@ -52,6 +84,7 @@ export function windowMarkdown(w: WindowReview, l: Locale = 'en', level = 1): st
   const cut = cutLine(w, l, mdText);
   if (cut) out.push(`**${cut}**`, '');
   out.push(`${msg(l, 'review.span', { from: time(w.startedMs), to: time(w.endedMs) })} · ${windowEndLine(w, l, mdText)}`);
+  if (w.source !== undefined) out.push('', sourceLine(w, l, mdText));
   if (level === 1) pushAll(out, ['', ...summaryMarkdown(windowSummary(w), l, mdCode)]);
   else if (w.tokens) {
     out.push('', msg(l, 'review.cost', { tokens: formatCount(totalTokens(w.tokens), l), usd: formatUsd(w.costUsd ?? 0, l) }));
@@ -102,8 +135,11 @@ export function windowText(w: WindowReview, l: Locale = 'en'): string {
   const out = [`${msg(l, 'review.window', { n: w.window })} · ${visible(w.end)}`];
   const cut = cutLine(w, l, visible);
   if (cut) out.push(`  ${cut}`);
+  if (w.source !== undefined) out.push(`  ${sourceLine(w, l, visible)}`);
   for (const f of w.files) {
-    const why = f.status === 'unknown' ? ` (${visible(f.reason ?? '')})` : '';
+    const notes = [f.status === 'unknown' ? visible(f.reason ?? '') : '', ...fileNotes({ ...f, status: 'modified', outside: false }, l,
+      visible, visible)].filter(Boolean);
+    const why = notes.length ? ` (${notes.join('; ')})` : '';
     out.push(`  ${f.status.padEnd(8)} ${lineCountsText(f, '-')} ${visible(f.path)}${why}`);
   }
   for (const c of w.commands) out.push(`  $ ${visible(c.command)} → ${c.exit ?? '?'}${c.test ? ` ${c.test}` : ''}`);

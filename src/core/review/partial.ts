@@ -29,7 +29,7 @@ export function journalWindow(input: ReviewInput, n: number): WindowReview {
   const w = input.windows.find((x) => x.n === n);
   const fig = input.figures?.get(n);
   return {
-    window: n, files: [], commands: [], commandsOmitted: 0, itemsClosed: [], itemsReopened: [],
+    window: n, source: 'transcript', files: [], commands: [], commandsOmitted: 0, itemsClosed: [], itemsReopened: [],
     ...(w?.itemsClosed !== undefined ? { itemsClosedCount: w.itemsClosed } : {}),
     decisions: [], receipts: 0, doneDenied: 0, guardBlocks: 0, subagents: [],
     checkpoint: { written: false, sha256: null, added: 0, removed: 0 },

@@ -13,24 +13,12 @@ import { addTokens, type Tokens } from '../live/records';
 import { applyHunks, diffLines, lineCounts, sha256, splitLines } from './diff';
 import { applyChunks, parsePatch, patchOfCall } from './codexPatch';
 import { TranscriptIndex, type IndexedCall } from './index';
+import type { FileReview, FileStatus } from './fileReview';
+import { isPair, openStore, pairOf, runSnapshots, snapshotFiles, snapshotTexts, type SnapshotsInput, type SourceWhy,
+  type WindowPair } from './fromSnapshots';
+import type { SnapshotInfo, SnapshotStore } from '../snapshots/store';
 
-export type FileStatus = 'added' | 'modified' | 'deleted' | 'unknown';
-
-export interface FileReview {
-  /** Relative to the project when inside it, else absolute. */
-  path: string;
-  /** Absolute. */
-  abs: string;
-  status: FileStatus;
-  reason?: string;
-  outside: boolean;
-  added: number;
-  removed: number;
-  beforeSha256: string | null;
-  afterSha256: string | null;
-  /** Edit records of this file in the window. */
-  edits: number;
-}
+export type { FileReview, FileStatus } from './fileReview';
 
 export interface CommandReview {
   command: string;
@@ -41,6 +29,9 @@ export interface CommandReview {
 
 export interface WindowReview {
   window: number;
+  /** Where the files come from: the window's two snapshots (exact), or its transcript (`sourceWhy` says why). */
+  source?: 'snapshot' | 'transcript';
+  sourceWhy?: SourceWhy;
   files: FileReview[];
   commands: CommandReview[];
   /** Commands left out (the oldest, beyond the bound). */
@@ -111,6 +102,8 @@ export interface ReviewInput {
   figures?: ReadonlyMap<number, { tokens: Tokens | null; costUsd: number | null }>;
   /** Sessions the journal names for a window whose transcripts were not found (gone, or elsewhere). */
   gone?: ReadonlyMap<number, readonly string[]>;
+  /** The project's snapshot store (core/review/fromSnapshots.ts); absent: the run predates snapshots here. */
+  snapshots?: SnapshotsInput;
 }
 
 const TEST_RE = /(?:^|[\s;&|(])(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test\b|\b(?:pytest|jest|vitest|mocha|rspec|phpunit|ctest|tox)\b|\b(?:go|cargo|mix|dotnet|deno|make|gradle|mvn|swift)\s+test\b|node\s+--test\b/;
@@ -126,12 +119,22 @@ interface Track {
   cur: State;
   reason?: string;
   edits: number;
+  /** What touched it: the tools and commands (at most BY_MAX). */
+  by: Set<string>;
   /** Lines a Codex patch of an unknown base adds and removes (for unknown files: the patch's own counts). */
   added: number;
   removed: number;
 }
 
 const NO_RESULT = 'the transcript records the call, not its result';
+const BY_MAX = 5;
+
+/** How a call is named as what touched a file: its tool, or a command's text on one short line. */
+function callLabel(c: IndexedCall): string {
+  if (!c.writes) return c.tool;
+  const t = (c.text ?? c.tool).replace(/\s+/g, ' ').trim();
+  return t.length > 120 ? `${t.slice(0, 119)}…` : t;
+}
 
 /** An error's message on one short line (a reason in the review). */
 function oneLineError(err: unknown): string {
@@ -315,6 +318,9 @@ export class Reviewer {
   private readonly indexes = new Map<string, TranscriptIndex>();
   private readonly eventGroups: EventGroups = new WeakMap();
   private readonly cache = new Map<string, { key: string; review: WindowReview }>();
+  private readonly stores = new Map<string, Promise<SnapshotStore | SourceWhy>>();
+  /** The run's snapshots per input (read once per request: a report asks for every window). */
+  private readonly listed = new WeakMap<ReviewInput, Promise<SnapshotInfo[] | SourceWhy>>();
 
   /** A Reviewer whose `hooks.progress` threw must not be used again (an index may be half read). */
   constructor(private readonly hooks: ReviewerHooks = {}) {}
@@ -333,10 +339,11 @@ export class Reviewer {
   private async simulate(root: string, paths: readonly string[], only?: string): Promise<Map<string, Track>> {
     const tracks = new Map<string, Track>();
     const tree = new PathTree();
+    let label: string | undefined;
     const track = (abs: string): Track => {
       let t = tracks.get(abs);
       if (!t) {
-        tracks.set(abs, (t = { abs, first: undefined, firstSet: false, cur: undefined, edits: 0, added: 0, removed: 0 }));
+        tracks.set(abs, (t = { abs, first: undefined, firstSet: false, cur: undefined, edits: 0, by: new Set(), added: 0, removed: 0 }));
         tree.add(abs);
       }
       return t;
@@ -344,6 +351,7 @@ export class Reviewer {
     const change = (abs: string, before: State, after: State, reason?: string) => {
       const t = track(abs);
       t.edits++;
+      if (label !== undefined && t.by.size < BY_MAX) t.by.add(label);
       if (!t.firstSet) { t.first = before; t.firstSet = true; if (before === undefined) t.reason = reason; }
       t.cur = after;
       if (after === undefined) t.reason = reason;
@@ -373,6 +381,7 @@ export class Reviewer {
       for (const c of idx.calls) {
         const abs = absOf(c);
         this.hooks.progress?.(idx.path, c.offset);
+        label = callLabel(c);
         // One record that cannot be read is one `unknown` entry with its reason, never a failed review (issue 29).
         try {
           if (c.unreadable !== undefined) throw new Error(c.unreadable);
@@ -384,7 +393,9 @@ export class Reviewer {
           if (only && !abs.includes(only)) continue;
           const fl = c.harness === 'claude' && abs[0] !== undefined ? firstLast.get(abs[0]) : undefined;
           if (fl && c !== fl[0] && c !== fl[1]) {
-            track(abs[0]).edits++;
+            const t = track(abs[0]);
+            t.edits++;
+            if (t.by.size < BY_MAX) t.by.add(label);
             continue;
           }
           if (c.harness === 'claude') await this.claudeChange(idx, c, abs[0], change);
@@ -486,14 +497,58 @@ export class Reviewer {
         path, abs: t.abs, status, ...(status === 'unknown' ? { reason: t.reason ?? NO_RESULT } : {}), outside, ...counts,
         beforeSha256: known && typeof t.first === 'string' ? sha256(t.first) : null,
         afterSha256: known && typeof t.cur === 'string' ? sha256(t.cur) : null,
-        edits: t.edits,
+        edits: t.edits, ...(t.by.size ? { by: [...t.by] } : {}),
       });
     }
     return out.sort((a, b) => Number(a.outside) - Number(b.outside) || a.path.localeCompare(b.path));
   }
 
+  /** The project's snapshot store, or why there is none to read. */
+  private store(input: ReviewInput): Promise<SnapshotStore | SourceWhy> {
+    const s = input.snapshots!;
+    const key = `${input.root}\0${s.root}\0${s.off ?? ''}`;
+    let p = this.stores.get(key);
+    if (!p) this.stores.set(key, (p = openStore(input.root, s)));
+    return p;
+  }
+
+  /**
+   * Window n's two snapshots and the store, or why its review is from the transcript. Reading the store counts as a
+   * step of the review (the `progress` hook: leopold-status's budget stops it there).
+   */
+  private async snapshotPair(input: ReviewInput, n: number): Promise<{ store: SnapshotStore; pair: WindowPair } | SourceWhy> {
+    if (!input.snapshots) return { kind: 'noRun' };
+    this.hooks.progress?.(`snapshots of window ${n}`, 0);
+    const store = await this.store(input);
+    if ('kind' in store) return store;
+    let list = this.listed.get(input);
+    if (!list) {
+      const archived = input.snapshots.archived === true;
+      this.listed.set(input, (list = store.list().then((all) => runSnapshots(all, input.windows, archived),
+        (err: Error) => ({ kind: 'error', detail: err.message.replace(/\s+/g, ' ').slice(0, 300) }) satisfies SourceWhy)));
+    }
+    const mine = await list;
+    if (!Array.isArray(mine)) return mine;
+    const pair = pairOf(mine, input, n);
+    return isPair(pair) ? { store, pair } : pair;
+  }
+
+  /** A window's files: from its snapshots when it has both, else its transcript's (`told`), and why. */
+  private async filesOf(input: ReviewInput, snap: { store: SnapshotStore; pair: WindowPair } | SourceWhy, told: FileReview[]):
+    Promise<{ files: FileReview[]; why?: SourceWhy }> {
+    if (!('pair' in snap)) return { files: told, why: snap };
+    // A store that cannot be read now (git's words) leaves the window from its transcript, saying why.
+    return snapshotFiles(snap.store, snap.pair, input.root, told).then((files) => ({ files }),
+      (err: Error) => ({ files: told, why: { kind: 'error', detail: err.message.replace(/\s+/g, ' ').slice(0, 300) } }));
+  }
+
   /** The before and after texts of one file in a window (null: absent; undefined: unknown). */
   async texts(input: ReviewInput, window: number, abs: string): Promise<{ before: State; after: State; reason?: string }> {
+    const snap = await this.snapshotPair(input, window);
+    if ('pair' in snap) {
+      const t = await snapshotTexts(snap.store, snap.pair, input.root, abs);
+      if (t) return t;
+    }
     const paths = input.transcripts.get(window) ?? [];
     for (const p of paths) await this.index(p).update();
     const t = (await this.simulate(input.root, paths, abs)).get(abs);
@@ -502,29 +557,9 @@ export class Reviewer {
     return known ? { before: t.first, after: t.cur } : { before: t.first, after: t.cur, reason: t.reason };
   }
 
-  /** One window's review (rebuilt only when one of its transcripts grew). */
-  async window(input: ReviewInput, n: number): Promise<WindowReview> {
-    const w = input.windows.find((x) => x.n === n);
-    const paths = input.transcripts.get(n) ?? [];
-    for (const p of paths) await this.index(p).update();
-    const prev = input.windows.filter((x) => x.n < n).pop();
-    const prevCheckpoint = prev ? (await this.window(input, prev.n)).checkpoint.text : undefined;
-    const key = JSON.stringify([input.root, paths.map((p) => [p, this.index(p).offset]), prevCheckpoint?.length, input.events.length,
-      w?.endedMs, w?.end, input.figures?.get(n)]);
-    const hit = this.cache.get(`${input.root}#${n}`);
-    if (hit && hit.key === key) {
-      this.hooks.onWindow?.(hit.review);
-      return hit.review;
-    }
-    const tracks = await this.simulate(input.root, paths);
-    const leo = resolve(input.root, '.leopold');
-    const plan = tracks.get(resolve(leo, 'PLAN.md'));
-    const dec = tracks.get(resolve(leo, 'DECISIONS.md'));
-    const cp = tracks.get(resolve(leo, 'CHECKPOINT.md'));
-    const items = planChanges(plan);
-    const decisions = typeof dec?.cur === 'string' ? newHeadings(typeof dec.first === 'string' ? dec.first : '', dec.cur) : [];
-    const cpText = typeof cp?.cur === 'string' ? cp.cur : undefined;
-    const cpDiff = cpText !== undefined ? lineCounts(prevCheckpoint ?? null, cpText) : { added: 0, removed: 0 };
+  /** The commands a window's transcripts ran (with the last that failed), and its subagents. */
+  private commandsOf(paths: readonly string[]): { commands: CommandReview[]; omitted: number; subagents: string[];
+    lastFail?: { idx: TranscriptIndex; c: IndexedCall }; } {
     const commands: CommandReview[] = [];
     let omitted = 0, lastFail: { idx: TranscriptIndex; c: IndexedCall } | undefined;
     const subagents: string[] = [];
@@ -541,6 +576,34 @@ export class Reviewer {
         if (c.result && exit !== 0) lastFail = { idx, c };
       }
     }
+    return { commands, omitted, lastFail, subagents };
+  }
+
+  /** One window's review (rebuilt only when one of its transcripts grew). */
+  async window(input: ReviewInput, n: number): Promise<WindowReview> {
+    const w = input.windows.find((x) => x.n === n);
+    const paths = input.transcripts.get(n) ?? [];
+    for (const p of paths) await this.index(p).update();
+    const prev = input.windows.filter((x) => x.n < n).pop();
+    const prevCheckpoint = prev ? (await this.window(input, prev.n)).checkpoint.text : undefined;
+    const snap = await this.snapshotPair(input, n);
+    const key = JSON.stringify([input.root, paths.map((p) => [p, this.index(p).offset]), prevCheckpoint?.length, input.events.length,
+      w?.endedMs, w?.end, input.figures?.get(n), 'pair' in snap ? [snap.pair.start.commit, snap.pair.end.commit] : snap]);
+    const hit = this.cache.get(`${input.root}#${n}`);
+    if (hit && hit.key === key) {
+      this.hooks.onWindow?.(hit.review);
+      return hit.review;
+    }
+    const tracks = await this.simulate(input.root, paths);
+    const leo = resolve(input.root, '.leopold');
+    const plan = tracks.get(resolve(leo, 'PLAN.md'));
+    const dec = tracks.get(resolve(leo, 'DECISIONS.md'));
+    const cp = tracks.get(resolve(leo, 'CHECKPOINT.md'));
+    const items = planChanges(plan);
+    const decisions = typeof dec?.cur === 'string' ? newHeadings(typeof dec.first === 'string' ? dec.first : '', dec.cur) : [];
+    const cpText = typeof cp?.cur === 'string' ? cp.cur : undefined;
+    const cpDiff = cpText !== undefined ? lineCounts(prevCheckpoint ?? null, cpText) : { added: 0, removed: 0 };
+    const { commands, omitted, lastFail, subagents } = this.commandsOf(paths);
     const mine = eventsByWindow(input, this.eventGroups).get(n) ?? [];
     const count = (name: string) => mine.filter((e) => e.event === name).length;
     for (const e of mine) {
@@ -548,9 +611,12 @@ export class Reviewer {
       if (e.event === 'subagent_started' && typeof type === 'string' && !subagents.length) subagents.push(type);
     }
     const fig = input.figures?.get(n);
+    const { files, why } = await this.filesOf(input, snap, await this.files(input.root, tracks));
     const review: WindowReview = {
       window: n,
-      files: await this.files(input.root, tracks),
+      source: why ? 'transcript' : 'snapshot',
+      ...(why ? { sourceWhy: why } : {}),
+      files,
       commands,
       commandsOmitted: omitted,
       ...(lastFail ? { lastFailure: await failureOf(lastFail.idx, lastFail.c) } : {}),

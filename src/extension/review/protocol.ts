@@ -15,6 +15,8 @@ export interface PostedGroup {
 export type PostedWindow = Omit<WindowReview, 'checkpoint'> & {
   checkpoint: Omit<WindowReview['checkpoint'], 'previous'>;
   endLine: string;
+  /** Where its files come from: "source: exact (snapshots)", or "from the transcript — why" (core/review/markdown.ts). */
+  sourceLine: string;
   summary: SummaryLines;
   groups: PostedGroup[];
 };

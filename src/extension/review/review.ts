@@ -22,7 +22,7 @@ import { pickProject } from '../foundation/projectPicker';
 import { uiLocale } from '../foundation/locale';
 import type { MorningReport, ReviewInput, WindowReview } from '../../core/review/review';
 import { readReviewInput, reviewInputOf } from '../../core/review/read';
-import { cutLine, reportMarkdown, windowEndLine, windowMarkdown } from '../../core/review/markdown';
+import { cutLine, reportMarkdown, sourceLine, windowEndLine, windowMarkdown } from '../../core/review/markdown';
 import { groupCommands, groupTail, reportSummary, summaryLines, windowSummary } from '../../core/review/summary';
 import { markViewed, viewedKey, viewedPaths, type ViewedStore } from '../../core/review/viewed';
 import type { FromWebview, PostedWindow, ReviewRendered, SavedReview, ToWebview } from './protocol';
@@ -33,6 +33,8 @@ import { WriteOutsideError } from '../../core/writeGuard';
 import { isWriteRefusal, writeExport } from '../foundation/guardedWrite';
 import { inert } from '../foundation/untrusted';
 import { msg } from '../../core/messages';
+import type { SnapshotsInput } from '../../core/review/fromSnapshots';
+import { snapshotSettings, type SnapshotRecorders } from '../snapshots/recorders';
 
 export const REVIEW_SCHEME = 'leopold-review';
 const VIEW_TYPE = REVIEW_VIEW_TYPE;
@@ -91,7 +93,7 @@ class Reviews {
   /** Per project with a review of its current run open: the subscription that draws it again as the run goes. */
   private readonly following = new Map<string, { sub: vscode.Disposable; timer?: NodeJS.Timeout }>();
 
-  constructor(private readonly ctx: LeopoldContext, private readonly live: LiveRuns) {
+  constructor(private readonly ctx: LeopoldContext, private readonly live: LiveRuns, private readonly snapshots?: SnapshotRecorders) {
     this.worker = new ReviewWorker(join(ctx.extension.extensionPath, 'dist', 'reviewWorker.js'),
       { onStarted: (job) => this.started.fire(job) });
   }
@@ -148,8 +150,23 @@ class Reviews {
     const view = project && !t.run ? this.live.of(project).view : undefined;
     const inp = view && project ? await reviewInputOf(t.root, project.model.snapshot, view)
       : await readReviewInput(t.root, { run: t.run, budgetMs: 2000 });
+    inp.snapshots = this.snapshotsInput(t, project);
     this.inputs.set(keyOf(t), inp);
     return inp;
+  }
+
+  /**
+   * Where the review finds the project's snapshots (the worker reads them): the store the recorder writes, and the
+   * recordings that failed (git's words). Not read in Restricted Mode (git is a process) nor with snapshots off.
+   */
+  private snapshotsInput(t: Target, project: LeopoldProject | undefined): SnapshotsInput {
+    const s = snapshotSettings(project?.folder);
+    const base = { root: s.root, archived: t.run !== undefined };
+    if (!this.ctx.isTrusted()) return { ...base, off: 'restricted' };
+    if (!s.enabled) return { ...base, off: 'disabled' };
+    const failed = project ? this.snapshots?.recorderFor(project)?.lastError : undefined;
+    const failures = failed?.error ? failed.tags.map((g) => ({ run: g.run, window: g.window, edge: g.edge, error: failed.error! })) : [];
+    return { ...base, failures };
   }
 
   uri(t: Target, window: number, abs: string, side: 'before' | 'after'): vscode.Uri {
@@ -178,14 +195,14 @@ class Reviews {
 
   async openDiff(t: Target, w: WindowReview, path: string): Promise<boolean> {
     const f = w.files.find((x) => x.path === path);
-    if (!f || f.status === 'unknown') return false;
+    if (!f || f.status === 'unknown' || f.binary) return false;
     await vscode.commands.executeCommand('vscode.diff', this.uri(t, w.window, f.abs, 'before'), this.uri(t, w.window, f.abs, 'after'),
       vscode.l10n.t('{0} (window {1})', f.path, w.window), { preview: true });
     return true;
   }
 
   async openAll(t: Target, w: WindowReview): Promise<number> {
-    const files = w.files.filter((f) => f.status !== 'unknown');
+    const files = w.files.filter((f) => f.status !== 'unknown' && !f.binary);
     if (!files.length) return 0;
     await vscode.commands.executeCommand('vscode.changes', vscode.l10n.t('Window {0}: changes', w.window),
       files.map((f) => [vscode.Uri.file(f.abs), this.uri(t, w.window, f.abs, 'before'), this.uri(t, w.window, f.abs, 'after')]));
@@ -328,8 +345,8 @@ class Reviews {
   }
 }
 
-export function registerReview(ctx: LeopoldContext, live: LiveRuns): ReviewTestApi {
-  const r = new Reviews(ctx, live);
+export function registerReview(ctx: LeopoldContext, live: LiveRuns, snapshots?: SnapshotRecorders): ReviewTestApi {
+  const r = new Reviews(ctx, live, snapshots);
   ctx.extension.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, r.provider),
     vscode.commands.registerCommand('leopold.reviewWindow', (arg?: unknown) => r.show(arg, false)),
@@ -372,7 +389,8 @@ function strip(w: WindowReview): PostedWindow {
   const groups = groupCommands(w.commands).map((g) => ({ command: g.command, tail: groupTail(g, l), count: g.count,
     lastFailed: g.exit !== null && g.exit !== 0, test: g.test, failed: g.failed }));
   const { previous: _previous, ...checkpoint } = w.checkpoint;
-  return { ...w, checkpoint, endLine: windowEndLine(w, l), summary: summaryLines(windowSummary(w), l), groups };
+  return { ...w, checkpoint, endLine: windowEndLine(w, l), sourceLine: sourceLine(w, l), summary: summaryLines(windowSummary(w), l),
+    groups };
 }
 
 function strings(): Record<string, string> {
@@ -389,6 +407,8 @@ function strings(): Record<string, string> {
     sumChanged: msg(uiLocale(), 'review.sum.changedLabel'), sumCost: msg(uiLocale(), 'review.sum.costLabel'),
     sumFailed: msg(uiLocale(), 'review.sum.failedLabel'), sumNeeds: msg(uiLocale(), 'review.sum.needsLabel'),
     nothingNeeds: msg(uiLocale(), 'review.sum.noNeeds'),
+    noRecordedEdit: msg(uiLocale(), 'review.noRecordedEdit'), by: msg(uiLocale(), 'review.by', { list: '{0}' }),
+    binary: msg(uiLocale(), 'review.binary'),
   };
 }
 

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { leopold, testFolders, waitFor } from '../helpers';
 import { claudeTranscript, readState, rolled, stamp, writeState } from '../supervisorUtil';
@@ -91,6 +92,39 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
     await waitFor('the run\'s end recorded', async () => (await api.snapshots.idle(),
       (await snaps()).some((x) => x.window === 2 && x.edge === 'end') || undefined), 20_000);
     assert.strictEqual((await snaps()).find((x) => x.window === 2 && x.edge === 'end')!.reason, 'end');
+  });
+
+  test('the review of each window lists every file exactly, from its snapshots, and says "exact (snapshots)"', async () => {
+    const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+    type F = { path: string; status: string; beforeSha256: string | null; afterSha256: string | null; noRecordedEdit?: boolean;
+      binary?: boolean };
+    type R = { source?: string; sourceWhy?: unknown; files: F[] };
+    // Window 1 is listed once a record of its end is there (Leopold's `window_progress`; the fake agent wrote none).
+    writeState(folder, { ...readState(folder), window_progress: [0] });
+    const filesOf = async (n: number) => {
+      const r = await waitFor(`window ${n}'s review`, async () => (await api.review.open({ root: folder, window: n }))?.review as R
+        | undefined, 20_000);
+      assert.strictEqual(r.source, 'snapshot', `window ${n}: ${JSON.stringify(r.sourceWhy)}`);
+      return new Map(r.files.filter((f) => !f.path.startsWith('.leopold/')).map((f) => [f.path, f]));
+    };
+    const w1 = await filesOf(1);
+    assert.deepStrictEqual([...w1].map(([p, f]) => `${p} ${f.status}`).sort(), ['a.txt modified', 'new.txt added']);
+    assert.deepStrictEqual([w1.get('a.txt')!.beforeSha256, w1.get('a.txt')!.afterSha256],
+      [sha(lines('one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight')), sha(fs.readFileSync(file('a.txt')))]);
+    // The fake agent's shell: sed -i, a generator, mv, a binary write — none in a transcript, every one listed exactly.
+    const w2 = await filesOf(2);
+    assert.deepStrictEqual([...w2].map(([p, f]) => `${p} ${f.status}`).sort(),
+      ['.agent-done added', 'b.txt modified', 'bin.dat added', 'c.txt deleted', 'c2.txt added', 'gen.txt added']);
+    assert.deepStrictEqual([w2.get('b.txt')!.afterSha256, w2.get('c.txt')!.beforeSha256, w2.get('c.txt')!.afterSha256,
+      w2.get('c2.txt')!.afterSha256, w2.get('gen.txt')!.afterSha256],
+    [sha(fs.readFileSync(file('b.txt'))), sha('c\n'), null, sha('c\n'), sha('generated\n')]);
+    assert.deepStrictEqual([w2.get('bin.dat')!.binary, w2.get('bin.dat')!.afterSha256], [true, sha(Buffer.from([0, 1, 2]))]);
+    assert.ok([...w1.values(), ...w2.values()].every((f) => f.noRecordedEdit), 'no transcript names them');
+    // The page and the Markdown say where the files come from.
+    await waitFor('window 2\'s page to say its source', () => api.review.panels()
+      .find((p: { title: string; shown?: { text: string } }) => /2/.test(p.title) && /exact \(snapshots\)/.test(p.shown?.text ?? '')), 20_000);
+    assert.match(await api.review.markdown({ root: folder, window: 2 }), /source: exact \(snapshots\)/);
+    assert.match(await api.review.markdown({ root: folder, window: 2 }), /`gen\.txt` added \+1 −0 — changed during the window \(no recorded edit\)/);
   });
 
   test('Revert Window 2 takes back sed -i, the generator, the move and the binary file; a person\'s later edit is kept', async () => {

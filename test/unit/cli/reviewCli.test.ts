@@ -4,11 +4,12 @@
 // nothing written.
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { sha256 } from '../../../src/core/review/diff';
 import { reviewProject } from '../../fixtures/reviewProject';
+import { SnapshotStore } from '../../../src/core/snapshots/store';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const CLI = path.join(ROOT, 'dist', 'status.js');
@@ -51,7 +52,12 @@ describe('leopold-status --review: the window review as data', function () {
         path: p, status: 'unknown', reason: 'written by a shell command (`>`): the transcript holds the command, not the text', outside: false,
         added: 0, removed: 0, beforeSha256: null, afterSha256: null,
       }))).sort((x, y) => String(x.path).localeCompare(String(y.path)));
-      assert.deepEqual(w.files, expected);
+      // What touched each file (issue 32): its tool, or the command; compared apart from the issue's shape.
+      assert.ok(w.files.every((f) => Array.isArray(f.by) && f.by.length > 0), JSON.stringify(w.files));
+      assert.deepEqual(w.files.map(({ by: _by, ...f }) => f), expected);
+      // No snapshot store for this project: from the transcript, and why.
+      assert.equal((w as unknown as { source: string }).source, 'transcript');
+      assert.match((w as unknown as { sourceWhy: string }).sourceWhy, /no snapshot was recorded for this run/);
       assert.deepEqual(w.itemsClosed, []);
       assert.deepEqual(w.decisions, []);
     });
@@ -83,5 +89,39 @@ describe('leopold-status --review: the window review as data', function () {
     assert.match(cutText.stdout, /^ {2}partial — the review stopped after \d+\.\d s at [^ ]+\.jsonl byte 0;/m);
     const unbounded = JSON.parse((await cli(['--review', '--json', root], { LEOPOLD_REVIEW_BUDGET_MS: '600000' })).stdout) as Out;
     assert.ok(unbounded.windows.every((w) => !('partial' in w) && w.files.length > 0));
+  });
+
+  it('a window with snapshots at both ends: "source": "snapshot", every file that differs with its hashes (issue 32)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-review-cli-snap-'));
+    claudeHome = path.join(dir, 'claude');
+    const { root } = await reviewProject(dir, path.join(dir, 'claude', 'projects', 'proj'));
+    const snapRoot = path.join(dir, 'snapshots');
+    const store = await SnapshotStore.open({ projectDir: root, root: snapRoot });
+    const run = '2026-10-04T23:00:00Z';
+    await store.take([{ run, window: 1, edge: 'start' }], 'activation', () => Date.UTC(2026, 9, 4, 23, 0, 2));
+    // Window 1's shell and a person: none of it in window 1's transcript but a.txt (its Write).
+    writeFileSync(path.join(root, 'a.txt'), 'hello, sed\n');
+    writeFileSync(path.join(root, 'gen', 'out.txt'), 'generated again\n');
+    writeFileSync(path.join(root, 'person.txt'), 'mine\n');
+    await store.take([{ run, window: 1, edge: 'end' }, { run, window: 2, edge: 'start' }], 'roll', () => Date.UTC(2026, 9, 4, 23, 30, 1));
+    const r = await cli(['--review', '--json', root], { LEOPOLD_SNAPSHOTS_DIR: snapRoot });
+    assert.equal(r.code, 0, r.stderr);
+    type Win = { window: number; source: string; sourceWhy?: string; files: Record<string, unknown>[] };
+    const out = JSON.parse(r.stdout) as { windows: Win[] };
+    const [w1, w2] = out.windows;
+    assert.equal(w1.source, 'snapshot', w1.sourceWhy);
+    // src/b.ts: the transcript's edit, but the snapshots hold it unchanged over the window (it was on disk already).
+    assert.deepEqual(w1.files, [
+      { path: 'a.txt', status: 'modified', outside: false, added: 1, removed: 1, beforeSha256: sha256('hello\n'),
+        afterSha256: sha256('hello, sed\n'), by: ['Write'] },
+      { path: 'gen/out.txt', status: 'modified', outside: false, added: 1, removed: 1, beforeSha256: sha256('generated\n'),
+        afterSha256: sha256('generated again\n'), noRecordedEdit: true },
+      { path: 'person.txt', status: 'added', outside: false, added: 1, removed: 0, beforeSha256: null, afterSha256: sha256('mine\n'),
+        noRecordedEdit: true },
+    ]);
+    assert.deepEqual([w2.source, w2.sourceWhy], ['transcript', 'the window is still running (no snapshot at its end yet)']);
+    const text = await cli(['--review', '--window', '1', root], { LEOPOLD_SNAPSHOTS_DIR: snapRoot });
+    assert.match(text.stdout, /source: exact \(snapshots\)/);
+    assert.match(text.stdout, /added\s+\+1 -0 person\.txt \(changed during the window \(no recorded edit\)\)/);
   });
 });

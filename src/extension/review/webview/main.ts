@@ -130,18 +130,22 @@ function files(S: S, fs: FileReview[], diffable: boolean, viewable: boolean): { 
     const status = icon(STATUS_ICON[f.status]);
     status.classList.add('status-icon');
     const line = el('span', 'file-line');
-    const canDiff = diffable && f.status !== 'unknown';
+    const canDiff = diffable && f.status !== 'unknown' && !f.binary;
     const open = () => vscode.postMessage({ type: 'diff', path: f.path });
     line.appendChild(canDiff ? action(f.path, open, 'link path') : el('span', 'path', f.path));
     const counts = f.status === 'unknown' && !f.added && !f.removed ? ' ?' : '';
     line.appendChild(el('span', 'status', ` ${f.status}${counts}`));
     if (!counts) line.append(el('span', 'plus', ` +${f.added}`), el('span', 'minus', ` \u2212${f.removed}`));
     if (f.outside) line.appendChild(el('span', 'dim', ` (${S.outside})`));
+    if (f.binary) line.appendChild(el('span', 'dim', ` (${S.binary})`));
     head.append(status, line);
     const check = viewable ? viewedCheck(S, f.path, redraw) : undefined;
     if (check) head.appendChild(check);
     row.appendChild(head);
     if (f.status === 'unknown') row.appendChild(el('div', 'detail dim', `${S.noDiff}: ${f.reason ?? ''}`));
+    // From snapshots: what touched it, as the transcript says, or that nothing recorded did (a person, a side effect).
+    if (f.noRecordedEdit) row.appendChild(el('div', 'detail dim no-record', S.noRecordedEdit));
+    else if (f.by?.length) row.appendChild(el('div', 'detail dim by', fill(S.by, f.by.join(' \u00b7 '))));
     rows.push({ f, row, check });
     body.appendChild(row);
   }
@@ -192,6 +196,7 @@ function windowView(S: S, w: PostedWindow, top: boolean): HTMLElement {
   }
   d.appendChild(h);
   d.appendChild(el('p', 'sub', w.endLine + (w.costUsd !== null ? ` \u00b7 \u2248 $${w.costUsd.toFixed(2)}` : '')));
+  d.appendChild(el('p', `sub source ${w.source === 'snapshot' ? 'exact' : 'transcript'}`, w.sourceLine));
   for (const t of w.transcripts) if (!t.exists) d.appendChild(el('p', 'bad', `${S.gone}: ${t.path}`));
   if (top) d.appendChild(summaryCard(S, w.summary, w.groups.some((g) => g.failed > 0), needsYou(w.summary, S)));
   const f = files(S, w.files, top, top);
