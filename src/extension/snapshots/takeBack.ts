@@ -14,7 +14,9 @@ import { inert } from '../foundation/untrusted';
 import { requireTrust } from '../control/runActions';
 import type { Seat } from '../control/seat';
 import { targetOf } from '../review/review';
-import { applyPlan, NoSnapshotError, planRevert, planRewind, type ApplyOutcome, type Plan, type PlanItem } from '../../core/snapshots/plan';
+import {
+  finishEdit, NoSnapshotError, prepareEdit, planRevert, planRewind, type ApplyOutcome, type Plan, type PlanItem,
+} from '../../core/snapshots/plan';
 import { SnapshotStore } from '../../core/snapshots/store';
 import { snapshotSettings, type SnapshotRecorders } from './recorders';
 
@@ -55,6 +57,26 @@ export function reasonText(reason: string): string {
     case 'changed since the plan was made; left as it is': return vscode.l10n.t('changed since the plan was made; left as it is');
     default: return reason;
   }
+}
+
+/**
+ * Writes a plan's files as ONE workspace edit, so the editor's Undo takes the whole of it back: each file deleted,
+ * created with its bytes, or both (then Undo recreates the exact bytes the editor read before deleting, binary
+ * included). Every target is checked right before (links and non-regular files refused, a file changed since the
+ * plan skipped) and checked again after.
+ */
+export async function applyAsEdit(store: SnapshotStore, plan: Plan, title: string): Promise<ApplyOutcome[]> {
+  const { steps, left } = await prepareEdit(store, plan);
+  if (!steps.length) return left;
+  const edit = new vscode.WorkspaceEdit();
+  const meta = { label: vscode.l10n.t('Leopold: {0} {1}', title, plan.window), needsConfirmation: false };
+  // Every deletion first: a folder a window made where a file was can then take the file back.
+  for (const s of steps) if (s.remove) edit.deleteFile(vscode.Uri.file(s.abs), { ignoreIfNotExists: false }, meta);
+  for (const s of steps) if (s.bytes) edit.createFile(vscode.Uri.file(s.abs), { contents: s.bytes, overwrite: false }, meta);
+  const applied = await vscode.workspace.applyEdit(edit);
+  const after = await finishEdit(steps);
+  if (applied) return [...left, ...after];
+  return [...left, ...after.map((o) => (o.done ? o : { ...o, reason: `the editor refused the edit (${o.reason ?? ''})` }))];
 }
 
 interface Chosen { project: LeopoldProject; window: number; path?: string }
@@ -187,7 +209,7 @@ class TakeBack {
       const ok = await vscode.window.showWarningMessage(question, { modal: true, detail }, go);
       if (ok !== go) return undefined;
     }
-    const outcomes = await applyPlan(store, { ...plan, files: selected });
+    const outcomes = await applyAsEdit(store, { ...plan, files: selected }, title);
     const done = outcomes.filter((o) => o.done).length;
     const skipped = outcomes.filter((o) => !o.done);
     this.ctx.log.info(`${project.name}: ${plan.kind} window ${plan.window}: ${done} written` +
