@@ -204,6 +204,12 @@ async function edges(store: SnapshotStore, run: string, window: number): Promise
   return { all, start };
 }
 
+/** The run a take-back is about: the project's newest one with snapshots (undefined when none was recorded). */
+export async function newestRun(store: SnapshotStore): Promise<string | undefined> {
+  const all = await store.list();
+  return all.length ? all.reduce((a, b) => (b.takenMs >= a.takenMs ? b : a)).run : undefined;
+}
+
 /** The plan to take back window N's changes (start → end). */
 export async function planRevert(store: SnapshotStore, run: string, window: number, scope: PlanScope = {}): Promise<Plan> {
   const { all, start } = await edges(store, run, window);

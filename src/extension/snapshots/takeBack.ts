@@ -15,7 +15,7 @@ import { requireTrust } from '../control/runActions';
 import type { Seat } from '../control/seat';
 import { targetOf } from '../review/review';
 import {
-  finishEdit, NoSnapshotError, prepareEdit, planRevert, planRewind, type ApplyOutcome, type Plan, type PlanItem,
+  finishEdit, newestRun, NoSnapshotError, prepareEdit, planRevert, planRewind, type ApplyOutcome, type Plan, type PlanItem,
 } from '../../core/snapshots/plan';
 import { SnapshotStore } from '../../core/snapshots/store';
 import { snapshotSettings, type SnapshotRecorders } from './recorders';
@@ -94,9 +94,8 @@ class TakeBack {
 
   async plan(project: LeopoldProject, kind: TakeBackKind, window: number, path?: string): Promise<{ store: SnapshotStore; plan: Plan }> {
     const store = await this.store(project);
-    const all = await store.list();
-    if (!all.length) throw new NoSnapshotError(vscode.l10n.t('no snapshots were recorded for this project'));
-    const run = all.reduce((a, b) => (b.takenMs >= a.takenMs ? b : a)).run;
+    const run = await newestRun(store);
+    if (run === undefined) throw new NoSnapshotError(vscode.l10n.t('no snapshots were recorded for this project'));
     const scope = path !== undefined ? { under: path } : {};
     const plan = kind === 'rewind' ? await planRewind(store, run, window, scope) : await planRevert(store, run, window, scope);
     return { store, plan };
