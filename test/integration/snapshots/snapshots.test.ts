@@ -110,6 +110,13 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
       const actions = Object.fromEntries(plan.files.map((f: { path: string; action: string }) => [f.path, f.action]));
       assert.deepStrictEqual(actions, { '.agent-done': 'delete', 'b.txt': 'merge', 'bin.dat': 'delete', 'c.txt': 'recreate',
         'c2.txt': 'delete', 'd.txt': 'conflict', 'gen.txt': 'delete' });
+      // The preview's "Show the change": the diff editor, the file now against what the plan makes of it.
+      const merged = lines('one', 'two', 'three', 'four', 'five', 'six', 'seven', 'EIGHT by a person');
+      const diffB = await api.snapshots.takeBack.diff(folder, 'revert', 2, 'b.txt');
+      assert.deepStrictEqual([diffB.left, diffB.right], [before['b.txt'], merged], JSON.stringify(diffB));
+      const diffC = await api.snapshots.takeBack.diff(folder, 'revert', 2, 'c.txt');
+      assert.deepStrictEqual([diffC.left, diffC.right], ['', 'c\n'], JSON.stringify(diffC));
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       // Written as one workspace edit (the editor's file operations, which the workbench announces; a write to disk is not).
       const ops: string[] = [];
       const subs = [vscode.workspace.onDidCreateFiles((e) => ops.push(...e.files.map((u) => `create ${path.basename(u.fsPath)}`))),
