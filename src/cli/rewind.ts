@@ -7,7 +7,13 @@ import { SnapshotStore } from '../core/snapshots/store';
 import { newestRun, NoSnapshotError, planJson, planRevert, planRewind } from '../core/snapshots/plan';
 import { msg, type Locale } from '../core/messages';
 import type { StatusArgs } from './args';
-import type { Io } from './main';
+
+/** What the command writes to and reads its environment from (main.ts's Io; main imports this module). */
+interface Io {
+  stdout(s: string): void;
+  stderr(s: string): void;
+  env: NodeJS.ProcessEnv;
+}
 
 export async function runTakeBackCli(args: StatusArgs, io: Io, locale: Locale): Promise<number> {
   const { kind, window } = args.takeBack!;

@@ -1,11 +1,12 @@
 // One writer at a time on a snapshot store, across processes (issue 32): two VS Code windows (or a window and a
 // test) recording into the same project's store would otherwise collide on its shared index (`index.lock`: "File
 // exists") and lose a snapshot. The lock is a file beside the store, `<store>.lock`, created exclusively (O_EXCL: a
-// link planted there is never followed), holding the owner's pid and host. A lock whose owner on this host is gone,
+// link planted there is refused, never followed), holding the owner's pid and host. A lock whose owner on this host is gone,
 // or that is older than `staleMs` (an owner on another host that died), is taken over. Waiting is bounded.
 import { promises as fs } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+import { createExclusive } from '../atomic';
 
 export interface StoreLockOptions {
   /** Give up waiting after this long (default 120 s, git's own bound). */
@@ -43,17 +44,7 @@ export async function withStoreLock<T>(path: string, fn: () => Promise<T>, opts:
   const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
   await fs.mkdir(dirname(path), { recursive: true, mode: 0o700 });
   for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
-    try {
-      const fh = await fs.open(path, 'wx', 0o600);
-      try {
-        await fh.writeFile(mine);
-      } finally {
-        await fh.close();
-      }
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
+    if (await createExclusive(path, mine)) break;
     const { gone, text } = await abandoned(path, opts.staleMs ?? 10 * 60_000);
     // Taken over only if it is still the same dead owner's (another waiter may have taken it over already).
     if (gone && (await fs.readFile(path, 'utf8').catch(() => undefined)) === text) await fs.rm(path, { force: true });

@@ -11,6 +11,7 @@ import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import { pickProject } from '../foundation/projectPicker';
 import { inert } from '../foundation/untrusted';
+import { applyGuardedEdit } from '../foundation/guardedWrite';
 import { requireTrust } from '../control/runActions';
 import type { Seat } from '../control/seat';
 import { targetOf } from '../review/review';
@@ -75,7 +76,13 @@ export async function applyAsEdit(store: SnapshotStore, plan: Plan, title: strin
   // Every deletion first: a folder a window made where a file was can then take the file back.
   for (const s of steps) if (s.remove) edit.deleteFile(vscode.Uri.file(s.abs), { ignoreIfNotExists: false }, meta);
   for (const s of steps) if (s.bytes) edit.createFile(vscode.Uri.file(s.abs), { contents: s.bytes, overwrite: false }, meta);
-  const applied = await vscode.workspace.applyEdit(edit);
+  let applied: boolean;
+  try {
+    applied = await applyGuardedEdit(edit, steps.map((s) => ({ uri: vscode.Uri.file(s.abs), within: store.projectDir })));
+  } catch (err) {
+    applied = false;
+    left.push({ path: '', action: 'conflict', done: false, reason: (err as Error).message });
+  }
   const after = await finishEdit(steps);
   if (applied) return [...left, ...after];
   return [...left, ...after.map((o) => (o.done ? o : { ...o, reason: `the editor refused the edit (${o.reason ?? ''})` }))];
