@@ -4,10 +4,11 @@
 // read). The run is the newest one with snapshots. Exit 0; 2 when window N has no snapshots; 1 when git is missing
 // or the store cannot be read.
 import { SnapshotStore } from '../core/snapshots/store';
-import { NoSnapshotError, planJson, planRevert, planRewind } from '../core/snapshots/plan';
+import { newestRun, NoSnapshotError, planJson, planRevert, planRewind } from '../core/snapshots/plan';
 import { msg, type Locale } from '../core/messages';
 import type { StatusArgs } from './args';
 
+/** What the command writes to and reads its environment from (main.ts's Io; main imports this module). */
 interface Io {
   stdout(s: string): void;
   stderr(s: string): void;
@@ -27,8 +28,7 @@ export async function runTakeBackCli(args: StatusArgs, io: Io, locale: Locale): 
     return fail(1, (err as Error).message);
   }
   try {
-    const all = await store.list();
-    const run = all.length ? all.reduce((a, b) => (b.takenMs >= a.takenMs ? b : a)).run : undefined;
+    const run = await newestRun(store);
     if (run === undefined) return fail(2, 'none recorded for this project');
     const plan = kind === 'rewind' ? await planRewind(store, run, window) : await planRevert(store, run, window);
     const data = planJson(plan);

@@ -18,6 +18,7 @@ import { promises as fs, constants as fsc } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { SymlinkRefusedError, writeFileAtomic, writeSymlinkAtomic } from '../atomic';
+import { guardWrite, isWriteRefusal } from '../writeGuard';
 import { bytePath as toBytePath, bytesOf, runGit, shownPath } from './git';
 import { rawDiff, type SnapshotFileChange } from './diff';
 import type { SnapshotInfo, SnapshotStore } from './store';
@@ -203,6 +204,12 @@ async function edges(store: SnapshotStore, run: string, window: number): Promise
   return { all, start };
 }
 
+/** The run a take-back is about: the project's newest one with snapshots (undefined when none was recorded). */
+export async function newestRun(store: SnapshotStore): Promise<string | undefined> {
+  const all = await store.list();
+  return all.length ? all.reduce((a, b) => (b.takenMs >= a.takenMs ? b : a)).run : undefined;
+}
+
 /** The plan to take back window N's changes (start → end). */
 export async function planRevert(store: SnapshotStore, run: string, window: number, scope: PlanScope = {}): Promise<Plan> {
   const { all, start } = await edges(store, run, window);
@@ -294,6 +301,102 @@ export async function applyPlan(store: SnapshotStore, plan: Plan): Promise<Apply
       out.push({ path: item.path, action: item.action, done: true });
     } catch (err) {
       out.push({ path: item.path, action: item.action, done: false, reason: (err as Error).message });
+    }
+  }
+  return out;
+}
+
+// An undoable write (the extension's): the plan becomes steps an editor applies as one workspace edit — a file is
+// deleted, created with the bytes it gets, or both (a file's bytes replaced: deleted, then created, so that undoing it
+// brings back the exact bytes the editor read before deleting). `prepareEdit` checks every target right before, with
+// the write guard: a link, or anything but a regular file, at the name or in a folder above it, is refused, and so is
+// a file changed since the plan was made; nothing is written here. `finishEdit` then checks what the edit left (a
+// regular file with the bytes meant), and gives an executable file its mode back.
+
+/** One file of an undoable write. `abs` is the file's path as people read it (the name is valid UTF-8). */
+export interface EditStep {
+  item: PlanItem;
+  abs: string;
+  /** The file there now goes first. */
+  remove: boolean;
+  /** Then a file with these bytes is created (absent: the file is deleted). */
+  bytes?: Buffer;
+  /** The permission bits the created file gets. */
+  mode?: number;
+}
+
+export interface PreparedEdit {
+  steps: EditStep[];
+  /** Files left as they are, and why (a conflict, a link, changed since the plan…). */
+  left: ApplyOutcome[];
+}
+
+const UNDOABLE_LINK = 'a link; an undoable edit writes only regular files, so it is left as it is';
+const NOT_UTF8 = 'a name that is not valid UTF-8; the editor cannot write it, so it is left as it is';
+
+async function stepOf(store: SnapshotStore, item: PlanItem, blobs: Map<string, Buffer>): Promise<EditStep | ApplyOutcome> {
+  const left = (reason: string): ApplyOutcome => ({ path: item.path, action: item.action, done: false, reason });
+  if (item.action === 'conflict') return left(item.reason);
+  if (toBytePath(item.path) !== item.bytePath) return left(NOT_UTF8);
+  if (item.targetMode === '120000' || item.current.kind === 'link') return left(UNDOABLE_LINK);
+  const abs = join(store.projectDir, item.path);
+  try {
+    await guardWrite(abs, store.projectDir);
+  } catch (err) {
+    if (isWriteRefusal(err)) return left(err.message);
+    throw err;
+  }
+  const now = await fileState(store.projectDir, item.bytePath, store.sizeCapBytes);
+  if (!sameState(now.state, item.current) || now.state.kind === 'other' || now.state.kind === 'link') {
+    return left('changed since the plan was made; left as it is');
+  }
+  const exists = now.state.kind === 'file';
+  if (item.action === 'delete') return { item, abs, remove: true };
+  const oldMode = exists ? (await fs.lstat(abs)).mode & 0o7777 : undefined;
+  if (item.action === 'merge') return { item, abs, remove: exists, bytes: item.merged ?? Buffer.alloc(0), mode: oldMode ?? 0o644 };
+  const bytes = blobs.get(item.targetOid!) ?? await store.blob(item.targetOid!);
+  const mode = item.targetMode === '100755' ? (oldMode ?? 0o644) | 0o111 : (oldMode ?? 0o644) & ~0o111;
+  return { item, abs, remove: exists, bytes, mode };
+}
+
+/** The steps of an undoable write of a plan's files, each target checked now (see above); nothing is written. */
+export async function prepareEdit(store: SnapshotStore, plan: Plan): Promise<PreparedEdit> {
+  const blobs = await store.blobs(plan.files.flatMap((f) => (f.targetOid && f.action !== 'conflict' ? [f.targetOid] : [])));
+  const steps: EditStep[] = [];
+  const left: ApplyOutcome[] = [];
+  for (const item of plan.files) {
+    const s = await stepOf(store, item, blobs);
+    if ('abs' in s) steps.push(s);
+    else left.push(s);
+  }
+  return { steps, left };
+}
+
+/** After the edit: each step's file as it was meant (a regular file with its bytes, or gone), its mode given back. */
+export async function finishEdit(steps: readonly EditStep[]): Promise<ApplyOutcome[]> {
+  const out: ApplyOutcome[] = [];
+  for (const s of steps) {
+    const o = { path: s.item.path, action: s.item.action };
+    const st = await fs.lstat(s.abs).catch(() => undefined);
+    if (!s.bytes) {
+      out.push(st ? { ...o, done: false, reason: 'still there after the edit' } : { ...o, done: true });
+      continue;
+    }
+    if (!st?.isFile()) {
+      out.push({ ...o, done: false, reason: st ? 'not a regular file after the edit' : 'not written by the edit' });
+      continue;
+    }
+    const fh = await fs.open(s.abs, fsc.O_RDONLY | fsc.O_NOFOLLOW | fsc.O_NONBLOCK);
+    try {
+      const bytes = await fh.readFile();
+      if (!bytes.equals(s.bytes)) {
+        out.push({ ...o, done: false, reason: 'its bytes after the edit are not the ones meant' });
+        continue;
+      }
+      if (s.mode !== undefined && ((await fh.stat()).mode & 0o7777) !== s.mode) await fh.chmod(s.mode);
+      out.push({ ...o, done: true });
+    } finally {
+      await fh.close();
     }
   }
   return out;

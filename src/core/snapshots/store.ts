@@ -16,6 +16,7 @@ import { promises as fs, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic';
+import { withStoreLock } from './lock';
 import { bytesOf, findGit, GitError, nulFields, runGit, shownPath, type GitContext } from './git';
 
 /** Files larger than this are not recorded (listed as too large) unless the caller says otherwise. */
@@ -138,9 +139,10 @@ export class SnapshotStore {
     return this.ctx.workTree;
   }
 
-  /** One operation at a time on this store (they share its index). */
+  /** One operation at a time on this store (they share its index), in this process and across processes. */
   private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(fn, fn);
+    const locked = () => withStoreLock(`${this.dir}.lock`, fn);
+    const next = this.queue.then(locked, locked);
     this.queue = next.catch(() => undefined);
     return next;
   }

@@ -11,10 +11,13 @@ import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import { pickProject } from '../foundation/projectPicker';
 import { inert } from '../foundation/untrusted';
+import { applyGuardedEdit } from '../foundation/guardedWrite';
 import { requireTrust } from '../control/runActions';
 import type { Seat } from '../control/seat';
 import { targetOf } from '../review/review';
-import { applyPlan, NoSnapshotError, planRevert, planRewind, type ApplyOutcome, type Plan, type PlanItem } from '../../core/snapshots/plan';
+import {
+  finishEdit, newestRun, NoSnapshotError, prepareEdit, planRevert, planRewind, type ApplyOutcome, type Plan, type PlanItem,
+} from '../../core/snapshots/plan';
 import { SnapshotStore } from '../../core/snapshots/store';
 import { snapshotSettings, type SnapshotRecorders } from './recorders';
 
@@ -23,6 +26,8 @@ export type TakeBackKind = 'revert' | 'rewind' | 'file';
 export interface TakeBackTestApi {
   /** The plan a command would preview (files with action and reason); an error's message when there is none. */
   plan(root: string, kind: TakeBackKind, window: number, path?: string): Promise<{ files: { path: string; action: string }[] } | string>;
+  /** What the preview's "Show the change" opens for one file: the diff editor's two sides, as it shows them. */
+  diff(root: string, kind: TakeBackKind, window: number, path: string): Promise<{ left: string; right: string; label: string } | string>;
   /** Runs a command with the preview answered: every writable file chosen, and the confirmation given. */
   run(root: string, kind: TakeBackKind, window: number, path?: string): Promise<ApplyOutcome[] | string>;
 }
@@ -57,9 +62,68 @@ export function reasonText(reason: string): string {
   }
 }
 
+/**
+ * Writes a plan's files as ONE workspace edit, so the editor's Undo takes the whole of it back: each file deleted,
+ * created with its bytes, or both (then Undo recreates the exact bytes the editor read before deleting, binary
+ * included). Every target is checked right before (links and non-regular files refused, a file changed since the
+ * plan skipped) and checked again after.
+ */
+export async function applyAsEdit(store: SnapshotStore, plan: Plan, title: string): Promise<ApplyOutcome[]> {
+  const { steps, left } = await prepareEdit(store, plan);
+  if (!steps.length) return left;
+  const edit = new vscode.WorkspaceEdit();
+  const meta = { label: vscode.l10n.t('Leopold: {0} {1}', title, plan.window), needsConfirmation: false };
+  // Every deletion first: a folder a window made where a file was can then take the file back.
+  for (const s of steps) if (s.remove) edit.deleteFile(vscode.Uri.file(s.abs), { ignoreIfNotExists: false }, meta);
+  for (const s of steps) if (s.bytes) edit.createFile(vscode.Uri.file(s.abs), { contents: s.bytes, overwrite: false }, meta);
+  let applied: boolean;
+  try {
+    applied = await applyGuardedEdit(edit, steps.map((s) => ({ uri: vscode.Uri.file(s.abs), within: store.projectDir })));
+  } catch (err) {
+    applied = false;
+    left.push({ path: '', action: 'conflict', done: false, reason: (err as Error).message });
+  }
+  const after = await finishEdit(steps);
+  if (applied) return [...left, ...after];
+  return [...left, ...after.map((o) => (o.done ? o : { ...o, reason: `the editor refused the edit (${o.reason ?? ''})` }))];
+}
+
 interface Chosen { project: LeopoldProject; window: number; path?: string }
 
+const DIFF_SCHEME = 'leopold-takeback';
+
+/** What a file would become, as a read-only document the diff editor shows (bytes that are not text: said so). */
+export class TakeBackDiffs implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private seq = 0;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.query) ?? '';
+  }
+
+  /** The text of what the plan writes for a file (empty for a deletion). */
+  async resultOf(store: SnapshotStore, f: PlanItem): Promise<string> {
+    const bytes = f.action === 'merge' ? f.merged ?? Buffer.alloc(0) : f.action === 'delete' || !f.targetOid ? Buffer.alloc(0)
+      : await store.blob(f.targetOid);
+    return bytes.includes(0) ? vscode.l10n.t('(a binary file of {0} bytes)', bytes.length) : bytes.toString('utf8');
+  }
+
+  /** Opens the diff editor: the file now (left) and what the plan makes of it (right). Returns the right side's URI. */
+  async show(root: string, store: SnapshotStore, f: PlanItem, title: string, window: number): Promise<vscode.Uri> {
+    const id = String(++this.seq);
+    this.texts.set(id, await this.resultOf(store, f));
+    const right = vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${f.path}`, query: id });
+    const left = f.current.kind === 'file' ? vscode.Uri.file(join(root, f.path))
+      : vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${f.path}`, query: 'none' });
+    const label = vscode.l10n.t('{0} (now ↔ after {1} {2})', inert(f.path), title, window);
+    await vscode.commands.executeCommand('vscode.diff', left, right, label, { preview: true, preserveFocus: true });
+    return right;
+  }
+}
+
 class TakeBack {
+  readonly diffs = new TakeBackDiffs();
+
   constructor(private readonly ctx: LeopoldContext, private readonly seat: Seat, private readonly recorders: SnapshotRecorders) {}
 
   /** The store of a project (the recorder's, so its settings), opened even where recording is switched off. */
@@ -72,9 +136,8 @@ class TakeBack {
 
   async plan(project: LeopoldProject, kind: TakeBackKind, window: number, path?: string): Promise<{ store: SnapshotStore; plan: Plan }> {
     const store = await this.store(project);
-    const all = await store.list();
-    if (!all.length) throw new NoSnapshotError(vscode.l10n.t('no snapshots were recorded for this project'));
-    const run = all.reduce((a, b) => (b.takenMs >= a.takenMs ? b : a)).run;
+    const run = await newestRun(store);
+    if (run === undefined) throw new NoSnapshotError(vscode.l10n.t('no snapshots were recorded for this project'));
     const scope = path !== undefined ? { under: path } : {};
     const plan = kind === 'rewind' ? await planRewind(store, run, window, scope) : await planRevert(store, run, window, scope);
     return { store, plan };
@@ -153,6 +216,34 @@ class TakeBack {
     return this.previewAndApply(project, title, planned, answer);
   }
 
+  /** The preview: the files to write, each with a button that shows its change (now ↔ after) in the diff editor. */
+  private pick<T extends vscode.QuickPickItem & { file?: PlanItem }>(items: T[], project: LeopoldProject, store: SnapshotStore,
+    title: string, plan: Plan): Promise<readonly T[] | undefined> {
+    const qp = vscode.window.createQuickPick<T>();
+    const show = { iconPath: new vscode.ThemeIcon('diff'), tooltip: vscode.l10n.t('Show the change') };
+    qp.items = items.map((i) => (i.file ? { ...i, buttons: [show] } : i));
+    qp.selectedItems = qp.items.filter((i) => i.picked);
+    qp.canSelectMany = true;
+    qp.ignoreFocusOut = true;
+    qp.title = vscode.l10n.t('{0} {1}: the plan (.leopold/, the plan and the checkpoint are not changed)', title, plan.window);
+    qp.placeholder = vscode.l10n.t('Choose the files to write; conflicts are listed and never written');
+    return new Promise((resolve) => {
+      let done = false;
+      const finish = (v: readonly T[] | undefined) => {
+        if (done) return;
+        done = true;
+        resolve(v);
+        qp.dispose();
+      };
+      qp.onDidTriggerItemButton((e) => {
+        if (e.item.file) void this.diffs.show(project.root, store, e.item.file, title, plan.window);
+      });
+      qp.onDidAccept(() => finish(qp.selectedItems));
+      qp.onDidHide(() => finish(undefined));
+      qp.show();
+    });
+  }
+
   private async previewAndApply(project: LeopoldProject, title: string, planned: { store: SnapshotStore; plan: Plan }, answer: boolean):
     Promise<ApplyOutcome[] | string | undefined> {
     const { store, plan } = planned;
@@ -175,9 +266,7 @@ class TakeBack {
         ...leftAlone.map((f) => ({ label: `$(warning) ${actionText('conflict')}: ${inert(f.path)}`,
           detail: unsaved(f) ? vscode.l10n.t('unsaved changes in an editor; left as it is') : reasonText(f.reason) })),
       ];
-      const picks = await vscode.window.showQuickPick(items, { canPickMany: true, ignoreFocusOut: true,
-        title: vscode.l10n.t('{0} {1}: the plan (.leopold/, the plan and the checkpoint are not changed)', title, plan.window),
-        placeHolder: vscode.l10n.t('Choose the files to write; conflicts are listed and never written') });
+      const picks = await this.pick(items, project, store, title, plan);
       if (!picks) return undefined;
       selected = picks.map((p) => p.file).filter((f): f is PlanItem => !!f && f.action !== 'conflict');
       if (!selected.length) return undefined;
@@ -187,7 +276,7 @@ class TakeBack {
       const ok = await vscode.window.showWarningMessage(question, { modal: true, detail }, go);
       if (ok !== go) return undefined;
     }
-    const outcomes = await applyPlan(store, { ...plan, files: selected });
+    const outcomes = await applyAsEdit(store, { ...plan, files: selected }, title);
     const done = outcomes.filter((o) => o.done).length;
     const skipped = outcomes.filter((o) => !o.done);
     this.ctx.log.info(`${project.name}: ${plan.kind} window ${plan.window}: ${done} written` +
@@ -230,6 +319,7 @@ export function registerTakeBack(ctx: LeopoldContext, seat: Seat, recorders: Sna
     vscode.commands.registerCommand('leopold.rewindToWindow', (arg?: unknown) => t.run(arg, 'rewind')),
     vscode.commands.registerCommand('leopold.revertFile', (arg?: unknown) => t.run(arg, 'file')),
     vscode.commands.registerCommand('leopold.deleteSnapshots', (arg?: unknown) => t.deleteAll(arg)),
+    vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, t.diffs),
   );
   const projectOf = (root: string) => ctx.registry.projects.find((p) => p.root === root);
   return {
@@ -242,6 +332,19 @@ export function registerTakeBack(ctx: LeopoldContext, seat: Seat, recorders: Sna
       } catch (err) {
         return (err as Error).message;
       }
+    },
+    diff: async (root, kind, window, path) => {
+      const p = projectOf(root);
+      if (!p) return 'no such project';
+      const { store, plan } = await t.plan(p, kind === 'rewind' ? 'rewind' : 'revert', window, path);
+      const f = plan.files.find((x) => x.path === path);
+      if (!f) return 'not in the plan';
+      const right = await t.diffs.show(p.root, store, f, kind, window);
+      const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+      const input = tab?.input instanceof vscode.TabInputTextDiff ? tab.input : undefined;
+      if (!input || input.modified.toString() !== right.toString()) return `the diff editor did not open (${tab?.label ?? 'no tab'})`;
+      const text = async (u: vscode.Uri) => (await vscode.workspace.openTextDocument(u)).getText();
+      return { left: await text(input.original), right: await text(input.modified), label: tab!.label };
     },
     run: async (root, kind, window, path) => (await t.run({ root, window, path }, kind, true)) ?? 'cancelled',
   };

@@ -26,4 +26,14 @@ suite('an untrusted workspace (Restricted Mode)', () => {
     });
     assert.doesNotMatch(tip.value, /leopold\.(stopRun|resumeRun|clearKillSwitch|stopNow)/);
   });
+
+  test('taking a window back is refused in Restricted Mode (issue 32): nothing planned against the tree is written', async () => {
+    const api = await leopold();
+    const root: string = api.registry.projects[0].root;
+    for (const kind of ['revert', 'rewind', 'file']) assert.strictEqual(await api.snapshots.takeBack.run(root, kind, 1), 'untrusted', kind);
+    for (const command of ['leopold.revertWindow', 'leopold.rewindToWindow', 'leopold.revertFile']) {
+      assert.strictEqual(await vscode.commands.executeCommand(command, { root, window: 1 }), 'untrusted', command);
+    }
+    assert.strictEqual(await vscode.commands.executeCommand('leopold.deleteSnapshots', root), false);
+  });
 });

@@ -14,6 +14,7 @@ import { claudeTranscript, readState, rolled, stamp, writeState } from '../super
 
 const AGENT = `#!/usr/bin/env bash
 sed -i 's/^two$/TWO/' b.txt
+sed -i 's/^two$/TWO/' d.txt
 printf 'generated\\n' > gen.txt
 mv c.txt c2.txt
 printf '\\000\\001\\002' > bin.dat
@@ -52,6 +53,7 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
     fs.writeFileSync(file('a.txt'), lines('one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'));
     fs.writeFileSync(file('b.txt'), lines('one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'));
     fs.writeFileSync(file('c.txt'), 'c\n');
+    fs.writeFileSync(file('d.txt'), lines('one', 'two', 'three'));
     api = await leopold();
     await vscode.workspace.getConfiguration('leopold').update('claude.path', agent, vscode.ConfigurationTarget.Global);
     assert.strictEqual(vscode.workspace.isTrusted, true);
@@ -114,7 +116,7 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
     // The fake agent's shell: sed -i, a generator, mv, a binary write — none in a transcript, every one listed exactly.
     const w2 = await filesOf(2);
     assert.deepStrictEqual([...w2].map(([p, f]) => `${p} ${f.status}`).sort(),
-      ['.agent-done added', 'b.txt modified', 'bin.dat added', 'c.txt deleted', 'c2.txt added', 'gen.txt added']);
+      ['.agent-done added', 'b.txt modified', 'bin.dat added', 'c.txt deleted', 'c2.txt added', 'd.txt modified', 'gen.txt added']);
     assert.deepStrictEqual([w2.get('b.txt')!.afterSha256, w2.get('c.txt')!.beforeSha256, w2.get('c.txt')!.afterSha256,
       w2.get('c2.txt')!.afterSha256, w2.get('gen.txt')!.afterSha256],
     [sha(fs.readFileSync(file('b.txt'))), sha('c\n'), null, sha('c\n'), sha('generated\n')]);
@@ -127,22 +129,53 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
     assert.match(await api.review.markdown({ root: folder, window: 2 }), /`gen\.txt` added \+1 −0 — changed during the window \(no recorded edit\)/);
   });
 
-  test('Revert Window 2 takes back sed -i, the generator, the move and the binary file; a person\'s later edit is kept', async () => {
-    // A person, after the run: an edit of b.txt far from the agent's line (a clean merge).
-    fs.writeFileSync(file('b.txt'), lines('one', 'TWO', 'three', 'four', 'five', 'six', 'seven', 'EIGHT by a person'));
-    const plan = await api.snapshots.takeBack.plan(folder, 'revert', 2);
-    assert.notStrictEqual(typeof plan, 'string', String(plan));
-    const actions = Object.fromEntries(plan.files.map((f: { path: string; action: string }) => [f.path, f.action]));
-    assert.deepStrictEqual(actions, { '.agent-done': 'delete', 'b.txt': 'merge', 'bin.dat': 'delete', 'c.txt': 'recreate', 'c2.txt': 'delete',
-      'gen.txt': 'delete' });
-    const outcomes = await api.snapshots.takeBack.run(folder, 'revert', 2);
+  test('Revert Window 2 takes back sed -i, the generator, the move and the binary file; a person\'s later edits are kept',
+    async () => {
+      // A person, after the run: an edit of b.txt far from the agent's line (a clean merge), and one of d.txt on the very
+      // line the agent's sed changed (a conflict).
+      fs.writeFileSync(file('b.txt'), lines('one', 'TWO', 'three', 'four', 'five', 'six', 'seven', 'EIGHT by a person'));
+      fs.writeFileSync(file('d.txt'), lines('one', 'two by a person', 'three'));
+      const names = ['.agent-done', 'a.txt', 'b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'd.txt', 'gen.txt', 'new.txt'];
+      const tree = () => Object.fromEntries(names.map((p) => [p, fs.existsSync(file(p)) ? fs.readFileSync(file(p)).toString('latin1') : null]));
+      const before = tree();
+      assert.strictEqual(before['bin.dat'], '\0\x01\x02');
+      const plan = await api.snapshots.takeBack.plan(folder, 'revert', 2);
+      assert.notStrictEqual(typeof plan, 'string', String(plan));
+      const actions = Object.fromEntries(plan.files.map((f: { path: string; action: string }) => [f.path, f.action]));
+      assert.deepStrictEqual(actions, { '.agent-done': 'delete', 'b.txt': 'merge', 'bin.dat': 'delete', 'c.txt': 'recreate',
+        'c2.txt': 'delete', 'd.txt': 'conflict', 'gen.txt': 'delete' });
+      // The preview's "Show the change": the diff editor, the file now against what the plan makes of it.
+      const merged = lines('one', 'two', 'three', 'four', 'five', 'six', 'seven', 'EIGHT by a person');
+      const diffB = await api.snapshots.takeBack.diff(folder, 'revert', 2, 'b.txt');
+      assert.deepStrictEqual([diffB.left, diffB.right], [before['b.txt'], merged], JSON.stringify(diffB));
+      const diffC = await api.snapshots.takeBack.diff(folder, 'revert', 2, 'c.txt');
+      assert.deepStrictEqual([diffC.left, diffC.right], ['', 'c\n'], JSON.stringify(diffC));
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      // Written as one workspace edit (the editor's file operations, which the workbench announces; a write to disk is not).
+      const ops: string[] = [];
+      const subs = [vscode.workspace.onDidCreateFiles((e) => ops.push(...e.files.map((u) => `create ${path.basename(u.fsPath)}`))),
+        vscode.workspace.onDidDeleteFiles((e) => ops.push(...e.files.map((u) => `delete ${path.basename(u.fsPath)}`)))];
+      const outcomes = await api.snapshots.takeBack.run(folder, 'revert', 2);
+      subs.forEach((d) => d.dispose());
+      assert.ok(Array.isArray(outcomes), String(outcomes));
+      assert.deepStrictEqual(outcomes.filter((o: { done: boolean }) => !o.done), [], JSON.stringify(outcomes));
+      assert.deepStrictEqual(ops.sort(), ['create b.txt', 'create c.txt', 'delete .agent-done', 'delete b.txt', 'delete bin.dat',
+        'delete c2.txt', 'delete gen.txt']);
+      const expected = { ...before, '.agent-done': null, 'b.txt': lines('one', 'two', 'three', 'four', 'five', 'six', 'seven',
+        'EIGHT by a person'), 'bin.dat': null, 'c.txt': 'c\n', 'c2.txt': null, 'gen.txt': null };
+      // The conflict (d.txt) is left as the person wrote it; window 1's work (a.txt, new.txt) is untouched.
+      assert.deepStrictEqual(tree(), expected);
+    });
+
+  test('Rewind to Before Window 2 shows the conflict and writes nothing of it', async () => {
+    const person = fs.readFileSync(file('d.txt'));
+    const plan = await api.snapshots.takeBack.plan(folder, 'rewind', 2);
+    assert.strictEqual(plan.files.find((f: { path: string }) => f.path === 'd.txt')?.action, 'conflict', JSON.stringify(plan));
+    const outcomes = await api.snapshots.takeBack.run(folder, 'rewind', 2);
     assert.ok(Array.isArray(outcomes), String(outcomes));
-    assert.ok(outcomes.every((o: { done: boolean }) => o.done), JSON.stringify(outcomes));
-    assert.strictEqual(read('b.txt'), lines('one', 'two', 'three', 'four', 'five', 'six', 'seven', 'EIGHT by a person'));
-    assert.strictEqual(read('c.txt'), 'c\n');
-    for (const p of ['gen.txt', 'bin.dat', 'c2.txt']) assert.ok(!fs.existsSync(file(p)), `${p} still there`);
-    // Window 1's work is untouched.
-    assert.strictEqual(read('new.txt'), 'made in window 1\n');
+    assert.ok(!outcomes.some((o: { path: string; done: boolean }) => o.path === 'd.txt' && o.done), JSON.stringify(outcomes));
+    assert.deepStrictEqual(fs.readFileSync(file('d.txt')), person);
+    assert.ok(!fs.existsSync(file('bin.dat')) && fs.readFileSync(file('c.txt'), 'utf8') === 'c\n', 'the rest of windows 2.. taken back');
   });
 
   test('Rewind to Before Window 1: a file changed since in a conflicting way is listed as a conflict and not written', async () => {

@@ -1,8 +1,9 @@
 import * as assert from 'node:assert';
 import { promises as fs, mkdirSync, writeFileSync, readFileSync, existsSync, symlinkSync, lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { SnapshotStore } from '../../../../src/core/snapshots/store';
-import { applyPlan, planJson, planRevert, planRewind, NoSnapshotError } from '../../../../src/core/snapshots/plan';
+import { applyPlan, finishEdit, prepareEdit, planJson, planRevert, planRewind, NoSnapshotError } from '../../../../src/core/snapshots/plan';
 import { tempDir } from '../../../support/tempDir';
 
 describe('core/snapshots/plan', function () {
@@ -133,5 +134,86 @@ describe('core/snapshots/plan', function () {
     assert.deepStrictEqual(plan.files.map((f) => f.action), ['restore']);
     await applyPlan(store, plan);
     assert.strictEqual(readFileSync(name, 'utf8'), 'old\n');
+  });
+
+  describe('the undoable write (prepareEdit / finishEdit)', () => {
+    /** A window that restores r.txt, deletes new.txt, recreates gone.bin (binary) and restores an executable x.sh. */
+    async function windowDone() {
+      const s = await setup();
+      s.w('r.txt', 'before\n');
+      s.w('gone.bin', Buffer.from([0, 1, 2, 0xff, 0x0d, 0x0a]));
+      s.w('x.sh', '#!/bin/sh\necho 1\n');
+      await fs.chmod(join(s.project, 'x.sh'), 0o755);
+      await s.store.take([{ run: 'r', window: 1, edge: 'start' }], 'activation');
+      s.w('r.txt', 'after\n');
+      s.w('new.txt', 'new\n');
+      await fs.rm(join(s.project, 'gone.bin'));
+      s.w('x.sh', '#!/bin/sh\necho 2\n');
+      await fs.chmod(join(s.project, 'x.sh'), 0o644);
+      await s.store.take([{ run: 'r', window: 1, edge: 'end' }], 'end');
+      return s;
+    }
+
+    it('steps: deleted, created with the recorded bytes, or both; nothing written before the editor applies them', async () => {
+      const { project, store, r } = await windowDone();
+      const plan = await planRevert(store, 'r', 1);
+      const { steps, left } = await prepareEdit(store, plan);
+      assert.deepStrictEqual(left, []);
+      const shape = steps.map((s) => [s.item.path, s.remove, s.bytes?.toString('latin1') ?? null]);
+      assert.deepStrictEqual(shape, [['gone.bin', false, '\0\x01\x02\xff\r\n'], ['new.txt', true, null], ['r.txt', true, 'before\n'],
+        ['x.sh', true, '#!/bin/sh\necho 1\n']]);
+      assert.strictEqual(r('r.txt'), 'after\n');
+      // What an editor does with them: the deletions, then the creations (mode as the file system gives it).
+      for (const s of steps) if (s.remove) await fs.rm(s.abs);
+      for (const s of steps) if (s.bytes) writeFileSync(s.abs, s.bytes, { mode: 0o644 });
+      const out = await finishEdit(steps);
+      assert.ok(out.every((o) => o.done), JSON.stringify(out));
+      assert.strictEqual(lstatSync(join(project, 'x.sh')).mode & 0o777, 0o755);
+      assert.deepStrictEqual(readFileSync(join(project, 'gone.bin')), Buffer.from([0, 1, 2, 0xff, 0x0d, 0x0a]));
+    });
+
+    it('every target checked right before: a link planted since the plan, a folder link above, a FIFO, a change — left alone', async () => {
+      const { project, store, w } = await windowDone();
+      w('sub/inner.txt', 'in\n');
+      await store.take([{ run: 'r', window: 2, edge: 'start' }], 'activation');
+      w('sub/inner.txt', 'changed\n');
+      await store.take([{ run: 'r', window: 2, edge: 'end' }], 'end');
+      const plan1 = await planRevert(store, 'r', 1);
+      const plan2 = await planRevert(store, 'r', 2);
+      const outside = join(project, '..', 'outside.txt');
+      writeFileSync(outside, 'not the project\'s\n');
+      // After the plans: r.txt becomes a link out of the project, sub/ a link to a folder elsewhere, new.txt a FIFO,
+      // x.sh changed by a person.
+      await fs.rm(join(project, 'r.txt'));
+      symlinkSync(outside, join(project, 'r.txt'));
+      const elsewhere = join(project, '..', 'elsewhere');
+      await fs.rename(join(project, 'sub'), elsewhere);
+      symlinkSync(elsewhere, join(project, 'sub'));
+      await fs.rm(join(project, 'new.txt'));
+      execFileSync('mkfifo', [join(project, 'new.txt')]);
+      w('x.sh', 'a person\'s\n');
+      const a = await prepareEdit(store, plan1);
+      const b = await prepareEdit(store, plan2);
+      assert.deepStrictEqual(a.steps.map((s) => s.item.path), ['gone.bin']);
+      const why = Object.fromEntries([...a.left, ...b.left].map((o) => [o.path, o.reason ?? '']));
+      assert.match(why['r.txt'], /symbolic link/);
+      assert.match(why['sub/inner.txt'], /symbolic link/);
+      assert.match(why['new.txt'], /not a regular file/);
+      assert.match(why['x.sh'], /changed since the plan was made/);
+      assert.deepStrictEqual(b.steps, []);
+      assert.strictEqual(readFileSync(outside, 'utf8'), 'not the project\'s\n');
+      assert.strictEqual(readFileSync(join(elsewhere, 'inner.txt'), 'utf8'), 'changed\n');
+    });
+
+    it('finishEdit says what the edit did not do: a file still there, a link in its place, other bytes', async () => {
+      const { project, store } = await windowDone();
+      const { steps } = await prepareEdit(store, await planRevert(store, 'r', 1));
+      // The "editor" wrote nothing but a link where gone.bin should be, and other bytes into r.txt.
+      symlinkSync('/etc/hostname', join(project, 'gone.bin'));
+      writeFileSync(join(project, 'r.txt'), 'other\n');
+      const out = Object.fromEntries((await finishEdit(steps)).map((o) => [o.path, o.done ? 'done' : o.reason]));
+      assert.deepStrictEqual(out, { 'gone.bin': 'not a regular file after the edit', 'new.txt': 'still there after the edit',
+        'r.txt': 'its bytes after the edit are not the ones meant', 'x.sh': 'its bytes after the edit are not the ones meant' });
+    });
   });
 });
