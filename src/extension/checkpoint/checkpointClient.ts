@@ -2,6 +2,7 @@
 // the project's GUARDRAILS.md/state.json changes so open checkpoints are re-validated when the cap moves, and keeps
 // quiet: diagnostics, CodeLens and the Leopold log, never a toast.
 import * as vscode from 'vscode';
+import { registerCommand } from '../foundation/commands';
 import {
   DiagnosticPullMode, DidChangeWatchedFilesNotification, FileChangeType, LanguageClient, RevealOutputChannelOn,
   TransportKind, type LanguageClientOptions, type ServerOptions,
@@ -149,7 +150,7 @@ export function registerCheckpointClient(ctx: LeopoldContext): CheckpointTestApi
     status,
     vscode.workspace.onDidOpenTextDocument(maybeStart),
     watching,
-    vscode.commands.registerCommand('leopold.restartCheckpointServer', () => restart()),
+    registerCommand(ctx, 'leopold.restartCheckpointServer', () => restart()),
     { dispose: () => trace?.dispose() },
   );
   // Stop the server through LSP shutdown/exit on deactivate (deactivate bounds the wait).

@@ -23,6 +23,7 @@
 // shell); elsewhere the report says "not checked". Nothing is written. No notifications: the report is a document
 // the user asked for.
 import * as vscode from 'vscode';
+import { registerCommand } from '../foundation/commands';
 import { Disposable } from '../foundation/lifecycle';
 import * as path from 'node:path';
 import { execFile } from 'node:child_process';
@@ -291,7 +292,7 @@ export function registerDoctor(
   const doctor = new Doctor(ctx, open, hub, views, snapshots);
   ctx.extension.subscriptions.push(
     doctor,
-    vscode.commands.registerCommand('leopold.doctor', () => doctor.run()),
+    registerCommand(ctx, 'leopold.doctor', () => doctor.run()),
   );
   return {
     run: () => doctor.run(),

@@ -4,6 +4,7 @@
 // announces a fresh LiveView. While no run is active nothing is opened, watched or polled. The "Follow run" output
 // and "open the transcript" live here too. Every string from a transcript is untrusted: plain text only.
 import * as vscode from 'vscode';
+import { registerCommand } from '../foundation/commands';
 import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { homedir } from 'node:os';
@@ -383,10 +384,10 @@ export function registerLive(ctx: LeopoldContext): { runs: LiveRuns; test: LiveT
     changed,
     follow,
     { dispose: () => followed?.sub.dispose() },
-    vscode.commands.registerCommand('leopold.followRun', followRun),
+    registerCommand(ctx, 'leopold.followRun', followRun),
     // One command for the Live node (a path), the owner node and the palette (a project): the running window's
     // transcript, else the one the owner recorded.
-    vscode.commands.registerCommand('leopold.openTranscript', async (arg?: unknown) => {
+    registerCommand(ctx, 'leopold.openTranscript', async (arg?: unknown) => {
       // A path (the Live and owner nodes), else a project (a root, a tree handle, the palette's pick).
       const isRoot = typeof arg === 'string' && ctx.registry.projects.some((p) => p.root === arg);
       let path = typeof arg === 'string' && !isRoot ? arg : undefined;
