@@ -17,7 +17,7 @@ import type { GaugeBand } from '../../core/live/meters';
 import type { RunView } from '../../core/view';
 import { statPath } from '../../core/files';
 import { formatLocal, parseUtc } from '../../core/time';
-import { objectField } from '../../core/fields';
+import { ownerTranscript } from '../../core/owner';
 import type { SharedProjectModel, ModelUpdate } from '../foundation/projectModel';
 import type { Log } from '../foundation/log';
 import type { LeopoldContext } from '../foundation/context';
@@ -394,8 +394,9 @@ export function registerLive(ctx: LeopoldContext): { runs: LiveRuns; test: LiveT
       if (!path) {
         const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Which project\'s transcript to open?'));
         if (!project) return undefined;
-        const owner = project.model.loaded ? objectField(project.model.snapshot.stateObject?.owner).transcript_path : undefined;
-        path = of(project).run.follower?.path ?? (typeof owner === 'string' && owner !== '' ? owner : undefined);
+        // The owner row's resolver (core/owner.ts), so the palette opens what the tree's Open Transcript opens.
+        const state = project.model.loaded ? project.model.snapshot.stateObject : undefined;
+        path = of(project).run.follower?.path ?? (state ? ownerTranscript(state) : undefined);
       }
       if (!path) {
         vscode.window.setStatusBarMessage(vscode.l10n.t('No transcript is known for the running window (state.json names none).'), 5000);
