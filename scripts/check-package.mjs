@@ -62,7 +62,9 @@ execFileSync('npm', ['run', '-s', 'package', ...(preRelease ? ['--', '--pre-rele
 const size = statSync(vsix).size;
 // 640 KB: the review's webview (dist/review.js: the @vscode-elements components it uses and 15 codicons) added ~8 KB,
 // the review's worker ~3 KB, the snapshots' recording and take-back commands ~12 KB: 634,574 bytes on 2026-12-06.
-const BUDGET_KB = 640;
+// 680 KB: execa 9.6.1 (every child process, issue 31) added 40,769 bytes to the .vsix (635,525 → 676,294; dist/core.js
+// +123,101 bytes minified, loaded on the first process, not at activation).
+const BUDGET_KB = 680;
 if (size > BUDGET_KB * 1024) fail(`${vsix} is ${size} bytes, over its ${BUDGET_KB} KB budget`);
 const listing = execFileSync('unzip', ['-Z1', vsix]).toString().trim().split('\n');
 const shipped = listing.filter((f) => f.startsWith('extension/'));

@@ -2,6 +2,7 @@
 // what a feature needs from another it gets here, by type (the SupervisorHub, the live runs), never through the test
 // API. Each `register*` returns its test section; they are exported only in test mode (testApi.ts).
 import * as vscode from 'vscode';
+import { registerCommand } from './foundation/commands';
 import { createLog } from './foundation/log';
 import { registerOpenSetting, settingsCommandFor } from './foundation/settings';
 import { ProjectRegistry } from './foundation/projects';
@@ -45,7 +46,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const ctx = createContext(extension, log, registry, (stop) => shutdown.push(stop));
 
   extension.subscriptions.push(
-    vscode.commands.registerCommand('leopold.showLog', () => log.show(true)),
+    registerCommand(ctx, 'leopold.showLog', () => log.show(true)),
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info('workspace trusted: relaunch, resume and stop are enabled')),
   );
   registerOpenSetting(extension);

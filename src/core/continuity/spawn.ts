@@ -1,6 +1,6 @@
-// Starting the agent: the spawners (detached — its own session, so closing VS Code does not take the agent with it —
-// cwd = the project, no shell; `spawnDetached` throws the output away, `spawnLogged` hands the child a log file and
-// watches its exit without holding it), and the two things every start of
+// Starting the agent: the spawners (execa, through core/exec.ts; detached — its own session, so closing VS Code
+// does not take the agent with it — cwd = the project, no shell; `spawnDetached` throws the output away,
+// `spawnLogged` hands the child a log file and watches its exit without holding it), and the two things every start of
 // an agent (headless relaunch, Resume headless, Resume in a terminal) shares:
 // - the binary: a bare `claude`/`codex` is looked up on the ABSOLUTE entries of PATH only (an empty or relative
 //   entry — `/usr/bin:/bin:` ends with one — would make a `./claude` planted in the workspace the agent that runs),
@@ -15,6 +15,7 @@ import type { SpawnPlan } from './decide';
 import type { SpawnedChild } from './runner';
 import { procInfo } from './proc';
 import { openForAppend } from '../atomic';
+import { startDetached } from '../exec';
 
 /**
  * The session variables removed from an agent's environment, exactly these (user configuration such as
@@ -104,14 +105,7 @@ export interface AgentSpawn extends SpawnedChild {
 export async function spawnDetached(plan: SpawnPlan, env: NodeJS.ProcessEnv = process.env): Promise<AgentSpawn> {
   const [argv0, ...args] = plan.argv;
   const file = await resolveAgentBinary(argv0, plan.harness, env);
-  const child = spawn(file, args, {
-    cwd: plan.cwd, env: agentEnvironment(env), detached: true, stdio: 'ignore', shell: false, windowsHide: true,
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.once('spawn', () => resolve());
-    child.once('error', reject);
-  });
-  child.unref();
+  const child = await startDetached(file, args, { cwd: plan.cwd, env: agentEnvironment(env), output: 'ignore' });
   return { pid: child.pid, file };
 }
 
@@ -145,20 +139,9 @@ export async function spawnLogged(plan: SpawnPlan, logPath: string, env: NodeJS.
   try {
     await fh.write(`# ${new Date().toISOString()} ${JSON.stringify([file, ...args])} in ${plan.cwd}\n`);
     const outputFrom = (await fh.stat()).size;
-    const child = spawn(file, args, {
-      cwd: plan.cwd, env: agentEnvironment(env), detached: true, shell: false, windowsHide: true, stdio: ['ignore', fh.fd, fh.fd],
-    });
-    const exited = new Promise<AgentExit>((resolve) => {
-      child.once('exit', (code, sig) => resolve({ code, signal: sig }));
-      child.once('error', () => resolve({ code: null, signal: null }));
-    });
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', () => resolve());
-      child.once('error', reject);
-    });
-    child.unref();
-    const startTicks = child.pid !== undefined ? (await procInfo(child.pid))?.startTicks : undefined;
-    return { pid: child.pid, file, startTicks, logPath, outputFrom, exited };
+    const { pid, exited } = await startDetached(file, args, { cwd: plan.cwd, env: agentEnvironment(env), output: fh.fd });
+    const startTicks = pid !== undefined ? (await procInfo(pid))?.startTicks : undefined;
+    return { pid, file, startTicks, logPath, outputFrom, exited };
   } finally {
     await fh.close(); // the child holds its own copy of the descriptor
   }

@@ -2,12 +2,14 @@
 // the project's GUARDRAILS.md/state.json changes so open checkpoints are re-validated when the cap moves, and keeps
 // quiet: diagnostics, CodeLens and the Leopold log, never a toast.
 import * as vscode from 'vscode';
+import { registerCommand } from '../foundation/commands';
 import {
   DiagnosticPullMode, DidChangeWatchedFilesNotification, FileChangeType, LanguageClient, RevealOutputChannelOn,
   TransportKind, type LanguageClientOptions, type ServerOptions,
 } from 'vscode-languageclient/node';
 import { LF_FIX_CODES } from '../../core/checkpoint';
 import { CAP_FILES, DIAGNOSTIC_SOURCE, FIX_ALL_KIND, type InitOptions } from '../../server/protocol';
+import * as config from '../foundation/config';
 import type { LeopoldContext } from '../foundation/context';
 import { disposeItem } from '../foundation/projects';
 import { noIcons } from '../foundation/untrusted';
@@ -16,8 +18,6 @@ export const CHECKPOINT_LANGUAGE = 'leopold-checkpoint';
 const CAP_FILE_NAMES: ReadonlySet<string> = new Set(CAP_FILES);
 const LF_CODES: ReadonlySet<string> = new Set(LF_FIX_CODES);
 
-type ValidateMode = 'onType' | 'onSave';
-
 const FIX_ALL = vscode.CodeActionKind.Empty.append(FIX_ALL_KIND);
 
 /** The server's actions whose result is LF: Fix All, and the quick fixes of the rules that say so (`crlf`). */
@@ -25,10 +25,6 @@ function convertsToLf(a: vscode.CodeAction): boolean {
   if (a.kind && FIX_ALL.contains(a.kind)) return true;
   const code = (d: vscode.Diagnostic) => String(typeof d.code === 'object' ? d.code.value : d.code);
   return !!a.diagnostics?.some((d) => d.source === DIAGNOSTIC_SOURCE && LF_CODES.has(code(d)));
-}
-
-function setting<T>(name: string, fallback: T, scope?: vscode.Uri): T {
-  return vscode.workspace.getConfiguration('leopold', scope).get<T>(name, fallback);
 }
 
 /** The checkpoint client's test section (test mode only: src/extension/testApi.ts). */
@@ -74,7 +70,7 @@ export function registerCheckpointClient(ctx: LeopoldContext): CheckpointTestApi
           onSave: true,
           // `leopold.checkpoint.validate: onSave` skips the pulls made while typing.
           filter: (doc, mode) => mode === DiagnosticPullMode.onType &&
-            setting<ValidateMode>('checkpoint.validate', 'onType', doc.uri) === 'onSave',
+            config.checkpointValidate(doc.uri) === 'onSave',
         },
         middleware: {
           // A VS Code document has one line ending, and inserted text takes it: an LSP text edit cannot turn CRLF into
@@ -95,7 +91,7 @@ export function registerCheckpointClient(ctx: LeopoldContext): CheckpointTestApi
             return actions;
           },
           provideCodeLenses: (doc, token, next) =>
-            setting('checkpoint.codeLens', true, doc.uri) ? next(doc, token) : [],
+            config.checkpointCodeLens(doc.uri) ? next(doc, token) : [],
           provideDocumentFormattingEdits: async (doc, options, token, next) => {
             try {
               return await next(doc, options, token);
@@ -154,7 +150,7 @@ export function registerCheckpointClient(ctx: LeopoldContext): CheckpointTestApi
     status,
     vscode.workspace.onDidOpenTextDocument(maybeStart),
     watching,
-    vscode.commands.registerCommand('leopold.restartCheckpointServer', () => restart()),
+    registerCommand(ctx, 'leopold.restartCheckpointServer', () => restart()),
     { dispose: () => trace?.dispose() },
   );
   // Stop the server through LSP shutdown/exit on deactivate (deactivate bounds the wait).

@@ -5,6 +5,7 @@
 // an event again), each with the action that answers it, each kind behind its own `leopold.notify.*` setting. The
 // Leopold view's badge counts the projects that need a person. Text from `.leopold/` is quoted inert.
 import * as vscode from 'vscode';
+import * as config from '../foundation/config';
 import type { LeopoldContext } from '../foundation/context';
 import type { SupervisorHub, SupervisorView } from './supervisor';
 import type { Seat } from './seat';
@@ -67,7 +68,7 @@ export class Notifier implements vscode.Disposable {
       this.renderBadge();
     }
     const folder = view.project.folder.uri;
-    const enabled = (k: NoticeKind) => vscode.workspace.getConfiguration('leopold.notify', folder).get<boolean>(k, true) !== false;
+    const enabled = (k: NoticeKind) => config.notifyEnabled(k, folder);
     const before = this.memory.toJSON().length;
     const show = shouldShow(notice, this.memory, enabled, Date.now());
     if (this.memory.toJSON().length !== before) void this.ctx.extension.workspaceState.update(STORAGE_KEY, this.memory.toJSON());

@@ -4,9 +4,9 @@
 // machine's) settings: the setting is `machine`-scoped and read with inspect(), a workspace's or folder's value is
 // ignored (a repository must not choose what runs on its reader's machine). Only in a trusted workspace. Results and
 // failures go to the log; the person is never interrupted about them.
-import * as vscode from 'vscode';
 import { NOTIFY_TIMEOUT_MS, notifyArgv, runNotifyCommand, type NotifyEvent, type NotifyRun } from '../../core/notifyCommand';
 import { formatUtc } from '../../core/time';
+import * as config from '../foundation/config';
 import type { LeopoldContext } from '../foundation/context';
 import type { Notifier, NotifiedEvent } from './notifications';
 import type { SupervisorHub } from './supervisor';
@@ -33,12 +33,12 @@ export function registerNotifyCommand(ctx: LeopoldContext, notifier: Notifier, h
 
   const handle = async ({ view, notice, message }: NotifiedEvent): Promise<void> => {
     // The user's (or this machine's) value only: a workspace's or folder's value is never used.
-    const inspected = vscode.workspace.getConfiguration('leopold.notify').inspect<unknown>('command');
-    if (!warnedWorkspace && (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined)) {
+    const setting = config.notifyCommand();
+    if (!warnedWorkspace && setting.inWorkspace) {
       warnedWorkspace = true;
       ctx.log.warn('leopold.notify.command in a workspace\'s settings is ignored: only your user (or machine) settings choose what runs');
     }
-    const argv = notifyArgv(inspected?.globalValue);
+    const argv = notifyArgv(setting.value);
     if (!argv) return;
     const project = view.project;
     if (!argv.ok) {

@@ -9,6 +9,7 @@
 // carried out more than ten minutes late: a VS Code that was closed at the time asks instead. The rules:
 // core/continuity/schedule.ts.
 import * as vscode from 'vscode';
+import { refuseUntrusted, registerCommand } from '../foundation/commands';
 import { formatLocal } from '../../core/time';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
@@ -234,9 +235,7 @@ export async function pickResumeTime(
   ctx: LeopoldContext, scheduler: ResumeScheduler, deps: RunActionDeps, arg?: unknown,
 ): Promise<ResumeSchedule | undefined> {
   if (!deps.isTrusted()) {
-    void vscode.window.showWarningMessage(
-      vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.',
-        vscode.l10n.t('Resume at…')));
+    refuseUntrusted(vscode.l10n.t('Resume at…'));
     return undefined;
   }
   const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Which Leopold project?'));
@@ -302,14 +301,8 @@ export function registerResumeAt(ctx: LeopoldContext, deps: RunActionDeps, hub: 
     scheduler,
     watcher,
     watcher.onDidCreate(rejudge), watcher.onDidChange(rejudge), watcher.onDidDelete(rejudge),
-    vscode.commands.registerCommand('leopold.resumeAt', (arg?: unknown) => pickResumeTime(ctx, scheduler, deps, arg)),
-    vscode.commands.registerCommand('leopold.cancelResumeAt', async (arg?: unknown) => {
-      if (!deps.isTrusted()) {
-        void vscode.window.showWarningMessage(
-          vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.',
-            vscode.l10n.t('Cancel the scheduled Resume')));
-        return;
-      }
+    registerCommand(deps, 'leopold.resumeAt', (arg?: unknown) => pickResumeTime(ctx, scheduler, deps, arg)),
+    registerCommand(deps, 'leopold.cancelResumeAt', async (arg?: unknown) => {
       const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Which Leopold project?'));
       if (project) await scheduler.cancel(project.root, 'cancelled by you');
     }),

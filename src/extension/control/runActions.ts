@@ -2,6 +2,7 @@
 // Open checkpoint, Show run log, Show events, the timeline and the doctor. One top-level function per command,
 // each taking what it needs (RunActionDeps) and the command's argument; the project comes from pickProject().
 import * as vscode from 'vscode';
+import { refuseUntrusted, registerCommand } from '../foundation/commands';
 import * as os from 'node:os';
 import { join } from 'node:path';
 import { promises as fs } from 'node:fs';
@@ -75,11 +76,9 @@ const whichProject = (deps: RunActionDeps, arg: unknown) => pickProject(deps.reg
 /** In Restricted Mode: says why the control is refused, offering VS Code's trust editor; false. */
 export function requireTrust(deps: Pick<RunActionDeps, 'isTrusted'>, what: string): boolean {
   if (deps.isTrusted()) return true;
-  // The refusal offers what makes it go away: VS Code's own trust editor.
-  const trust = vscode.l10n.t('Manage Workspace Trust');
-  void vscode.window.showWarningMessage(
-    vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.', what), trust)
-    .then((pick) => (pick === trust ? vscode.commands.executeCommand('workbench.trust.manage') : undefined));
+  // The command table's refusal (foundation/commands.ts): for the callers that are not a command (Resume at…'s timer,
+  // the tests, the status bar's actions).
+  refuseUntrusted(what);
   return false;
 }
 
@@ -483,12 +482,12 @@ export function registerRunActions(ctx: LeopoldContext, hub: SupervisorHub, seat
   // The test section's Stop now answers the confirmation itself (Stop Now), and declines the offer of the kill switch.
   const answered: RunActionDeps = { ...deps, ask: async (_m, options, ...items) => (options.modal ? items[0] : undefined) };
   ctx.extension.subscriptions.push(
-    vscode.commands.registerCommand('leopold.showRunActions', (arg?: unknown) => showRunActions(deps, arg)),
-    vscode.commands.registerCommand('leopold.resumeRun', (arg?: unknown, how?: unknown) =>
+    registerCommand(deps, 'leopold.showRunActions', (arg?: unknown) => showRunActions(deps, arg)),
+    registerCommand(deps, 'leopold.resumeRun', (arg?: unknown, how?: unknown) =>
       resumeRun(deps, arg, how === 'terminal' || how === 'headless' ? how : undefined)),
-    vscode.commands.registerCommand('leopold.stopRun', (arg?: unknown) => stopRun(deps, arg)),
-    vscode.commands.registerCommand('leopold.clearKillSwitch', (arg?: unknown) => clearKillSwitch(deps, arg)),
-    vscode.commands.registerCommand('leopold.stopNow', (arg?: unknown) => stopNow(deps, arg)),
+    registerCommand(deps, 'leopold.stopRun', (arg?: unknown) => stopRun(deps, arg)),
+    registerCommand(deps, 'leopold.clearKillSwitch', (arg?: unknown) => clearKillSwitch(deps, arg)),
+    registerCommand(deps, 'leopold.stopNow', (arg?: unknown) => stopNow(deps, arg)),
   );
   return {
     deps,

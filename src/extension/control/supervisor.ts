@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../foundation/lifecycle';
 import * as http from 'node:http';
 import * as os from 'node:os';
+import * as config from '../foundation/config';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import { CONTINUITY_POLL_MS } from '../../core/continuity/constants';
@@ -72,13 +73,13 @@ export function watchPort(): number {
 /**
  * The binary per harness: `leopold.<harness>.path` from the user's (or the remote machine's) settings, else the bare
  * name. Only that value is read (`inspect().globalValue`): the settings are `machine`-scoped, and a repository's own
- * `.vscode/settings.json` (a workspace or folder value) never chooses what is executed, trusted workspace or not.
+ * `.vscode/settings.json` (a workspace or folder value) never chooses what is executed, trusted workspace or not
+ * (config.agentPath). The folder is not consulted: a machine setting has no folder value.
  */
-export function binariesFor(folder?: vscode.WorkspaceFolder): Partial<Record<Harness, string>> {
+export function binariesFor(_folder?: vscode.WorkspaceFolder): Partial<Record<Harness, string>> {
   const out: Partial<Record<Harness, string>> = {};
   for (const h of ['claude', 'codex'] as const) {
-    const v = vscode.workspace.getConfiguration('leopold', folder?.uri).inspect<string>(`${h}.path`)?.globalValue;
-    out[h] = typeof v === 'string' && v.trim() !== '' ? v.trim() : h;
+    out[h] = config.agentPath(h) ?? h;
   }
   return out;
 }
@@ -152,7 +153,7 @@ class ProjectSupervisor extends Disposable {
 
   private mode(): LoopMode {
     if (!this.ctx.isTrusted()) return 'untrusted';
-    if (!vscode.workspace.getConfiguration('leopold', this.project.folder.uri).get<boolean>('autoRelaunch', true)) return 'off';
+    if (!config.autoRelaunch(this.project.folder)) return 'off';
     return 'auto';
   }
 
@@ -343,7 +344,7 @@ export function registerSupervisors(ctx: LeopoldContext, seat: Seat, snapshots?:
     changed,
     vscode.workspace.onDidGrantWorkspaceTrust(() => void refresh()),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (['leopold.autoRelaunch', 'leopold.claude.path', 'leopold.codex.path'].some((k) => e.affectsConfiguration(k))) void refresh();
+      if (config.affects(e, 'autoRelaunch', 'claude.path', 'codex.path')) void refresh();
     }),
   );
   const hub: SupervisorHub = {

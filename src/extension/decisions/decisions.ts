@@ -4,6 +4,7 @@
 // The ranking is ours: items are `alwaysShow`, so VS Code's own label filter never hides a hit (it may still lift
 // items whose title matches the whole typed text, which are our best hits anyway). Read-only.
 import * as vscode from 'vscode';
+import { registerCommand } from '../foundation/commands';
 import { noIcons } from '../foundation/untrusted';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
@@ -123,7 +124,7 @@ export function registerDecisions(ctx: LeopoldContext): DecisionsTestApi {
   };
 
   ctx.extension.subscriptions.push(
-    vscode.commands.registerCommand('leopold.searchDecisions', command),
+    registerCommand(ctx, 'leopold.searchDecisions', command),
     { dispose: () => current?.dispose() },
   );
   return {

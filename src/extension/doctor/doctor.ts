@@ -19,13 +19,14 @@
 // for a person (core/doctor.ts statusNeedsYou): then the report names it in the status bar's words and never ends in
 // "looks healthy".
 //
-// Safe by default: `git ls-files` (is state.json tracked?) runs only in a trusted workspace (execFile, argv, no
+// Safe by default: `git ls-files` (is state.json tracked?) runs only in a trusted workspace (execa via core/exec.ts, argv, no
 // shell); elsewhere the report says "not checked". Nothing is written. No notifications: the report is a document
 // the user asked for.
 import * as vscode from 'vscode';
+import { registerCommand } from '../foundation/commands';
 import { Disposable } from '../foundation/lifecycle';
 import * as path from 'node:path';
-import { execFile } from 'node:child_process';
+import { runBounded } from '../../core/exec';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject, PerProject } from '../foundation/projects';
 import {
@@ -58,15 +59,9 @@ export function doctorStrings(): DoctorStrings {
 
 /** `git ls-files --error-unmatch -- .leopold/state.json` in the project root: tracked, untracked, or no repository. */
 export async function gitTracked(root: string): Promise<TrackedState> {
-  const code = await new Promise<number | null>((resolve) => {
-    try {
-      execFile('git', ['ls-files', '--error-unmatch', '--', '.leopold/state.json'], {
-        cwd: root, shell: false, timeout: 10_000, windowsHide: true, maxBuffer: 64 * 1024,
-      }, (err) => resolve(err ? (typeof err.code === 'number' ? err.code : null) : 0)).stdin?.end();
-    } catch {
-      resolve(null);
-    }
-  });
+  const r = await runBounded('git', ['ls-files', '--error-unmatch', '--', '.leopold/state.json'], { cwd: root, timeoutMs: 10_000,
+    maxBuffer: 64 * 1024 });
+  const code = r.timedOut ? null : r.exitCode;
   if (code === 0) return 'tracked';
   if (code === 1) return 'untracked';
   return 'no-git'; // 128: not a git repository (or git could not run)
@@ -291,7 +286,7 @@ export function registerDoctor(
   const doctor = new Doctor(ctx, open, hub, views, snapshots);
   ctx.extension.subscriptions.push(
     doctor,
-    vscode.commands.registerCommand('leopold.doctor', () => doctor.run()),
+    registerCommand(ctx, 'leopold.doctor', () => doctor.run()),
   );
   return {
     run: () => doctor.run(),

@@ -2,6 +2,7 @@
 // applied — shown as an edit of CHARTER.md the person confirms in the refactor preview, nothing written before —
 // or dismissed (hidden from the list; the file is not touched). The node's handle `{ id }` is the argument.
 import * as vscode from 'vscode';
+import { registerCommand } from '../foundation/commands';
 import type { LeopoldContext } from '../foundation/context';
 import { inert } from '../foundation/untrusted';
 import type { RunsTreeProvider } from '../runs/runsTree';
@@ -91,29 +92,24 @@ export function registerDriverActions(ctx: LeopoldContext, hub: DriverHub, tree:
   };
 
   ctx.extension.subscriptions.push(
-    vscode.commands.registerCommand('leopold.driver.openWorktree', async (arg?: unknown) => {
+    registerCommand(ctx, 'leopold.driver.openWorktree', async (arg?: unknown) => {
       const path = await worktreeOf(arg);
       if (path) await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(path), { forceNewWindow: true });
       return path;
     }),
-    vscode.commands.registerCommand('leopold.driver.addWorktreeToWorkspace', async (arg?: unknown) => {
+    registerCommand(ctx, 'leopold.driver.addWorktreeToWorkspace', async (arg?: unknown) => {
       const path = await worktreeOf(arg);
       if (!path) return false;
       const folders = vscode.workspace.workspaceFolders ?? [];
       if (folders.some((f) => f.uri.fsPath === path)) return true;
       return vscode.workspace.updateWorkspaceFolders(folders.length, 0, { uri: vscode.Uri.file(path) });
     }),
-    vscode.commands.registerCommand('leopold.driver.applyAmendment', async (arg?: unknown) => {
+    registerCommand(ctx, 'leopold.driver.applyAmendment', async (arg?: unknown) => {
       const found = amendmentOf(arg);
       if (!found) return false;
-      if (!ctx.isTrusted()) {
-        void vscode.window.showWarningMessage(
-          vscode.l10n.t('Restricted Mode: applying an amendment edits .leopold/CHARTER.md, so it is off until the workspace is trusted.'));
-        return false;
-      }
       return applyAmendment(ctx, found.d.project, found.a);
     }),
-    vscode.commands.registerCommand('leopold.driver.dismissAmendment', async (arg?: unknown) => {
+    registerCommand(ctx, 'leopold.driver.dismissAmendment', async (arg?: unknown) => {
       const found = amendmentOf(arg);
       if (!found) return false;
       await found.d.dismiss(found.a.id);

@@ -2,6 +2,7 @@
 // preview of a read-only virtual document, with the same figures as JSON at its end (core/driver/insights.ts). For a
 // continuity (in-session) run, the counters that apply are added from the project's windows and the live token counts.
 import * as vscode from 'vscode';
+import { registerCommand } from '../foundation/commands';
 import { basename } from 'node:path';
 import type { LeopoldContext } from '../foundation/context';
 import type { LiveRuns } from '../live/live';
@@ -60,6 +61,6 @@ export function registerInsights(
     return dir;
   };
   ctx.extension.subscriptions.push(docs, vscode.workspace.registerTextDocumentContentProvider(SCHEME, docs),
-    vscode.commands.registerCommand('leopold.driver.insights', show));
+    registerCommand(ctx, 'leopold.driver.insights', show));
   return { last: () => docs.last };
 }

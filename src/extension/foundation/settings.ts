@@ -2,6 +2,7 @@
 // leopold.notify.command) is read from the machine the extension host runs on: in a remote window (code-server,
 // Remote-SSH, WSL, a container) that is the Remote tab, and the User tab shows "No Settings Found" for it.
 import * as vscode from 'vscode';
+import { registerCommand } from './commands';
 
 /** The scopes under which a setting belongs to the machine, not the user. */
 const MACHINE_SCOPES = new Set(['machine', 'machine-overridable']);
@@ -33,6 +34,6 @@ export function openSetting(extension: vscode.ExtensionContext, key: string): Th
 
 /** `leopold.openSetting` (the Before a Run view's links): one of this extension's settings, where it lives. */
 export function registerOpenSetting(extension: vscode.ExtensionContext): void {
-  extension.subscriptions.push(vscode.commands.registerCommand('leopold.openSetting', (key?: unknown) =>
+  extension.subscriptions.push(registerCommand({ isTrusted: () => vscode.workspace.isTrusted }, 'leopold.openSetting', (key?: unknown) =>
     (typeof key === 'string' && key.startsWith('leopold.') ? openSetting(extension, key) : undefined)));
 }

@@ -4,6 +4,7 @@
 // announces a fresh LiveView. While no run is active nothing is opened, watched or polled. The "Follow run" output
 // and "open the transcript" live here too. Every string from a transcript is untrusted: plain text only.
 import * as vscode from 'vscode';
+import { registerCommand } from '../foundation/commands';
 import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { homedir } from 'node:os';
@@ -16,7 +17,7 @@ import type { GaugeBand } from '../../core/live/meters';
 import type { RunView } from '../../core/view';
 import { statPath } from '../../core/files';
 import { formatLocal, parseUtc } from '../../core/time';
-import { objectField } from '../../core/fields';
+import { ownerTranscript } from '../../core/owner';
 import type { SharedProjectModel, ModelUpdate } from '../foundation/projectModel';
 import type { Log } from '../foundation/log';
 import type { LeopoldContext } from '../foundation/context';
@@ -383,18 +384,19 @@ export function registerLive(ctx: LeopoldContext): { runs: LiveRuns; test: LiveT
     changed,
     follow,
     { dispose: () => followed?.sub.dispose() },
-    vscode.commands.registerCommand('leopold.followRun', followRun),
+    registerCommand(ctx, 'leopold.followRun', followRun),
     // One command for the Live node (a path), the owner node and the palette (a project): the running window's
     // transcript, else the one the owner recorded.
-    vscode.commands.registerCommand('leopold.openTranscript', async (arg?: unknown) => {
+    registerCommand(ctx, 'leopold.openTranscript', async (arg?: unknown) => {
       // A path (the Live and owner nodes), else a project (a root, a tree handle, the palette's pick).
       const isRoot = typeof arg === 'string' && ctx.registry.projects.some((p) => p.root === arg);
       let path = typeof arg === 'string' && !isRoot ? arg : undefined;
       if (!path) {
         const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Which project\'s transcript to open?'));
         if (!project) return undefined;
-        const owner = project.model.loaded ? objectField(project.model.snapshot.stateObject?.owner).transcript_path : undefined;
-        path = of(project).run.follower?.path ?? (typeof owner === 'string' && owner !== '' ? owner : undefined);
+        // The owner row's resolver (core/owner.ts), so the palette opens what the tree's Open Transcript opens.
+        const state = project.model.loaded ? project.model.snapshot.stateObject : undefined;
+        path = of(project).run.follower?.path ?? (state ? ownerTranscript(state) : undefined);
       }
       if (!path) {
         vscode.window.setStatusBarMessage(vscode.l10n.t('No transcript is known for the running window (state.json names none).'), 5000);

@@ -13,6 +13,7 @@
 // limited to dist/); the panel posts JSON and the script builds every node with createElement + textContent;
 // transcript text is never markup.
 import * as vscode from 'vscode';
+import { registerCommand } from '../foundation/commands';
 import { randomBytes } from 'node:crypto';
 import { join, sep } from 'node:path';
 import type { LeopoldContext } from '../foundation/context';
@@ -349,8 +350,8 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns, snapshots?: 
   const r = new Reviews(ctx, live, snapshots);
   ctx.extension.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, r.provider),
-    vscode.commands.registerCommand('leopold.reviewWindow', (arg?: unknown) => r.show(arg, false)),
-    vscode.commands.registerCommand('leopold.morningReport', (arg?: unknown) => r.show(arg, true)),
+    registerCommand(ctx, 'leopold.reviewWindow', (arg?: unknown) => r.show(arg, false)),
+    registerCommand(ctx, 'leopold.morningReport', (arg?: unknown) => r.show(arg, true)),
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state) => { await r.restore(panel, state); },
     }),

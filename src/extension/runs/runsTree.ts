@@ -4,6 +4,7 @@
 // refreshed. Every read is async; getChildren never throws.
 import type { RunViews } from '../control/runView';
 import * as vscode from 'vscode';
+import { registerCommand } from '../foundation/commands';
 import { Disposable } from '../foundation/lifecycle';
 import { archivedRunWindows, listRunFiles, readJournalContinuity } from '../../core/runs';
 import { openRegular, readText } from '../../core/files';
@@ -341,12 +342,12 @@ export function registerRunsTree(ctx: LeopoldContext, live: LiveRuns, seat?: Sea
     view,
     view.onDidExpandElement((e) => expanded.add(e.element.id)),
     view.onDidCollapseElement((e) => expanded.delete(e.element.id)),
-    vscode.commands.registerCommand('leopold.refreshRuns', () => provider.refreshAll()),
+    registerCommand(ctx, 'leopold.refreshRuns', () => provider.refreshAll()),
     // The hovers' links depend on trust: drawn again once it is granted.
     vscode.workspace.onDidGrantWorkspaceTrust(() => provider.redrawAll()),
-    vscode.commands.registerCommand('leopold.showMoreArchives', (root?: unknown) => typeof root === 'string'
+    registerCommand(ctx, 'leopold.showMoreArchives', (root?: unknown) => typeof root === 'string'
       && provider.showMoreArchives(root)),
-    vscode.commands.registerCommand('leopold.openRunFile', async (target?: OpenTarget) => {
+    registerCommand(ctx, 'leopold.openRunFile', async (target?: OpenTarget) => {
       if (!target?.path) return undefined;
       try {
         return await openRunFile(target);

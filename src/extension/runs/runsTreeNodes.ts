@@ -11,7 +11,7 @@ import type { ProjectSnapshot } from '../../core/project';
 import { windowFacts, type ArchivedRun, type RunCondition, type RunWindow } from '../../core/runs';
 import { startChoice } from '../../core/start';
 import { describeStateRead } from '../../core/state';
-import { currentStoppedReason, currentWindow, iterationOf, objectField, resolveMaxIterations, stoppedReason } from '../../core/fields';
+import { currentStoppedReason, currentWindow, iterationOf, resolveMaxIterations, stoppedReason } from '../../core/fields';
 import { personNeededReason } from '../../core/continuity/pill';
 import { formatLocal, utcTooltip } from '../../core/time';
 import { fileKindWords, formatSize } from '../../core/files';
@@ -236,9 +236,9 @@ export function buildProjectNode(
       const transcript = ownerTranscript(state);
       runChildren.push({
         id: `${root}::owner`, label: m('tree.owner'), description: `${who} · ${life}${pid}`, collapsible: 'none',
-        contextValue: [o.alive && !o.pidGone ? 'owner.alive' : 'owner.stale', o.sessionId ? 'session' : '',
-          typeof objectField(state.owner).transcript_path === 'string' && objectField(state.owner).transcript_path !== '' ? 'transcript'
-            : ''].filter(Boolean).join(' '),
+        // The menu's Open Transcript and the click open the same one (ownerTranscript: the one resolver).
+        contextValue: [o.alive && !o.pidGone ? 'owner.alive' : 'owner.stale', o.sessionId ? 'session' : '', transcript ? 'transcript' : '']
+          .filter(Boolean).join(' '),
         icon: { id: o.driver ? 'server-process' : 'account', color: o.alive && !o.pidGone ? 'charts.green' : undefined },
         tooltip: m('tree.owner.tooltip', { session: o.sessionId ?? none, engine: o.engine ?? none, harness: o.harness ?? none }) +
           `${o.pid !== undefined ? `\npid: ${o.pid}` : ''}\n${life}${o.signal ? m('tree.owner.signal', { signal: o.signal })

@@ -3,6 +3,7 @@
 // the command palette reaches too (the project then comes from pickProject()). Resume, Stop, Clear Kill Switch and
 // the timeline are runActions.ts' and timeline.ts' commands, shown on the rows by package.json's `when` clauses.
 import * as vscode from 'vscode';
+import { registerCommand } from '../foundation/commands';
 import type { LeopoldContext } from '../foundation/context';
 import { pickProject } from '../foundation/projectPicker';
 import { openRunFile, type RunsTreeProvider } from './runsTree';
@@ -46,29 +47,29 @@ export function registerTreeActions(ctx: LeopoldContext, provider: RunsTreeProvi
   };
 
   ctx.extension.subscriptions.push(
-    vscode.commands.registerCommand('leopold.openWalkthrough', () =>
+    registerCommand(ctx, 'leopold.openWalkthrough', () =>
       vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false)),
-    vscode.commands.registerCommand('leopold.tree.open', async (arg?: unknown) => {
+    registerCommand(ctx, 'leopold.tree.open', async (arg?: unknown) => {
       const id = idOf(arg);
       const node = id === undefined ? undefined : provider.nodeData(id);
       if (node?.open) return openRunFile(node.open).catch((err) => ctx.log.error(`open ${node.open!.path}: ${String(err)}`));
       if (node?.resource) return openPath(node.resource);
       return undefined;
     }),
-    vscode.commands.registerCommand('leopold.tree.openJournalLine', async (arg?: unknown) => {
+    registerCommand(ctx, 'leopold.tree.openJournalLine', async (arg?: unknown) => {
       const id = idOf(arg);
       const open = id === undefined ? undefined : provider.nodeData(id)?.open;
       if (open) await openRunFile(open).catch((err) => ctx.log.error(`open ${open.path}: ${String(err)}`));
     }),
-    vscode.commands.registerCommand('leopold.tree.reveal', async (arg?: unknown) => {
+    registerCommand(ctx, 'leopold.tree.reveal', async (arg?: unknown) => {
       const path = resourceOf(arg);
       if (path) await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.file(path));
     }),
-    vscode.commands.registerCommand('leopold.tree.copyPath', async (arg?: unknown) => {
+    registerCommand(ctx, 'leopold.tree.copyPath', async (arg?: unknown) => {
       const path = resourceOf(arg);
       if (path) await copy(path, vscode.l10n.t('the path'));
     }),
-    vscode.commands.registerCommand('leopold.copySessionId', async (arg?: unknown) => {
+    registerCommand(ctx, 'leopold.copySessionId', async (arg?: unknown) => {
       const project = await which(arg);
       const session = project?.model.loaded ? project.model.snapshot.owner?.sessionId : undefined;
       if (!project) return undefined;
@@ -79,7 +80,7 @@ export function registerTreeActions(ctx: LeopoldContext, provider: RunsTreeProvi
       await copy(session, vscode.l10n.t('the session id'));
       return session;
     }),
-    vscode.commands.registerCommand('leopold.openCheckpoint', async (arg?: unknown) => {
+    registerCommand(ctx, 'leopold.openCheckpoint', async (arg?: unknown) => {
       const project = await which(arg);
       if (!project) return undefined;
       const path = project.file('CHECKPOINT.md');

@@ -8,6 +8,7 @@
 // Resolving `claude`/`codex` is a few stats on the absolute PATH entries (resolveAgentBinary); nothing is spawned,
 // so it runs in Restricted Mode too (a workspace's own `leopold.*.path` values are ignored there by VS Code).
 import * as vscode from 'vscode';
+import * as config from '../foundation/config';
 import type { LeopoldContext } from '../foundation/context';
 import { binariesFor } from '../control/supervisor';
 import { isExecutableFile, resolveAgentBinary } from '../../core/continuity/spawn';
@@ -70,7 +71,7 @@ export function registerWelcome(ctx: LeopoldContext): WelcomeTestApi {
   ctx.extension.subscriptions.push(
     vscode.window.createTreeView(SETUP_VIEW_ID, { treeDataProvider: new EmptyTree() }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('leopold.claude.path') || e.affectsConfiguration('leopold.codex.path')) void refresh();
+      if (config.affects(e, 'claude.path', 'codex.path')) void refresh();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => void refresh()),
     ctx.registry.onDidChangeProjects(() => void refresh()),

@@ -5,6 +5,7 @@
 // where this extension writes. Without `leopold.snapshots.directory` the store is the per-user state folder that
 // `leopold-status` finds too (`$LEOPOLD_SNAPSHOTS_DIR`, else `$XDG_STATE_HOME/leopold/snapshots`).
 import * as vscode from 'vscode';
+import * as config from '../foundation/config';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import { SnapshotRecorder } from '../../core/snapshots/recorder';
@@ -19,17 +20,16 @@ export interface SnapshotSettings {
   sizeCapBytes: number;
 }
 
-function machineNumber(key: string, fallback: number): number {
-  const v = vscode.workspace.getConfiguration('leopold').inspect<number>(key)?.globalValue;
-  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v * MB : fallback;
+function machineNumber(key: 'snapshots.maxStorageMB' | 'snapshots.maxFileMB', fallback: number): number {
+  const v = config.snapshotsCapMB(key);
+  return v !== undefined ? v * MB : fallback;
 }
 
 /** The snapshot settings for a project's folder. */
 export function snapshotSettings(folder?: vscode.WorkspaceFolder): SnapshotSettings {
-  const dir = vscode.workspace.getConfiguration('leopold').inspect<string>('snapshots.directory')?.globalValue;
   return {
-    enabled: vscode.workspace.getConfiguration('leopold', folder?.uri).get<boolean>('snapshots.enabled', true) !== false,
-    root: typeof dir === 'string' && dir.trim().startsWith('/') ? dir.trim() : snapshotsRoot(process.env),
+    enabled: config.snapshotsEnabled(folder),
+    root: config.snapshotsDirectory() ?? snapshotsRoot(process.env),
     storageCapBytes: machineNumber('snapshots.maxStorageMB', DEFAULT_STORAGE_CAP_BYTES),
     sizeCapBytes: machineNumber('snapshots.maxFileMB', DEFAULT_SIZE_CAP_BYTES),
   };

@@ -6,6 +6,7 @@
 // run is live (Stop now is offered) and in Restricted Mode. The run is the project's newest one with snapshots, as for
 // `leopold-status --rewind`. Delete Snapshots removes a project's store.
 import * as vscode from 'vscode';
+import { registerCommand } from '../foundation/commands';
 import { join } from 'node:path';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
@@ -315,10 +316,10 @@ class TakeBack {
 export function registerTakeBack(ctx: LeopoldContext, seat: Seat, recorders: SnapshotRecorders): TakeBackTestApi {
   const t = new TakeBack(ctx, seat, recorders);
   ctx.extension.subscriptions.push(
-    vscode.commands.registerCommand('leopold.revertWindow', (arg?: unknown) => t.run(arg, 'revert')),
-    vscode.commands.registerCommand('leopold.rewindToWindow', (arg?: unknown) => t.run(arg, 'rewind')),
-    vscode.commands.registerCommand('leopold.revertFile', (arg?: unknown) => t.run(arg, 'file')),
-    vscode.commands.registerCommand('leopold.deleteSnapshots', (arg?: unknown) => t.deleteAll(arg)),
+    registerCommand(ctx, 'leopold.revertWindow', (arg?: unknown) => t.run(arg, 'revert')),
+    registerCommand(ctx, 'leopold.rewindToWindow', (arg?: unknown) => t.run(arg, 'rewind')),
+    registerCommand(ctx, 'leopold.revertFile', (arg?: unknown) => t.run(arg, 'file')),
+    registerCommand(ctx, 'leopold.deleteSnapshots', (arg?: unknown) => t.deleteAll(arg)),
     vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, t.diffs),
   );
   const projectOf = (root: string) => ctx.registry.projects.find((p) => p.root === root);

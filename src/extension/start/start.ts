@@ -4,6 +4,7 @@
 // binary resolved as a relaunch resolves it (absolute PATH entries, or `leopold.<harness>.path`), without the
 // harnesses' session variables. Trusted workspaces only: it starts an agent that writes `.leopold/`.
 import * as vscode from 'vscode';
+import { refuseUntrusted, registerCommand } from '../foundation/commands';
 import { promises as fs } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { LeopoldContext } from '../foundation/context';
@@ -102,8 +103,7 @@ async function runInTerminal(ctx: LeopoldContext, folder: string, harness: Harne
 
 function trusted(ctx: LeopoldContext, what: string): boolean {
   if (ctx.isTrusted()) return true;
-  void vscode.window.showWarningMessage(
-    vscode.l10n.t('Leopold: {0} is not available in Restricted Mode (it spawns or writes). Trust the workspace first.', what));
+  refuseUntrusted(what);
   return false;
 }
 
@@ -167,8 +167,8 @@ export interface StartTestApi {
 
 export function registerStart(ctx: LeopoldContext): StartTestApi {
   ctx.extension.subscriptions.push(
-    vscode.commands.registerCommand('leopold.newProject', (arg?: unknown) => newProject(ctx, arg)),
-    vscode.commands.registerCommand('leopold.startRun', (arg?: unknown) => startRun(ctx, arg)),
+    registerCommand(ctx, 'leopold.newProject', (arg?: unknown) => newProject(ctx, arg)),
+    registerCommand(ctx, 'leopold.startRun', (arg?: unknown) => startRun(ctx, arg)),
   );
   return { newProject: (arg) => newProject(ctx, arg), startRun: (arg) => startRun(ctx, arg) };
 }

@@ -11,6 +11,7 @@
 // project's root in its state).
 import { timelineLive } from '../../core/live/timeline';
 import * as vscode from 'vscode';
+import { registerCommand } from '../foundation/commands';
 import { Disposable } from '../foundation/lifecycle';
 import { randomBytes } from 'node:crypto';
 import type { LeopoldContext } from '../foundation/context';
@@ -268,7 +269,7 @@ export function registerTimeline(
     return adopt(project, vscode.window.createWebviewPanel(TIMELINE_VIEW_TYPE, panelTitle(project), vscode.ViewColumn.Active, options));
   };
   ctx.extension.subscriptions.push(
-    vscode.commands.registerCommand('leopold.showTimeline', async (arg?: unknown) => {
+    registerCommand(ctx, 'leopold.showTimeline', async (arg?: unknown) => {
       const p = await open(arg);
       return p ? p.project.root : undefined;
     }),
