@@ -12,7 +12,8 @@ import {
   DEFAULT_WINDOWS, activationMs, apiError, apiErrorAttempts, apiErrorResult, currentWindow, hookContextMb, jsonNumber, relaunchResult,
   nonEmptyString, relaunchWindow, windowProgress, windowsOf,
 } from './fields';
-import { decimal, msg, msgN, type Locale } from './messages';
+import { msg, msgN } from './words';
+import { decimal, type Locale } from './l10n';
 import { maxOf } from './arrays';
 
 export interface ArchivedRun {

@@ -15,7 +15,7 @@ import { ProjectModel } from './project';
 import type { RunCondition } from './runs';
 import { decisionCount } from './decisions';
 import { readText } from './files';
-import type { Locale } from './messages';
+import type { Locale } from './l10n';
 import { DriverRunModel, type DriverSnapshot } from './driver/model';
 import { driverStatusData, type DriverStatusData } from './driver/status';
 import type { StatusWhy } from './statusWhy';

@@ -11,7 +11,8 @@ import { endingWords, windowFacts, windowLocator, type RunCondition, type RunSta
 import type { Pill } from './continuity/pill';
 import type { RunView } from './view';
 import { eventInfo, type Severity } from './events';
-import { msg, msgN, type Locale } from './messages';
+import { msg, msgN } from './words';
+import type { Locale } from './l10n';
 import { clip } from './inert';
 import { formatLocal } from './time';
 

@@ -161,8 +161,10 @@ describe('lint: the floors of src/core/', function () {
     { path: 'src/core/lines.ts', code: "export type V = import('./view').RunView;\n" },
     { path: 'src/core/files.ts', code: "export { readRunStatus } from './status';\n" },
     { path: 'src/core/plan.ts', code: "// eslint-disable-next-line @typescript-eslint/no-require-imports\nexport const d = require('./doctor');\n" },
-    // the catalogs are the bottom floor: they import nothing of Leopold
+    // the catalogs are the bottom floor: they import nothing of Leopold; the gathered catalog is on the top one
     { path: 'src/core/live/messages.ts', code: "import { clip } from '../inert';\nexport const c = clip;\n" },
+    { path: 'src/core/files.ts', code: "import { msg } from './messages';\nexport const m = msg;\n" },
+    { path: 'src/core/live/format.ts', code: "import { msg } from '../messages';\nexport const m = msg;\n" },
   ];
   const down: Probe[] = [
     // the project imports every floor below it
@@ -171,6 +173,8 @@ describe('lint: the floors of src/core/', function () {
     { path: 'src/core/continuity/decide.ts', code: "import { recordedHarness } from './harness';\nimport { parseState } from '../state';\nimport { contextGauge } from '../live/meters';\nimport { CONTINUITY_POLL_MS } from './constants';\nexport const a = [recordedHarness, parseState, contextGauge, CONTINUITY_POLL_MS];\n" },
     // the same floor, across folders (transcripts)
     { path: 'src/core/live/records.ts', code: "import { recordedHarness } from '../continuity/harness';\nexport const r = recordedHarness;\n" },
+    // any floor uses the mechanism and a catalog
+    { path: 'src/core/json.ts', code: "import { decimal } from './l10n';\nimport { msg } from './words';\nexport const a = [decimal, msg];\n" },
   ];
   const none: Probe = { path: 'src/core/probe.ts', code: "import { formatUtc } from './time';\nexport const f = formatUtc;\n" };
   let results: Finding[][] = [];
