@@ -63,7 +63,7 @@ const CORE_FLOORS = [
   // that build a project model themselves (live figures and review input for scripts), and the gathered catalog.
   {
     name: 'project',
-    files: ['discover.ts', 'doctor.ts', 'live/readFigures.ts', 'messages.ts', 'notifyCommand.ts', 'project.ts', 'review/read.ts',
+    files: ['discover.ts', 'doctor.ts', 'messages.ts', 'notifyCommand.ts', 'project.ts', 'readFigures.ts', 'review/read.ts',
       'status.ts', 'statusWhy.ts', 'timeline.ts', 'view.ts'],
   },
 ];

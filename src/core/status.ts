@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { decide, type ContinuitySnapshot } from './continuity/decide';
 import { detectHarness, harnessEnvFrom, type Harness } from './continuity/harness';
 import { MIB, type Meter } from './live/meters';
-import { readLiveView } from './live/readFigures';
+import { readLiveView } from './readFigures';
 import type { Tokens } from './live/records';
 import type { NoTokens } from './live/figures';
 import { ProjectModel } from './project';

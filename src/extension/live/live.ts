@@ -8,7 +8,7 @@ import { watch as fsWatch, type FSWatcher } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { homedir } from 'node:os';
 import { LiveRun, liveInputOf, type LiveView } from '../../core/live/run';
-import { readLiveView } from '../../core/live/readFigures';
+import { readLiveView } from '../../core/readFigures';
 import { harnessEnvFrom } from '../../core/continuity/harness';
 import type { FeedEntry } from '../../core/live/follower';
 import { loadPrices } from '../../core/live/prices';
