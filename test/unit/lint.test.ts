@@ -200,3 +200,38 @@ describe('lint: the floors of src/core/', function () {
     assert.match(results[up.length + down.length][0].message, /src\/core\/probe\.ts is on no floor/);
   });
 });
+
+describe('lint: no feature of src/extension/ imports another', function () {
+  this.timeout(90_000);
+
+  const across: Probe[] = [
+    { path: 'src/extension/doctor/doctor.ts', code: "import { registerReview } from '../review/review';\nexport const r = registerReview;\n" },
+    { path: 'src/extension/timeline/probe.ts', code: "import type { RunsTreeProvider } from '../runs/runsTree';\nexport type T = RunsTreeProvider;\n" },
+    { path: 'src/extension/control/probe.ts', code: "export const load = () => import('../driver/hub');\n" },
+    { path: 'src/extension/foundation/probe.ts', code: "export { LiveRuns } from '../live/live';\n" },
+    // an exception is a pair of files: the same target from another file of the same feature is refused
+    { path: 'src/extension/doctor/probe.ts', code: "import { SupervisorHub } from '../control/supervisor';\nexport const s = SupervisorHub;\n" },
+  ];
+  const allowed: Probe[] = [
+    { path: 'src/extension/doctor/probe.ts', code: "import * as vscode from 'vscode';\nimport { createLog } from '../foundation/log';\nimport { runDoctor } from '../../core/doctor';\nimport { registerDoctor } from './doctor';\nexport const a = [vscode, createLog, runDoctor, registerDoctor];\n" },
+    { path: 'src/extension/extension.ts', code: "import { registerDoctor } from './doctor/doctor';\nimport { registerReview } from './review/review';\nexport const a = [registerDoctor, registerReview];\n" },
+    // a listed exception (eslint.config.mjs, ROOM_EXCEPTIONS)
+    { path: 'src/extension/doctor/doctor.ts', code: "import { SupervisorHub } from '../control/supervisor';\nexport const s = SupervisorHub;\n" },
+  ];
+  let results: Finding[][] = [];
+  before(() => {
+    results = lint([...across, ...allowed]);
+  });
+
+  it('refuses an import of another feature (static, type-only, dynamic, re-export), from foundation/ too', () => {
+    across.forEach((probe, i) => {
+      const rooms = results[i].filter((f) => f.ruleId === 'leopold/extension-rooms');
+      assert.equal(rooms.length, 1, `${probe.path}: ${probe.code}\n${JSON.stringify(results[i])}`);
+      assert.match(rooms[0].message, /^Room rule \(docs\/architecture\.md\): \w+\/ cannot import src\/extension\/\S+ \(of the feature \w+\/\)/);
+    });
+  });
+
+  it('lets a feature import vscode, the core, foundation/ and itself; extension.ts every feature; a listed exception', () => {
+    allowed.forEach((probe, i) => assert.deepEqual(results[across.length + i], [], `${probe.path}: ${probe.code}`));
+  });
+});
