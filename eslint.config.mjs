@@ -110,11 +110,6 @@ const SHARED_CONTROL = 'control/ holds shared services (the supervisor, the seat
   'the run status) bound to snapshots/recorders.ts; they go to foundation/ once snapshots/ (edited on another branch) can follow';
 const ROOM_EXCEPTIONS = [
   {
-    to: 'live/live.ts', why: 'the live runs are read by every surface: live/ goes to foundation/ (issue 31)',
-    from: ['agentTools/agentTools.ts', 'control/notifyCommand.ts', 'control/runStatus.ts', 'control/runView.ts', 'control/statusBar.ts',
-      'driver/driver.ts', 'driver/insights.ts', 'review/review.ts', 'runs/runsTree.ts', 'timeline/panel.ts'],
-  },
-  {
     to: 'control/supervisor.ts', why: SHARED_CONTROL,
     from: ['agentTools/agentTools.ts', 'doctor/doctor.ts', 'doctor/doctorFirstRun.ts', 'runs/welcome.ts', 'start/start.ts', 'timeline/panel.ts'],
   },

@@ -17,12 +17,12 @@ import type { RunView } from '../../core/view';
 import { statPath } from '../../core/files';
 import { formatLocal, parseUtc } from '../../core/time';
 import { objectField } from '../../core/fields';
-import type { SharedProjectModel, ModelUpdate } from '../foundation/projectModel';
-import type { Log } from '../foundation/log';
-import type { LeopoldContext } from '../foundation/context';
-import type { LeopoldProject } from '../foundation/projects';
-import { pickProject } from '../foundation/projectPicker';
-import { inert } from '../foundation/untrusted';
+import type { SharedProjectModel, ModelUpdate } from './projectModel';
+import type { Log } from './log';
+import type { LeopoldContext } from './context';
+import type { LeopoldProject } from './projects';
+import { pickProject } from './projectPicker';
+import { inert } from './untrusted';
 import * as os from 'node:os';
 import { transcriptEnv, transcriptPlace, type TranscriptPlace } from '../../core/transcriptPlace';
 
