@@ -20,7 +20,7 @@ import { tick, type RunnerOptions, type Spawner, type TickResult } from '../../c
 import type { LoggedSpawn } from '../../core/continuity/spawn';
 import { windowsOf } from '../../core/fields';
 import type { Seat } from './seat';
-import { listWatchProcesses, watchesFor } from './watchProcesses';
+import { listWatchProcesses, watchesFor } from '../../core/watchProcesses';
 import { describeWatch, type WatchProcess } from '../../core/watch';
 import type { LoopMode } from '../../core/continuity/pill';
 import { recordBeforeSpawn, refusalBoundary } from '../../core/snapshots/recorder';

@@ -1,11 +1,11 @@
 // Which project a running `leopold watch` serves (core/watch: argv, cwd, environment) and the process listing
-// (extension/control/watchProcesses, /proc), against real processes: a tiny `leopold-watch.py` that only sleeps.
+// (core/watchProcesses, /proc), against real processes: a tiny `leopold-watch.py` that only sleeps.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseWatchArgv, watchFromProcess, watchesServing } from '../../../../src/core/watch';
-import { listWatchProcesses, watchesFor } from '../../../../src/extension/control/watchProcesses';
+import { listWatchProcesses, watchesFor } from '../../../../src/core/watchProcesses';
 import { tempFolder } from '../../../support/tempDir';
 
 const facts = (argv: string[], cwd?: string, env?: Record<string, string>) => watchFromProcess({ pid: 7, argv, cwd, env });

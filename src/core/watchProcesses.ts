@@ -3,7 +3,7 @@
 // probing the watch's HTTP port. No `vscode` import, so it is unit-tested against real processes.
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { WATCH_SCRIPT, watchesServing, watchFromProcess, type WatchProcess } from '../../core/watch';
+import { WATCH_SCRIPT, watchesServing, watchFromProcess, type WatchProcess } from './watch';
 
 /**
  * Every `leopold-watch.py` process of this user (`uid`: the owner of /proc/<pid>; null: any user), or undefined when processes cannot
