@@ -1,9 +1,12 @@
 // The running `leopold watch` processes of this user, listed from /proc (Linux and WSL: argv, cwd and environment
 // per process; no shell, no child process). Elsewhere (macOS, Windows) processes are not listed here, and the caller falls back to
-// probing the watch's HTTP port. No `vscode` import, so it is unit-tested against real processes.
+// probing the watch's HTTP port (`probeLeopoldWatch`, here too). `owningWatch` is the one answer the supervisor asks:
+// which watch owns a project's relaunch loop. No `vscode` import, so it is unit-tested against real processes and
+// the command line can ask it too.
 import { promises as fs } from 'node:fs';
+import * as http from 'node:http';
 import { join } from 'node:path';
-import { WATCH_SCRIPT, watchesServing, watchFromProcess, type WatchProcess } from './watch';
+import { describeWatch, WATCH_SCRIPT, watchesServing, watchFromProcess, type WatchProcess } from './watch';
 
 /**
  * Every `leopold-watch.py` process of this user (`uid`: the owner of /proc/<pid>; null: any user), or undefined when processes cannot
@@ -45,4 +48,68 @@ export async function listWatchProcesses(
 export async function watchesFor(root: string, watches: WatchProcess[]): Promise<WatchProcess[]> {
   const real = await fs.realpath(root).catch(() => root);
   return watchesServing(real, watches);
+}
+
+export const WATCH_PROBE_TTL_MS = 5_000;
+
+/** Is a `leopold watch` monitor answering on 127.0.0.1:<port>? (GET /api/state answers a JSON snapshot.) */
+export function probeLeopoldWatch(port: number, timeoutMs = 400): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path: '/api/state', timeout: timeoutMs }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => {
+        body += d;
+        if (body.length > 1_000_000) req.destroy();
+      });
+      res.on('end', () => {
+        try {
+          const snap = JSON.parse(body);
+          resolve(res.statusCode === 200 && typeof snap === 'object' && snap !== null && 'present' in snap && 'active' in snap);
+        } catch {
+          resolve(false);
+        }
+      });
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
+}
+
+export function watchPort(): number {
+  const n = Number(process.env.LEOPOLD_WATCH_PORT);
+  return Number.isInteger(n) && n > 0 && n < 65536 ? n : 4179;
+}
+
+let sharedProbe: { at: number; port: number; answer: Promise<boolean> } | undefined;
+function watchAnswers(): Promise<boolean> {
+  const port = watchPort();
+  if (!sharedProbe || sharedProbe.port !== port || Date.now() - sharedProbe.at > WATCH_PROBE_TTL_MS) {
+    sharedProbe = { at: Date.now(), port, answer: probeLeopoldWatch(port) };
+  }
+  return sharedProbe.answer;
+}
+
+/** A `leopold watch` that owns a project's relaunch loop: found as a process, or (where none can be listed) by its port. */
+export interface OwningWatch {
+  how: 'process' | 'port';
+  watch: WatchProcess;
+}
+
+let sharedScan: { at: number; list: Promise<WatchProcess[] | undefined> } | undefined;
+/** The watch that serves `root`, if any: the running `leopold-watch.py` processes, else the port probe. */
+export async function owningWatch(root: string): Promise<OwningWatch | undefined> {
+  if (!sharedScan || Date.now() - sharedScan.at > WATCH_PROBE_TTL_MS) sharedScan = { at: Date.now(), list: listWatchProcesses() };
+  const list = await sharedScan.list;
+  if (list) {
+    const serving = await watchesFor(root, list);
+    return serving.length ? { how: 'process', watch: serving[0] } : undefined;
+  }
+  return (await watchAnswers()) ? { how: 'port', watch: { pid: 0, port: watchPort(), host: '127.0.0.1' } } : undefined;
+}
+
+/** Where the watch is, for the log and the tooltip. */
+export function owningWatchText(w: OwningWatch): string {
+  return w.how === 'process' ? `leopold watch (${describeWatch(w.watch)}), which serves this project`
+    : `a leopold watch answering on ${w.watch.host}:${w.watch.port} (processes cannot be listed here, so it may serve another project)`;
 }
