@@ -1,5 +1,7 @@
 // `npm run lint`: the layer rules (CONTRIBUTING.md), a line-length limit, and the lint rules that catch real bugs.
 // TypeScript files are linted with type information (tsconfig.json); scripts/ (.mjs/.cjs) without.
+import { existsSync, statSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
@@ -27,8 +29,162 @@ const forbidDynamic = (regex) => [
  * (`...[a, b]`, `...(c ? [a] : [])`); use core/arrays.ts (`pushAll`, `maxOf`, `minOf`) or a loop.
  */
 const bounded = (n) => n.type === 'ArrayExpression' || (n.type === 'ConditionalExpression' && bounded(n.consequent) && bounded(n.alternate));
+/**
+ * The floors of src/core/ (docs/architecture.md, "A newcomer's map"), bottom first: a module imports only from its own
+ * floor or a floor below (static, dynamic, type-only and re-exports alike). A path names a file; a glob (`*`, `**`)
+ * names a folder's default floor, and a file named outright wins over a glob. A file of src/core/ on no floor is an
+ * error: a new file is given its floor here. Import circles inside a floor are refused by test/unit/imports.test.ts.
+ */
+const CORE_FLOORS = [
+  // 0 · words: the mechanism (l10n.ts) and the catalogs, each folder's own (`*/messages.ts`; the loose files' words.ts).
+  // What gathers them all, messages.ts, is on the top floor: the core below it never imports it.
+  { name: 'words', files: ['l10n.ts', 'words.ts', '*/messages.ts'] },
+  // 1 · input/output: bounded reads, parsing, lines, time, inert text, the write guard. Nothing of Leopold.
+  {
+    name: 'io',
+    files: ['arrays.ts', 'exec.ts', 'files.ts', 'inert.ts', 'json.ts', 'lines.ts', 'readCache.ts', 'time.ts', 'updateQueue.ts', 'writeGuard.ts'],
+  },
+  // 2 · Leopold's on-disk contract: state.json (its fields, its lock and atomic merge), the journal and its events,
+  // PLAN.md, GUARDRAILS.md, the checkpoint, the owner, archived runs, the decision seam.
+  {
+    name: 'contract',
+    files: ['atomic.ts', 'checkpoint/**', 'checkpointFile.ts', 'decisions.ts', 'events.ts', 'fields.ts', 'guardrails.ts', 'journal.ts',
+      'owner.ts', 'plan.ts', 'runs.ts', 'state.ts'],
+  },
+  // 3 · transcripts: where the harnesses keep them, which one is a run's, their lines and records.
+  { name: 'transcripts', files: ['transcriptPlace.ts', 'continuity/harness.ts', 'live/lines.ts', 'live/records.ts'] },
+  // 4 · the domains: continuity (the relaunch loop), live figures, the driver, review, the agent tools, snapshots,
+  // notifications, start, the watcher's process facts. One domain may use another (no circle: imports.test.ts).
+  {
+    name: 'domains',
+    files: ['agent/**', 'continuity/**', 'driver/**', 'live/**', 'review/**', 'snapshots/**', 'notify.ts', 'start.ts', 'watch.ts',
+      'watchProcesses.ts'],
+  },
+  // 5 · the project and its view: the project model, the run's view and status, the doctor, the timeline, the readers
+  // that build a project model themselves (live figures and review input for scripts), and the gathered catalog.
+  {
+    name: 'project',
+    files: ['discover.ts', 'doctor.ts', 'messages.ts', 'notifyCommand.ts', 'project.ts', 'readFigures.ts', 'review/read.ts',
+      'status.ts', 'statusWhy.ts', 'timeline.ts', 'view.ts'],
+  },
+];
+
+const ROOT = import.meta.dirname;
+const escapeRegex = (x) => x.replace(/[.+?^$|()[\]{}\\]/g, '\\$&');
+/** `a/**` → everything under a/, `*` → a part of one name; the rest literal. */
+const globRegex = (glob) => new RegExp(`^${glob.split(/(\*\*\/?|\*)/).map((t) => (t === '**/' ? '(?:.*/)?' : t === '**' ? '.*'
+  : t === '*' ? '[^/]*' : escapeRegex(t))).join('')}$`);
+/** path relative to a folder (with `/`) → its floor's index, or -1: named outright first, then by glob. */
+const placer = (floors) => {
+  const exact = new Map();
+  const globs = [];
+  floors.forEach((f, i) => f.files.forEach((g) => (/\*/.test(g) ? globs.push([globRegex(g), i]) : exact.set(g, i))));
+  return (rel) => exact.get(rel) ?? globs.find(([re]) => re.test(rel))?.[1] ?? -1;
+};
+const coreFloorOf = placer(CORE_FLOORS);
+const toPosix = (p) => p.split(sep).join('/');
+/** The module a relative specifier names (`./x` → x.ts or x/index.ts), relative to the repository; else undefined. */
+const resolveSpecifier = (fromFile, spec) => {
+  if (typeof spec !== 'string' || !/^\.\.?(\/|$)/.test(spec)) return undefined;
+  const base = resolve(dirname(fromFile), spec);
+  const file = [`${base}.ts`, `${base}/index.ts`].find((p) => existsSync(p) && statSync(p).isFile()) ?? base;
+  return toPosix(relative(ROOT, file));
+};
+/** Calls `check(node, specifier)` for every import a module makes: static, re-export, dynamic, `typeof import`, require. */
+const eachImport = (check) => ({
+  ImportDeclaration: (n) => check(n.source, n.source.value),
+  ExportNamedDeclaration: (n) => n.source && check(n.source, n.source.value),
+  ExportAllDeclaration: (n) => check(n.source, n.source.value),
+  ImportExpression: (n) => n.source.type === 'Literal' && check(n.source, n.source.value),
+  TSImportType: (n) => check(n, n.argument?.literal?.value ?? n.argument?.value),
+  CallExpression: (n) => n.callee.type === 'Identifier' && n.callee.name === 'require' && n.arguments[0]?.type === 'Literal' &&
+    check(n.arguments[0], n.arguments[0].value),
+});
+
+/**
+ * The rooms of src/extension/: a feature folder imports the core, foundation/ and itself, never another feature
+ * (what two features share lives in foundation/); foundation/ imports no feature. extension.ts and testApi.ts, at the
+ * top, wire the features. The imports kept for now are listed here, each with its reason (paths under src/extension/):
+ * the pairs named, nothing else.
+ */
+const SHARED_CONTROL = 'control/ holds shared services (the supervisor, the seat, the run view, the run status) bound to ' +
+  'snapshots/recorders.ts; they go to foundation/ once snapshots/ (edited on another branch) can follow';
+const ROOM_EXCEPTIONS = [
+  {
+    to: 'control/supervisor.ts', why: SHARED_CONTROL,
+    from: ['agentTools/agentTools.ts', 'doctor/doctor.ts', 'doctor/doctorFirstRun.ts', 'runs/welcome.ts', 'start/start.ts', 'timeline/panel.ts'],
+  },
+  { to: 'control/runView.ts', why: SHARED_CONTROL, from: ['doctor/doctor.ts', 'runs/runsTree.ts', 'timeline/panel.ts'] },
+  { to: 'control/seat.ts', why: SHARED_CONTROL, from: ['runs/runsTree.ts', 'snapshots/takeBack.ts'] },
+  { to: 'control/runStatus.ts', why: SHARED_CONTROL, from: ['agentTools/agentTools.ts'] },
+  {
+    to: 'snapshots/recorders.ts', why: 'the supervisor starts the snapshot recorders; Run Actions, the doctor and the review read them; snapshots/ is ' +
+      'edited on another branch and does not move now',
+    from: ['control/runActions.ts', 'control/supervisor.ts', 'doctor/doctor.ts', 'doctor/doctorFirstRun.ts', 'review/review.ts'],
+  },
+  {
+    to: 'control/runActions.ts', why: 'Take back asks through Run Actions\' confirmation; snapshots/ is edited on another branch',
+    from: ['snapshots/takeBack.ts'],
+  },
+  { to: 'review/review.ts', why: 'Take back opens the window review; snapshots/ and review/ are edited on other branches', from: ['snapshots/takeBack.ts'] },
+  { to: 'checkpoint/openCheckpoints.ts', why: 'the doctor counts the open checkpoints\' problems', from: ['doctor/doctor.ts'] },
+  { to: 'driver/hub.ts', why: 'the language-model tools read the driver run', from: ['agentTools/agentTools.ts'] },
+  { to: 'runs/runsTree.ts', why: 'the driver\'s nodes live in the runs tree', from: ['driver/actions.ts', 'driver/driver.ts'] },
+  { to: 'runs/runsTreeNodes.ts', why: 'the driver\'s nodes live in the runs tree', from: ['driver/nodes.ts'] },
+  { to: 'timeline/panel.ts', why: 'the driver opens the run timeline', from: ['driver/driver.ts'] },
+  { to: 'runs/welcome.ts', why: 'Start shares the runs tree\'s welcome', from: ['start/start.ts'] },
+  { to: 'runs/treeActions.ts', why: 'the walkthrough runs the tree\'s actions', from: ['start/walkthrough.ts'] },
+];
+
 const leopoldRules = {
   rules: {
+    'core-floors': {
+      meta: {
+        type: 'problem', schema: [],
+        messages: {
+          up: 'Floor rule (docs/architecture.md): {{file}} is on floor {{from}}; it cannot import {{target}} (floor {{to}}, above).',
+          none: 'Floor rule (docs/architecture.md): {{file}} is on no floor of src/core/; give it one in eslint.config.mjs (CORE_FLOORS).',
+        },
+      },
+      create: (context) => {
+        const file = toPosix(relative(ROOT, context.filename));
+        if (!file.startsWith('src/core/')) return {};
+        const from = coreFloorOf(file.slice('src/core/'.length));
+        const name = (i) => `${i} · ${CORE_FLOORS[i].name}`;
+        return {
+          Program: (node) => from < 0 && context.report({ node, messageId: 'none', data: { file } }),
+          ...eachImport((node, spec) => {
+            const target = resolveSpecifier(context.filename, spec);
+            if (from < 0 || !target?.startsWith('src/core/')) return;
+            const to = coreFloorOf(target.slice('src/core/'.length));
+            if (to > from) context.report({ node, messageId: 'up', data: { file, target, from: name(from), to: name(to) } });
+          }),
+        };
+      },
+    },
+    'extension-rooms': {
+      meta: {
+        type: 'problem', schema: [],
+        messages: {
+          feature: 'Room rule (docs/architecture.md): {{room}}/ cannot import {{target}} (of the feature {{other}}/); move what both ' +
+            'need to foundation/ (or the core).',
+        },
+      },
+      create: (context) => {
+        const file = toPosix(relative(ROOT, context.filename));
+        const room = /^src\/extension\/([^/]+)\//.exec(file)?.[1];
+        if (!room) return {};
+        return eachImport((node, spec) => {
+          const target = resolveSpecifier(context.filename, spec);
+          const other = target && /^src\/extension\/([^/]+)\//.exec(target)?.[1];
+          if (!other || other === room || other === 'foundation') return;
+          const ext = (f) => `src/extension/${f}`;
+          if (ROOM_EXCEPTIONS.some((x) => ext(x.to) === target && x.from.some((f) => ext(f) === file))) return;
+          context.report({ node, messageId: 'feature', data: { room, target, other } });
+        });
+      },
+    },
+
     'no-spread-call': {
       meta: { type: 'problem', messages: { spread: 'Spreading an array into a call overflows the stack on a long array: use pushAll/maxOf/minOf (core/arrays.ts) or a loop.' }, schema: [] },
       create: (context) => {
@@ -95,6 +251,7 @@ export default defineConfig(
     plugins: { leopold: leopoldRules },
     rules: {
       'leopold/no-spread-call': 'error',
+      'leopold/core-floors': 'error',
       // The one exception: a line that starts with a vscode.l10n.t message (it must stay one literal: the bundle key).
       'max-len': ['error', { code: 140, ignoreUrls: true, ignoreRegExpLiterals: true, ignorePattern: '^\\s*(?:[?:]\\s*)?vscode\\.l10n\\.t\\(' }],
       'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
@@ -133,6 +290,7 @@ export default defineConfig(
   {
     files: ['src/extension/**/*.ts'],
     rules: {
+      'leopold/extension-rooms': 'error',
       '@typescript-eslint/no-restricted-imports': ['error', forbid([], ['^@modelcontextprotocol/', '^\\.\\.?/(.*/)?cli(/|$)'])],
       'no-restricted-syntax': ['error', ...forbidDynamic('^@modelcontextprotocol\\/|^\\.\\.?\\/(.*\\/)?cli(\\/|$)')],
     },

@@ -14,7 +14,7 @@ import { ReadCache } from '../src/core/readCache';
 import { decide } from '../src/core/continuity/decide';
 import { observe, tick, type RunnerOptions } from '../src/core/continuity/runner';
 import { CONTINUITY_POLL_MS } from '../src/core/continuity/constants';
-import { listWatchProcesses, watchesFor } from '../src/extension/control/watchProcesses';
+import { listWatchProcesses, watchesFor } from '../src/core/watchProcesses';
 import { formatUtc } from '../src/core/time';
 import { pill } from '../src/core/continuity/pill';
 import { LiveRun } from '../src/core/live/run';

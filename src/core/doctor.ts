@@ -18,7 +18,8 @@ import { DEFAULT_WINDOWS, isActive, ownerObject, resolveMaxWindows, stateMaxWind
   windowZeroStreak } from './fields';
 import { parseState, STATE_CAP_BYTES, type StateRead } from './state';
 import { parseUtc } from './time';
-import { msg, type Locale, type MessageArgs, type MessageKey } from './messages';
+import { msg, type MessageKey } from './words';
+import type { Locale, MessageArgs } from './l10n';
 import { parseEventLine } from './journal';
 import { exists as pathExists, fileKindWords, openRegular, readBounded, readText, type FileKind } from './files';
 import type { ReadCache } from './readCache';

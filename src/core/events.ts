@@ -7,7 +7,8 @@
 
 export type Severity = 'crit' | 'high' | 'med' | 'low' | 'info';
 
-import { msg, type Locale, type MessageKey } from './messages';
+import { msg, type MessageKey } from './words';
+import type { Locale } from './l10n';
 import { clip } from './inert';
 
 export interface EventInfo {

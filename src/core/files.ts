@@ -8,7 +8,8 @@
 //   - never read more than a size cap: a larger file is reported as too large, never read.
 import { constants, promises as fs, type Stats } from 'node:fs';
 import { sep } from 'node:path';
-import { decimal, msg, type Locale } from './messages';
+import { msg } from './words';
+import { decimal, type Locale } from './l10n';
 
 /** What a path is, for a reader: `regular` (readable), `missing`, or something that must not be opened. */
 export type FileKind = 'regular' | 'missing' | 'directory' | 'fifo' | 'socket' | 'device' | 'other';

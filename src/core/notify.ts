@@ -5,7 +5,7 @@
 import { apiError, apiErrorResult, isActive, objectField, recordIsForCurrentWindow, relaunchResult, stoppedReason,
   windowsOf } from './fields';
 import { parseUtc } from './time';
-import type { ContinuitySnapshot } from './continuity/decide';
+import type { StateReading } from './state';
 
 export type NoticeKind = 'planComplete' | 'relaunch' | 'gate' | 'apiError' | 'awaitingHuman' | 'budgetExceeded' | 'stateInvalid';
 export const NOTICE_KINDS: readonly NoticeKind[] = ['planComplete', 'relaunch', 'gate', 'apiError', 'awaitingHuman', 'budgetExceeded',
@@ -34,7 +34,7 @@ export type NoticeState =
   | { kind: 'none' };
 
 /** The state as the notice rules read it, from the loop's reading of state.json. */
-export function noticeState(state: ContinuitySnapshot['state'], mtimeMs?: number): NoticeState {
+export function noticeState(state: StateReading, mtimeMs?: number): NoticeState {
   if (state.kind === 'ok') return { kind: 'ok', raw: state.raw, mtimeMs };
   if (state.kind === 'invalid') return { kind: 'invalid', raw: state.raw, problem: state.problem };
   if (state.kind === 'invalid-json') return { kind: 'invalid', problem: 'state.json is not valid JSON' };

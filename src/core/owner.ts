@@ -8,7 +8,8 @@
 import { promises as fs } from 'node:fs';
 import { parseUtc } from './time';
 import { nonEmptyString, objectField } from './fields';
-import { msg, type Locale } from './messages';
+import { msg } from './words';
+import type { Locale } from './l10n';
 
 export const OWNER_STALE_S = 600;
 

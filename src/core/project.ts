@@ -17,7 +17,8 @@ import {
 } from './runs';
 import { readState, type StateRead } from './state';
 import { ReadCache } from './readCache';
-import { msg, msgN, type Locale } from './messages';
+import { msg, msgN } from './words';
+import type { Locale } from './l10n';
 import { decisionState, type ContinuitySnapshot } from './continuity/decide';
 import { awaitingHuman } from './live/meters';
 

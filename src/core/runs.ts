@@ -12,7 +12,8 @@ import {
   DEFAULT_WINDOWS, activationMs, apiError, apiErrorAttempts, apiErrorResult, currentWindow, hookContextMb, jsonNumber, relaunchResult,
   nonEmptyString, relaunchWindow, windowProgress, windowsOf,
 } from './fields';
-import { decimal, msg, msgN, type Locale } from './messages';
+import { msg, msgN } from './words';
+import { decimal, type Locale } from './l10n';
 import { maxOf } from './arrays';
 
 export interface ArchivedRun {
@@ -525,4 +526,57 @@ export function archivedRunState(events: readonly JournalEvent[]): Record<string
 export function archivedRunWindows(events: readonly JournalEvent[], planVector?: string, locale: Locale = 'en'): RunWindow[] {
   if (events.length === 0) return [];
   return assembleWindows(archivedRunState(events), events, planVector, locale);
+}
+
+/**
+ * The window an event falls in: by its own `window` field for rolls and relaunches, else by time. Windows without
+ * a record are not listed (`n` can jump): a mark lands in the listed window at or below its own. Prepared once per
+ * build: on ordinary windows (numbers ascending, every ended window's end in time order) both lookups are binary
+ * searches; anything else (a hostile journal's rolls out of order) takes the plain scans, which define the answer.
+ */
+export function windowLocator(windows: readonly RunWindow[]): (e: JournalEvent) => number {
+  const len = windows.length;
+  const last = len ? windows[len - 1].n : 1;
+  const first = len ? windows[0].n : 1;
+  let ordered = true;
+  for (let i = 1; i < len && ordered; i++) ordered = windows[i].n > windows[i - 1].n;
+  for (let i = 0; i + 1 < len && ordered; i++) {
+    const end = windows[i].endedMs;
+    ordered = end !== undefined && (i === 0 || end >= windows[i - 1].endedMs!);
+  }
+  /** The last listed window numbered at or below `c` (the first window when none is). */
+  const atOrBelow = (c: number): number => {
+    if (!ordered) {
+      let best = first;
+      for (const win of windows) if (win.n <= c) best = win.n;
+      return best;
+    }
+    let lo = 0, hi = len - 1, best = first;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (windows[mid].n <= c) { best = windows[mid].n; lo = mid + 1; } else hi = mid - 1;
+    }
+    return best;
+  };
+  const holds = (win: RunWindow, ts: number) =>
+    win.endedMs !== undefined ? ts <= win.endedMs : win.startedMs === undefined || ts > win.startedMs;
+  /** The first window (in order) that ended at or after `ts`, or the open one it falls in. */
+  const byTime = (ts: number): number => {
+    if (!ordered) {
+      for (const win of windows) if (holds(win, ts)) return win.n;
+      return last;
+    }
+    let lo = 0, hi = len - 2, found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (ts <= windows[mid].endedMs!) { found = mid; hi = mid - 1; } else lo = mid + 1;
+    }
+    if (found >= 0) return windows[found].n;
+    return len && holds(windows[len - 1], ts) ? windows[len - 1].n : last;
+  };
+  return (e) => {
+    const w = typeof e.fields.window === 'number' && Number.isFinite(e.fields.window) ? e.fields.window : undefined;
+    if (w !== undefined && e.event !== 'max_windows') return atOrBelow(Math.min(Math.max(1, Math.trunc(w)), last));
+    return e.tsMs === undefined ? last : byTime(e.tsMs);
+  };
 }

@@ -113,6 +113,15 @@ export type StateRead =
   | { kind: 'ok'; state: LeopoldState; raw: Record<string, unknown> };
 
 /**
+ * The relaunch loop's reading of state.json (continuity/decide.ts's ContinuitySnapshot; the notifications read it too):
+ * the object as on disk, one that fails the schema (`problem` names the field), or why there is none.
+ */
+export type StateReading =
+  | { kind: 'ok'; raw: Record<string, unknown> }
+  | { kind: 'invalid'; raw: Record<string, unknown>; problem: string }
+  | { kind: 'missing' | 'empty' | 'invalid-json' | 'unreadable' };
+
+/**
  * The deepest nesting a state.json may have. Leopold's writers nest four levels at most (`subagents.<id>.…`,
  * `verify_receipts[].…`); a deeper value reads fine but every merge-write walks it recursively (the JSON editor
  * that keeps the other bytes), and 10,000 levels overflow the stack on every attempt. Such a state is invalid.

@@ -9,7 +9,8 @@ import type { LiveView } from './live/run';
 import { noTokensText } from './live/format';
 import { claudeProjectSlug, type HarnessEnv } from './continuity/harness';
 import { clip } from './inert';
-import { msg, type Locale, type MessageKey } from './messages';
+import { msg, type MessageKey } from './agent/messages';
+import type { Locale } from './l10n';
 
 /** The figures a reason may explain, named as the `--json` keys they explain. */
 export type WhyFigure = 'context' | 'tokens' | 'costUsd';

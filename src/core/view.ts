@@ -18,7 +18,7 @@ import { noticeFor, noticeState } from './notify';
 import { ownerTranscript } from './owner';
 import type { ProjectSnapshot } from './project';
 import { runCondition, type RunCondition, type RunWindow } from './runs';
-import type { Locale } from './messages';
+import type { Locale } from './l10n';
 import type { DriverSnapshot } from './driver/model';
 import { strandedText } from './driver/run';
 import { statusWhy, type StatusWhy } from './statusWhy';

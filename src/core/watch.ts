@@ -1,5 +1,5 @@
 // Which project a running `leopold watch` serves, from its process: argv, working directory and environment
-// (`python3 …/leopold-watch.py --project DIR --port N`). Pure: the caller lists the processes (src/extension/control/watchProcesses.ts).
+// (`python3 …/leopold-watch.py --project DIR --port N`). Pure: the caller lists the processes (core/watchProcesses.ts).
 //
 // A watch is a process whose argv holds `…/leopold-watch.py` (the `node … watch` wrapper that starts it is not one).
 // After the script, argparse reads `--project DIR` (also `--project=DIR` and unique prefixes such as `--proj`),

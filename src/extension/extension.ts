@@ -22,7 +22,7 @@ import { registerRunsTree } from './runs/runsTree';
 import { registerDoctor } from './doctor/doctor';
 import { registerDecisions } from './decisions/decisions';
 import { registerTimeline } from './timeline/panel';
-import { registerLive } from './live/live';
+import { registerLive } from './foundation/live';
 import { registerTreeActions } from './runs/treeActions';
 import { registerDecorations } from './checkpoint/decorations';
 import { OpenCheckpoints } from './checkpoint/openCheckpoints';

@@ -15,7 +15,7 @@ import type { DoctorTestApi } from './doctor/doctor';
 import type { DecisionsTestApi } from './decisions/decisions';
 import type { CheckpointTestApi } from './checkpoint/checkpointClient';
 import type { DecorationsTestApi } from './checkpoint/decorations';
-import type { LiveTestApi } from './live/live';
+import type { LiveTestApi } from './foundation/live';
 import type { DriverTestApi } from './driver/driver';
 import type { AgentToolsTestApi } from './agentTools/agentTools';
 import type { NotifyCommandTestApi } from './control/notifyCommand';

@@ -31,7 +31,7 @@ describe('the Doctor agrees with the status bar: a person needed is never "looks
     const snap = await model.load();
     const decision = decide(snap.continuity, NOW);
     const condition = runCondition(snap.status, snap.killSwitch, snap.owner, locale);
-    // The status bar (control/statusBar.ts): the pill's warning colours it; live/live.ts decorateStatus says
+    // The status bar (control/statusBar.ts): the pill's warning colours it; foundation/live.ts decorateStatus says
     // "Leopold needs you: …" for a question not answered yet.
     const bar = pill(snap.continuity, decision, NOW, 'auto', locale, condition);
     const wait = awaitingHuman(snap.stateObject, snap.recent, snap.plan);

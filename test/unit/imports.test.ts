@@ -66,6 +66,26 @@ export function circles(graph: Map<string, string[]>): string[][] {
   return out;
 }
 
+/**
+ * The import graph of src/core/ between folders: a module in a folder of the core (`core/live/…`) stands for its
+ * folder (`core/live/`), a loose file of the core for itself; imports inside one folder are left out.
+ */
+export function coreFolderGraph(graph: Map<string, string[]>): Map<string, string[]> {
+  const core = join(SRC, 'core');
+  const node = (f: string) => {
+    const rel = relative(core, f).split('/');
+    return rel.length > 1 ? join(core, rel[0]) + '/' : f;
+  };
+  const out = new Map<string, string[]>();
+  for (const [file, deps] of graph) {
+    if (!file.startsWith(core + '/')) continue;
+    const from = node(file);
+    const to = deps.filter((d) => d.startsWith(core + '/')).map(node).filter((d) => d !== from);
+    out.set(from, [...new Set([...(out.get(from) ?? []), ...to])]);
+  }
+  return out;
+}
+
 describe('the import graph of src/', () => {
   const graph = importGraph();
 
@@ -76,6 +96,18 @@ describe('the import graph of src/', () => {
   it('finds a circle when there is one (the check can fail)', () => {
     const a = join(SRC, 'a.ts'), b = join(SRC, 'b.ts'), c = join(SRC, 'c.ts');
     assert.deepEqual(circles(new Map([[a, [b]], [b, [c]], [c, [a]]])), [['a.ts', 'b.ts', 'c.ts']]);
+  });
+
+  it('has no import circles between the folders of src/core/ (a loose file counts as its own folder)', () => {
+    assert.deepEqual(circles(coreFolderGraph(graph)), []);
+  });
+
+  it('finds a circle between folders when there is one (messages.ts gathering a folder that imports it)', () => {
+    const m = join(SRC, 'core', 'messages.ts'), lm = join(SRC, 'core', 'live', 'messages.ts'), lf = join(SRC, 'core', 'live', 'format.ts');
+    const t = join(SRC, 'core', 'time.ts');
+    const folders = coreFolderGraph(new Map([[m, [lm]], [lm, []], [lf, [m, lm, t]], [t, []]]));
+    assert.deepEqual(circles(folders), [['core/live', 'core/messages.ts']]);
+    assert.deepEqual(circles(new Map([[m, [lm]], [lm, []], [lf, [m]]])), [], 'between the modules themselves there is none');
   });
 
   it('the foundation imports no feature of the VS Code layer', () => {

@@ -4,7 +4,14 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { CATALOG, LOCALES, msg, msgN, placeholders, toLocale, type MessageKey } from '../../src/core/messages';
+import { CATALOG, CATALOGS, LOCALES, msg, msgN, placeholders, toLocale, type Locale, type MessageArgs, type MessageKey } from '../../src/core/messages';
+import { msg as checkpointMsg } from '../../src/core/checkpoint/messages';
+import { msg as continuityMsg } from '../../src/core/continuity/messages';
+import { msg as liveMsg } from '../../src/core/live/messages';
+import { msg as agentMsg } from '../../src/core/agent/messages';
+import { msg as driverMsg } from '../../src/core/driver/messages';
+import { msg as reviewMsg } from '../../src/core/review/messages';
+import { msg as wordsMsg } from '../../src/core/words';
 import { validateCheckpoint, verdict, sectionLens, formatCheckpoint, TITLE } from '../../src/core/checkpoint';
 import { pill } from '../../src/core/continuity/pill';
 import { eventInfo, EVENT_REGISTRY } from '../../src/core/events';
@@ -109,6 +116,37 @@ describe('l10n: every key in both languages', () => {
     }
     // Every registered event has a meaning in the catalog.
     for (const name of Object.keys(EVENT_REGISTRY)) assert.ok(`event.${name}` in en, `event.${name} missing`);
+  });
+});
+
+describe('l10n: each folder of the core owns its catalog', () => {
+  it('no key is in two catalogs (a gathered key would shadow another), and each has its keys in both languages', () => {
+    const owner = new Map<string, string>();
+    const twice: string[] = [];
+    for (const [name, [en, pt]] of Object.entries(CATALOGS)) {
+      assert.deepEqual(Object.keys(pt).sort(), Object.keys(en).sort(), `${name}: keys differ`);
+      for (const k of Object.keys(en)) {
+        if (owner.has(k)) twice.push(`${k}: ${owner.get(k)} and ${name}`);
+        owner.set(k, name);
+      }
+    }
+    assert.deepEqual(twice, []);
+    assert.equal(owner.size, Object.keys(CATALOG.en).length, 'the gathered catalog is every catalog, nothing more');
+  });
+
+  it("a folder's own msg says what the gathered msg says", () => {
+    const own = { checkpoint: checkpointMsg, continuity: continuityMsg, live: liveMsg, agent: agentMsg, driver: driverMsg,
+      review: reviewMsg, words: wordsMsg } as Record<keyof typeof CATALOGS, (l: Locale, k: string, a?: MessageArgs) => string>;
+    let n = 0;
+    for (const [name, [en]] of Object.entries(CATALOGS)) {
+      for (const k of Object.keys(en)) {
+        for (const l of LOCALES) {
+          assert.equal(own[name as keyof typeof CATALOGS](l, k, { count: 2, n: 3 }), msg(l, k as MessageKey, { count: 2, n: 3 }), `${name}: ${k}`);
+          n++;
+        }
+      }
+    }
+    assert.equal(n, 2 * Object.keys(CATALOG.en).length);
   });
 });
 

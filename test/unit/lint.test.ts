@@ -1,4 +1,5 @@
-// The layer rules of eslint.config.mjs bite: probe sources at paths inside each layer, linted by the project's own
+// The layer rules of eslint.config.mjs bite, and so do the floors of src/core/ and the rooms of src/extension/: probe
+// sources at paths inside each layer (a path of src/core/ is an existing file: a new file is on no floor), linted by the project's own
 // config (without type information, which only the bug-catching rules need), in a child Node (ESLint is ESM and
 // not bundled into the tests).
 import * as assert from 'node:assert/strict';
@@ -36,16 +37,16 @@ describe('lint: the layer rules', function () {
   this.timeout(90_000);
 
   const forbidden: Probe[] = [
-    { path: 'src/core/probe.ts', code: "import * as vscode from 'vscode';\nexport const v = vscode;\n" },
+    { path: 'src/core/json.ts', code: "import * as vscode from 'vscode';\nexport const v = vscode;\n" },
     { path: 'src/core/continuity/probe.ts', code: "import type { Uri } from 'vscode';\nexport type U = Uri;\n" },
-    { path: 'src/core/probe.ts', code: "import type { Diagnostic } from 'vscode-languageserver/node';\nexport type D = Diagnostic;\n" },
-    { path: 'src/core/probe.ts', code: "export { TextDocument } from 'vscode-languageserver-textdocument';\n" },
-    { path: 'src/core/probe.ts', code: "import { LanguageClient } from 'vscode-languageclient/node';\nexport const c = LanguageClient;\n" },
-    { path: 'src/core/probe.ts', code: "export type U = import('vscode').Uri;\n" },
-    { path: 'src/core/probe.ts', code: "export const load = () => import('vscode-languageserver/node');\n" },
-    { path: 'src/core/probe.ts', code: "// eslint-disable-next-line @typescript-eslint/no-require-imports\nexport const v = require('vscode');\n" },
-    { path: 'src/core/probe.ts', code: "import { createLog } from '../extension/foundation/log';\nexport const l = createLog;\n" },
-    { path: 'src/core/probe.ts', code: "import { capFor } from '../server/caps';\nexport const c = capFor;\n" },
+    { path: 'src/core/json.ts', code: "import type { Diagnostic } from 'vscode-languageserver/node';\nexport type D = Diagnostic;\n" },
+    { path: 'src/core/json.ts', code: "export { TextDocument } from 'vscode-languageserver-textdocument';\n" },
+    { path: 'src/core/json.ts', code: "import { LanguageClient } from 'vscode-languageclient/node';\nexport const c = LanguageClient;\n" },
+    { path: 'src/core/json.ts', code: "export type U = import('vscode').Uri;\n" },
+    { path: 'src/core/json.ts', code: "export const load = () => import('vscode-languageserver/node');\n" },
+    { path: 'src/core/json.ts', code: "// eslint-disable-next-line @typescript-eslint/no-require-imports\nexport const v = require('vscode');\n" },
+    { path: 'src/core/json.ts', code: "import { createLog } from '../extension/foundation/log';\nexport const l = createLog;\n" },
+    { path: 'src/core/json.ts', code: "import { capFor } from '../server/caps';\nexport const c = capFor;\n" },
     { path: 'src/server/probe.ts', code: "import * as vscode from 'vscode';\nexport const v = vscode;\n" },
     { path: 'src/server/probe.ts', code: "import type { LanguageClient } from 'vscode-languageclient/node';\nexport type C = LanguageClient;\n" },
     { path: 'src/server/probe.ts', code: "import { createLog } from '../extension/foundation/log';\nexport const l = createLog;\n" },
@@ -56,13 +57,13 @@ describe('lint: the layer rules', function () {
     { path: 'src/cli/probe.ts', code: "import { createLog } from '../extension/foundation/log';\nexport const l = createLog;\n" },
     { path: 'src/cli/probe.ts', code: "export const load = () => import('../extension/extension');\n" },
     { path: 'src/cli/probe.ts', code: "import type { Diagnostic } from 'vscode-languageserver/node';\nexport type D = Diagnostic;\n" },
-    { path: 'src/core/probe.ts', code: "import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nexport const s = Server;\n" },
-    { path: 'src/core/probe.ts', code: "import { runStatusCli } from '../cli/main';\nexport const r = runStatusCli;\n" },
+    { path: 'src/core/json.ts', code: "import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nexport const s = Server;\n" },
+    { path: 'src/core/json.ts', code: "import { runStatusCli } from '../cli/main';\nexport const r = runStatusCli;\n" },
     { path: 'src/server/probe.ts', code: "export const load = () => import('@modelcontextprotocol/sdk/server/stdio.js');\n" },
     { path: 'src/extension/probe.ts', code: "import { serveMcp } from '../cli/mcp';\nexport const s = serveMcp;\n" },
   ];
   const allowed: Probe[] = [
-    { path: 'src/core/probe.ts', code: "import * as z from 'zod';\nimport { spawn } from 'node:child_process';\nimport { formatUtc } from './time';\nexport const a = [z, spawn, formatUtc];\n" },
+    { path: 'src/core/json.ts', code: "import * as z from 'zod';\nimport { spawn } from 'node:child_process';\nimport { formatUtc } from './time';\nexport const a = [z, spawn, formatUtc];\n" },
     { path: 'src/server/probe.ts', code: "import { createConnection } from 'vscode-languageserver/node';\nimport { TextDocument } from 'vscode-languageserver-textdocument';\nimport { parseCheckpoint } from '../core/checkpoint';\nexport const a = [createConnection, TextDocument, parseCheckpoint];\n" },
     { path: 'src/extension/probe.ts', code: "import * as vscode from 'vscode';\nimport { LanguageClient } from 'vscode-languageclient/node';\nimport { parseCheckpoint } from '../core/checkpoint';\nexport const a = [vscode, LanguageClient, parseCheckpoint];\n" },
     { path: 'test/unit/probe.ts', code: "import * as vscode from 'vscode';\nexport const v = vscode;\n" },
@@ -72,23 +73,23 @@ describe('lint: the layer rules', function () {
   const long = `export const sum = (a: number, b: number) => ${Array.from({ length: 20 }, (_, i) => `a * ${i} + b`).join(' + ')};\n`;
   const fits = `export const fff = (a: number) => ${'a + '.repeat(26)}a;\n`;
   const lengths: Probe[] = [
-    { path: 'src/core/probe.ts', code: long },
-    { path: 'src/core/probe.ts', code: fits },
-    { path: 'src/core/probe.ts', code: `export const s = '${'x'.repeat(300)}';\n` },
+    { path: 'src/core/json.ts', code: long },
+    { path: 'src/core/json.ts', code: fits },
+    { path: 'src/core/json.ts', code: `export const s = '${'x'.repeat(300)}';\n` },
     { path: 'scripts/probe.mjs', code: `// ${'word '.repeat(30)}\nexport const a = 1;\n` },
     { path: 'test/unit/probe.ts', code: `export const s = '${'x'.repeat(300)}';\n` },
-    { path: 'src/core/probe.ts', code: "import { a } from './x';\nimport { b } from './x';\nimport type { C } from './x';\nexport const ab: C = [a, b];\n" },
-    { path: 'src/core/probe.ts', code: `export function big(): number {\n  let n = 0;\n${'  n++;\n'.repeat(85)}  return n;\n}\n` },
+    { path: 'src/core/json.ts', code: "import { a } from './x';\nimport { b } from './x';\nimport type { C } from './x';\nexport const ab: C = [a, b];\n" },
+    { path: 'src/core/json.ts', code: `export function big(): number {\n  let n = 0;\n${'  n++;\n'.repeat(85)}  return n;\n}\n` },
   ];
   // Issue 29: an array spread into a call overflows the stack past ~100k elements (a transcript decides the length).
   const spreads: Probe[] = [
-    { path: 'src/core/probe.ts', code: 'export const f = (a: number[], b: number[]) => a.push(...b);\n' },
+    { path: 'src/core/json.ts', code: 'export const f = (a: number[], b: number[]) => a.push(...b);\n' },
     { path: 'src/core/review/probe.ts', code: 'export const f = (a: string[], b: string[]) => a.splice(0, 1, ...b);\n' },
     { path: 'src/extension/probe.ts', code: 'export const f = (b: number[]) => Math.max(1, ...b);\n' },
     { path: 'src/server/probe.ts', code: 'export const f = (b: number[]) => String.fromCharCode(...b.map((x) => x));\n' },
     { path: 'src/cli/probe.ts', code: 'export const f = (b: number[]) => new Set(...[b]).size + Math.min(...b);\n' },
     // Written out, bounded: allowed; an array literal's own spread is no call.
-    { path: 'src/core/probe.ts', code: 'export const f = (a: number[], b: number[], c: boolean) => a.push(...[1, 2], ...(c ? [3] : []), [...a, ...b].length);\n' },
+    { path: 'src/core/json.ts', code: 'export const f = (a: number[], b: number[], c: boolean) => a.push(...[1, 2], ...(c ? [3] : []), [...a, ...b].length);\n' },
     // Tests may spread (their inputs are their own).
     { path: 'test/unit/probe.ts', code: 'export const f = (a: number[], b: number[]) => a.push(...b);\n' },
   ];
@@ -136,5 +137,101 @@ describe('lint: the layer rules', function () {
       ['leopold/no-spread-call'], ['leopold/no-spread-call'], ['leopold/no-spread-call'], ['leopold/no-spread-call'],
       ['leopold/no-spread-call'], [], [],
     ]);
+  });
+});
+
+describe('lint: the floors of src/core/', function () {
+  this.timeout(90_000);
+
+  // Each probe is linted as if it were the file at its path: a lower floor importing a higher one.
+  const up: Probe[] = [
+    // io → contract
+    { path: 'src/core/time.ts', code: "import { STATE_CAP_BYTES } from './state';\nexport const c = STATE_CAP_BYTES;\n" },
+    // contract → transcripts
+    { path: 'src/core/fields.ts', code: "import { transcriptPlace } from './transcriptPlace';\nexport const t = transcriptPlace;\n" },
+    // transcripts → domains, inside one folder
+    { path: 'src/core/continuity/harness.ts', code: "import { decide } from './decide';\nexport const d = decide;\n" },
+    // domains → project, type-only (what live/run.ts did before its LiveSnapshot)
+    { path: 'src/core/live/run.ts', code: "import type { ProjectSnapshot } from '../project';\nexport type S = ProjectSnapshot;\n" },
+    // domains → project (what review/review.ts did before windowLocator moved to runs.ts)
+    { path: 'src/core/review/review.ts', code: "import { windowLocator } from '../timeline';\nexport const w = windowLocator;\n" },
+    { path: 'src/core/checkpoint/rules/crlf.ts', code: "import { ProjectModel } from '../../project';\nexport const p = ProjectModel;\n" },
+    // dynamic, typeof import, re-export, require
+    { path: 'src/core/json.ts', code: "export const load = () => import('./view');\n" },
+    { path: 'src/core/lines.ts', code: "export type V = import('./view').RunView;\n" },
+    { path: 'src/core/files.ts', code: "export { readRunStatus } from './status';\n" },
+    { path: 'src/core/plan.ts', code: "// eslint-disable-next-line @typescript-eslint/no-require-imports\nexport const d = require('./doctor');\n" },
+    // the catalogs are the bottom floor: they import nothing of Leopold; the gathered catalog is on the top one
+    { path: 'src/core/live/messages.ts', code: "import { clip } from '../inert';\nexport const c = clip;\n" },
+    { path: 'src/core/files.ts', code: "import { msg } from './messages';\nexport const m = msg;\n" },
+    { path: 'src/core/live/format.ts', code: "import { msg } from '../messages';\nexport const m = msg;\n" },
+  ];
+  const down: Probe[] = [
+    // the project imports every floor below it
+    { path: 'src/core/view.ts', code: "import { formatUtc } from './time';\nimport { currentWindow } from './fields';\nimport { claudeProjectSlug } from './continuity/harness';\nimport { contextGauge } from './live/meters';\nimport { msg } from './messages';\nexport const a = [formatUtc, currentWindow, claudeProjectSlug, contextGauge, msg];\n" },
+    // a domain imports the transcripts, the contract, another domain and its own floor
+    { path: 'src/core/continuity/decide.ts', code: "import { recordedHarness } from './harness';\nimport { parseState } from '../state';\nimport { contextGauge } from '../live/meters';\nimport { CONTINUITY_POLL_MS } from './constants';\nexport const a = [recordedHarness, parseState, contextGauge, CONTINUITY_POLL_MS];\n" },
+    // the same floor, across folders (transcripts)
+    { path: 'src/core/live/records.ts', code: "import { recordedHarness } from '../continuity/harness';\nexport const r = recordedHarness;\n" },
+    // any floor uses the mechanism and a catalog
+    { path: 'src/core/json.ts', code: "import { decimal } from './l10n';\nimport { msg } from './words';\nexport const a = [decimal, msg];\n" },
+  ];
+  const none: Probe = { path: 'src/core/probe.ts', code: "import { formatUtc } from './time';\nexport const f = formatUtc;\n" };
+  let results: Finding[][] = [];
+  before(() => {
+    results = lint([...up, ...down, none]);
+  });
+
+  it('refuses an import from a higher floor: static, type-only, dynamic, typeof import, re-export, require', () => {
+    up.forEach((probe, i) => {
+      const floors = results[i].filter((f) => f.ruleId === 'leopold/core-floors');
+      assert.equal(floors.length, 1, `${probe.path}: ${probe.code}\n${JSON.stringify(results[i])}`);
+      assert.match(floors[0].message, /^Floor rule \(docs\/architecture\.md\): src\/core\/\S+ is on floor \d · \w+; it cannot import src\/core\/\S+ \(floor \d · \w+, above\)\.$/);
+    });
+  });
+
+  it('lets a floor import its own floor and every floor below', () => {
+    down.forEach((probe, i) => assert.deepEqual(results[up.length + i].filter((f) => f.ruleId?.startsWith('leopold/')), [],
+      `${probe.path}: ${probe.code}`));
+  });
+
+  it('refuses a file of src/core/ on no floor', () => {
+    assert.deepEqual(results[up.length + down.length].map((f) => f.ruleId), ['leopold/core-floors']);
+    assert.match(results[up.length + down.length][0].message, /src\/core\/probe\.ts is on no floor/);
+  });
+});
+
+describe('lint: no feature of src/extension/ imports another', function () {
+  this.timeout(90_000);
+
+  const across: Probe[] = [
+    { path: 'src/extension/doctor/doctor.ts', code: "import { registerReview } from '../review/review';\nexport const r = registerReview;\n" },
+    { path: 'src/extension/timeline/probe.ts', code: "import type { RunsTreeProvider } from '../runs/runsTree';\nexport type T = RunsTreeProvider;\n" },
+    { path: 'src/extension/control/probe.ts', code: "export const load = () => import('../driver/hub');\n" },
+    { path: 'src/extension/foundation/probe.ts', code: "export { registerDoctor } from '../doctor/doctor';\n" },
+    // an exception is a pair of files: the same target from another file of the same feature is refused
+    { path: 'src/extension/doctor/probe.ts', code: "import { SupervisorHub } from '../control/supervisor';\nexport const s = SupervisorHub;\n" },
+  ];
+  const allowed: Probe[] = [
+    { path: 'src/extension/doctor/probe.ts', code: "import * as vscode from 'vscode';\nimport { createLog } from '../foundation/log';\nimport { runDoctor } from '../../core/doctor';\nimport { registerDoctor } from './doctor';\nexport const a = [vscode, createLog, runDoctor, registerDoctor];\n" },
+    { path: 'src/extension/extension.ts', code: "import { registerDoctor } from './doctor/doctor';\nimport { registerReview } from './review/review';\nexport const a = [registerDoctor, registerReview];\n" },
+    // a listed exception (eslint.config.mjs, ROOM_EXCEPTIONS)
+    { path: 'src/extension/doctor/doctor.ts', code: "import { SupervisorHub } from '../control/supervisor';\nexport const s = SupervisorHub;\n" },
+  ];
+  let results: Finding[][] = [];
+  before(() => {
+    results = lint([...across, ...allowed]);
+  });
+
+  it('refuses an import of another feature (static, type-only, dynamic, re-export), from foundation/ too', () => {
+    across.forEach((probe, i) => {
+      const rooms = results[i].filter((f) => f.ruleId === 'leopold/extension-rooms');
+      assert.equal(rooms.length, 1, `${probe.path}: ${probe.code}\n${JSON.stringify(results[i])}`);
+      assert.match(rooms[0].message, /^Room rule \(docs\/architecture\.md\): \w+\/ cannot import src\/extension\/\S+ \(of the feature \w+\/\)/);
+    });
+  });
+
+  it('lets a feature import vscode, the core, foundation/ and itself; extension.ts every feature; a listed exception', () => {
+    allowed.forEach((probe, i) => assert.deepEqual(results[across.length + i], [], `${probe.path}: ${probe.code}`));
   });
 });

@@ -1,6 +1,8 @@
 // The sentences of `leopold-status` (src/cli/) and of the notify command's log lines, kept beside the agent core and
-// merged into the core's one catalog (src/core/messages.ts spreads them into EN and PT_BR: one mechanism, `msg`).
+// gathered with the others by src/core/messages.ts (one mechanism, core/l10n.ts: `msg`/`msgN`).
 // Contract identifiers (stop reasons, verdict reasons, meter labels, flags, file names) stay verbatim in both languages.
+
+import { messages, type CountedOf } from '../l10n';
 
 export const STATUS_EN = {
   'status.window': 'window {current}/{max}',
@@ -122,3 +124,7 @@ export const STATUS_PT_BR: Record<keyof typeof STATUS_EN, string> = {
   'status.cli.jsonStatusline': '--json e --statusline não combinam',
   'status.cli.mcpListening': 'leopold-status: servidor MCP para {dir} em stdio (só leitura; permitidas: {allowed})',
 };
+
+export type MessageKey = keyof typeof STATUS_EN;
+export type CountedKey = CountedOf<MessageKey>;
+export const { msg, msgN } = messages(STATUS_EN, STATUS_PT_BR);

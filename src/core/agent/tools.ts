@@ -11,7 +11,7 @@ import { JournalTailer } from '../journal';
 import { eventDetail, eventInfo } from '../events';
 import { loadDecisionSources, searchDecisions } from '../decisions';
 import { clip } from '../inert';
-import type { Locale } from '../messages';
+import type { Locale } from '../l10n';
 import type { DriverSnapshot } from '../driver/model';
 import { driverItemDetail, type DriverItemDetail } from '../driver/status';
 

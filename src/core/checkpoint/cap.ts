@@ -2,7 +2,8 @@
 // else min(32768, max(8192, 2% of max_context_mb)) bytes — the hooks' and the driver's formula — and the UTF-8 size
 // it is compared with.
 import { parseGuardrails } from '../guardrails';
-import { msg, type Locale } from '../messages';
+import { msg } from './messages';
+import type { Locale } from '../l10n';
 import { jsonObject } from '../json';
 import { capContextMb, DEFAULT_MAX_CONTEXT_MB } from '../fields';
 

@@ -1,6 +1,7 @@
 // The words of the CHECKPOINT.md contract (Leopold's packages/driver/src/checkpoint.ts): the title, the seven sections
 // in order, snapshot vs ledger, what belongs in each, and the contract section an unknown heading most plausibly meant.
-import { msg, type Locale, type MessageKey } from '../messages';
+import { msg, type MessageKey } from './messages';
+import type { Locale } from '../l10n';
 
 export const TITLE = '# Leopold Checkpoint';
 

@@ -1,5 +1,5 @@
 // Fix All (`source.fixAll.leopold`, the CLI's and the editor's): every preferred fix at once, in one pass.
-import type { Locale } from '../messages';
+import type { Locale } from '../l10n';
 import { DEFAULT_CAP, type CheckpointCap } from './cap';
 import { SECTIONS, TITLE, sectionKind, type SectionName } from './contract';
 import { earlierViewMarker, intendedSections, newLedgerLines, toLf, trimOuterBlank, viewKey } from './fixes';

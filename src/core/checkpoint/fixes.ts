@@ -1,7 +1,8 @@
 // The quick fixes: pure text transforms of one parse that never lose a line of the user's text. Each returns the
 // whole new document, with the document's own line breaks (but `toLf`). The rules offer them (rules/*.ts); Fix All
 // (fixAll.ts) applies the preferred ones at once.
-import { msg, type Locale } from '../messages';
+import { msg } from './messages';
+import type { Locale } from '../l10n';
 import { SECTIONS, TITLE, closestSection, sectionIndex, sectionKind, type SectionName } from './contract';
 import { bodyLines, isTitleLine, ledgerLines, parseCheckpoint, type Heading, type ParsedCheckpoint } from './parse';
 import { pushAll } from '../arrays';

@@ -1,6 +1,7 @@
 // The canonical serialization (contract §6.3) and Format Document, and what the CodeLens says (the verdict above the
 // title, each section's lens).
-import { decimal, msg, msgN, type Locale } from '../messages';
+import { msg, msgN } from './messages';
+import { decimal, type Locale } from '../l10n';
 import { DEFAULT_CAP, type CheckpointCap } from './cap';
 import { SECTIONS, TITLE, sectionKind, type SectionName } from './contract';
 import { bodyLines, ledgerLines, type Heading, type ParsedCheckpoint } from './parse';

@@ -2,7 +2,8 @@
 // registry.ts; the validation (validate.ts) runs them in the registry's order and stamps each report with the rule's
 // code and severity, so a rule can only report itself. A rule declares its message keys, and the context it is
 // given renders only those (a key it did not declare fails the typecheck).
-import { msg, msgN, type CountedKey, type Locale, type MessageArgs, type MessageKey } from '../messages';
+import { msg, msgN, type CountedKey, type MessageKey } from './messages';
+import type { Locale, MessageArgs } from '../l10n';
 import type { CheckpointCap } from './cap';
 import type { Heading, ParsedCheckpoint } from './parse';
 

@@ -1,7 +1,7 @@
 // Runs the registry's rules over a checkpoint: every finding the checkpoint language server, the CLI, the doctor and
 // the Runs tree report, with line positions and fixes. A document over `analysisLimit(cap)` is only measured (the
 // rules with a `checkSize`).
-import type { Locale } from '../messages';
+import type { Locale } from '../l10n';
 import { DEFAULT_CAP, analysisLimit, utf8Length, type CheckpointCap } from './cap';
 import { firstLineOnly, parseCheckpoint, type ParsedCheckpoint } from './parse';
 import { RULES, type FindingCode } from './registry';

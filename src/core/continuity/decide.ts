@@ -21,7 +21,7 @@ import {
   API_ERROR_MAX_ATTEMPTS, CONTINUITY_FRESH_SECS, CONTINUITY_REACTIVATE_SECS, CONTINUITY_SKEW_SECS, RESUMABLE_REASONS, apiErrorDelay,
 } from './constants';
 import { relaunchArgv, type Harness } from './harness';
-import { describeStateRead, type StateRead } from '../state';
+import { describeStateRead, type StateRead, type StateReading } from '../state';
 
 export interface ContinuitySnapshot {
   projectRoot: string;
@@ -30,10 +30,7 @@ export interface ContinuitySnapshot {
    * regular file, or over the size cap, so never parsed), or an object that fails the schema (`invalid`: never acted
    * on; `problem` names the field and what is wrong).
    */
-  state:
-    | { kind: 'ok'; raw: Record<string, unknown> }
-    | { kind: 'invalid'; raw: Record<string, unknown>; problem: string }
-    | { kind: 'missing' | 'empty' | 'invalid-json' | 'unreadable' };
+  state: StateReading;
   stateMtimeMs?: number;
   /** PLAN.md lines that are optional whitespace then `- [ ]`. */
   openItems: number;

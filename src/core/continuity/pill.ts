@@ -4,7 +4,8 @@
 // status bar and its tests.
 import { apiErrorAttempts, apiErrorResult, currentWindow, isActive, relaunchResult, stoppedReason } from '../fields';
 import { maxWindowsOf, needsHuman, type ContinuitySnapshot, type Decision } from './decide';
-import { msg, type Locale } from '../messages';
+import { msg } from './messages';
+import type { Locale } from '../l10n';
 import { needsPerson, noticeFor, noticeState } from '../notify';
 import type { RunCondition } from '../runs';
 

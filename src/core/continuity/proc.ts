@@ -8,7 +8,8 @@
 // Windows) nothing here can verify a pid, and every verification refuses.
 import { promises as fs } from 'node:fs';
 import { join, basename, isAbsolute, resolve } from 'node:path';
-import { msg, type Locale } from '../messages';
+import { msg } from './messages';
+import type { Locale } from '../l10n';
 
 /** USER_HZ: the unit of /proc/<pid>/stat's starttime. 100 on every Linux ABI VS Code runs on. */
 export const CLOCK_TICKS_PER_SEC = 100;

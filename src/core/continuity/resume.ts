@@ -29,7 +29,8 @@ import {
 } from '../fields';
 import { formatAge, gatherOwnerSignals, ownerStatus, type OwnerStatus } from '../owner';
 import { parseState, STATE_CAP_BYTES } from '../state';
-import { msg, type Locale, type MessageArgs } from '../messages';
+import { msg } from './messages';
+import type { Locale, MessageArgs } from '../l10n';
 import { runFingerprint } from './schedule';
 import { CONTINUITY_REACTIVATE_SECS, CONTINUITY_SKEW_SECS, apiErrorDelay } from './constants';
 import { decisionState, type StateIn } from './decide';

@@ -15,7 +15,8 @@ import type { WindowTokens } from '../live/run';
 import { totalTokens } from '../live/records';
 import { formatCount } from '../live/format';
 import { mdCode, mdFence } from '../inert';
-import { decimal, msg, msgN, type Locale, type MessageKey } from '../messages';
+import { msg, msgN, type MessageKey } from './messages';
+import { decimal, type Locale } from '../l10n';
 import { maxOf, pushAll } from '../arrays';
 
 /** The report, as `leopold insights --json` prints it. `effort` and `persona.outcomes` have no prototype. */

@@ -3,6 +3,8 @@
 // spreads them into EN and PT_BR: one mechanism, `msg`/`msgN`). Contract identifiers (event names, stop reasons,
 // file names, `leopold run`, branch names) stay verbatim in both languages.
 
+import { messages, type CountedOf } from '../l10n';
+
 export const DRIVER_EN = {
   'driver.run': 'Driver run',
   'driver.run.desc': '{done}/{total} done · {running} running',
@@ -317,3 +319,7 @@ export const DRIVER_PT_BR: Record<keyof typeof DRIVER_EN, string> = {
   'insights.perWindow.row': 'janela {n}: {tokens} tokens · US$ {usd}',
   'insights.perWindow.unknown': 'janela {n}: não contada',
 };
+
+export type MessageKey = keyof typeof DRIVER_EN;
+export type CountedKey = CountedOf<MessageKey>;
+export const { msg, msgN } = messages(DRIVER_EN, DRIVER_PT_BR);

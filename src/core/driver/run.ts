@@ -9,7 +9,8 @@ import { ownerIsDriver } from '../owner';
 import type { Plan, PlanItem } from '../plan';
 import { awaitingHuman } from '../live/meters';
 import { clip } from '../inert';
-import { msg, type Locale } from '../messages';
+import { msg } from './messages';
+import type { Locale } from '../l10n';
 
 export type ItemState = 'open' | 'running' | 'done' | 'failed' | 'routed' | 'awaiting' | 'conflict' | 'stopped';
 

@@ -4,7 +4,8 @@
 // every label may come from `.leopold/` and is untrusted text. Bounded: at most MAX_LANES lanes, MAX_MARKS per lane.
 import { formatLocal } from '../time';
 import { clip } from '../inert';
-import { decimal, msg, msgN, type Locale, type MessageKey } from '../messages';
+import { msg, msgN, type MessageKey } from './messages';
+import { decimal, type Locale } from '../l10n';
 import type { AttemptOutcome, DriverRunView, ItemState } from './run';
 
 export const MAX_LANES = 200;

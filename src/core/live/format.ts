@@ -1,5 +1,6 @@
 // Token counts and USD as the dashboard shows them, for every surface of the live run (the tree, the timeline).
-import { decimal, msg, type Locale } from '../messages';
+import { msg } from './messages';
+import { decimal, type Locale } from '../l10n';
 import type { RunFigures, NoTokens } from './figures';
 
 /** `950`, `12.3k`, `4.56M` (the dashboard's k/M). */

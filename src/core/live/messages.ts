@@ -2,6 +2,8 @@
 // one catalog (src/core/messages.ts spreads them into EN and PT_BR: one mechanism, `msg`/`msgN`).
 // Contract identifiers (state.json fields, event names, stop reasons, tool names) stay verbatim in both languages.
 
+import { messages, type CountedOf } from '../l10n';
+
 export const LIVE_EN = {
   'live.context': 'Context',
   'live.context.desc': '{gauge} · {pct}%{band}',
@@ -233,3 +235,7 @@ export const LIVE_PT_BR: Record<keyof typeof LIVE_EN, string> = {
   'live.timeline.turns': '{n} turnos nesta janela · {harness}',
   'live.timeline.run': 'run: {tokens} tokens · ≈ ${usd} (estimativa)',
 };
+
+export type MessageKey = keyof typeof LIVE_EN;
+export type CountedKey = CountedOf<MessageKey>;
+export const { msg, msgN } = messages(LIVE_EN, LIVE_PT_BR);

@@ -6,7 +6,7 @@ import type { DecisionCounts, JournalEvent } from '../journal';
 export type { DecisionCounts } from '../journal';
 import type { Plan, PlanItem } from '../plan';
 import type { RunWindow } from '../runs';
-import { decimal, type Locale } from '../messages';
+import { decimal, type Locale } from '../l10n';
 
 export const MIB = 1048576;
 /** The Stop hook's checkpoint band (the turn is told to checkpoint) and its roll, in % of `max_context_mb`. */

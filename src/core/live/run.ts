@@ -24,7 +24,6 @@ import { openRegular, readAt } from '../files';
 import { runFigures, type RunFigures } from './figures';
 import { transcriptPlace } from '../transcriptPlace';
 import { parseUtc } from '../time';
-import type { ProjectSnapshot } from '../project';
 import { minOf, pushAll } from '../arrays';
 
 export interface TranscriptRef {
@@ -67,8 +66,17 @@ export function windowSessions(runEvents: readonly JournalEvent[], windows: read
   return out;
 }
 
+/** What `liveInputOf` reads of a project snapshot (core/project.ts's ProjectSnapshot has it; the project is a floor above). */
+export interface LiveSnapshot {
+  stateObject?: StateObject;
+  runEvents: readonly JournalEvent[];
+  windows: readonly RunWindow[];
+  runFloorMs?: number;
+  recent: readonly JournalEvent[];
+}
+
 /** The live run's input from a project snapshot: what the tree and `readRunFigures` both read the run with. */
-export function liveInputOf(snap: ProjectSnapshot, projectRoot: string, env?: HarnessEnv): LiveInput {
+export function liveInputOf(snap: LiveSnapshot, projectRoot: string, env?: HarnessEnv): LiveInput {
   const foreign = snap.recent.filter((e) => e.event === 'foreign_stop').map((e) => e.fields.session)
     .filter((x): x is string => typeof x === 'string' && /^[\w-]{4,}$/.test(x));
   return {

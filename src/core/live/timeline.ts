@@ -7,7 +7,8 @@ import { formatCount, formatUsd, noTokensText, unavailableText } from './format'
 import { gaugeText } from './meters';
 import { formatSize } from '../files';
 import { formatLocal } from '../time';
-import { msg, type Locale } from '../messages';
+import { msg } from './messages';
+import type { Locale } from '../l10n';
 
 export interface TimelineWindowCost {
   n: number;

@@ -4,7 +4,8 @@
 // the end detail as escaped prose (`mdText`), outputs and checkpoints as fences (`mdFence`) — never markup, links,
 // images or HTML, and every invisible character shown as its escape.
 import { mdCode, mdFence, mdText, oneLine, visible } from '../inert';
-import { msg, type Locale } from '../messages';
+import { msg } from './messages';
+import type { Locale } from '../l10n';
 import { totalTokens } from '../live/records';
 import { formatCount, formatUsd } from '../live/format';
 import type { FileReview, MorningReport, WindowReview } from './review';

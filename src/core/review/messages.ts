@@ -1,5 +1,7 @@
 // The sentences of the window review and the morning report (the Markdown, the plain text of `leopold-status
-// --review`), merged into the core's one catalog (src/core/messages.ts). Statuses and JSON keys stay verbatim.
+// --review`), gathered with the others by src/core/messages.ts (core/l10n.ts: `msg`/`msgN`). Statuses and JSON keys stay verbatim.
+
+import { messages, type CountedOf } from '../l10n';
 
 export const REVIEW_EN = {
   'review.window': 'Window {n}',
@@ -165,3 +167,7 @@ export const REVIEW_PT_BR: Record<keyof typeof REVIEW_EN, string> = {
   'review.by': 'por {list}',
   'review.binary': 'binário',
 };
+
+export type MessageKey = keyof typeof REVIEW_EN;
+export type CountedKey = CountedOf<MessageKey>;
+export const { msg, msgN } = messages(REVIEW_EN, REVIEW_PT_BR);

@@ -4,7 +4,7 @@
 import { join, resolve } from 'node:path';
 import { ProjectModel, type ProjectSnapshot } from '../project';
 import { LiveRun, subagentTranscripts, type LiveView } from '../live/run';
-import { readLiveView } from '../live/readFigures';
+import { readLiveView } from '../readFigures';
 import { archivedRunState, archivedRunWindows, readJournalContinuity } from '../runs';
 import { harnessEnvFrom } from '../continuity/harness';
 import { loadPrices } from '../live/prices';

@@ -8,7 +8,7 @@ import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isWithin } from '../files';
 import type { JournalEvent } from '../journal';
 import type { RunWindow } from '../runs';
-import { windowLocator } from '../timeline';
+import { windowLocator } from '../runs';
 import { addTokens, type Tokens } from '../live/records';
 import { applyHunks, diffLines, lineCounts, sha256, splitLines } from './diff';
 import { applyChunks, parsePatch, patchOfCall } from './codexPatch';

@@ -4,7 +4,8 @@
 // for every surface. Command text is untrusted: the wording takes the surface's escaper (`mdCode` for Markdown; the
 // webview sets the result as text).
 import { oneLine } from '../inert';
-import { msg, msgN, type Locale } from '../messages';
+import { msg, msgN } from './messages';
+import type { Locale } from '../l10n';
 import { totalTokens } from '../live/records';
 import { formatCount, formatUsd } from '../live/format';
 import type { CommandReview, MorningReport, WindowReview } from './review';

@@ -16,7 +16,7 @@ import type { LeopoldProject } from '../foundation/projects';
 import { uiLocale } from '../foundation/locale';
 import { projectRunStatus } from '../control/runStatus';
 import type { SupervisorHub } from '../control/supervisor';
-import type { LiveRuns } from '../live/live';
+import type { LiveRuns } from '../foundation/live';
 import type { DriverHub } from '../driver/hub';
 import { mcpApi, toolApi } from './lm';
 

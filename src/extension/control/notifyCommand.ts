@@ -10,7 +10,7 @@ import * as config from '../foundation/config';
 import type { LeopoldContext } from '../foundation/context';
 import type { Notifier, NotifiedEvent } from './notifications';
 import type { SupervisorHub } from './supervisor';
-import type { LiveRuns } from '../live/live';
+import type { LiveRuns } from '../foundation/live';
 import { projectRunStatus } from './runStatus';
 
 /** The notify command's test section (test mode only: src/extension/testApi.ts). */

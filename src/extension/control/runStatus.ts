@@ -8,7 +8,7 @@ import { decisionCount } from '../../core/decisions';
 import { readText } from '../../core/files';
 import { uiLocale } from '../foundation/locale';
 import type { LeopoldProject } from '../foundation/projects';
-import type { LiveRuns } from '../live/live';
+import type { LiveRuns } from '../foundation/live';
 import type { SupervisorHub } from './supervisor';
 import type { DriverSnapshot } from '../../core/driver/model';
 

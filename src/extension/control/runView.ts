@@ -5,7 +5,7 @@
 // when one of them is a new object (or, while an API-error retry counts down, when the second changes).
 import type { LeopoldProject } from '../foundation/projects';
 import { uiLocale } from '../foundation/locale';
-import type { LiveRuns } from '../live/live';
+import type { LiveRuns } from '../foundation/live';
 import type { SupervisorHub, SupervisorView } from './supervisor';
 import { decide } from '../../core/continuity/decide';
 import { runView, type RunView } from '../../core/view';

@@ -13,7 +13,7 @@ import type { RunView } from '../../core/view';
 import type { RunViews } from './runView';
 import { formatAge } from '../../core/owner';
 import { counted, uiLocale } from '../foundation/locale';
-import { decorateStatus, type LiveRuns, type LiveStatusShown } from '../live/live';
+import { decorateStatus, type LiveRuns, type LiveStatusShown } from '../foundation/live';
 import { statusBarText, statusMulti } from './statusText';
 import { runControls } from '../../core/continuity/controls';
 

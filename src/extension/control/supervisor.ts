@@ -9,7 +9,6 @@
 // the seat's (seat.ts: logged, tracked, an early exit reported at once); what a person is told, notifications.ts.
 import * as vscode from 'vscode';
 import { Disposable } from '../foundation/lifecycle';
-import * as http from 'node:http';
 import * as os from 'node:os';
 import * as config from '../foundation/config';
 import type { LeopoldContext } from '../foundation/context';
@@ -21,8 +20,7 @@ import { tick, type RunnerOptions, type Spawner, type TickResult } from '../../c
 import type { LoggedSpawn } from '../../core/continuity/spawn';
 import { windowsOf } from '../../core/fields';
 import type { Seat } from './seat';
-import { listWatchProcesses, watchesFor } from './watchProcesses';
-import { describeWatch, type WatchProcess } from '../../core/watch';
+import { owningWatch, owningWatchText, watchPort, type OwningWatch } from '../../core/watchProcesses';
 import type { LoopMode } from '../../core/continuity/pill';
 import { recordBeforeSpawn, refusalBoundary } from '../../core/snapshots/recorder';
 import type { SnapshotRecorders } from '../snapshots/recorders';
@@ -39,37 +37,6 @@ export interface SupervisorView {
   updatedAt: number;
 }
 
-export const WATCH_PROBE_TTL_MS = 5_000;
-
-/** Is a `leopold watch` monitor answering on 127.0.0.1:<port>? (GET /api/state answers a JSON snapshot.) */
-export function probeLeopoldWatch(port: number, timeoutMs = 400): Promise<boolean> {
-  return new Promise((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/api/state', timeout: timeoutMs }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => {
-        body += d;
-        if (body.length > 1_000_000) req.destroy();
-      });
-      res.on('end', () => {
-        try {
-          const snap = JSON.parse(body);
-          resolve(res.statusCode === 200 && typeof snap === 'object' && snap !== null && 'present' in snap && 'active' in snap);
-        } catch {
-          resolve(false);
-        }
-      });
-    });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(false));
-  });
-}
-
-export function watchPort(): number {
-  const n = Number(process.env.LEOPOLD_WATCH_PORT);
-  return Number.isInteger(n) && n > 0 && n < 65536 ? n : 4179;
-}
-
 /**
  * The binary per harness: `leopold.<harness>.path` from the user's (or the remote machine's) settings, else the bare
  * name. Only that value is read (`inspect().globalValue`): the settings are `machine`-scoped, and a repository's own
@@ -82,39 +49,6 @@ export function binariesFor(_folder?: vscode.WorkspaceFolder): Partial<Record<Ha
     out[h] = config.agentPath(h) ?? h;
   }
   return out;
-}
-
-let sharedProbe: { at: number; port: number; answer: Promise<boolean> } | undefined;
-function watchAnswers(): Promise<boolean> {
-  const port = watchPort();
-  if (!sharedProbe || sharedProbe.port !== port || Date.now() - sharedProbe.at > WATCH_PROBE_TTL_MS) {
-    sharedProbe = { at: Date.now(), port, answer: probeLeopoldWatch(port) };
-  }
-  return sharedProbe.answer;
-}
-
-/** A `leopold watch` that owns a project's relaunch loop: found as a process, or (where none can be listed) by its port. */
-export interface OwningWatch {
-  how: 'process' | 'port';
-  watch: WatchProcess;
-}
-
-let sharedScan: { at: number; list: Promise<WatchProcess[] | undefined> } | undefined;
-/** The watch that serves `root`, if any: the running `leopold-watch.py` processes, else the port probe. */
-export async function owningWatch(root: string): Promise<OwningWatch | undefined> {
-  if (!sharedScan || Date.now() - sharedScan.at > WATCH_PROBE_TTL_MS) sharedScan = { at: Date.now(), list: listWatchProcesses() };
-  const list = await sharedScan.list;
-  if (list) {
-    const serving = await watchesFor(root, list);
-    return serving.length ? { how: 'process', watch: serving[0] } : undefined;
-  }
-  return (await watchAnswers()) ? { how: 'port', watch: { pid: 0, port: watchPort(), host: '127.0.0.1' } } : undefined;
-}
-
-/** Where the watch is, for the log and the tooltip. */
-export function owningWatchText(w: OwningWatch): string {
-  return w.how === 'process' ? `leopold watch (${describeWatch(w.watch)}), which serves this project`
-    : `a leopold watch answering on ${w.watch.host}:${w.watch.port} (processes cannot be listed here, so it may serve another project)`;
 }
 
 class ProjectSupervisor extends Disposable {

@@ -6,7 +6,7 @@
 import type { LeopoldContext } from '../foundation/context';
 import { binariesFor } from '../control/supervisor';
 import { agentVersion, isExecutableFile, resolveAgentBinary } from '../../core/continuity/spawn';
-import { listWatchProcesses, watchesFor } from '../control/watchProcesses';
+import { listWatchProcesses, watchesFor } from '../../core/watchProcesses';
 import type { AgentProbe, FirstRunInput, SnapshotsProbe } from '../../core/doctor';
 import { findGit } from '../../core/snapshots/git';
 import { duBytes, storeDirFor } from '../../core/snapshots/store';

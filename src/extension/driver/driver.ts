@@ -5,7 +5,7 @@
 // canvas.ts, insights.ts and amendments.ts. Reading only here; nothing is written or spawned.
 import * as vscode from 'vscode';
 import type { LeopoldContext } from '../foundation/context';
-import type { LiveRuns } from '../live/live';
+import type { LiveRuns } from '../foundation/live';
 import { uiLocale } from '../foundation/locale';
 import { mdEscape } from '../foundation/untrusted';
 import type { RunsTreeProvider } from '../runs/runsTree';

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { registerCommand } from '../foundation/commands';
 import { basename } from 'node:path';
 import type { LeopoldContext } from '../foundation/context';
-import type { LiveRuns } from '../live/live';
+import type { LiveRuns } from '../foundation/live';
 import { pickProject } from '../foundation/projectPicker';
 import { uiLocale } from '../foundation/locale';
 import { continuityInsights, insightsMarkdown, readInsights } from '../../core/driver/insights';

@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { join, sep } from 'node:path';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
-import type { LiveRuns } from '../live/live';
+import type { LiveRuns } from '../foundation/live';
 import { pickProject } from '../foundation/projectPicker';
 import { uiLocale } from '../foundation/locale';
 import type { MorningReport, ReviewInput, WindowReview } from '../../core/review/review';

@@ -18,7 +18,7 @@ import { uiLocale } from '../foundation/locale';
 import { oneLine, plainText } from '../../core/inert';
 import { mdEscape } from '../foundation/untrusted';
 import type { Seat } from '../control/seat';
-import type { LiveRuns } from '../live/live';
+import type { LiveRuns } from '../foundation/live';
 import type { Recorder } from '../foundation/recorder';
 import { withRelaunchNode } from './runsTreeSeat';
 

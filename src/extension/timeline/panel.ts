@@ -18,7 +18,7 @@ import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import type { ModelUpdate } from '../foundation/projectModel';
 import type { SupervisorHub, SupervisorView } from '../control/supervisor';
-import type { LiveRunModel, LiveRuns } from '../live/live';
+import type { LiveRunModel, LiveRuns } from '../foundation/live';
 import { pickProject } from '../foundation/projectPicker';
 import type { RunViews } from '../control/runView';
 import { timelineOf, type TimelineMark, type TimelineVerdict, type TimelineView } from '../../core/timeline';

@@ -9,7 +9,7 @@ import { promises as fs, mkdirSync, writeFileSync, utimesSync, readFileSync } fr
 import * as path from 'node:path';
 import { calcPrice } from '@pydantic/genai-prices';
 import { LiveRun, liveInputOf } from '../../../../src/core/live/run';
-import { readRunFigures } from '../../../../src/core/live/readFigures';
+import { readRunFigures } from '../../../../src/core/readFigures';
 import { TranscriptFollower } from '../../../../src/core/live/follower';
 import { TokenLedger } from '../../../../src/core/live/ledger';
 import { parseClaudeLine, parseCodexLine } from '../../../../src/core/live/records';

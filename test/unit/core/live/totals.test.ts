@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
 import { ProjectModel } from '../../../../src/core/project';
-import { readLiveView } from '../../../../src/core/live/readFigures';
+import { readLiveView } from '../../../../src/core/readFigures';
 import { harnessEnvFrom } from '../../../../src/core/continuity/harness';
 import { timelineLive } from '../../../../src/core/live/timeline';
 import { buildProjectNode, type NodeData } from '../../../../src/extension/runs/runsTreeNodes';

@@ -1,11 +1,13 @@
 // Which project a running `leopold watch` serves (core/watch: argv, cwd, environment) and the process listing
-// (extension/control/watchProcesses, /proc), against real processes: a tiny `leopold-watch.py` that only sleeps.
+// (core/watchProcesses, /proc), against real processes: a tiny `leopold-watch.py` that only sleeps.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseWatchArgv, watchFromProcess, watchesServing } from '../../../../src/core/watch';
-import { listWatchProcesses, watchesFor } from '../../../../src/extension/control/watchProcesses';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { listWatchProcesses, probeLeopoldWatch, watchesFor } from '../../../../src/core/watchProcesses';
 import { tempFolder } from '../../../support/tempDir';
 
 const facts = (argv: string[], cwd?: string, env?: Record<string, string>) => watchFromProcess({ pid: 7, argv, cwd, env });
@@ -118,5 +120,42 @@ describe('leopold watch detection per project (core/watch)', () => {
       assert.equal(await listWatchProcesses('/nonexistent-proc'), undefined);
       assert.equal(await listWatchProcesses('/proc', 'darwin'), undefined);
     });
+  });
+});
+
+describe('the leopold watch port probe (core/watchProcesses, where processes cannot be listed)', () => {
+  /** A local server answering every request with `status` and `body`; resolves its port. */
+  async function serve(status: number, body: string): Promise<{ server: Server; port: number }> {
+    const server = createServer((_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { server, port: (server.address() as AddressInfo).port };
+  }
+  const close = (s: Server) => new Promise<void>((resolve) => s.close(() => resolve()));
+
+  it("says yes only to a watch's /api/state answer (200, a JSON object with present and active)", async () => {
+    const cases: [number, string, boolean][] = [
+      [200, JSON.stringify({ present: true, active: false, project: '/p' }), true],
+      [200, JSON.stringify({ present: true }), false],
+      [200, '[]', false],
+      [200, 'not json', false],
+      [404, JSON.stringify({ present: true, active: true }), false],
+    ];
+    for (const [status, body, yes] of cases) {
+      const { server, port } = await serve(status, body);
+      try {
+        assert.equal(await probeLeopoldWatch(port, 5_000), yes, `${status} ${body}`);
+      } finally {
+        await close(server);
+      }
+    }
+  });
+
+  it('says no when nothing listens on the port', async () => {
+    const { server, port } = await serve(200, '{}');
+    await close(server);
+    assert.equal(await probeLeopoldWatch(port, 5_000), false);
   });
 });

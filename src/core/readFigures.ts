@@ -1,11 +1,11 @@
 // The run's figures read from disk, for scripts (the run-as-data CLI): the same figures the tree's Live node shows,
 // from the same code — the project model, the live run's transcript finding and counting, `runFigures`. Plain Node.
 import { join } from 'node:path';
-import { ProjectModel, type ProjectSnapshot } from '../project';
-import { LiveRun, liveInputOf, type LiveView } from './run';
-import { loadPrices } from './prices';
-import type { RunFigures } from './figures';
-import type { HarnessEnv } from '../continuity/harness';
+import { ProjectModel, type ProjectSnapshot } from './project';
+import { LiveRun, liveInputOf, type LiveView } from './live/run';
+import { loadPrices } from './live/prices';
+import type { RunFigures } from './live/figures';
+import type { HarnessEnv } from './continuity/harness';
 
 export interface ReadFiguresOptions {
   env: HarnessEnv;
