@@ -17,6 +17,7 @@ const ALLOWED: Record<string, string> = {
   'checkpoint/registry.ts:BY_CODE': 'a constant (the rules by code, built once from the registry)',
   'live/prices.ts:modelCache': 'which bundled model prices a model id, per price table object: keyed by model names, never a path, bounded at 1000',
   'continuity/proc.ts:bootCache': 'the machine\'s boot time (/proc/stat btime), one per /proc root: a machine fact, not a project\'s',
+  'exec.ts:loaded': 'execa, imported once on the first child process (a module, not data): never keyed by a path',
   'l10n.ts:TEMPLATES': 'the catalogs\' templates split once: bounded by the catalogs, never keyed by a path',
   'watchProcesses.ts:sharedProbe': 'the port probe\'s one answer for 5 s (WATCH_PROBE_TTL_MS): a machine fact, one port, never keyed by a path',
   'watchProcesses.ts:sharedScan': 'the running watches listed once for 5 s (WATCH_PROBE_TTL_MS): a machine fact, never keyed by a path',
