@@ -31,9 +31,9 @@ suite('an untrusted workspace (Restricted Mode)', () => {
     const api = await leopold();
     const root: string = api.registry.projects[0].root;
     for (const kind of ['revert', 'rewind', 'file']) assert.strictEqual(await api.snapshots.takeBack.run(root, kind, 1), 'untrusted', kind);
-    for (const command of ['leopold.revertWindow', 'leopold.rewindToWindow', 'leopold.revertFile']) {
-      assert.strictEqual(await vscode.commands.executeCommand(command, { root, window: 1 }), 'untrusted', command);
+    // Through the palette, the command table refuses them before they run (foundation/commands.ts): no result.
+    for (const command of ['leopold.revertWindow', 'leopold.rewindToWindow', 'leopold.revertFile', 'leopold.deleteSnapshots']) {
+      assert.strictEqual(await vscode.commands.executeCommand(command, { root, window: 1 }), undefined, command);
     }
-    assert.strictEqual(await vscode.commands.executeCommand('leopold.deleteSnapshots', root), false);
   });
 });
