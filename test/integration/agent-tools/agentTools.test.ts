@@ -115,6 +115,8 @@ suite('agent tools in the workbench: LM tools, MCP definitions, the notify comma
     const second = await waitFor('the second event', () => (notifyCalls().length === before + 2 ? notifyCalls()[before + 1] : undefined), 20_000);
     assert.deepStrictEqual([second.event.kind, second.event.event, second.event.status.needsYou.kind], ['awaitingHuman', 'needsYou', 'awaitingHuman']);
     assert.ok(notifyCalls().every((c) => !c.argv.includes('--from-the-repository')), 'the repository\'s command never ran');
+    // The notifier wrote its call before it exited; its outcome is recorded when it has exited (seen at load ~4).
+    await api.notifyCommand.idle();
     assert.deepStrictEqual((api.notifyCommand.runs() as { outcome: string }[]).map((r) => r.outcome).slice(-2), ['ran', 'ran']);
   });
 });
