@@ -14,8 +14,12 @@ export function leoFile(folder: string, name: string): string {
   return path.join(folder, '.leopold', name);
 }
 
-/** Polls until `probe` returns a truthy value; the failure names what was awaited and what was last seen. */
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
+/**
+ * Polls until `probe` returns a truthy value; the failure names what was awaited and what was last seen. 60 s by
+ * default: a webview drawn in code-server's page took over 20 s beside two busy loops (review-restricted, the clean
+ * clone under load); the bound only says how long a failure takes to report.
+ */
+export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
   let last: unknown;
   for (;;) {

@@ -8,7 +8,7 @@ import Mocha from 'mocha';
 export function run(): Promise<void> {
   const scenario = process.env.LEOPOLD_TEST_SCENARIO;
   if (!scenario) return Promise.reject(new Error('LEOPOLD_TEST_SCENARIO is not set'));
-  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60_000 });
+  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 180_000 });
   const dir = path.join(__dirname, scenario);
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort();
   if (files.length === 0) return Promise.reject(new Error(`scenario ${scenario} has no test files`));
