@@ -128,6 +128,8 @@ export class ReviewWorker {
     if (this.disposed) return p.resolve(cutOf(p.job, new Map(), { failed: 'the review was closed' }));
     // The budget counts from here: a worker that never starts is stopped at it too.
     this.current = { p, done: new Map(), startedAt: Date.now() };
+    // A budget already spent is cut here: a timer of 0 ms can lose the race to a worker started ahead.
+    if (p.budgetMs <= 0) return this.finish(cutOf(p.job, this.current.done, { partial: { afterMs: 0 } }), false);
     if (Number.isFinite(p.budgetMs)) this.current.timer = setTimeout(() => this.timeUp(), Math.max(0, p.budgetMs));
     try {
       const w = this.ensure();
