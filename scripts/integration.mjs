@@ -104,7 +104,10 @@ async function runScenario(host, s) {
     if (code !== 0) await page.screenshot({ path: join(run.runDir, 'failure.png') }).catch(() => {});
     console.log(`◀ scenario ${s.name}: ${code === 'timeout' ? `TIMED OUT after ${timeoutMs / 1000} s` : `exit ${code}`} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     const results = readResults(run.resultsFile) ?? { passes: 0, failures: 0 };
-    return { ok: code === 0, passes: results.passes, failures: code === 0 ? results.failures : Math.max(1, results.failures) };
+    const failedTests = (results.failed ?? []).map((f) => `${s.name} › ${f.title}\n${f.error.replace(/^/gm, '    ')}`);
+    if (code === 'timeout') failedTests.push(`${s.name}: timed out after ${timeoutMs / 1000} s`);
+    else if (code !== 0 && failedTests.length === 0) failedTests.push(`${s.name}: the extension host exited ${code} before any test failed`);
+    return { ok: code === 0, passes: results.passes, failures: code === 0 ? results.failures : Math.max(1, results.failures), failedTests };
   } finally {
     stopHarness();
     await browser?.close().catch(() => {});
@@ -121,12 +124,16 @@ const host = ensureHost(); // installs the host when missing; throws (exit 1) wh
 const list = listScenarios(process.argv.slice(2));
 const totals = { passes: 0, failures: 0 };
 const failed = [];
+const failures = [];
 for (const s of list) {
   const r = await runScenario(host, s);
   totals.passes += r.passes;
   totals.failures += r.failures;
   if (!r.ok) failed.push(s.name);
+  failures.push(...r.failedTests);
 }
+// Repeated at the end: a CI log is often read from its tail.
+if (failures.length) console.log(`\nwhat failed:\n${failures.map((f) => `  ✗ ${f}`).join('\n')}`);
 console.log(`\nintegration scenarios: ${list.length - failed.length} of ${list.length} green${failed.length ? `; failed: ${failed.join(', ')}` : ''}`);
 console.log(`integration: ${totals.passes} passed, ${totals.failures} failed`);
 process.exit(failed.length ? 1 : 0);
