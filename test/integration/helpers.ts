@@ -15,11 +15,21 @@ export function leoFile(folder: string, name: string): string {
 }
 
 /**
- * Polls until `probe` returns a truthy value; the failure names what was awaited and what was last seen. 60 s by
- * default: a webview drawn in code-server's page took over 20 s beside two busy loops (review-restricted, the clean
- * clone under load); the bound only says how long a failure takes to report.
+ * Polls until `probe` returns a truthy value; the failure names what was awaited and what was last seen. The bound only
+ * says how long a failure takes to report, so it is never under 60 s, whatever a caller asks: a webview drawn in
+ * code-server's page took over 20 s beside two busy loops, and stop 36's CI lost the snapshots scenario to a 20 s
+ * bound. A loop that retries an action after a short wait uses `waitBriefly`.
  */
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 60_000): Promise<T> {
+export function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 60_000): Promise<T> {
+  return poll(what, probe, Math.max(ms, 60_000));
+}
+
+/** `waitFor` with the caller's bound as it is: only for a wait whose timeout is followed by a retry of the action. */
+export function waitBriefly<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms: number): Promise<T> {
+  return poll(what, probe, ms);
+}
+
+async function poll<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms: number): Promise<T> {
   const end = Date.now() + ms;
   let last: unknown;
   for (;;) {

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, leoFile, leopold, testFolders, waitFor } from '../helpers';
+import { EXTENSION_ID, leoFile, leopold, testFolders, waitBriefly, waitFor } from '../helpers';
 import { validateCheckpoint } from '../../../src/core/checkpoint';
 import { BROKEN } from '../../fixtures/checkpoints/docs';
 import { lostDistinctLines } from '../../fixtures/checkpoints/lines';
@@ -95,7 +95,7 @@ suite('checkpoint language server', () => {
       assert.strictEqual(preferred.length, 1, `one preferred fix for ${codeOf(diag)}: ${actions.map((a) => a.title).join(', ')}`);
       console.log(`  fix ${codeOf(diag)}: ${preferred[0].title}`);
       assert.ok(await vscode.workspace.applyEdit(preferred[0].edit!));
-      await waitFor('diagnostics of the edited version', () => doc.version > version &&
+      await waitBriefly('diagnostics of the edited version', () => doc.version > version &&
         !errors(checkpoint).some((x) => x.message === diag.message && x.range.isEqual(diag.range)) ? true : undefined, 10_000)
         .catch(() => undefined);
     }
@@ -165,7 +165,7 @@ suite('checkpoint language server', () => {
     for (let attempt = 1; attempt <= 4 && !applied(); attempt++) {
       await vscode.window.showTextDocument(d);
       await vscode.commands.executeCommand('editor.action.sourceAction', { kind: 'source.fixAll.leopold', apply: 'first' });
-      await waitFor('the fix-all edit applied', applied, 20_000).catch(() => undefined);
+      await waitBriefly('the fix-all edit applied', applied, 20_000).catch(() => undefined);
     }
     await waitFor('the fix-all edit applied', applied, 30_000)
       .catch((err) => { throw new Error(`${err}: ${state(d)}`); });

@@ -69,7 +69,7 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
     assert.deepStrictEqual(api.snapshots.recorders().length ? await snaps() : [], []);
     writeState(folder, { active: true, started_at: stamp(5), transcript_path: transcript });
     await waitFor('window 1\'s start recorded', async () => (await api.snapshots.idle(), api.snapshots.recorders().length
-      && (await snaps()).length === 1 ? true : undefined), 20_000);
+      && (await snaps()).length === 1 ? true : undefined));
     assert.deepStrictEqual((await snaps()).map((s) => `${s.window}/${s.edge}/${s.reason}`), ['1/start/activation']);
   });
 
@@ -78,7 +78,7 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
     fs.writeFileSync(file('a.txt'), lines('one', 'two', 'THREE', 'four', 'five', 'six', 'seven', 'eight'));
     fs.writeFileSync(file('new.txt'), 'made in window 1\n');
     writeState(folder, rolled(transcript, { started_at: stamp(5), windows: 2 }));
-    await waitFor('the relaunched agent to finish', () => fs.existsSync(file('.agent-done')) || undefined, 20_000);
+    await waitFor('the relaunched agent to finish', () => fs.existsSync(file('.agent-done')) || undefined);
     await api.snapshots.idle();
     const s = await snaps();
     assert.deepStrictEqual(s.map((x) => `${x.window}/${x.edge}/${x.reason}`).sort(), ['1/end/roll', '1/start/activation', '2/start/roll']);
@@ -92,7 +92,7 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
     await api.supervisor.tick();
     writeState(folder, { ...readState(folder), active: false, stopped_reason: 'plan_complete', stopped_at: stamp(0) });
     await waitFor('the run\'s end recorded', async () => (await api.snapshots.idle(),
-      (await snaps()).some((x) => x.window === 2 && x.edge === 'end') || undefined), 20_000);
+      (await snaps()).some((x) => x.window === 2 && x.edge === 'end') || undefined));
     assert.strictEqual((await snaps()).find((x) => x.window === 2 && x.edge === 'end')!.reason, 'end');
   });
 
@@ -105,7 +105,7 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
     writeState(folder, { ...readState(folder), window_progress: [0] });
     const filesOf = async (n: number) => {
       const r = await waitFor(`window ${n}'s review`, async () => (await api.review.open({ root: folder, window: n }))?.review as R
-        | undefined, 20_000);
+        | undefined);
       assert.strictEqual(r.source, 'snapshot', `window ${n}: ${JSON.stringify(r.sourceWhy)}`);
       return new Map(r.files.filter((f) => !f.path.startsWith('.leopold/')).map((f) => [f.path, f]));
     };
@@ -124,7 +124,7 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
     assert.ok([...w1.values(), ...w2.values()].every((f) => f.noRecordedEdit), 'no transcript names them');
     // The page and the Markdown say where the files come from.
     await waitFor('window 2\'s page to say its source', () => api.review.panels()
-      .find((p: { title: string; shown?: { text: string } }) => /2/.test(p.title) && /exact \(snapshots\)/.test(p.shown?.text ?? '')), 20_000);
+      .find((p: { title: string; shown?: { text: string } }) => /2/.test(p.title) && /exact \(snapshots\)/.test(p.shown?.text ?? '')));
     assert.match(await api.review.markdown({ root: folder, window: 2 }), /source: exact \(snapshots\)/);
     assert.match(await api.review.markdown({ root: folder, window: 2 }), /`gen\.txt` added \+1 −0 — changed during the window \(no recorded edit\)/);
   });
@@ -199,10 +199,10 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
     // The stop is the run's end (recorded when seen); Resume's recording of the same window comes after it (last wins).
     const runs = new Set((await snaps()).map((x) => x.run));
     await waitFor('the stop recorded', async () => (await api.supervisor.tick(), await api.snapshots.idle(),
-      (await snaps()).some((x) => !runs.has(x.run) && x.edge === 'end') || undefined), 20_000);
+      (await snaps()).some((x) => !runs.has(x.run) && x.edge === 'end') || undefined));
     const result = await api.runActions.resumeRun(folder, 'headless');
     assert.strictEqual(result.outcome, 'headless', JSON.stringify(result));
-    await waitFor('the resumed agent to finish', () => fs.existsSync(file('.agent-done')) || undefined, 20_000);
+    await waitFor('the resumed agent to finish', () => fs.existsSync(file('.agent-done')) || undefined);
     await api.snapshots.idle();
     const resumed = (await snaps()).filter((x) => x.reason === 'resume');
     assert.strictEqual(resumed.length, 1, JSON.stringify(await snaps()));
@@ -214,7 +214,7 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
   test('refused while the run is live, and in the doctor the snapshots line says where and how big', async () => {
     writeState(folder, { ...readState(folder), active: true, started_at: stamp(0) });
     await waitFor('the model to see the run live', async () => (await api.supervisor.tick(),
-      api.supervisor.view(folder)?.snapshot.state.raw?.active === true) || undefined, 10_000);
+      api.supervisor.view(folder)?.snapshot.state.raw?.active === true) || undefined);
     assert.strictEqual(await api.snapshots.takeBack.run(folder, 'revert', 2), 'live');
     const text: string = await api.doctor.run();
     assert.match(text, /snapshots on — .*snapshots.*, \d+\.\d MB, git \//);
