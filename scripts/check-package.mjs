@@ -1,7 +1,7 @@
 // Packages the .vsix and checks it the way a user's VS Code and the Marketplace / Open VSX would see it: a manifest
 // that says only true things (no repository, homepage or bugs URL that is not known to exist, Marketplace categories,
 // a banner, the engines minimum), the CHANGELOG's pre-release rule applied to the version, every walkthrough file
-// shipped, every README picture shipped, under 640 KB, only allow-listed files, and accepted offline by
+// shipped, every README picture shipped, under 680 KB, only allow-listed files, and accepted offline by
 // `code-server --install-extension` with the right id and version. Then, in a fresh profile with the installed
 // extension (as a user has it): the language server answers on the demo's CHECKPOINT.md, the walkthrough opens with
 // its images loaded, the extension's page opens and shows the README with no broken image, and the installed README's
