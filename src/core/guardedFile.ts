@@ -20,6 +20,8 @@ export interface GuardedTarget {
   file: string;
   /** The place the write is meant for (absolute): the guard's `within`. */
   within: string;
+  /** The path a URI of the target carries (its real path when registered): only that path names it. */
+  shownAs?: string;
 }
 
 /** A token that names no registered target (a made-up or stale URI of the scheme). */
@@ -51,6 +53,12 @@ export class GuardedTargets {
     const t = this.targets.get(token);
     if (!t) throw new UnknownGuardedTargetError(token);
     return t;
+  }
+
+  /** True when `p` is a folder on the way to the target under `token` (VS Code stats the folder above before a save). */
+  isFolderOf(token: string, p: string): boolean {
+    const shown = this.targets.get(token)?.shownAs;
+    return shown !== undefined && p !== shown && (p === '/' || shown.startsWith(`${p.replace(/\/+$/, '')}/`));
   }
 
   get size(): number {

@@ -48,7 +48,7 @@ export class GuardedFiles implements vscode.FileSystemProvider {
   /** A fresh URI of the guarded scheme for `file` (meant for `within`): its path is the real path the guard found. */
   async uriFor(file: string, within: string): Promise<vscode.Uri> {
     const real = await guardWrite(file, within);
-    return vscode.Uri.from({ scheme: GUARDED_SCHEME, path: real, query: this.targets.add({ file, within }) });
+    return vscode.Uri.from({ scheme: GUARDED_SCHEME, path: real, query: this.targets.add({ file, within, shownAs: real }) });
   }
 
   /** The refusal of the last write of `uri`, if it was refused. */
@@ -56,13 +56,15 @@ export class GuardedFiles implements vscode.FileSystemProvider {
     return this.refusals.get(uri.toString());
   }
 
+  /** The target `uri` names: its token and its path both (a folder above it is not the target). */
   private target(uri: vscode.Uri): GuardedTarget {
     try {
-      return this.targets.get(uri.query);
+      const t = this.targets.get(uri.query);
+      if (t.shownAs === uri.path) return t;
     } catch (err) {
-      if (err instanceof UnknownGuardedTargetError) throw vscode.FileSystemError.FileNotFound(uri);
-      throw err;
+      if (!(err instanceof UnknownGuardedTargetError)) throw err;
     }
+    throw vscode.FileSystemError.FileNotFound(uri);
   }
 
   private fsError(uri: vscode.Uri, err: unknown): unknown {
@@ -76,6 +78,8 @@ export class GuardedFiles implements vscode.FileSystemProvider {
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    // VS Code looks at the folder above before it saves: a folder of the target's path is a folder (never written).
+    if (this.targets.isFolderOf(uri.query, uri.path)) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     const st = await statGuarded(this.target(uri)).catch((err: unknown) => { throw this.fsError(uri, err); });
     return { type: vscode.FileType.File, ctime: st.ctimeMs, mtime: st.mtimeMs, size: st.size };
   }
@@ -181,9 +185,9 @@ export async function applyGuardedEdit(edit: vscode.WorkspaceEdit, targets: read
 /** Saves the guarded documents the edit changed: our provider writes each now, through the guard. */
 async function saveGuarded(uris: readonly vscode.Uri[]): Promise<void> {
   for (const uri of uris) {
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (!doc?.isDirty) continue;
-    if (await doc.save()) continue;
+    // Saved whether or not the extension host has heard yet that it is dirty: the workbench knows (a clean one is
+    // not written again). openTextDocument returns the document the edit changed, read no more.
+    if (await (await vscode.workspace.openTextDocument(uri)).save()) continue;
     throw guardedFiles().refusalOf(uri) ?? new NotSavedError(uri.path);
   }
 }
