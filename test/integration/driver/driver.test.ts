@@ -304,6 +304,39 @@ suite('Driver runs', () => {
     }
   });
 
+  test('Apply writes CHARTER.md at once, through the guard: a link swapped in after Apply gets nothing from a later save', async () => {
+    const charter = leoFile(serial, 'CHARTER.md');
+    const original = await fs.readFile(charter);
+    const standIn = path.join(path.dirname(serial), `bashrc-after-stand-in-${process.pid}`);
+    const bashrc = Buffer.from('# stand-in for ~/.bashrc\nexport PATH=$HOME/bin:$PATH\n');
+    await fs.writeFile(standIn, bashrc);
+    // Older than CHARTER.md, as a real ~/.bashrc is: VS Code's "the file is newer" check would not stop a save.
+    const longAgo = new Date(Date.now() - 400 * 86_400_000);
+    await fs.utimes(standIn, longAgo, longAgo);
+    try {
+      const list = await waitFor('the amendment listed', () => {
+        const project = (api.runsTree.render() as Plain[]).find((p) => p.id === serial);
+        return project && find(project, `${serial}::driver:amendments`)?.children;
+      });
+      const applied = vscode.commands.executeCommand('leopold.driver.applyAmendment', { id: list[0].id });
+      const ticked = await harness({ action: 'click', selector: '.bulk-edit-panel .monaco-list-row:has-text("CHARTER.md") .edit-checkbox' });
+      if (!ticked) return; // the desktop runner has no harness to tick the change with
+      assert.strictEqual(ticked.clicked, true, 'the change is ticked in the preview');
+      await vscode.commands.executeCommand('refactorPreview.apply');
+      assert.strictEqual(await applied, true, 'applied');
+      // Written when Apply was pressed — by us, through the guard — not left in an editor for a later save.
+      assert.match(await fs.readFile(charter, 'utf8'), /Never buffer a whole file/, 'CHARTER.md holds the rule once Apply returns');
+      await fs.rm(charter);
+      await fs.symlink(standIn, charter);
+      await vscode.workspace.saveAll(false);
+      assert.deepStrictEqual(await fs.readFile(standIn), bashrc, 'the stand-in is byte-identical');
+    } finally {
+      await fs.rm(charter, { force: true });
+      await fs.writeFile(charter, original);
+      await fs.rm(standIn, { force: true });
+    }
+  });
+
   test('a worktree is added to the workspace from its node, and then says so', async () => {
     const id = node(`${root}::driver:worktrees`)!.children![0].id;
     const folders = vscode.workspace.workspaceFolders!.length;
