@@ -48,8 +48,8 @@ const CORE_FLOORS = [
   // PLAN.md, GUARDRAILS.md, the checkpoint, the owner, archived runs, the decision seam.
   {
     name: 'contract',
-    files: ['atomic.ts', 'checkpoint/**', 'checkpointFile.ts', 'decisions.ts', 'events.ts', 'fields.ts', 'guardrails.ts', 'journal.ts',
-      'owner.ts', 'plan.ts', 'runs.ts', 'state.ts'],
+    files: ['atomic.ts', 'checkpoint/**', 'checkpointFile.ts', 'decisions.ts', 'events.ts', 'fields.ts', 'guardedFile.ts', 'guardrails.ts',
+      'journal.ts', 'owner.ts', 'plan.ts', 'runs.ts', 'state.ts'],
   },
   // 3 · transcripts: where the harnesses keep them, which one is a run's, their lines and records.
   { name: 'transcripts', files: ['transcriptPlace.ts', 'continuity/harness.ts', 'live/lines.ts', 'live/records.ts'] },

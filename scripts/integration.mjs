@@ -14,7 +14,8 @@ const timeoutMs = Number(process.env.SCENARIO_TIMEOUT_MS || 300_000);
 /**
  * What a test inside the extension host asks of the browser (test/integration/helpers.ts `harness`): it writes
  * `<n>.req.json` into LEOPOLD_HARNESS_DIR, and this answers `<n>.res.json`. `screenshot` saves the workbench as
- * `<runDir>/shots/<name>.png`; `click` clicks the first element matching `selector` in any frame (a webview's too), once it is there.
+ * `<runDir>/shots/<name>.png`; `click` clicks the first element matching `selector` in any frame (a webview's too), once it is there;
+ * `text` answers that element's text, untouched.
  */
 function serveHarness(page, runDir, dir) {
   mkdirSync(dir, { recursive: true });
@@ -24,6 +25,19 @@ function serveHarness(page, runDir, dir) {
       const path = join(runDir, 'shots', `${String(req.name).replace(/[^\w.-]/g, '_')}.png`);
       await page.screenshot({ path });
       return { path };
+    }
+    if (req.action === 'text') {
+      // The text of the first element matching `selector` in any frame, once it is there (30 s at most): what the
+      // person sees, read without touching it.
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        for (const f of page.frames()) {
+          const loc = f.locator(String(req.selector));
+          if (await loc.count().catch(() => 0)) return { text: await loc.first().innerText({ timeout: 10_000 }) };
+        }
+        if (Date.now() > deadline) return { text: null };
+        await new Promise((r) => setTimeout(r, 200));
+      }
     }
     if (req.action === 'click') {
       // A webview's frame and its elements appear some time after the extension host says it drew them (more so on a

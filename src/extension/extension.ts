@@ -14,6 +14,7 @@ import { registerSupervisors } from './control/supervisor';
 import { RunViews } from './control/runView';
 import { SnapshotRecorders } from './snapshots/recorders';
 import { registerTakeBack } from './snapshots/takeBack';
+import { registerGuardedFiles } from './foundation/guardedWrite';
 import { registerSeat } from './control/seat';
 import { registerNotifications } from './control/notifications';
 import { registerResumeAt } from './control/resumeAt';
@@ -43,6 +44,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const log = createLog();
   const registry = new ProjectRegistry(log);
   extension.subscriptions.push(log, registry);
+  registerGuardedFiles(extension.subscriptions);
   const ctx = createContext(extension, log, registry, (stop) => shutdown.push(stop));
 
   extension.subscriptions.push(

@@ -10,7 +10,7 @@ import { charterEdit, type Amendment } from '../../core/driver/amendments';
 import type { LeopoldProject } from '../foundation/projects';
 import { describeFile } from '../../core/files';
 import { shellMetacharacters } from '../../core/writeGuard';
-import { applyGuardedEdit, checkEditTarget, isWriteRefusal, TargetChangedError } from '../foundation/guardedWrite';
+import { applyGuardedEdit, guardedFiles, isWriteRefusal, NotSavedError } from '../foundation/guardedWrite';
 import type { DriverHub } from './hub';
 
 const idOf = (arg: unknown): string | undefined =>
@@ -18,24 +18,34 @@ const idOf = (arg: unknown): string | undefined =>
 
 /**
  * Folds amendment `a` into the project's `.leopold/CHARTER.md` through the write guard: a CHARTER.md that is a link
- * (to ~/.bashrc, say), sits behind one or has a second name is refused by name and target, nothing shown; otherwise
- * the refactor preview's label shows the real path, and the rule goes in as text.
+ * (to ~/.bashrc, say), sits behind one or is not a regular file is refused by name and target, nothing shown;
+ * otherwise the refactor preview's label shows the real path, and the rule goes in as text. The edit names the file
+ * through the guarded scheme, so the write happens in our provider when the person applies it — the guard runs
+ * again at that moment, and a link swapped in while the preview was open is refused, nothing written.
  */
 async function applyAmendment(ctx: LeopoldContext, project: LeopoldProject, a: Amendment): Promise<boolean> {
-  let real: string;
-  try {
-    real = await checkEditTarget(project.file('CHARTER.md'), project.leoDir);
-  } catch (err) {
-    if (!isWriteRefusal(err)) throw err;
+  const file = project.file('CHARTER.md');
+  const refused = (err: unknown): false => {
+    if (!isWriteRefusal(err) && !(err instanceof NotSavedError)) throw err;
     ctx.log.warn(`${project.name}: amendment ${a.id} not applied: ${err.message}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: the amendment was not applied — {0}', inert(err.message, 600)));
     return false;
+  };
+  // The person's unsaved edits of CHARTER.md would be lost or conflict with ours: they decide first.
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === file && d.isDirty);
+  if (open) {
+    void vscode.window.showWarningMessage(vscode.l10n.t(
+      'Leopold: {0} has unsaved changes in an editor; save or revert them, then apply the amendment again.', inert(file, 300)));
+    return false;
   }
-  // The edit names the file as the workspace knows it (VS Code declines an edit of the same file under another
-  // path when the project is opened through a linked folder); the guard has made sure no link lies between the
-  // project and the file, so both names are the one file, and the label shows the real one.
-  const uri = vscode.Uri.file(project.file('CHARTER.md'));
-  const exists = (await describeFile(uri.fsPath)).kind === 'regular';
+  let uri: vscode.Uri;
+  try {
+    uri = await guardedFiles().uriFor(file, project.leoDir);
+  } catch (err) {
+    return refused(err);
+  }
+  const real = uri.path;
+  const exists = (await describeFile(file)).kind === 'regular';
   const edit = new vscode.WorkspaceEdit();
   // The rule is data: inserted as text, never run. Text that a shell would act on is said to be only text.
   const meta: vscode.WorkspaceEditEntryMetadata = {
@@ -45,27 +55,23 @@ async function applyAmendment(ctx: LeopoldContext, project: LeopoldProject, a: A
       ? vscode.l10n.t('{0} — written as plain text: its shell characters ($( ` ; | & >) are never run', inert(a.rule, 120))
       : inert(a.rule, 120),
   };
-  if (exists) {
-    // The document as open (unsaved edits included) decides where the rule goes.
-    const doc = await vscode.workspace.openTextDocument(uri);
-    const e = charterEdit(doc.getText(), a);
-    edit.insert(uri, doc.positionAt(e.offset), e.text, meta);
-  } else {
-    edit.createFile(uri, { ignoreIfExists: true }, meta);
-    edit.insert(uri, new vscode.Position(0, 0), charterEdit('', a).text, meta);
+  try {
+    if (exists) {
+      // Read through the guard now (a fresh document: the token is new): where the rule goes is decided on it.
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const e = charterEdit(doc.getText(), a);
+      edit.insert(uri, doc.positionAt(e.offset), e.text, meta);
+    } else {
+      edit.createFile(uri, { ignoreIfExists: true }, meta);
+      edit.insert(uri, new vscode.Position(0, 0), charterEdit('', a).text, meta);
+    }
+  } catch (err) {
+    // The read crossed to the workbench and back, so its error is text: the guard, asked again, says why.
+    const refusal = await guardedFiles().uriFor(file, project.leoDir).then(() => undefined, (e: unknown) => e);
+    return refused(isWriteRefusal(refusal) ? refusal : err);
   }
   // needsConfirmation: the refactor preview shows the change; nothing is written until the person applies it.
-  const applied = await applyGuardedEdit(edit, [{ uri, within: project.leoDir }]).catch((err: unknown) => {
-    if (err instanceof TargetChangedError) {
-      void vscode.window.showErrorMessage(vscode.l10n.t(
-        'Leopold: {0} changed while the preview was open; check what was written — {1}', inert(real, 300),
-        inert(err.refusal.message, 600)));
-      return false;
-    }
-    if (!isWriteRefusal(err)) throw err;
-    void vscode.window.showErrorMessage(vscode.l10n.t('Leopold: the amendment was not applied — {0}', inert(err.message, 600)));
-    return false;
-  });
+  const applied = await applyGuardedEdit(edit, [{ uri, within: project.leoDir }]).catch(refused);
   ctx.log.info(`${project.name}: amendment ${a.id} ${applied ? 'applied to' : 'not applied to'} ${real} (confirmed in the ` +
     `preview)`);
   return applied;

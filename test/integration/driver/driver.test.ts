@@ -3,7 +3,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { leoFile, leopold, testFolders, waitFor } from '../helpers';
+import { harness, leoFile, leopold, testFolders, waitFor } from '../helpers';
 import { findNode } from '../../support/tree';
 
 interface Plain { id: string; label: string; description?: string; contextValue?: string; children?: Plain[] }
@@ -247,6 +247,89 @@ suite('Driver runs', () => {
       assert.deepStrictEqual(await fs.readFile(standIn), bashrc, 'the stand-in is byte-identical');
       assert.strictEqual(await fs.readlink(charter), standIn, 'the link itself is left as it was');
       assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.fsPath === standIn && d.isDirty), 'no edited document behind the link');
+    } finally {
+      await fs.rm(charter, { force: true });
+      await fs.writeFile(charter, original);
+      await fs.rm(standIn, { force: true });
+    }
+  });
+
+  test('a link swapped in for CHARTER.md between the preview and Apply is refused at the write; the stand-in is byte-identical', async () => {
+    const charter = leoFile(serial, 'CHARTER.md');
+    const original = await fs.readFile(charter);
+    const standIn = path.join(path.dirname(serial), `bashrc-race-stand-in-${process.pid}`);
+    // A file outside the project (a stand-in for ~/.bashrc) holding CHARTER.md's very text: when VS Code's watcher
+    // reloads CHARTER.md after the swap it sees no change, so its own "changed in the meantime" check cannot stop the
+    // Apply — as with a watcher that is late, or that excludes .leopold/. Only a guard at the write itself protects it.
+    const bashrc = Buffer.from(original);
+    await fs.writeFile(standIn, bashrc);
+    // A real ~/.bashrc is older than CHARTER.md: VS Code's own "the file is newer" check does not stop a save then.
+    const longAgo = new Date(Date.now() - 400 * 86_400_000);
+    await fs.utimes(standIn, longAgo, longAgo);
+    try {
+      const list = await waitFor('the amendment listed', () => {
+        const project = (api.runsTree.render() as Plain[]).find((p) => p.id === serial);
+        return project && find(project, `${serial}::driver:amendments`)?.children;
+      });
+      const applied = vscode.commands.executeCommand('leopold.driver.applyAmendment', { id: list[0].id });
+      // The preview is up when its row for CHARTER.md is there (the harness waits for it and reads it, untouched).
+      const shown = await harness({ action: 'text', selector: '.bulk-edit-panel .monaco-list-row:has-text("CHARTER.md")' });
+      if (shown) assert.match(String(shown.text), /CHARTER\.md/, 'the refactor preview shows CHARTER.md');
+      // An edit that needs confirmation starts unchecked: the person ticks it, as they would before pressing Apply.
+      const ticked = await harness({ action: 'click', selector: '.bulk-edit-panel .monaco-list-row:has-text("CHARTER.md") .edit-checkbox' });
+      if (ticked) assert.strictEqual(ticked.clicked, true, 'the change is ticked in the preview');
+      assert.deepStrictEqual(await fs.readFile(charter), original, 'nothing written while the preview is open');
+      // The swap: CHARTER.md becomes a link to the stand-in while the person reads the preview, then they press Apply.
+      await fs.rm(charter);
+      await fs.symlink(standIn, charter);
+      await vscode.commands.executeCommand('refactorPreview.apply');
+      assert.strictEqual(await applied, false, 'the amendment is not applied');
+      // Whatever the person saves afterwards (Save All, or auto save), nothing goes through the link.
+      await vscode.workspace.saveAll(false);
+      assert.deepStrictEqual(await fs.readFile(standIn), bashrc, 'the stand-in is byte-identical');
+      assert.strictEqual(await fs.readlink(charter), standIn, 'the link itself is left as it was');
+      // The person sees the refusal, naming where the link points.
+      // (Toasts past the first few wait in the notification center: look there.)
+      await vscode.commands.executeCommand('notifications.showList');
+      const toast = await harness({ action: 'text',
+        selector: '.notifications-list-container .monaco-list-row:has-text("the amendment was not applied"):has-text("bashrc-race-stand-in")' });
+      if (toast) {
+        assert.match(String(toast.text), /is a symbolic link to .*bashrc-race-stand-in-/, `the refusal says where the link points: ${String(toast.text)}`);
+        assert.match(String(toast.text), /nothing was written/);
+      }
+    } finally {
+      await fs.rm(charter, { force: true });
+      await fs.writeFile(charter, original);
+      await fs.rm(standIn, { force: true });
+    }
+  });
+
+  test('Apply writes CHARTER.md at once, through the guard: a link swapped in after Apply gets nothing from a later save', async () => {
+    const charter = leoFile(serial, 'CHARTER.md');
+    const original = await fs.readFile(charter);
+    const standIn = path.join(path.dirname(serial), `bashrc-after-stand-in-${process.pid}`);
+    const bashrc = Buffer.from('# stand-in for ~/.bashrc\nexport PATH=$HOME/bin:$PATH\n');
+    await fs.writeFile(standIn, bashrc);
+    // Older than CHARTER.md, as a real ~/.bashrc is: VS Code's "the file is newer" check would not stop a save.
+    const longAgo = new Date(Date.now() - 400 * 86_400_000);
+    await fs.utimes(standIn, longAgo, longAgo);
+    try {
+      const list = await waitFor('the amendment listed', () => {
+        const project = (api.runsTree.render() as Plain[]).find((p) => p.id === serial);
+        return project && find(project, `${serial}::driver:amendments`)?.children;
+      });
+      const applied = vscode.commands.executeCommand('leopold.driver.applyAmendment', { id: list[0].id });
+      const ticked = await harness({ action: 'click', selector: '.bulk-edit-panel .monaco-list-row:has-text("CHARTER.md") .edit-checkbox' });
+      if (!ticked) return; // the desktop runner has no harness to tick the change with
+      assert.strictEqual(ticked.clicked, true, 'the change is ticked in the preview');
+      await vscode.commands.executeCommand('refactorPreview.apply');
+      assert.strictEqual(await applied, true, 'applied');
+      // Written when Apply was pressed — by us, through the guard — not left in an editor for a later save.
+      assert.match(await fs.readFile(charter, 'utf8'), /Never buffer a whole file/, 'CHARTER.md holds the rule once Apply returns');
+      await fs.rm(charter);
+      await fs.symlink(standIn, charter);
+      await vscode.workspace.saveAll(false);
+      assert.deepStrictEqual(await fs.readFile(standIn), bashrc, 'the stand-in is byte-identical');
     } finally {
       await fs.rm(charter, { force: true });
       await fs.writeFile(charter, original);
