@@ -7,15 +7,15 @@
 import * as vscode from 'vscode';
 import * as config from '../foundation/config';
 import type { LeopoldContext } from '../foundation/context';
-import type { SupervisorHub, SupervisorView } from './supervisor';
-import type { Seat } from './seat';
+import type { SupervisorHub, SupervisorView } from '../foundation/supervisorHub';
+import type { Seat } from '../foundation/seat';
 import { inert } from '../foundation/untrusted';
 import type { Recorder } from '../foundation/recorder';
 import { counted, uiLocale } from '../foundation/locale';
 import { NoticeMemory, noticeFor, noticeState, shouldShow, type Notice, type NoticeKind } from '../../core/notify';
 import type { ChildRecord } from '../../core/continuity/children';
 import { apiError, relaunchWindow } from '../../core/fields';
-import type { RunViews } from './runView';
+import type { RunViews } from '../foundation/runView';
 
 const STORAGE_KEY = 'leopold.notifications.shown';
 

@@ -13,7 +13,7 @@ import { refuseUntrusted, registerCommand } from '../foundation/commands';
 import { formatLocal } from '../../core/time';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
-import type { SupervisorHub } from './supervisor';
+import type { SupervisorHub } from '../foundation/supervisorHub';
 import { resumeRun, type RunActionDeps, type ResumeResult } from './runActions';
 import { pickProject } from '../foundation/projectPicker';
 import { inert } from '../foundation/untrusted';

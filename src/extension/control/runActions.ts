@@ -2,7 +2,7 @@
 // Open checkpoint, Show run log, Show events, the timeline and the doctor. One top-level function per command,
 // each taking what it needs (RunActionDeps) and the command's argument; the project comes from pickProject().
 import * as vscode from 'vscode';
-import { refuseUntrusted, registerCommand } from '../foundation/commands';
+import { registerCommand, requireTrust } from '../foundation/commands';
 import * as os from 'node:os';
 import { join } from 'node:path';
 import { promises as fs } from 'node:fs';
@@ -11,11 +11,12 @@ import type { LeopoldContext } from '../foundation/context';
 import type { Log } from '../foundation/log';
 import type { LeopoldProject, ProjectRegistry } from '../foundation/projects';
 import { pickProject } from '../foundation/projectPicker';
-import { binariesFor, type SupervisorHub } from './supervisor';
-import type { RunViews } from './runView';
+import { binariesFor } from '../foundation/agents';
+import type { SupervisorHub } from '../foundation/supervisorHub';
+import type { RunViews } from '../foundation/runView';
 import { detectHarness, harnessEnvFrom, interactiveArgv, relaunchArgv, type Harness } from '../../core/continuity/harness';
 import { resolveAgentBinary, sessionVarsUnset, type LoggedSpawn } from '../../core/continuity/spawn';
-import type { Seat } from './seat';
+import type { Seat } from '../foundation/seat';
 import type { ChildRecord } from '../../core/continuity/children';
 import { formatLocal, parseUtc } from '../../core/time';
 import { objectField } from '../../core/fields';
@@ -31,7 +32,7 @@ import { runStatus } from '../../core/runs';
 import { runControls, type RunControl } from '../../core/continuity/controls';
 import { exists } from '../../core/files';
 import { readStartFacts, startChoice } from '../../core/start';
-import type { SnapshotRecorders } from '../snapshots/recorders';
+import type { SnapshotRecorders } from '../foundation/recorders';
 import { counted, uiLocale } from '../foundation/locale';
 
 export interface ResumeResult {
@@ -72,15 +73,6 @@ export function rememberedMode(deps: Pick<RunActionDeps, 'modes'>): ResumeMode |
 export type ResumeMode = 'terminal' | 'headless';
 
 const whichProject = (deps: RunActionDeps, arg: unknown) => pickProject(deps.registry, arg, vscode.l10n.t('Which Leopold project?'));
-
-/** In Restricted Mode: says why the control is refused, offering VS Code's trust editor; false. */
-export function requireTrust(deps: Pick<RunActionDeps, 'isTrusted'>, what: string): boolean {
-  if (deps.isTrusted()) return true;
-  // The command table's refusal (foundation/commands.ts): for the callers that are not a command (Resume at…'s timer,
-  // the tests, the status bar's actions).
-  refuseUntrusted(what);
-  return false;
-}
 
 /**
  * Leopold: Resume Run. Asks only what is unknown — the harness when neither the transcript nor `owner.harness` names

@@ -8,8 +8,8 @@
 import * as vscode from 'vscode';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import type { LeopoldContext } from '../foundation/context';
-import type { LeopoldProject } from '../foundation/projects';
+import type { LeopoldContext } from './context';
+import type { LeopoldProject } from './projects';
 import { ChildRegistry, readLogTail, type ChildExit, type ChildPath, type ChildRecord } from '../../core/continuity/children';
 import { procInfo, verifyOwnChild, type ProcInfo } from '../../core/continuity/proc';
 import { recordEarlyExit } from '../../core/continuity/runner';

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { runStatusData, type RunStatusData } from '../../core/status';
 import { decisionCount } from '../../core/decisions';
 import { readText } from '../../core/files';
-import { uiLocale } from '../foundation/locale';
-import type { LeopoldProject } from '../foundation/projects';
-import type { LiveRuns } from '../foundation/live';
-import type { SupervisorHub } from './supervisor';
+import { uiLocale } from './locale';
+import type { LeopoldProject } from './projects';
+import type { LiveRuns } from './live';
+import type { SupervisorHub } from './supervisorHub';
 import type { DriverSnapshot } from '../../core/driver/model';
 
 export async function projectRunStatus(project: LeopoldProject, hub: SupervisorHub, live: LiveRuns,
