@@ -18,9 +18,8 @@ import { detectHarness, harnessEnvFrom, interactiveArgv, relaunchArgv, type Harn
 import { resolveAgentBinary, sessionVarsUnset, type LoggedSpawn } from '../../core/continuity/spawn';
 import type { Seat } from '../foundation/seat';
 import type { ChildRecord } from '../../core/continuity/children';
-import { formatLocal, parseUtc } from '../../core/time';
-import { objectField } from '../../core/fields';
-import { ownerPid } from '../../core/owner';
+import { formatLocal } from '../../core/time';
+import { claimMs, ownerPid } from '../../core/fields';
 import { descendants as descendantsOf, procInfo, refusalText, verifyOwnerPid, type ProcInfo } from '../../core/continuity/proc';
 import {
   claimedHarness, decideResume, loadResumeInputs, resumeRefusalText, resumeUnderLock, type ResumeDecision, type ResumeOutcome,
@@ -248,7 +247,7 @@ export async function stopNowTargets(deps: RunActionDeps, project: LeopoldProjec
   const raw = read.kind === 'ok' ? read.raw : undefined;
   const pid = raw ? ownerPid(raw) : undefined;
   if (raw && pid !== undefined && !targets.some((t) => t.info.pid === pid)) {
-    const claimed = parseUtc(objectField(raw.owner).claimed_at) ?? parseUtc(raw.started_at);
+    const claimed = claimMs(raw);
     const check = await verifyOwnerPid(pid, project.root, claimed, Date.now());
     if (check.ok) targets.push({ info: check.info, what: vscode.l10n.t('the run\'s owner ({0}, pid {1})', check.harness ?? '?', pid) });
     else {

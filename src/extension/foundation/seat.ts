@@ -16,6 +16,7 @@ import { recordEarlyExit } from '../../core/continuity/runner';
 import { spawnLogged, type AgentExit, type LoggedSpawn } from '../../core/continuity/spawn';
 import type { SpawnPlan } from '../../core/continuity/decide';
 import { appendLine } from '../../core/atomic';
+import { isActive } from '../../core/fields';
 
 const STORAGE_KEY = 'leopold.seat.children';
 
@@ -137,7 +138,7 @@ export class Seat implements vscode.Disposable {
    * exit after that (a plain Stop run, a finished plan) is never recorded as a failed relaunch.
    */
   sawState(root: string, state: Record<string, unknown> | undefined, atMs = Date.now()): void {
-    if (state?.active !== true || !this.registry.sawActive(root, atMs)) return;
+    if (!state || !isActive(state) || !this.registry.sawActive(root, atMs)) return;
     this.persist();
   }
 
