@@ -78,9 +78,20 @@ function loopLine(d: RunStatusData, locale: Locale): string {
   }
 }
 
+/** Who serves the relaunch loop (`RunStatusData.watcher`), in one line. */
+export function watcherLine(w: NonNullable<RunStatusData['watcher']>, locale: Locale): string {
+  switch (w.kind) {
+    case 'watch': return w.how === 'process' ? msg(locale, 'status.watcher.process', { pid: w.pid ?? '?', host: w.host, port: w.port })
+      : msg(locale, 'status.watcher.port', { host: w.host, port: w.port });
+    case 'extension': return msg(locale, 'status.watcher.extension');
+    case 'none': return w.listed ? msg(locale, 'status.watcher.none') : msg(locale, 'status.watcher.noneProbed', { port: w.port });
+  }
+}
+
 /** Every line, first line first. */
 export function humanLines(d: RunStatusData, locale: Locale = 'en'): string[] {
   const lines = [statusLine(d, locale), loopLine(d, locale)];
+  if (d.watcher) lines.push(watcherLine(d.watcher, locale));
   if (d.driver) lines.push(driverLine(d.driver, locale));
   if (d.tokens) {
     const f = (n: number) => formatCount(n, locale);

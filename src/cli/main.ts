@@ -13,6 +13,7 @@ import { terminalText } from '../core/inert';
 import { parseStatusArgs, type StatusArgs } from './args';
 import { humanLines, statusLine } from './human';
 import { watchStatus } from './watch';
+import { loopServerOf } from '../core/watchProcesses';
 import { runReviewCli } from './review';
 
 declare const __LEOPOLD_VERSION__: string;
@@ -94,7 +95,11 @@ export async function runStatusCli(argv: string[], raw: Io): Promise<number> {
       return 1;
     }
   }
-  const read = () => readRunStatus(args.dir, { nowMs: args.nowMs, env: io.env, locale, budgetMs: STATUS_BUDGET_MS });
+  // The run status, and who serves its relaunch loop: a `leopold watch` or not (the extension's loop is not visible from here).
+  const read = async () => {
+    const d = await readRunStatus(args.dir, { nowMs: args.nowMs, env: io.env, locale, budgetMs: STATUS_BUDGET_MS });
+    return { ...d, watcher: await loopServerOf(d.project) };
+  };
   if (args.watch) {
     return watchStatus(join(args.dir, '.leopold'), async () => render(await read(), args, locale), io, (err) =>
       msg(locale, 'status.cli.unreadable', { dir: args.dir, reason: (err as Error).message }));

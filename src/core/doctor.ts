@@ -14,10 +14,9 @@ import { join } from 'node:path';
 import { checkpointCap, parseCheckpoint, SECTIONS, TITLE, utf8Length, validateCheckpoint, type CheckpointCap } from './checkpoint';
 import { parseGuardrails } from './guardrails';
 import { gatherOwnerSignals, ownerStatus, type OwnerSignals, type OwnerStatus } from './owner';
-import { DEFAULT_WINDOWS, isActive, ownerObject, resolveMaxWindows, stateMaxWindows, stoppedReason, windowProgress, windowsOf,
+import { claimMs, DEFAULT_WINDOWS, isActive, resolveMaxWindows, stateMaxWindows, stoppedReason, windowProgress, windowsOf,
   windowZeroStreak } from './fields';
 import { parseState, STATE_CAP_BYTES, type StateRead } from './state';
-import { parseUtc } from './time';
 import { msg, type MessageKey } from './words';
 import type { Locale, MessageArgs } from './l10n';
 import { parseEventLine } from './journal';
@@ -223,7 +222,7 @@ export function ownerClaimedMs(stateText: string | undefined): number | undefine
   if (!stateText) return undefined;
   const r = parseState(stateText);
   if (r.kind !== 'ok' && r.kind !== 'invalid') return undefined;
-  return parseUtc(ownerObject(r.raw).claimed_at) ?? parseUtc(r.raw.started_at);
+  return claimMs(r.raw);
 }
 
 /** The short message of a checkpoint finding: its first sentence (the doctor prints the parser's message). */
@@ -298,7 +297,7 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
   // 2. Owner, only for an active run.
   if (isActive(raw)) {
     owner = ownerStatus(raw, input.now, input.ownerSignals ?? {});
-    const ownerLine = jsonKeyLine(stateText ?? '', raw.owner !== undefined ? 'owner' : 'session_id');
+    const ownerLine = jsonKeyLine(stateText ?? '', 'owner' in raw ? 'owner' : 'session_id');
     const age = owner.ageS;
     if (owner.driver) {
       add({

@@ -71,3 +71,109 @@ export async function runBounded(file: string, args: readonly string[],
   const stdout = typeof r.stdout === 'string' ? r.stdout : '';
   return { exitCode: r.exitCode, timedOut: r.timedOut, stdout, failure: r.failed && r.exitCode === undefined ? r.shortMessage : undefined };
 }
+
+/** How a run in its own process group ended (`runGroup`). */
+export interface GroupRun {
+  exitCode?: number;
+  signal?: string;
+  /** It was still running at the timeout: its whole group was ended. */
+  timedOut: boolean;
+  /** Its stdout passed `maxStdout` characters: its whole group was ended. */
+  overflow: boolean;
+  /** Its stdout (when kept), at most `maxStdout` characters. */
+  stdout: string;
+  /** The last `stderrTail` characters of its stderr (when kept). */
+  stderr: string;
+  /** It could not start (the spawn's own message: ENOENT, EACCES…), or did not exit even after SIGKILL. */
+  failure?: string;
+}
+
+export interface GroupOptions {
+  cwd: string;
+  /** The whole environment (nothing of this process's is added). */
+  env: NodeJS.ProcessEnv;
+  /** Written to its stdin, which is then closed; without it, no stdin. */
+  input?: string;
+  /** Keep at most this many characters of stdout (0: stdout is thrown away). */
+  maxStdout: number;
+  /** Keep the last this many characters of stderr (0: stderr is thrown away). */
+  stderrTail: number;
+  timeoutMs: number;
+  /** At the timeout: SIGTERM to the group and SIGKILL `killAfterMs` later (else SIGKILL at once). */
+  killAfterMs?: number;
+  /** Resolve at its exit (what it leaves running holding a pipe is not waited for), or once its pipes close too. */
+  until: 'exit' | 'close';
+}
+
+/**
+ * Runs `file args` through execa in its own process group (detached; argv only, no shell) and ends the whole group —
+ * not only the child, as execa's own `timeout` would — at the timeout or when stdout overflows: a wrapper script's
+ * child, or a grandchild that ignores SIGTERM, would otherwise keep running and hold the pipes. Never rejects.
+ */
+export async function runGroup(file: string, args: readonly string[], opts: GroupOptions): Promise<GroupRun> {
+  const { execa } = await execaModule();
+  const child = execa(file, args, {
+    cwd: opts.cwd, env: opts.env, extendEnv: false, shell: false, windowsHide: true, detached: process.platform !== 'win32',
+    cleanup: false, buffer: false, reject: false, stdin: opts.input === undefined ? 'ignore' : 'pipe',
+    stdout: opts.maxStdout > 0 ? 'pipe' : 'ignore', stderr: opts.stderrTail > 0 ? 'pipe' : 'ignore',
+  });
+  return new Promise<GroupRun>((resolve) => {
+    const run: GroupRun = { timedOut: false, overflow: false, stdout: '', stderr: '' };
+    const timers: NodeJS.Timeout[] = [];
+    let settled = false;
+    const done = (end: Partial<GroupRun>) => {
+      if (settled) return;
+      settled = true;
+      timers.forEach(clearTimeout);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      resolve({ ...run, ...end });
+    };
+    const killGroup = (signal: NodeJS.Signals) => {
+      try {
+        if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, signal);
+        else child.kill(signal);
+      } catch { /* already gone */ }
+    };
+    // `reject: false`: a failure to start is a result (execa's `cause` is the spawn's own error), never a rejection.
+    void child.then((r) => {
+      if (child.pid === undefined) done({ failure: r.cause instanceof Error ? r.cause.message : r.shortMessage });
+    });
+    child.on(opts.until, (code: number | null, signal: NodeJS.Signals | null) => {
+      if (child.pid !== undefined) done({ exitCode: code ?? undefined, signal: signal ?? undefined });
+    });
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
+      if (run.overflow) return;
+      run.stdout += chunk;
+      if (run.stdout.length > opts.maxStdout) {
+        run.overflow = true;
+        run.stdout = run.stdout.slice(0, opts.maxStdout);
+        killGroup('SIGKILL');
+      }
+    });
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      run.stderr = (run.stderr + chunk).slice(-opts.stderrTail);
+    });
+    child.stdout?.on('error', () => undefined);
+    child.stderr?.on('error', () => undefined);
+    // A command that exits without reading its stdin closes the pipe under the write: that is not a failure.
+    child.stdin?.on('error', () => undefined);
+    if (opts.input !== undefined) child.stdin?.end(opts.input);
+    timers.push(setTimeout(() => {
+      run.timedOut = true;
+      const last = () => timers.push(setTimeout(() => done({ failure: 'did not exit after SIGKILL' }), 1000));
+      if (opts.killAfterMs === undefined) {
+        killGroup('SIGKILL');
+        last();
+        return;
+      }
+      killGroup('SIGTERM');
+      timers.push(setTimeout(() => {
+        killGroup('SIGKILL');
+        last();
+      }, opts.killAfterMs));
+    }, opts.timeoutMs));
+  });
+}

@@ -74,6 +74,11 @@ export function windowsOf(state: StateObject): number | undefined {
   return v === undefined || v === null ? DEFAULT_WINDOWS : pyInt(v);
 }
 
+/** `windows` as recorded, `int()`-like, with no default: undefined when absent, null or not an integer. */
+export function windowsRecorded(state: StateObject): number | undefined {
+  return state.windows === undefined || state.windows === null ? undefined : windowsOf(state);
+}
+
 /** The current window as listed in the runs tree: `windowsOf`, at least 1 (1 when it is not an integer). */
 export function currentWindow(state: StateObject): number {
   return Math.max(1, windowsOf(state) ?? DEFAULT_WINDOWS);
@@ -170,4 +175,221 @@ export function ownerObject(state: StateObject): Record<string, unknown> {
 /** When the current run was activated: `started_at`, else `owner.claimed_at` (ms), or undefined. */
 export function activationMs(state: StateObject): number | undefined {
   return parseUtc(state.started_at) ?? parseUtc(ownerObject(state).claimed_at);
+}
+
+/** A string field as written, else undefined (a stamp is parsed by the caller's `parseUtc` when it needs the time). */
+const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** `started_at`: when the run was activated, as written. */
+export function startedAt(state: StateObject | undefined): string | undefined {
+  return text(state?.started_at);
+}
+
+/** `last_turn`: when the Stop hook last saw a turn end, as written. */
+export function lastTurn(state: StateObject | undefined): string | undefined {
+  return text(state?.last_turn);
+}
+
+/** `relaunch_at`: when the relaunch record was written, as written. */
+export function relaunchAt(state: StateObject): string | undefined {
+  return text(state.relaunch_at);
+}
+
+/** `api_error_relaunch_at`: when the API-error relaunch last fired, as written. */
+export function apiErrorRelaunchAt(state: StateObject): string | undefined {
+  return text(state.api_error_relaunch_at);
+}
+
+/** `api_error_next_at`: when the next API-error attempt is due, as written. */
+export function apiErrorNextAt(state: StateObject): string | undefined {
+  return text(state.api_error_next_at);
+}
+
+/** `api_error_refused_at`: when the API-error relaunch was refused, as written. */
+export function apiErrorRefusedAt(state: StateObject): string | undefined {
+  return text(state.api_error_refused_at);
+}
+
+/** `api_error.type` (`rate_limit`, `overloaded`…), when a string. */
+export function apiErrorType(state: StateObject): string | undefined {
+  return text(apiError(state).type);
+}
+
+/** `api_error.at`: when the API error happened, as written. */
+export function apiErrorAt(state: StateObject): string | undefined {
+  return text(apiError(state).at);
+}
+
+/** `api_error.hint`: stop-failure.sh's prose, when it says something. */
+export function apiErrorHintText(state: StateObject): string | undefined {
+  const h = apiError(state).hint;
+  return typeof h === 'string' && h.trim() ? h : undefined;
+}
+
+/** `api_error.retryable`, when a boolean. */
+export function apiErrorRetryable(state: StateObject): boolean | undefined {
+  const r = apiError(state).retryable;
+  return typeof r === 'boolean' ? r : undefined;
+}
+
+/** `owner.claimed_at`: when the owner claimed the run, as written. */
+export function ownerClaimedAt(state: StateObject | undefined): string | undefined {
+  return text(objectField(state?.owner).claimed_at);
+}
+
+/** `owner.released_at`: when the owner let the run go, as written. */
+export function ownerReleasedAt(state: StateObject): string | undefined {
+  return text(ownerObject(state).released_at);
+}
+
+/**
+ * When the run was claimed, for the pid checks (a pid that started after it is not the run's): `owner.claimed_at`,
+ * else `started_at` (ms). Its mirror `activationMs` puts `started_at` first: when the run began.
+ */
+export function claimMs(state: StateObject): number | undefined {
+  return parseUtc(ownerClaimedAt(state)) ?? parseUtc(startedAt(state));
+}
+
+/** `owner.harness` (`claude`, `codex`) as written by the leopold-run skill, when a string. */
+export function ownerHarness(state: StateObject | undefined): string | undefined {
+  return text(objectField(state?.owner).harness);
+}
+
+/** `owner.engine` (`driver` for `leopold run`), when a non-empty string. */
+export function ownerEngine(state: StateObject): string | undefined {
+  return nonEmptyString(ownerObject(state).engine);
+}
+
+/** jq's `a // b`: `a` unless it is absent, null or false (an empty string or 0 is a value) — the hooks' reading. */
+export function jqAlt(...values: unknown[]): unknown {
+  for (const v of values) if (v !== undefined && v !== null && v !== false) return v;
+  return undefined;
+}
+
+/** The run's session: `owner.session_id // session_id` (the legacy top-level field), when a non-empty string. */
+export function sessionIdOf(state: StateObject): string | undefined {
+  return nonEmptyString(jqAlt(ownerObject(state).session_id, state.session_id));
+}
+
+/** `owner.session_id` alone (the running window's session; the top-level one is a past run's), when non-empty. */
+export function ownerSessionId(state: StateObject | undefined): string | undefined {
+  return nonEmptyString(objectField(state?.owner).session_id);
+}
+
+/** `owner.pid // orchestrator_pid` (string or number), as a positive integer. */
+export function ownerPid(state: StateObject): number | undefined {
+  const v = jqAlt(ownerObject(state).pid, state.orchestrator_pid);
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/**
+ * The transcript a state names, three readings, each its reader's:
+ * - `ownerTranscript` — the liveness check's (core/owner.ts, the hooks' jq): `owner.transcript_path // transcript_path`;
+ *   an empty owner path is "no transcript", not a fallback;
+ * - `currentTranscriptRef` — the live view's: the owner's path unless blank, else the top-level one unless blank;
+ * - `recordedTranscriptPath` — the watcher's harness step (`continuity_tick`): the top-level `transcript_path` only.
+ */
+export function ownerTranscript(state: StateObject): string | undefined {
+  return nonEmptyString(jqAlt(ownerObject(state).transcript_path, state.transcript_path));
+}
+
+export interface TranscriptRef {
+  path: string;
+  /** Which state.json field named it. */
+  source: 'owner.transcript_path' | 'transcript_path';
+}
+
+/** The running window's transcript as the state names it (undefined when it names none). See `ownerTranscript`. */
+export function currentTranscriptRef(state: StateObject | undefined): TranscriptRef | undefined {
+  const owner = objectField(state?.owner).transcript_path;
+  if (typeof owner === 'string' && owner.trim()) return { path: owner, source: 'owner.transcript_path' };
+  const top = state?.transcript_path;
+  if (typeof top === 'string' && top.trim()) return { path: top, source: 'transcript_path' };
+  return undefined;
+}
+
+/** The top-level `transcript_path` as the watcher's harness step reads it (a non-empty string). See `ownerTranscript`. */
+export function recordedTranscriptPath(state: StateObject): string | undefined {
+  return nonEmptyString(state.transcript_path);
+}
+
+/** `spent_usd` (the driver's spend so far), when a finite number. */
+export function spentUsd(state: StateObject | undefined): number | undefined {
+  return jsonNumber(state?.spent_usd);
+}
+
+/** `budget_usd` (the driver's `--budget-usd`), when a finite number. */
+export function budgetUsd(state: StateObject | undefined): number | undefined {
+  return jsonNumber(state?.budget_usd);
+}
+
+/** `context_mb` (the Stop hook's measure of the window's transcript), when a finite number. */
+export function contextMb(state: StateObject | undefined): number | undefined {
+  return jsonNumber(state?.context_mb);
+}
+
+/** `checkpoint_written` (the window wrote its checkpoint), when a boolean. */
+export function checkpointWritten(state: StateObject): boolean | undefined {
+  return typeof state.checkpoint_written === 'boolean' ? state.checkpoint_written : undefined;
+}
+
+/** `window_plan_vector` (PLAN.md's ticks when the window began), when a non-empty string. */
+export function windowPlanVector(state: StateObject): string | undefined {
+  return nonEmptyString(state.window_plan_vector);
+}
+
+/** `worktree_path` and `worktree_branch` (a driver run's worktree), each when a non-empty string. */
+export function worktreeOf(state: StateObject | undefined): { path?: string; branch?: string } {
+  return { path: nonEmptyString(state?.worktree_path), branch: nonEmptyString(state?.worktree_branch) };
+}
+
+/**
+ * The spawn counters and their ceilings for the dashboard's meters, `int()`-like, each with Leopold's default when
+ * absent: `subagents_spawned`/`max_subagents` (0/8), `forks_spawned`/`max_forks` (0/0), `consecutive_failures` (0),
+ * `max_failures` (undefined: the caller falls back on GUARDRAILS.md, then 3).
+ */
+export function spawnCounters(state: StateObject | undefined): {
+  subagents: number; maxSubagents: number; forks: number; maxForks: number; failures: number; maxFailures?: number;
+} {
+  return {
+    subagents: pyInt(state?.subagents_spawned) ?? 0, maxSubagents: pyInt(state?.max_subagents) ?? 8,
+    forks: pyInt(state?.forks_spawned) ?? 0, maxForks: pyInt(state?.max_forks) ?? 0,
+    failures: pyInt(state?.consecutive_failures) ?? 0, maxFailures: pyInt(state?.max_failures),
+  };
+}
+
+/** `windows` as written, for a message that quotes it (`windows_not_integer`): its JSON text. */
+export function windowsText(state: StateObject): string {
+  return JSON.stringify(state.windows) ?? 'undefined';
+}
+
+// The fields below are Leopold's too, passed through by the schema unchecked (state.ts keeps unknown fields).
+
+/** `awaiting_item` (the plan item a person is asked about: the driver's), `int()`-like. */
+export function awaitingItem(state: StateObject): number | undefined {
+  return pyInt(state.awaiting_item);
+}
+
+/** `awaiting_text` (the question for a person: the driver's), when a non-empty string. */
+export function awaitingText(state: StateObject): string | undefined {
+  return nonEmptyString(state.awaiting_text);
+}
+
+/** `last_edit_at` and `last_verify_at` (the verify hooks' stamps), as written, and how many `verify_receipts`. */
+export function verifyRecord(state: StateObject | undefined): { lastEditAt?: string; lastVerifyAt?: string; receipts: number } {
+  return {
+    lastEditAt: text(state?.last_edit_at), lastVerifyAt: text(state?.last_verify_at),
+    receipts: Array.isArray(state?.verify_receipts) ? state.verify_receipts.length : 0,
+  };
+}
+
+/** `stopped_at` (when the run stopped: the driver's), as written. */
+export function stoppedAt(state: StateObject): string | undefined {
+  return text(state.stopped_at);
+}
+
+/** `amendments_added` (CHARTER amendments a driver run added), when a finite number. */
+export function amendmentsAdded(state: StateObject | undefined): number | undefined {
+  return jsonNumber(state?.amendments_added);
 }

@@ -2,8 +2,10 @@
 // person must act — or is waiting to hear that the work is done — and once per event: each event has a key made of
 // what identifies it on disk (the window and the record's stamp, the error's time, the stop's release time), so the
 // same event seen again — on the next tick, after a reload, from another decision path — is not shown twice.
-import { apiError, apiErrorResult, isActive, objectField, recordIsForCurrentWindow, relaunchResult, stoppedReason,
-  windowsOf } from './fields';
+import {
+  apiErrorAt, apiErrorRefusedAt, awaitingItem, apiErrorResult, isActive, lastTurn, ownerReleasedAt, recordIsForCurrentWindow, relaunchAt,
+  relaunchResult, relaunchWindow, sessionIdOf, spentUsd, startedAt, stoppedReason, windowsOf,
+} from './fields';
 import { parseUtc } from './time';
 import type { StateReading } from './state';
 
@@ -50,17 +52,16 @@ export function noticeFor(state: NoticeState): Notice | undefined {
   const st = state.raw;
   if (isActive(st)) return undefined;
   const reason = stoppedReason(st);
-  const owner = objectField(st.owner);
-  const released = s(owner.released_at) || s(st.last_turn);
-  const stopKey = `${s(owner.session_id ?? st.session_id)}:${s(st.started_at)}:${released}`;
-  const releasedMs = parseUtc(owner.released_at) ?? parseUtc(st.last_turn);
+  const released = s(ownerReleasedAt(st)) || s(lastTurn(st));
+  const stopKey = `${s(sessionIdOf(st))}:${s(startedAt(st))}:${released}`;
+  const releasedMs = parseUtc(ownerReleasedAt(st)) ?? parseUtc(lastTurn(st));
   switch (reason) {
     case 'plan_complete': return { kind: 'planComplete', key: `planComplete:${stopKey}`, atMs: releasedMs };
     case 'awaiting_human':
-      return { kind: 'awaitingHuman', key: `awaitingHuman:${s(st.awaiting_item)}:${stopKey}`, atMs: releasedMs };
+      return { kind: 'awaitingHuman', key: `awaitingHuman:${s(awaitingItem(st))}:${stopKey}`, atMs: releasedMs };
     case 'state_invalid': return { kind: 'stateInvalid', key: `stateInvalid:hook:${stopKey}`, reason: 'state_invalid', atMs: releasedMs };
     // The driver's budget stop (`--budget-usd`): a person decides whether to spend more.
-    case 'budget_exceeded': return { kind: 'budgetExceeded', key: `budgetExceeded:${stopKey}:${s(st.spent_usd)}`, atMs: releasedMs
+    case 'budget_exceeded': return { kind: 'budgetExceeded', key: `budgetExceeded:${stopKey}:${s(spentUsd(st))}`, atMs: releasedMs
       ?? state.mtimeMs };
     case 'max_windows':
     case 'no_progress_across_windows':
@@ -69,8 +70,8 @@ export function noticeFor(state: NoticeState): Notice | undefined {
       const result = relaunchResult(st);
       if (!recordIsForCurrentWindow(st) || !(result.startsWith('refused:') || result.startsWith('failed:'))) return undefined;
       const r = result.slice(result.indexOf(':') + 1);
-      const key = `${s(st.relaunch_window)}:${result}:${s(st.relaunch_at)}`;
-      const atMs = parseUtc(st.relaunch_at);
+      const key = `${s(relaunchWindow(st))}:${result}:${s(relaunchAt(st))}`;
+      const atMs = parseUtc(relaunchAt(st));
       if (result.startsWith('refused:') && GATE_REASONS.has(r)) return { kind: 'gate', key: `gate:${key}`, reason: r, atMs };
       return { kind: 'relaunch', key: `relaunch:${key}`, reason: result, atMs };
     }
@@ -78,8 +79,8 @@ export function noticeFor(state: NoticeState): Notice | undefined {
       const result = apiErrorResult(st);
       if (!result.startsWith('refused:')) return undefined;
       const r = result.slice('refused:'.length);
-      const key = `${s(apiError(st).at)}:${result}:${s(st.api_error_refused_at)}`;
-      const atMs = parseUtc(st.api_error_refused_at) ?? parseUtc(apiError(st).at);
+      const key = `${s(apiErrorAt(st))}:${result}:${s(apiErrorRefusedAt(st))}`;
+      const atMs = parseUtc(apiErrorRefusedAt(st)) ?? parseUtc(apiErrorAt(st));
       return GATE_REASONS.has(r) ? { kind: 'gate', key: `gate:api:${key}`, reason: r, atMs } : { kind: 'apiError', key: `apiError:${key}`,
         reason: r, atMs };
     }

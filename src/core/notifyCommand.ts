@@ -5,7 +5,7 @@
 // killed after `timeoutMs`, its stdout thrown away, the tail of its stderr kept for the log. The VS Code layer decides
 // when (the notifications' events, once each; trusted workspaces only): src/extension/control/notifyCommand.ts.
 import { homedir } from 'node:os';
-import { spawn } from 'node:child_process';
+import { runGroup } from './exec';
 import type { NoticeKind } from './notify';
 import type { RunStatusData } from './status';
 
@@ -56,56 +56,20 @@ export interface NotifyRun {
 
 /**
  * Runs the command once with `event` on its stdin; never throws, never waits past the timeout (plus a second for the
- * kill). It is its own process group: at the timeout the whole group is ended, and what it leaves running after it
- * exits (a child still holding its stderr) is not waited for.
+ * kill, and a second more). It is its own process group (core/exec.ts `runGroup`, execa): at the timeout the whole
+ * group gets SIGTERM, then SIGKILL a second later (a grandchild that ignores SIGTERM goes too), and what it leaves
+ * running after it exits (a child still holding its stderr) is not waited for.
  */
-export function runNotifyCommand(argv: readonly string[], event: NotifyEvent,
+export async function runNotifyCommand(argv: readonly string[], event: NotifyEvent,
   opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<NotifyRun> {
   const t0 = Date.now();
-  const timeoutMs = opts.timeoutMs ?? NOTIFY_TIMEOUT_MS;
-  return new Promise<NotifyRun>((resolve) => {
-    let stderr = '';
-    let timedOut = false;
-    let settled = false;
-    const timers: NodeJS.Timeout[] = [];
-    const done = (r: Omit<NotifyRun, 'ms' | 'timedOut'>) => {
-      if (settled) return;
-      settled = true;
-      timers.forEach(clearTimeout);
-      child.stderr?.destroy();
-      resolve({ ...r, timedOut, ms: Date.now() - t0 });
-    };
-    const child = spawn(argv[0], argv.slice(1), {
-      cwd: opts.cwd ?? homedir(), env: opts.env ?? process.env, stdio: ['pipe', 'ignore', 'pipe'], shell: false,
-      detached: process.platform !== 'win32', windowsHide: true,
-    });
-    const killGroup = (signal: NodeJS.Signals) => {
-      try {
-        if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, signal);
-        else child.kill(signal);
-      } catch { /* already gone */ }
-    };
-    child.on('error', (err) => done({ ok: false, detail: err.message }));
-    child.stderr?.on('data', (b: Buffer) => {
-      stderr = (stderr + b.toString('utf8')).slice(-STDERR_TAIL);
-    });
-    child.stderr?.on('error', () => undefined);
-    // A command that exits without reading its stdin closes the pipe under the write: that is not a failure.
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(`${JSON.stringify(event)}\n`);
-    child.on('exit', (code, signal) => {
-      const ok = code === 0 && !timedOut;
-      done({ ok, exitCode: code ?? undefined, signal: signal ?? undefined, detail: ok ? undefined
-        : stderr.trim().split('\n').slice(-5).join(' | ') || undefined });
-    });
-    timers.push(setTimeout(() => {
-      timedOut = true;
-      killGroup('SIGTERM');
-      timers.push(setTimeout(() => {
-        killGroup('SIGKILL');
-        // Not even SIGKILL was answered by an exit event (a process stuck in the kernel): stop waiting anyway.
-        timers.push(setTimeout(() => done({ ok: false, detail: 'did not exit after SIGKILL' }), 1000));
-      }, 1000));
-    }, timeoutMs));
+  const r = await runGroup(argv[0], argv.slice(1), {
+    cwd: opts.cwd ?? homedir(), env: opts.env ?? process.env, input: `${JSON.stringify(event)}\n`, maxStdout: 0,
+    stderrTail: STDERR_TAIL, timeoutMs: opts.timeoutMs ?? NOTIFY_TIMEOUT_MS, killAfterMs: 1000, until: 'exit',
   });
+  const ms = Date.now() - t0;
+  if (r.failure !== undefined) return { ok: false, timedOut: r.timedOut, detail: r.failure, ms };
+  const ok = r.exitCode === 0 && !r.timedOut;
+  return { ok, exitCode: r.exitCode, signal: r.signal, timedOut: r.timedOut, ms,
+    detail: ok ? undefined : r.stderr.trim().split('\n').slice(-5).join(' | ') || undefined };
 }

@@ -7,7 +7,9 @@
 // `owner.transcript_path: ""` means "no transcript signal", never the top-level `transcript_path`.
 import { promises as fs } from 'node:fs';
 import { parseUtc } from './time';
-import { nonEmptyString, objectField } from './fields';
+import {
+  jqAlt, lastTurn, nonEmptyString, ownerClaimedAt, ownerEngine, ownerHarness, ownerPid, ownerTranscript, sessionIdOf, startedAt,
+} from './fields';
 import { msg } from './words';
 import type { Locale } from './l10n';
 
@@ -37,47 +39,27 @@ export interface OwnerStatus {
   pidGone?: boolean;
 }
 
-const str = nonEmptyString;
-const obj = objectField;
-
-/** jq's `a // b`: `a` unless it is absent, null or false (an empty string or 0 is a value). */
-export function jqAlt(...values: unknown[]): unknown {
-  for (const v of values) if (v !== undefined && v !== null && v !== false) return v;
-  return undefined;
-}
-
-/** `owner.pid // orchestrator_pid` (string or number), as a positive integer. */
-export function ownerPid(state: Record<string, unknown>): number | undefined {
-  const v = jqAlt(obj(state.owner).pid, state.orchestrator_pid);
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
-  return Number.isInteger(n) && n > 0 ? n : undefined;
-}
-
-/** `owner.transcript_path // transcript_path`; an empty owner path is "no transcript", not a fallback. */
-export function ownerTranscript(state: Record<string, unknown>): string | undefined {
-  return str(jqAlt(obj(state.owner).transcript_path, state.transcript_path));
-}
+export { jqAlt, ownerPid, ownerTranscript } from './fields';
 
 /** The run is a driver run (`leopold run`): `owner.engine == "driver"`, or no session id and no engine but a pid. */
 export function ownerIsDriver(state: Record<string, unknown>): boolean {
-  const engine = str(obj(state.owner).engine);
-  return engine === 'driver' || (!str(jqAlt(obj(state.owner).session_id, state.session_id)) && !engine && ownerPid(state) !== undefined);
+  const engine = ownerEngine(state);
+  return engine === 'driver' || (!sessionIdOf(state) && !engine && ownerPid(state) !== undefined);
 }
 
 export function ownerStatus(state: Record<string, unknown>, now: number, signals: OwnerSignals, staleS = OWNER_STALE_S): OwnerStatus {
-  const owner = obj(state.owner);
-  const sessionId = str(jqAlt(owner.session_id, state.session_id));
-  const engine = str(owner.engine);
-  const harness = str(owner.harness);
+  const sessionId = sessionIdOf(state);
+  const engine = ownerEngine(state);
+  const harness = nonEmptyString(ownerHarness(state));
   const pid = ownerPid(state);
   const driver = ownerIsDriver(state);
   const candidates: { at: number; signal: NonNullable<OwnerStatus['signal']> }[] = [];
   if (signals.pidAlive) candidates.push({ at: now, signal: 'pid' });
-  const lastTurn = parseUtc(jqAlt(state.last_turn, state.started_at));
-  if (lastTurn !== undefined) candidates.push({ at: lastTurn, signal: jqAlt(state.last_turn) !== undefined ? 'last_turn' : 'started_at' });
+  const turn = parseUtc(jqAlt(lastTurn(state), startedAt(state)));
+  if (turn !== undefined) candidates.push({ at: turn, signal: lastTurn(state) !== undefined ? 'last_turn' : 'started_at' });
   if (signals.transcriptMtimeMs !== undefined) candidates.push({ at: signals.transcriptMtimeMs, signal: 'transcript' });
   if (candidates.length === 0) {
-    const claimed = parseUtc(jqAlt(owner.claimed_at, state.started_at));
+    const claimed = parseUtc(jqAlt(ownerClaimedAt(state), startedAt(state)));
     if (claimed !== undefined) candidates.push({ at: claimed, signal: 'claimed_at' });
   }
   const newest = candidates.sort((a, b) => b.at - a.at)[0];

@@ -9,8 +9,9 @@ import { itemsClosed } from './plan';
 import { parseUtc } from './time';
 import type { OwnerStatus } from './owner';
 import {
-  DEFAULT_WINDOWS, activationMs, apiError, apiErrorAttempts, apiErrorResult, currentWindow, hookContextMb, jsonNumber, relaunchResult,
-  nonEmptyString, relaunchWindow, windowProgress, windowsOf,
+  DEFAULT_WINDOWS, activationMs, apiErrorAttempts, apiErrorResult, apiErrorRetryable, apiErrorType, checkpointWritten, contextMb,
+  currentWindow, hookContextMb, isActive, jsonNumber, relaunchResult, nonEmptyString, relaunchWindow, stoppedReason, windowPlanVector,
+  windowProgress, windowsOf, windowsRecorded,
 } from './fields';
 import { msg, msgN } from './words';
 import { decimal, type Locale } from './l10n';
@@ -130,8 +131,8 @@ const windowNo = (v: unknown): number | undefined => (typeof v === 'number' && N
 
 export function runStatus(state: Record<string, unknown> | undefined, locale: Locale = 'en'): RunStatus {
   if (!state) return { kind: 'none', label: msg(locale, 'run.status.none') };
-  if (state.active === true) return { kind: 'active', label: msg(locale, 'run.status.active') };
-  const reason = str(state.stopped_reason);
+  if (isActive(state)) return { kind: 'active', label: msg(locale, 'run.status.active') };
+  const reason = stoppedReason(state);
   // A roll unless the Stop hook read max_context_mb as 0 (then context_budget was a plain stop).
   if (reason === 'context_budget' && hookContextMb(state) !== 0) {
     const w = windowsOf(state) ?? DEFAULT_WINDOWS;
@@ -230,13 +231,13 @@ export function windowFacts(w: RunWindow, locale: Locale = 'en'): string[] {
 }
 
 function apiErrorWords(state: Record<string, unknown>, locale: Locale): string {
-  const err = apiError(state);
-  const parts = [str(err.type) ? msg(locale, 'run.api.stoppedType', { type: str(err.type) }) : msg(locale, 'run.api.stopped')];
+  const type = str(apiErrorType(state));
+  const parts = [type ? msg(locale, 'run.api.stoppedType', { type }) : msg(locale, 'run.api.stopped')];
   const result = apiErrorResult(state);
   const attempts = apiErrorAttempts(state);
   if (result.startsWith('fired')) parts.push(msg(locale, 'run.api.retryFired', { attempt: attempts ?? 1 }));
   else if (result.startsWith('refused')) parts.push(msg(locale, 'run.api.retryRefused', { reason: result.slice('refused:'.length) }));
-  else if (err.retryable === false) parts.push(msg(locale, 'run.api.notRetryable'));
+  else if (apiErrorRetryable(state) === false) parts.push(msg(locale, 'run.api.notRetryable'));
   return parts.join(' · ');
 }
 
@@ -285,7 +286,8 @@ function activationStartIndex(state: Record<string, unknown>, sorted: readonly J
     // No activation stamp: the last run-ending stop, unless it is this (inactive) run's own.
     const stops: number[] = [];
     sorted.forEach((e, i) => endsRun(e) && stops.push(i));
-    const own = state.active !== true && !RESUMABLE_STOPS.has(str(state.stopped_reason) ?? '') && str(state.stopped_reason) !== undefined;
+    const reason = stoppedReason(state);
+    const own = !isActive(state) && !RESUMABLE_STOPS.has(reason ?? '') && reason !== undefined;
     const boundary = own ? stops[stops.length - 2] : stops[stops.length - 1];
     return boundary === undefined ? 0 : boundary + 1;
   }
@@ -300,7 +302,7 @@ function activationStartIndex(state: Record<string, unknown>, sorted: readonly J
   }
   // A stop stamped in the activation's own second still precedes it (seconds precision).
   for (let i = firstAfter; i < sorted.length && (sorted[i].tsMs ?? 0) === activation; i++) if (endsRun(sorted[i])) start = i + 1;
-  const carried = state.windows === undefined || state.windows === null ? undefined : windowsOf(state);
+  const carried = windowsRecorded(state);
   if (carried === undefined || carried < 1) return Math.max(start, firstAfter);
   // Rolls before the activation must count down to window 1.
   const status = runStatus(state);
@@ -429,17 +431,15 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
       w.detail = m('run.window.rolled', { how });
       if (next?.event === 'window_relaunch_refused' || next?.event === 'window_relaunch_failed' ||
         (!next && n + 1 === total && status.kind === 'rolled' && /^(refused|failed)/.test(record ?? ''))) w.troubled = true;
-      if (w.checkpointWritten === undefined && n === total - 1 && typeof state.checkpoint_written === 'boolean') {
-        w.checkpointWritten = state.checkpoint_written;
-      }
+      if (w.checkpointWritten === undefined && n === total - 1) w.checkpointWritten = checkpointWritten(state);
     } else {
       // The last window.
       if (status.kind === 'active') {
         w.end = 'running';
         w.detail = m('run.window.running');
-        const cmb = num(state.context_mb);
+        const cmb = contextMb(state);
         if (cmb !== undefined) w.contextMb = cmb;
-        if (planVector !== undefined) w.itemsClosed = itemsClosed(str(state.window_plan_vector), planVector);
+        if (planVector !== undefined) w.itemsClosed = itemsClosed(windowPlanVector(state), planVector);
       } else if (status.kind === 'rolled' && total > 1) {
         w.end = 'pending';
         const raw = relaunchWindow(state) === n ? str(relaunchResult(state)) : undefined;
@@ -462,7 +462,7 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
           w.detail = status.label;
         }
         // No roll closed this window: what it closed is the plan now against the snapshot taken when it began.
-        if (w.itemsClosed === undefined && planVector !== undefined) w.itemsClosed = itemsClosed(str(state.window_plan_vector), planVector);
+        if (w.itemsClosed === undefined && planVector !== undefined) w.itemsClosed = itemsClosed(windowPlanVector(state), planVector);
       }
     }
     windows.push(w);

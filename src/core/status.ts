@@ -19,6 +19,7 @@ import type { Locale } from './l10n';
 import { DriverRunModel, type DriverSnapshot } from './driver/model';
 import { driverStatusData, type DriverStatusData } from './driver/status';
 import type { StatusWhy } from './statusWhy';
+import type { LoopServer } from './watchProcesses';
 import { loopOf, partialOf, runView, viewStoppedReason, type LoopView, type RunView, type RunViewInput } from './view';
 
 export const RUN_STATUS_SCHEMA = 1;
@@ -70,6 +71,11 @@ export interface RunStatusData {
   why: StatusWhy;
   /** The status line a person reads (the status bar's words). */
   text: string;
+  /**
+   * Who serves the relaunch loop (core/watchProcesses.ts `LoopServer`): `leopold-status` looks for a `leopold watch`
+   * (`watch` or `none`); inside VS Code the extension says whether its own loop does (`extension`). Absent when not asked.
+   */
+  watcher?: LoopServer;
 }
 
 /** What the run status is computed from: the run view's input (core/view.ts). */

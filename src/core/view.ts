@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import type { ContinuitySnapshot, Decision } from './continuity/decide';
 import type { Harness, HarnessEnv } from './continuity/harness';
 import { pill, type LoopMode, type Pill } from './continuity/pill';
-import { currentStoppedReason, currentWindow, objectField, type StateObject } from './fields';
+import { currentStoppedReason, currentWindow, ownerHarness as ownerHarnessOf, type StateObject } from './fields';
 import {
   apiErrorHint, awaitingHuman, contextGauge, dashboardMeters, withLiveSize, type AwaitingHuman, type ContextGauge, type Meter,
 } from './live/meters';
@@ -138,7 +138,7 @@ export function runView(input: RunViewInput): RunView {
   // (the newest: the supervisor's snapshot may be a tick behind the tree's update).
   const cont = input.continuity ?? snap.continuity;
   const st: StateObject | undefined = snap.continuity.state.kind === 'ok' ? snap.continuity.state.raw : undefined;
-  const ownerHarness = objectField(st?.owner).harness;
+  const ownerHarness = ownerHarnessOf(st);
   const harness = input.harness ?? live?.transcript?.harness
     ?? (ownerHarness === 'claude' || ownerHarness === 'codex' ? ownerHarness : null);
   const gauge = live?.gauge ?? contextGauge(st, undefined);

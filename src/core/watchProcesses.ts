@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as http from 'node:http';
 import { join } from 'node:path';
 import { describeWatch, WATCH_SCRIPT, watchesServing, watchFromProcess, type WatchProcess } from './watch';
+import type { LoopMode } from './continuity/pill';
 
 /**
  * Every `leopold-watch.py` process of this user (`uid`: the owner of /proc/<pid>; null: any user), or undefined when processes cannot
@@ -112,4 +113,50 @@ export async function owningWatch(root: string): Promise<OwningWatch | undefined
 export function owningWatchText(w: OwningWatch): string {
   return w.how === 'process' ? `leopold watch (${describeWatch(w.watch)}), which serves this project`
     : `a leopold watch answering on ${w.watch.host}:${w.watch.port} (processes cannot be listed here, so it may serve another project)`;
+}
+
+/**
+ * Who serves a project's relaunch loop: a `leopold watch` (found as a process of this user, or, where processes
+ * cannot be listed, answering on its port — it may then serve another project), this editor's Leopold extension
+ * (its loop runs in `continuity: auto`; only the extension itself can say so), or none found.
+ */
+export type LoopServer =
+  | { kind: 'watch'; how: 'process' | 'port'; pid: number | null; host: string; port: number }
+  | { kind: 'extension' }
+  | { kind: 'none'; listed: boolean; port: number };
+
+export interface LoopServerOptions {
+  procRoot?: string;
+  platform?: NodeJS.Platform;
+  uid?: number | null;
+  /** The port to probe where processes cannot be listed (default `watchPort()`). */
+  port?: number;
+}
+
+/**
+ * `leopold-status`'s question, from outside any editor: does a running `leopold watch` serve `root`? The processes of
+ * this user where they can be listed (Linux, WSL), else the watch's port. Read-only; no cache (one answer per call).
+ */
+export async function loopServerOf(root: string, opts: LoopServerOptions = {}): Promise<LoopServer> {
+  const port = opts.port ?? watchPort();
+  const list = await listWatchProcesses(opts.procRoot, opts.platform, opts.uid);
+  if (list) {
+    const serving = await watchesFor(root, list);
+    return serving.length ? { kind: 'watch', how: 'process', pid: serving[0].pid, host: serving[0].host, port: serving[0].port }
+      : { kind: 'none', listed: true, port };
+  }
+  return (await probeLeopoldWatch(port)) ? { kind: 'watch', how: 'port', pid: null, host: '127.0.0.1', port }
+    : { kind: 'none', listed: false, port };
+}
+
+/**
+ * Who serves the loop, as the extension's own loop knows it (its mode, core/continuity/pill.ts): itself under `auto`,
+ * the watch it defers to under `deferred`; undefined under `off` or in Restricted Mode (a watch may still run: not
+ * looked for here).
+ */
+export function loopServerOfMode(mode: LoopMode, watch: OwningWatch | undefined): LoopServer | undefined {
+  if (mode === 'auto') return { kind: 'extension' };
+  if (mode !== 'deferred' || !watch) return undefined;
+  const pid = watch.how === 'process' ? watch.watch.pid : null;
+  return { kind: 'watch', how: watch.how, pid, host: watch.watch.host, port: watch.watch.port };
 }

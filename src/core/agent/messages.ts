@@ -20,6 +20,14 @@ export const STATUS_EN = {
   'status.meters': 'meters: {meters} · decisions {decisions} · DECISIONS.md {entries}',
   'status.needsYou': 'needs you: {text}',
   'status.partial': 'still counting: {what}',
+  'status.watcher.process': 'relaunch loop: leopold watch (pid {pid}, {host}:{port}) serves this project',
+  'status.watcher.port': 'relaunch loop: a leopold watch answers on {host}:{port} (processes cannot be listed here: it may serve another ' +
+    'project)',
+  'status.watcher.extension': 'relaunch loop: the Leopold extension in VS Code (continuity: auto)',
+  'status.watcher.none': 'relaunch loop: no leopold watch serves this project (only the Leopold extension, in VS Code with the ' +
+    'project open)',
+  'status.watcher.noneProbed': 'relaunch loop: no leopold watch answers on 127.0.0.1:{port} (only the Leopold extension, in VS Code ' +
+    'with the project open)',
   'status.why': 'why: {why}',
   'status.why.figure.context': 'gauge',
   'status.why.figure.tokens': 'tokens',
@@ -80,6 +88,14 @@ export const STATUS_PT_BR: Record<keyof typeof STATUS_EN, string> = {
   'status.meters': 'medidores: {meters} · decisões {decisions} · DECISIONS.md {entries}',
   'status.needsYou': 'precisa de você: {text}',
   'status.partial': 'ainda contando: {what}',
+  'status.watcher.process': 'loop de relançamento: leopold watch (pid {pid}, {host}:{port}) atende este projeto',
+  'status.watcher.port': 'loop de relançamento: um leopold watch responde em {host}:{port} (aqui não dá para listar processos: pode ' +
+    'atender outro projeto)',
+  'status.watcher.extension': 'loop de relançamento: a extensão Leopold no VS Code (continuity: auto)',
+  'status.watcher.none': 'loop de relançamento: nenhum leopold watch atende este projeto (só a extensão Leopold, no VS Code com o ' +
+    'projeto aberto)',
+  'status.watcher.noneProbed': 'loop de relançamento: nenhum leopold watch responde em 127.0.0.1:{port} (só a extensão Leopold, no VS ' +
+    'Code com o projeto aberto)',
   'status.why': 'por quê: {why}',
   'status.why.figure.context': 'medidor',
   'status.why.figure.tokens': 'tokens',

@@ -10,7 +10,7 @@
 // written once, and the loop's 120 s check then reads `failed:` as handled.
 import { promises as fs } from 'node:fs';
 import { formatUtc, parseUtc } from '../time';
-import { isActive, objectField, relaunchResult, relaunchWindow, apiErrorResult, stoppedReason } from '../fields';
+import { isActive, ownerClaimedAt, relaunchResult, relaunchWindow, apiErrorResult, startedAt, stoppedReason } from '../fields';
 import type { Harness } from './harness';
 import type { EventPlan } from './decide';
 import { clip } from '../inert';
@@ -201,7 +201,7 @@ export function recordIsOurs(child: ChildRecord, state: Record<string, unknown>)
  */
 export function activatedSince(child: ChildRecord, state: Record<string, unknown>): boolean {
   const since = Math.floor(child.startedAt / 1000) * 1000;
-  return [state.started_at, objectField(state.owner).claimed_at].some((v) => {
+  return [startedAt(state), ownerClaimedAt(state)].some((v) => {
     const at = parseUtc(v);
     return at !== undefined && at >= since;
   });

@@ -14,8 +14,8 @@
 // claimed the run) and the journal do, where the watcher refuses `unknown_harness` (continuity/harness.ts).
 import { formatUtc, parseUtc } from '../time';
 import {
-  apiError, apiErrorAttempts, apiErrorResult, isActive, relaunchResult, relaunchWindow, resolveMaxWindows, stoppedReason, windowsOf,
-  windowZeroStreak,
+  apiErrorAt, apiErrorAttempts, apiErrorNextAt, apiErrorRelaunchAt, apiErrorResult, apiErrorRetryable, apiErrorType, isActive, lastTurn,
+  relaunchAt, relaunchResult, relaunchWindow, resolveMaxWindows, stoppedReason, windowsOf, windowsText, windowZeroStreak,
 } from '../fields';
 import {
   API_ERROR_MAX_ATTEMPTS, CONTINUITY_FRESH_SECS, CONTINUITY_REACTIVATE_SECS, CONTINUITY_SKEW_SECS, RESUMABLE_REASONS, apiErrorDelay,
@@ -174,7 +174,7 @@ function rollTick(snap: ContinuitySnapshot, state: Record<string, unknown>, nowM
   const window = windowsOf(state);
   if (window === undefined) {
     return simple('error', { verdict: 'error', reason: 'windows_not_integer', detail: `windows is not an integer ` +
-      `(${JSON.stringify(state.windows)})`, path: 'roll' });
+      `(${windowsText(state)})`, path: 'roll' });
   }
   const record = (result: string) => ({ relaunch_window: window, relaunch_result: result, relaunch_at: now });
   // Upstream's key sets, exactly: only stale_roll and spawn_failed carry a `detail` in the journal; the others keep
@@ -190,7 +190,7 @@ function rollTick(snap: ContinuitySnapshot, state: Record<string, unknown>, nowM
   const result = relaunchResult(state);
   if (relaunchWindow(state) === window && result !== '') {
     if (result.startsWith('fired:')) {
-      const at = parseUtc(state.relaunch_at);
+      const at = parseUtc(relaunchAt(state));
       if (at === undefined || nowMs - at > CONTINUITY_REACTIVATE_SECS * 1000) {
         const harness = result.slice('fired:'.length);
         const detail = `child never reactivated the run within ${CONTINUITY_REACTIVATE_SECS}s`;
@@ -204,11 +204,11 @@ function rollTick(snap: ContinuitySnapshot, state: Record<string, unknown>, nowM
     return simple('already_handled', { path: 'roll' });
   }
   // 8. Freshness, measured from the roll: never from a file's mtime, never from a time in the future.
-  const lastTurn = parseUtc(state.last_turn);
-  const future = inTheFuture([['the window_roll event', snap.rollEventMs], ['last_turn', lastTurn]], nowMs);
+  const turnMs = parseUtc(lastTurn(state));
+  const future = inTheFuture([['the window_roll event', snap.rollEventMs], ['last_turn', turnMs]], nowMs);
   if (future) return refuse('stale_roll', `roll time is ${spanWords((future[1] - nowMs) / 1000)} in the future (${future[0]}); a roll ` +
     `cannot be dated after now`);
-  const rolledAt = snap.rollEventMs ?? lastTurn;
+  const rolledAt = snap.rollEventMs ?? turnMs;
   if (rolledAt === undefined) return refuse('stale_roll', 'no roll time recorded (no window_roll event for this window, no last_turn); a ' +
     'file\'s mtime is not one');
   const age = Math.floor((nowMs - rolledAt) / 1000);
@@ -244,8 +244,7 @@ function apiErrorTick(snap: ContinuitySnapshot, state: Record<string, unknown>, 
   const now = formatUtc(nowMs);
   // 1. A refusal is final for the stop.
   if (apiErrorResult(state).startsWith('refused:')) return simple('already_handled', { path: 'api_error' });
-  const err = apiError(state);
-  const errorType = truthyStr(err.type) || 'unknown';
+  const errorType = truthyStr(apiErrorType(state)) || 'unknown';
   const attempts = apiErrorAttempts(state) ?? 0;
   const attempt = attempts + 1;
   const extra: Record<string, unknown> = {};
@@ -256,19 +255,21 @@ function apiErrorTick(snap: ContinuitySnapshot, state: Record<string, unknown>, 
       && LADDER_DETAIL_REASONS.has(r) ? { detail } : {}) } },
   });
   // 2. Class.
-  if (err.retryable !== true) return refuse('not_retryable', `the API error class \`${errorType}\` is not retryable — a human decides`);
+  if (apiErrorRetryable(state) !== true) {
+    return refuse('not_retryable', `the API error class \`${errorType}\` is not retryable — a human decides`);
+  }
   // 3. Ceiling.
   if (attempts >= API_ERROR_MAX_ATTEMPTS) return refuse('attempts', `${attempts} of ${API_ERROR_MAX_ATTEMPTS} relaunch attempts spent ` +
     `for \`${errorType}\``);
   // 4. Due time: recorded once, then re-read, never recomputed forward; held 120 s after the last fire.
   const delay = apiErrorDelay(attempt);
-  const lastFire = parseUtc(state.api_error_relaunch_at);
-  const errorAt = parseUtc(err.at);
-  const lastTurn = parseUtc(state.last_turn);
-  let dueMs = parseUtc(state.api_error_next_at);
+  const lastFire = parseUtc(apiErrorRelaunchAt(state));
+  const errorAt = parseUtc(apiErrorAt(state));
+  const turnMs = parseUtc(lastTurn(state));
+  let dueMs = parseUtc(apiErrorNextAt(state));
   // The reference times: never a file's mtime, never a time in the future (a due time at most one rung ahead).
   const future = inTheFuture([
-    ['api_error.at', errorAt], ['last_turn', lastTurn], ['api_error_relaunch_at', attempts > 0 ? lastFire : undefined],
+    ['api_error.at', errorAt], ['last_turn', turnMs], ['api_error_relaunch_at', attempts > 0 ? lastFire : undefined],
   ], nowMs);
   if (future) return refuse('stale_error', `error time is ${spanWords((future[1] - nowMs) / 1000)} in the future (${future[0]}); an ` +
     `error cannot be dated after now`);
@@ -278,7 +279,7 @@ function apiErrorTick(snap: ContinuitySnapshot, state: Record<string, unknown>, 
       `ladder's longest rung of ${longestRung}s`);
   }
   if (dueMs === undefined) {
-    const ref = (attempts > 0 ? lastFire : undefined) ?? errorAt ?? lastTurn;
+    const ref = (attempts > 0 ? lastFire : undefined) ?? errorAt ?? turnMs;
     if (ref === undefined) return refuse('stale_error', 'no error time recorded (no api_error.at, no last_turn); a file\'s mtime is ' +
       'not one');
     const stamp = formatUtc(ref + delay * 1000);
@@ -302,7 +303,7 @@ function apiErrorTick(snap: ContinuitySnapshot, state: Record<string, unknown>, 
   const maxWindows = maxWindowsOf(snap, state);
   if (window === undefined) {
     return simple('error', { verdict: 'error', reason: 'windows_not_integer', detail: `windows is not an integer ` +
-      `(${JSON.stringify(state.windows)})`, path: 'api_error' });
+      `(${windowsText(state)})`, path: 'api_error' });
   }
   if (window > maxWindows) return refuse('max_windows', `window ${window} is past max_windows ${maxWindows}`);
   // 7. Harness.

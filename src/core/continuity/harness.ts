@@ -12,6 +12,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { join, resolve, sep } from 'node:path';
 import { isJsonObject as isObject, jsonObject } from '../json';
 import { transcriptPlace } from '../transcriptPlace';
+import { ownerHarness, recordedTranscriptPath } from '../fields';
 import { openRegular, readAt } from '../files';
 
 export type Harness = 'claude' | 'codex';
@@ -371,7 +372,7 @@ export interface HarnessEvent {
  */
 export function recordedHarness(state: Record<string, unknown> | undefined,
   events: readonly HarnessEvent[] = []): { harness: Harness; source: 'owner' | 'journal' } | undefined {
-  const owner = asHarness(isObject(state?.owner) ? state.owner.harness : undefined);
+  const owner = asHarness(ownerHarness(state));
   if (owner) return { harness: owner, source: 'owner' };
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i];
@@ -421,7 +422,7 @@ export interface HarnessDetection extends HarnessAnswer {
  */
 export async function detectHarness(projectRoot: string, state: Record<string, unknown>, env: HarnessEnv,
   events?: readonly HarnessEvent[]): Promise<HarnessDetection> {
-  const named = typeof state.transcript_path === 'string' && state.transcript_path !== '' ? state.transcript_path : undefined;
+  const named = recordedTranscriptPath(state);
   // The state is untrusted: a path it names is read only where transcripts are kept (core/transcriptPlace.ts).
   const place = named === undefined ? undefined : await transcriptPlace(named, projectRoot, env);
   const recorded = place && (place.ok || place.reason === 'missing') ? named : undefined;

@@ -24,7 +24,8 @@ import { editJsonFields, writeFileAtomic, withStateLock, LockLostError, SymlinkR
 import { parseGuardrails } from '../guardrails';
 import { formatUtc, parseUtc } from '../time';
 import {
-  apiErrorAttempts, apiErrorResult, isActive, objectField, recordIsForCurrentWindow, relaunchResult, resolveMaxWindows, stoppedReason,
+  apiErrorAttempts, apiErrorRelaunchAt, apiErrorResult, isActive, ownerHarness, recordIsForCurrentWindow, relaunchAt, relaunchResult,
+  resolveMaxWindows, stoppedReason,
   windowsOf,
 } from '../fields';
 import { formatAge, gatherOwnerSignals, ownerStatus, type OwnerStatus } from '../owner';
@@ -124,12 +125,12 @@ export function decideResume(inp: ResumeInputs, ask: ResumeAsk): ResumeDecision 
   if (inp.state.kind === 'ok' && !isActive(st)) {
     const relaunch = relaunchResult(st);
     if (relaunch.startsWith('fired:') && recordIsForCurrentWindow(st)) {
-      const left = graceLeft(parseUtc(st.relaunch_at), nowMs);
+      const left = graceLeft(parseUtc(relaunchAt(st)), nowMs);
       if (left !== undefined) return refuse('relaunch_in_grace', { secs: left, fired: relaunch, path: 'roll' });
     }
     const api = apiErrorResult(st);
     if (api.startsWith('fired:')) {
-      const left = graceLeft(parseUtc(st.api_error_relaunch_at), nowMs);
+      const left = graceLeft(parseUtc(apiErrorRelaunchAt(st)), nowMs);
       if (left !== undefined) return refuse('relaunch_in_grace', { secs: left, fired: api, path: 'api_error' });
     }
   }
@@ -353,7 +354,7 @@ export async function resumeMarkOf(claimsDir: string, leoDir: string): Promise<R
 
 /** `owner.harness` when it names one: what the run says about itself when no transcript does (Resume asks only what is unknown). */
 export function claimedHarness(state: Record<string, unknown> | undefined): Harness | undefined {
-  const h = state ? objectField(state.owner).harness : undefined;
+  const h = ownerHarness(state);
   return h === 'claude' || h === 'codex' ? h : undefined;
 }
 

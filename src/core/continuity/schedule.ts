@@ -3,7 +3,7 @@
 // harness states the reset time. Leopold's watcher never wakes a run on a timer, and the ladder stays as it is: this
 // is the person's Resume, run later through the same path with every gate checked again at that moment. Nothing is
 // written into `.leopold/` for it; the VS Code layer keeps the schedule in the extension's workspace storage.
-import { isActive, objectField, stoppedReason, windowsOf } from '../fields';
+import { apiErrorAt, isActive, ownerClaimedAt, sessionIdOf, startedAt, stoppedReason, windowsOf } from '../fields';
 import { isJsonObject as isObj } from '../json';
 import { maxOf } from '../arrays';
 
@@ -38,10 +38,9 @@ export function parseSchedule(v: unknown): ResumeSchedule | undefined {
  * ladder bookkeeping does not (an attempt that never reactivated leaves the same stop waiting).
  */
 export function runFingerprint(state: Record<string, unknown>): string {
-  const owner = objectField(state.owner);
   return JSON.stringify([
-    isActive(state), stoppedReason(state) ?? null, owner.session_id ?? state.session_id ?? null, owner.claimed_at ?? null,
-    state.started_at ?? null, windowsOf(state) ?? null, objectField(state.api_error).at ?? null,
+    isActive(state), stoppedReason(state) ?? null, sessionIdOf(state) ?? null, ownerClaimedAt(state) ?? null,
+    startedAt(state) ?? null, windowsOf(state) ?? null, apiErrorAt(state) ?? null,
   ]);
 }
 

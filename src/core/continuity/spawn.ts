@@ -10,12 +10,11 @@
 import * as os from 'node:os';
 import { promises as fs, constants as fsConstants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { spawn } from 'node:child_process';
 import type { SpawnPlan } from './decide';
 import type { SpawnedChild } from './runner';
 import { procInfo } from './proc';
 import { openForAppend } from '../atomic';
-import { startDetached } from '../exec';
+import { runGroup, startDetached } from '../exec';
 
 /**
  * The session variables removed from an agent's environment, exactly these (user configuration such as
@@ -156,48 +155,15 @@ const VERSION_MAX_BUFFER = 64 * 1024;
  * shell, no stdin, in the temp directory, without the harnesses' session variables, killed after `timeoutMs`.
  */
 export async function agentVersion(path: string, timeoutMs = VERSION_TIMEOUT_MS): Promise<{ version?: string; error?: string }> {
-  let timedOut = false;
-  try {
-    // In its own process group, so that a timeout kills whatever it started too (a wrapper script's child would
-    // otherwise keep stdout open, and the answer would never come).
-    const child = spawn(path, ['--version'], {
-      cwd: os.tmpdir(), stdio: ['ignore', 'pipe', 'ignore'], shell: false, detached: true, windowsHide: true,
-      env: agentEnvironment(process.env),
-    });
-    const kill = (): void => {
-      try {
-        if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL');
-        else child.kill('SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      kill();
-    }, timeoutMs);
-    let out = '';
-    let overflow = false;
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      if (overflow) return;
-      out += chunk;
-      if (out.length > VERSION_MAX_BUFFER) {
-        overflow = true;
-        kill();
-      }
-    });
-    const r = await new Promise<{ code: number | null; error?: Error }>((resolve) => {
-      child.once('error', (error) => resolve({ code: null, error }));
-      child.once('close', (code) => resolve({ code }));
-    }).finally(() => clearTimeout(timer));
-    if (timedOut) return { error: `no answer within ${timeoutMs / 1000} s` };
-    if (overflow) return { error: 'it printed more than 64 KiB' };
-    if (r.error) return { error: r.error.message.split('\n')[0] || 'it did not start' };
-    if (r.code !== 0) return { error: `exit code ${r.code}` };
-    const line = out.split('\n').map((l) => l.trim()).find(Boolean) ?? '';
-    return { version: line.slice(0, VERSION_MAX_CHARS) };
-  } catch (err) {
-    return { error: timedOut ? `no answer within ${timeoutMs / 1000} s` : (err as Error).message.split('\n')[0] };
-  }
+  // In its own process group (core/exec.ts `runGroup`, execa), so that a timeout kills whatever it started too (a
+  // wrapper script's child would otherwise keep stdout open, and the answer would never come).
+  const r = await runGroup(path, ['--version'], {
+    cwd: os.tmpdir(), env: agentEnvironment(process.env), maxStdout: VERSION_MAX_BUFFER, stderrTail: 0, timeoutMs, until: 'close',
+  });
+  if (r.timedOut) return { error: `no answer within ${timeoutMs / 1000} s` };
+  if (r.overflow) return { error: 'it printed more than 64 KiB' };
+  if (r.failure !== undefined) return { error: r.failure.split('\n')[0] || 'it did not start' };
+  if (r.exitCode !== 0) return { error: `exit code ${r.exitCode ?? r.signal}` };
+  const line = r.stdout.split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+  return { version: line.slice(0, VERSION_MAX_CHARS) };
 }

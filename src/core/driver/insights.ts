@@ -9,6 +9,7 @@ import { formatSize, openRegular, readText } from '../files';
 import { LineSplitter } from '../lines';
 import { parseJsonObject } from '../json';
 import { readState } from '../state';
+import { spentUsd, stoppedReason } from '../fields';
 import type { JournalEvent } from '../journal';
 import type { RunWindow } from '../runs';
 import type { WindowTokens } from '../live/run';
@@ -136,8 +137,10 @@ export class InsightsCounter {
   finish(state: Record<string, unknown> | undefined, decisionsText: string | undefined): InsightsReport {
     const r = this.report;
     const st = state ?? {};
-    if (typeof st.stopped_reason === 'string') r.stoppedReason = st.stopped_reason;
-    if (typeof st.spent_usd === 'number' && st.spent_usd > r.costUsd) r.costUsd = st.spent_usd;
+    const reason = stoppedReason(st);
+    if (reason !== undefined) r.stoppedReason = reason;
+    const spent = spentUsd(st);
+    if (spent !== undefined && spent > r.costUsd) r.costUsd = spent;
     // The driver counts heading lines in the raw text (HTML comments included), not parsed blocks.
     r.decisions = decisionsText === undefined ? 0 : (decisionsText.match(/^## D\d+/gm) ?? []).length;
     r.escalations = this.escalations;

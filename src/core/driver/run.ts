@@ -4,7 +4,10 @@
 // the Canvas `command` acknowledgements. `DriverFold` reads the journal's events one by one (bounded whatever the run's
 // length); `driverRunView` joins what it folded with state.json and PLAN.md into what a view shows. Pure.
 import type { JournalEvent } from '../journal';
-import { currentStoppedReason, jsonNumber, nonEmptyString, stoppedReason, type StateObject } from '../fields';
+import {
+  amendmentsAdded, budgetUsd as budgetOf, currentStoppedReason, isActive, jsonNumber, nonEmptyString, spentUsd as spentOf, stoppedReason,
+  worktreeOf, type StateObject,
+} from '../fields';
 import { ownerIsDriver } from '../owner';
 import type { Plan, PlanItem } from '../plan';
 import { awaitingHuman } from '../live/meters';
@@ -470,11 +473,11 @@ export interface DriverRunView {
 
 function spendOf(fold: DriverFold, state: StateObject | undefined): DriverSpend {
   const st = state ?? {};
-  const spentState = jsonNumber(st.spent_usd);
+  const spentState = spentOf(st);
   const spentUsd = Math.max(0, spentState ?? 0, fold.lastSpent ?? 0, fold.costSum);
-  const b = jsonNumber(st.budget_usd);
+  const b = budgetOf(st);
   const budgetUsd = b !== undefined && b > 0 ? b : fold.runStart?.budgetUsd;
-  const exceeded = stoppedReason(st) === 'budget_exceeded' || (st.active !== true && fold.stop?.reason === 'budget_exceeded');
+  const exceeded = stoppedReason(st) === 'budget_exceeded' || (!isActive(st) && fold.stop?.reason === 'budget_exceeded');
   const level: SpendLevel = budgetUsd === undefined ? 'none' : spentUsd >= budgetUsd ? 'over' : spentUsd >= budgetUsd * NEAR_BUDGET ? 'near'
     : 'ok';
   return { spentUsd, budgetUsd, level: exceeded && level !== 'none' ? 'over' : level, exceeded };
@@ -525,7 +528,7 @@ function worktreeConfirmed(fold: DriverFold, path: string): boolean {
 
 /** What the fold, state.json and PLAN.md say together, for the tree, the status bar and the timeline. */
 export function driverRunView(fold: DriverFold, state: StateObject | undefined, plan: Plan | undefined): DriverRunView {
-  const active = state?.active === true;
+  const active = state !== undefined && isActive(state);
   const planItems = plan?.items ?? [];
   const matched = new Map<number, FoldedItem>();
   const unmatchedFolds: FoldedItem[] = [];
@@ -561,8 +564,7 @@ export function driverRunView(fold: DriverFold, state: StateObject | undefined, 
     const b = leopoldBranch(w.branch);
     if (b) runIds.add(b.runId);
   }
-  const wtPath = nonEmptyString(state?.worktree_path);
-  const wtBranch = nonEmptyString(state?.worktree_branch);
+  const { path: wtPath, branch: wtBranch } = worktreeOf(state);
   const ownWorktree = wtPath !== undefined && worktreeConfirmed(fold, wtPath);
   const serialId = leopoldBranch(wtBranch)?.runId;
   if (serialId && ownWorktree) runIds.add(serialId);
@@ -590,7 +592,7 @@ export function driverRunView(fold: DriverFold, state: StateObject | undefined, 
     pathWords: fold.pathWords,
     deadlock: fold.deadlock,
     reaped: fold.reaped,
-    amendments: { added: Math.max(jsonNumber(state?.amendments_added) ?? 0, fold.amendmentEvents), max: MAX_AMENDMENTS },
+    amendments: { added: Math.max(amendmentsAdded(state) ?? 0, fold.amendmentEvents), max: MAX_AMENDMENTS },
     learn: fold.learn,
     awaiting: aw ? { index: aw.index, text: aw.text } : undefined,
     earlierRuns: fold.earlierRuns,

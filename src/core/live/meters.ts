@@ -1,7 +1,10 @@
 // The run's meters as `leopold watch`'s dashboard computes them (leopold-live.md §2.1), plus what the dashboard
 // lacks: the context gauge measured live, the verification state of 0.23 and the awaiting_human card. Pure: from
 // the state object, the recent journal events, the plan and the transcript's size.
-import { hookContextMb, iterationOf, objectField, pyInt, resolveMaxIterations, stoppedReason, type StateObject } from '../fields';
+import {
+  apiErrorHintText, apiErrorRetryable, awaitingItem, awaitingText, verifyRecord, apiErrorType, contextMb, hookContextMb, isActive,
+  iterationOf, objectField, pyInt, resolveMaxIterations, spawnCounters, stoppedReason, type StateObject,
+} from '../fields';
 import type { DecisionCounts, JournalEvent } from '../journal';
 export type { DecisionCounts } from '../journal';
 import type { Plan, PlanItem } from '../plan';
@@ -116,14 +119,14 @@ function median(xs: number[]): number {
 export function dashboardMeters(state: StateObject | undefined, guardrailsMaxIterations: number | undefined,
   guardrailsMaxFailures: number | undefined,
   gauge: ContextGauge, decisions?: DecisionCounts): Meter[] {
-  const n = (v: unknown, d: number) => pyInt(v) ?? d;
+  const c = spawnCounters(state);
   const out: Meter[] = [
-    meter('context', gauge.bytes === undefined ? (typeof state?.context_mb === 'number' ? state.context_mb : 0)
+    meter('context', gauge.bytes === undefined ? (contextMb(state) ?? 0)
       : Math.round((gauge.bytes / MIB) * 10) / 10, gauge.maxMb, 'MB'),
     meter('iterations', iterationOf(state) ?? 0, resolveMaxIterations(state, guardrailsMaxIterations)),
-    meter('subagents', n(state?.subagents_spawned, 0), n(state?.max_subagents, 8)),
-    meter('forks', n(state?.forks_spawned, 0), n(state?.max_forks, 0)),
-    meter('failures', n(state?.consecutive_failures, 0), pyInt(state?.max_failures) ?? guardrailsMaxFailures ?? 3),
+    meter('subagents', c.subagents, c.maxSubagents),
+    meter('forks', c.forks, c.maxForks),
+    meter('failures', c.failures, c.maxFailures ?? guardrailsMaxFailures ?? 3),
   ];
   if (decisions && decisions.asked > 0) {
     const failed = decisions.failed + decisions.timeout;
@@ -164,9 +167,7 @@ export interface VerificationState {
 
 /** The 0.23 verification state (`verify_receipts`, `last_verify_at`, `last_edit_at`), as the done gate compares it. */
 export function verificationState(state: StateObject | undefined, guardrailsText: string | undefined): VerificationState | undefined {
-  const E = typeof state?.last_edit_at === 'string' ? state.last_edit_at : undefined;
-  const V = typeof state?.last_verify_at === 'string' ? state.last_verify_at : undefined;
-  const receipts = Array.isArray(state?.verify_receipts) ? state.verify_receipts.length : 0;
+  const { lastEditAt: E, lastVerifyAt: V, receipts } = verifyRecord(state);
   if (E === undefined && V === undefined && receipts === 0) return undefined;
   const declared = guardrailsText !== undefined && verificationEntries(guardrailsText).length > 0;
   const stale = declared && E !== undefined && (V === undefined || V <= E);
@@ -190,10 +191,10 @@ export interface AwaitingHuman {
  */
 export function awaitingHuman(state: StateObject | undefined, recent: readonly JournalEvent[],
   plan: Plan | undefined): AwaitingHuman | undefined {
-  if (!state || state.active === true || stoppedReason(state) !== 'awaiting_human') return undefined;
+  if (!state || isActive(state) || stoppedReason(state) !== 'awaiting_human') return undefined;
   const e = recent.find((x) => x.event === 'awaiting_human');
-  const index = pyInt(e?.fields.item) ?? pyInt(state.awaiting_item);
-  const text = typeof e?.fields.text === 'string' ? e.fields.text : typeof state.awaiting_text === 'string' ? state.awaiting_text : '';
+  const index = pyInt(e?.fields.item) ?? awaitingItem(state);
+  const text = typeof e?.fields.text === 'string' ? e.fields.text : awaitingText(state) ?? '';
   const item = index !== undefined ? plan?.items.find((i) => i.index === index) : undefined;
   return { index, text: text || item?.title || '', item, ticked: item?.done === true };
 }
@@ -201,10 +202,5 @@ export function awaitingHuman(state: StateObject | undefined, recent: readonly J
 /** The api_error record's `hint` (prose from stop-failure.sh) when the run stopped on one. */
 export function apiErrorHint(state: StateObject | undefined): { type?: string; hint?: string; retryable?: boolean } | undefined {
   if (!state || stoppedReason(state) !== 'api_error') return undefined;
-  const a = objectField(state.api_error);
-  return {
-    type: typeof a.type === 'string' ? a.type : undefined,
-    hint: typeof a.hint === 'string' && a.hint.trim() ? a.hint : undefined,
-    retryable: typeof a.retryable === 'boolean' ? a.retryable : undefined,
-  };
+  return { type: apiErrorType(state), hint: apiErrorHintText(state), retryable: apiErrorRetryable(state) };
 }

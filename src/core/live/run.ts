@@ -10,7 +10,9 @@
 // counted once and then only re-stat'ed when the run's state changes.
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { activationMs, currentWindow, objectField, type StateObject } from '../fields';
+import {
+  activationMs, currentTranscriptRef, currentWindow, isActive, lastTurn, objectField, ownerSessionId, type StateObject, type TranscriptRef,
+} from '../fields';
 import type { JournalEvent } from '../journal';
 import type { RunWindow } from '../runs';
 import { TranscriptFollower, type Activity, type FeedEntry } from './follower';
@@ -26,20 +28,7 @@ import { transcriptPlace } from '../transcriptPlace';
 import { parseUtc } from '../time';
 import { minOf, pushAll } from '../arrays';
 
-export interface TranscriptRef {
-  path: string;
-  /** Which state.json field named it. */
-  source: 'owner.transcript_path' | 'transcript_path';
-}
-
-/** The running window's transcript as the state names it (undefined when it names none). */
-export function currentTranscriptRef(state: StateObject | undefined): TranscriptRef | undefined {
-  const owner = objectField(state?.owner).transcript_path;
-  if (typeof owner === 'string' && owner.trim()) return { path: owner, source: 'owner.transcript_path' };
-  const top = state?.transcript_path;
-  if (typeof top === 'string' && top.trim()) return { path: top, source: 'transcript_path' };
-  return undefined;
-}
+export { currentTranscriptRef, type TranscriptRef } from '../fields';
 
 /**
  * The sessions of each window of the current run, from the journal: every `stop` with a `session` belongs to the
@@ -61,8 +50,8 @@ export function windowSessions(runEvents: readonly JournalEvent[], windows: read
     if (typeof s === 'string' && /^[\w-]{4,}$/.test(s) && s !== '-') add(w, s);
     if (e.fields.reason === 'context_budget') w++;
   }
-  const owner = objectField(state?.owner).session_id;
-  if (state && typeof owner === 'string' && owner) add(currentWindow(state), owner);
+  const owner = ownerSessionId(state);
+  if (state && owner) add(currentWindow(state), owner);
   return out;
 }
 
@@ -381,8 +370,7 @@ export class LiveRun {
       if (m) bases.add(m[1]);
       // The run's span only: from its start to now, or, for a run that has stopped, to its last turn.
       const state = this.input.state;
-      const lastMs = state && state.active !== true ? parseUtc(typeof state.last_turn === 'string' ? state.last_turn : undefined)
-        : undefined;
+      const lastMs = state && !isActive(state) ? parseUtc(lastTurn(state)) : undefined;
       const now = lastMs !== undefined && lastMs >= runStartMs ? Math.min(Date.now(), lastMs + SLACK_MS) : Date.now();
       const days = Math.min(CODEX_DAYS, Math.max(0, Math.ceil((now - runStartMs) / 86400000)) + 1);
       for (const base of bases) {

@@ -5,7 +5,7 @@
 // api_error relaunch, Resume, Stop now, the run's end. A roll's and an api_error relaunch's snapshot is taken before
 // the relaunched agent is spawned (the runner's `beforeSpawn`), so it is the tree as the ending window left it.
 import type { ContinuitySnapshot, Decision } from '../continuity/decide';
-import { activationMs, isActive, stoppedReason, windowsOf } from '../fields';
+import { activationMs, isActive, startedAt, stoppedAt, stoppedReason, windowsOf, windowsRecorded } from '../fields';
 import { formatUtc } from '../time';
 import { NoGitError } from './git';
 import { DEFAULT_STORAGE_CAP_BYTES, SnapshotStore, type SnapshotInfo, type SnapshotTag, type StoreOptions } from './store';
@@ -37,8 +37,8 @@ export function boundaryTags(boundary: Boundary, state: State, run: string): Sna
 /** What `observe` compares: a change of it is a boundary (an activation, a stop). */
 function observedKey(state: State): string {
   const active = isActive(state);
-  const stop = active ? '' : `${stoppedReason(state)}|${String(state.stopped_at ?? '')}`;
-  return `${active}|${String(state.windows)}|${String(state.started_at)}|${stop}`;
+  const stop = active ? '' : `${stoppedReason(state)}|${stoppedAt(state) ?? ''}`;
+  return `${active}|${String(windowsRecorded(state))}|${String(startedAt(state))}|${stop}`;
 }
 
 /** A fresh run (its counters started anew, `windows` absent): named by its activation time. */
@@ -96,7 +96,7 @@ export class SnapshotRecorder {
 
   /** The run a boundary belongs to: a fresh run is named by its activation; carried windows continue the newest run. */
   private async runOf(store: SnapshotStore, state: State): Promise<string> {
-    if (state.windows === undefined || state.windows === null) return freshRunId(state);
+    if (windowsRecorded(state) === undefined) return freshRunId(state);
     // This recorder's last recording answers without reading the store (a roll's recording is on the spawn's path).
     if (this.current) return this.current.closed ? freshRunId(state) : this.current.run;
     const all = await store.list();

@@ -14,10 +14,10 @@ import { isWithin } from '../../core/files';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import { uiLocale } from '../foundation/locale';
-import { projectRunStatus } from '../control/runStatus';
-import type { SupervisorHub } from '../control/supervisor';
+import { projectRunStatus } from '../foundation/runStatus';
+import type { SupervisorHub } from '../foundation/supervisorHub';
 import type { LiveRuns } from '../foundation/live';
-import type { DriverHub } from '../driver/hub';
+import type { DriverRuns } from '../foundation/seams';
 import { mcpApi, toolApi } from './lm';
 
 export const MCP_PROVIDER_ID = 'leopold.status';
@@ -61,7 +61,7 @@ async function workspaceFile(file: string, project: LeopoldProject): Promise<str
 
 /** One tool call's answer (JSON-able), or a ToolInputError saying what was wrong with the call. */
 async function answer(ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, name: AgentToolName, raw: unknown,
-  drivers?: DriverHub): Promise<unknown> {
+  drivers?: DriverRuns): Promise<unknown> {
   const input = toolInput(raw);
   const project = projectFor(ctx, projectArg(input));
   // Every read by real path inside the workspace's folders: the same check as a `file` input.
@@ -71,7 +71,7 @@ async function answer(ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, n
       itemArg(input);
       await checkStatusReads(project.leoDir, read);
       // The driver run as the tree's driver nodes hold it (the same snapshot), for `driver` and an item question.
-      const driver = drivers?.get(project)?.model.snapshot;
+      const driver = drivers?.get(project)?.snapshot;
       return markUntrusted(runStatusAnswer(await projectRunStatus(project, hub, live, driver), input, driver));
     }
     case 'leopold_check_checkpoint': return checkCheckpointAnswer(input, project.leoDir, read, uiLocale());
@@ -80,7 +80,7 @@ async function answer(ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, n
   }
 }
 
-export function registerAgentTools(ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, drivers?: DriverHub): AgentToolsTestApi {
+export function registerAgentTools(ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, drivers?: DriverRuns): AgentToolsTestApi {
   const registered: string[] = [];
   const tools = toolApi();
   if (!tools) ctx.log.info('language-model tools: this VS Code has no vscode.lm.registerTool (1.95+); the Leopold tools are not offered');

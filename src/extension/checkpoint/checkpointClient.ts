@@ -13,8 +13,8 @@ import * as config from '../foundation/config';
 import type { LeopoldContext } from '../foundation/context';
 import { disposeItem } from '../foundation/projects';
 import { noIcons } from '../foundation/untrusted';
+import { CHECKPOINT_LANGUAGE } from '../foundation/openCheckpoints';
 
-export const CHECKPOINT_LANGUAGE = 'leopold-checkpoint';
 const CAP_FILE_NAMES: ReadonlySet<string> = new Set(CAP_FILES);
 const LF_CODES: ReadonlySet<string> = new Set(LF_FIX_CODES);
 

@@ -12,7 +12,7 @@ import { Disposable } from '../foundation/lifecycle';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject, PerProject } from '../foundation/projects';
 import type { Recorder } from '../foundation/recorder';
-import type { OpenCheckpoints } from './openCheckpoints';
+import type { OpenCheckpoints } from '../foundation/openCheckpoints';
 
 /** The Explorer's own colour for files with errors. */
 const ERROR_COLOR = 'list.errorForeground';

@@ -7,15 +7,15 @@
 import * as vscode from 'vscode';
 import * as config from '../foundation/config';
 import type { LeopoldContext } from '../foundation/context';
-import type { SupervisorHub, SupervisorView } from './supervisor';
-import type { Seat } from './seat';
+import type { SupervisorHub, SupervisorView } from '../foundation/supervisorHub';
+import type { Seat } from '../foundation/seat';
 import { inert } from '../foundation/untrusted';
 import type { Recorder } from '../foundation/recorder';
 import { counted, uiLocale } from '../foundation/locale';
 import { NoticeMemory, noticeFor, noticeState, shouldShow, type Notice, type NoticeKind } from '../../core/notify';
 import type { ChildRecord } from '../../core/continuity/children';
-import { apiError, relaunchWindow } from '../../core/fields';
-import type { RunViews } from './runView';
+import { apiErrorType, awaitingText, budgetUsd, relaunchWindow, spentUsd } from '../../core/fields';
+import type { RunViews } from '../foundation/runView';
 
 const STORAGE_KEY = 'leopold.notifications.shown';
 
@@ -169,14 +169,15 @@ export class Notifier implements vscode.Disposable {
           : [{ title: vscode.l10n.t('Open Checkpoint'), run: open('CHECKPOINT.md') }, resume, report];
         break;
       case 'apiError': {
-        text = vscode.l10n.t('the API error was not retried ({0}: {1}).', reason, inert(String(apiError(st).type ?? 'unknown'), 200));
+        text = vscode.l10n.t('the API error was not retried ({0}: {1}).', reason, inert(apiErrorType(st) ?? 'unknown', 200));
         const hint = this.views.of(project)?.apiError?.hint;
         if (hint) text += ` ${vscode.l10n.t('Hint: {0}', inert(hint, 200))}`;
         actions = [{ title: vscode.l10n.t('Resume at…'), run: cmd('leopold.resumeAt', root) }, resume];
         break;
       }
       case 'awaitingHuman': {
-        const item = typeof st.awaiting_text === 'string' && st.awaiting_text ? ` ${inert(st.awaiting_text, 200)}` : '';
+        const question = awaitingText(st);
+        const item = question ? ` ${inert(question, 200)}` : '';
         text = `${
           vscode.l10n.t('the run is waiting for you: a plan item needs a person. Answer it, tick it in PLAN.md, then resume.')}${item}`;
         // PLAN.md at the item that waits (not its first line).
@@ -186,10 +187,10 @@ export class Notifier implements vscode.Disposable {
         break;
       }
       case 'budgetExceeded': {
-        const usd = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(2) : '?');
+        const usd = (v: number | undefined) => (v !== undefined ? v.toFixed(2) : '?');
         text =
           vscode.l10n.t('the driver run stopped at its budget (budget_exceeded): ${0} of ${1} spent. Work so far is staged for your review.',
-          usd(st.spent_usd), usd(st.budget_usd));
+          usd(spentUsd(st)), usd(budgetUsd(st)));
         actions = [{ title: vscode.l10n.t('Show Insights'), run: cmd('leopold.driver.insights', root) }];
         break;
       }

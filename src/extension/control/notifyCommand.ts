@@ -9,9 +9,9 @@ import { formatUtc } from '../../core/time';
 import * as config from '../foundation/config';
 import type { LeopoldContext } from '../foundation/context';
 import type { Notifier, NotifiedEvent } from './notifications';
-import type { SupervisorHub } from './supervisor';
+import type { SupervisorHub } from '../foundation/supervisorHub';
 import type { LiveRuns } from '../foundation/live';
-import { projectRunStatus } from './runStatus';
+import { projectRunStatus } from '../foundation/runStatus';
 
 /** The notify command's test section (test mode only: src/extension/testApi.ts). */
 export interface NotifyCommandTestApi {

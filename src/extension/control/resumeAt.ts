@@ -13,7 +13,7 @@ import { refuseUntrusted, registerCommand } from '../foundation/commands';
 import { formatLocal } from '../../core/time';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
-import type { SupervisorHub } from './supervisor';
+import type { SupervisorHub } from '../foundation/supervisorHub';
 import { resumeRun, type RunActionDeps, type ResumeResult } from './runActions';
 import { pickProject } from '../foundation/projectPicker';
 import { inert } from '../foundation/untrusted';
@@ -26,7 +26,7 @@ import {
 import { newScheduleId, ScheduleStore, type StoredSchedule } from '../../core/continuity/scheduleStore';
 import { readState } from '../../core/state';
 import { exists, openRegular } from '../../core/files';
-import { ownerTranscript } from '../../core/owner';
+import { isActive, ownerTranscript } from '../../core/fields';
 import { transcriptEnv, transcriptPlace } from '../../core/transcriptPlace';
 import * as os from 'node:os';
 import { join } from 'node:path';
@@ -114,7 +114,7 @@ export class ResumeScheduler implements vscode.Disposable {
   private async runNow(project: LeopoldProject) {
     const read = await readState(project.leoDir);
     const raw = read.kind === 'ok' ? read.raw : undefined;
-    return { raw, run: { fingerprint: raw ? runFingerprint(raw) : undefined, active: raw?.active === true,
+    return { raw, run: { fingerprint: raw ? runFingerprint(raw) : undefined, active: raw ? isActive(raw) : false,
       stopExists: await exists(project.file('STOP')) } };
   }
 

@@ -2,7 +2,7 @@
 // Open checkpoint, Show run log, Show events, the timeline and the doctor. One top-level function per command,
 // each taking what it needs (RunActionDeps) and the command's argument; the project comes from pickProject().
 import * as vscode from 'vscode';
-import { refuseUntrusted, registerCommand } from '../foundation/commands';
+import { registerCommand, requireTrust } from '../foundation/commands';
 import * as os from 'node:os';
 import { join } from 'node:path';
 import { promises as fs } from 'node:fs';
@@ -11,15 +11,15 @@ import type { LeopoldContext } from '../foundation/context';
 import type { Log } from '../foundation/log';
 import type { LeopoldProject, ProjectRegistry } from '../foundation/projects';
 import { pickProject } from '../foundation/projectPicker';
-import { binariesFor, type SupervisorHub } from './supervisor';
-import type { RunViews } from './runView';
+import { binariesFor } from '../foundation/agents';
+import type { SupervisorHub } from '../foundation/supervisorHub';
+import type { RunViews } from '../foundation/runView';
 import { detectHarness, harnessEnvFrom, interactiveArgv, relaunchArgv, type Harness } from '../../core/continuity/harness';
 import { resolveAgentBinary, sessionVarsUnset, type LoggedSpawn } from '../../core/continuity/spawn';
-import type { Seat } from './seat';
+import type { Seat } from '../foundation/seat';
 import type { ChildRecord } from '../../core/continuity/children';
-import { formatLocal, parseUtc } from '../../core/time';
-import { objectField } from '../../core/fields';
-import { ownerPid } from '../../core/owner';
+import { formatLocal } from '../../core/time';
+import { claimMs, ownerPid } from '../../core/fields';
 import { descendants as descendantsOf, procInfo, refusalText, verifyOwnerPid, type ProcInfo } from '../../core/continuity/proc';
 import {
   claimedHarness, decideResume, loadResumeInputs, resumeRefusalText, resumeUnderLock, type ResumeDecision, type ResumeOutcome,
@@ -31,7 +31,7 @@ import { runStatus } from '../../core/runs';
 import { runControls, type RunControl } from '../../core/continuity/controls';
 import { exists } from '../../core/files';
 import { readStartFacts, startChoice } from '../../core/start';
-import type { SnapshotRecorders } from '../snapshots/recorders';
+import type { SnapshotRecorders } from '../foundation/recorders';
 import { counted, uiLocale } from '../foundation/locale';
 
 export interface ResumeResult {
@@ -72,15 +72,6 @@ export function rememberedMode(deps: Pick<RunActionDeps, 'modes'>): ResumeMode |
 export type ResumeMode = 'terminal' | 'headless';
 
 const whichProject = (deps: RunActionDeps, arg: unknown) => pickProject(deps.registry, arg, vscode.l10n.t('Which Leopold project?'));
-
-/** In Restricted Mode: says why the control is refused, offering VS Code's trust editor; false. */
-export function requireTrust(deps: Pick<RunActionDeps, 'isTrusted'>, what: string): boolean {
-  if (deps.isTrusted()) return true;
-  // The command table's refusal (foundation/commands.ts): for the callers that are not a command (Resume at…'s timer,
-  // the tests, the status bar's actions).
-  refuseUntrusted(what);
-  return false;
-}
 
 /**
  * Leopold: Resume Run. Asks only what is unknown — the harness when neither the transcript nor `owner.harness` names
@@ -256,7 +247,7 @@ export async function stopNowTargets(deps: RunActionDeps, project: LeopoldProjec
   const raw = read.kind === 'ok' ? read.raw : undefined;
   const pid = raw ? ownerPid(raw) : undefined;
   if (raw && pid !== undefined && !targets.some((t) => t.info.pid === pid)) {
-    const claimed = parseUtc(objectField(raw.owner).claimed_at) ?? parseUtc(raw.started_at);
+    const claimed = claimMs(raw);
     const check = await verifyOwnerPid(pid, project.root, claimed, Date.now());
     if (check.ok) targets.push({ info: check.info, what: vscode.l10n.t('the run\'s owner ({0}, pid {1})', check.harness ?? '?', pid) });
     else {

@@ -7,11 +7,12 @@ import { mdEscape, mdLiteral } from '../foundation/untrusted';
 import { clip, oneLine } from '../../core/inert';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
-import type { SupervisorHub, SupervisorView } from './supervisor';
+import type { SupervisorHub, SupervisorView } from '../foundation/supervisorHub';
 import type { Pill } from '../../core/continuity/pill';
 import type { RunView } from '../../core/view';
-import type { RunViews } from './runView';
+import type { RunViews } from '../foundation/runView';
 import { formatAge } from '../../core/owner';
+import { iterationOf, windowsRecorded } from '../../core/fields';
 import { counted, uiLocale } from '../foundation/locale';
 import { decorateStatus, type LiveRuns, type LiveStatusShown } from '../foundation/live';
 import { statusBarText, statusMulti } from './statusText';
@@ -129,9 +130,12 @@ export function registerStatusBar(
           + `${owner.pidGone ? vscode.l10n.t(', gone (pid {0} has ended)', owner.pid ?? '?')
             : owner.ageS !== undefined ? vscode.l10n.t(', last sign of life {0}', formatAge(owner.ageS, uiLocale())) : ''}\n\n`);
       }
-      if (typeof st.windows === 'number') {
-        md.appendMarkdown(`${typeof st.iteration === 'number' ? vscode.l10n.t('Window {0} · iteration {1}', st.windows, st.iteration)
-          : vscode.l10n.t('Window {0}', st.windows)}\n\n`);
+      // A state that passed the schema: `windows` and `iteration` are integers when present (the Stop hook's rule).
+      const win = windowsRecorded(st);
+      const iteration = iterationOf(st);
+      if (win !== undefined) {
+        md.appendMarkdown(`${iteration !== undefined ? vscode.l10n.t('Window {0} · iteration {1}', win, iteration)
+          : vscode.l10n.t('Window {0}', win)}\n\n`);
       }
       const api = run.apiError;
       if (api) {

@@ -15,41 +15,17 @@ import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import { CONTINUITY_POLL_MS } from '../../core/continuity/constants';
 import { decide, needsHuman, type Decision, type ContinuitySnapshot } from '../../core/continuity/decide';
-import { harnessEnvFrom, type Harness } from '../../core/continuity/harness';
+import { harnessEnvFrom } from '../../core/continuity/harness';
 import { tick, type RunnerOptions, type Spawner, type TickResult } from '../../core/continuity/runner';
 import type { LoggedSpawn } from '../../core/continuity/spawn';
 import { windowsOf } from '../../core/fields';
-import type { Seat } from './seat';
+import type { Seat } from '../foundation/seat';
 import { owningWatch, owningWatchText, watchPort, type OwningWatch } from '../../core/watchProcesses';
 import type { LoopMode } from '../../core/continuity/pill';
 import { recordBeforeSpawn, refusalBoundary } from '../../core/snapshots/recorder';
-import type { SnapshotRecorders } from '../snapshots/recorders';
-
-export interface SupervisorView {
-  project: LeopoldProject;
-  snapshot: ContinuitySnapshot;
-  decision: Decision;
-  mode: LoopMode;
-  /** The `leopold watch` this project defers to (mode `deferred`). */
-  watch?: OwningWatch;
-  /** When the loop last acted (wrote a record), the verdict it acted on. */
-  lastAction?: { verdict: string; at: number; detail?: string };
-  updatedAt: number;
-}
-
-/**
- * The binary per harness: `leopold.<harness>.path` from the user's (or the remote machine's) settings, else the bare
- * name. Only that value is read (`inspect().globalValue`): the settings are `machine`-scoped, and a repository's own
- * `.vscode/settings.json` (a workspace or folder value) never chooses what is executed, trusted workspace or not
- * (config.agentPath). The folder is not consulted: a machine setting has no folder value.
- */
-export function binariesFor(_folder?: vscode.WorkspaceFolder): Partial<Record<Harness, string>> {
-  const out: Partial<Record<Harness, string>> = {};
-  for (const h of ['claude', 'codex'] as const) {
-    out[h] = config.agentPath(h) ?? h;
-  }
-  return out;
-}
+import type { SnapshotRecorders } from '../foundation/recorders';
+import { binariesFor } from '../foundation/agents';
+import type { SupervisorHub, SupervisorView } from '../foundation/supervisorHub';
 
 class ProjectSupervisor extends Disposable {
   private running: Promise<void> | undefined;
@@ -237,17 +213,6 @@ export function verdictLine(d: Decision, mode: LoopMode, watch?: string): string
       if (d.needsHarness) return `window roll detected — would relaunch${deferred}${off}`;
       return 'continuity: idle';
   }
-}
-
-export interface SupervisorHub {
-  readonly onDidChange: vscode.Event<SupervisorView>;
-  viewFor(project: LeopoldProject | undefined): SupervisorView | undefined;
-  /** The project's view, waiting for the supervisor's tick in flight when none is published yet (starts no tick). */
-  settled(project: LeopoldProject): Promise<SupervisorView | undefined>;
-  views(): SupervisorView[];
-  refresh(project?: LeopoldProject): Promise<void>;
-  /** Waits until the project's tick in flight, if any, has finished (Stop now: its relaunch is adopted by then). */
-  quiesce(project: LeopoldProject): Promise<void>;
 }
 
 /** The relaunch loop's test section (test mode only: src/extension/testApi.ts). */

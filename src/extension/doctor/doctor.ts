@@ -33,12 +33,12 @@ import {
   DOCTOR_EN, doctorStringsFor, firstRunFindings, gatherDoctorInput, renderDoctor, runDoctor, statusNeedsYou, type DoctorFile,
   type DoctorFinding, type DoctorInput, type DoctorReport, type DoctorStrings, type NeedsYou, type TrackedState,
 } from '../../core/doctor';
-import type { SupervisorHub } from '../control/supervisor';
-import type { RunViews } from '../control/runView';
+import type { SupervisorHub } from '../foundation/supervisorHub';
+import type { RunViews } from '../foundation/runView';
 import { uiLocale } from '../foundation/locale';
-import type { OpenCheckpoints } from '../checkpoint/openCheckpoints';
+import type { OpenCheckpoints } from '../foundation/openCheckpoints';
 import { firstRunInput } from './doctorFirstRun';
-import type { SnapshotRecorders } from '../snapshots/recorders';
+import type { SnapshotRecorders } from '../foundation/recorders';
 
 export const DOCTOR_SCHEME = 'leopold-doctor';
 export const DOCTOR_URI = vscode.Uri.from({ scheme: DOCTOR_SCHEME, path: '/Leopold Doctor.txt' });

@@ -4,13 +4,13 @@
 // `leopold watch` serves each project (src/core/watch.ts through watchProcesses.ts). Run only when the person runs
 // Leopold: Doctor — the background checks behind the Problems view never start an agent.
 import type { LeopoldContext } from '../foundation/context';
-import { binariesFor } from '../control/supervisor';
+import { binariesFor } from '../foundation/agents';
 import { agentVersion, isExecutableFile, resolveAgentBinary } from '../../core/continuity/spawn';
 import { listWatchProcesses, watchesFor } from '../../core/watchProcesses';
 import type { AgentProbe, FirstRunInput, SnapshotsProbe } from '../../core/doctor';
 import { findGit } from '../../core/snapshots/git';
 import { duBytes, storeDirFor } from '../../core/snapshots/store';
-import { snapshotSettings, type SnapshotRecorders } from '../snapshots/recorders';
+import { snapshotSettings, type SnapshotRecorders } from '../foundation/recorders';
 import { recordedHarness } from '../../core/continuity/harness';
 
 /** Per project: snapshots on or off, where, how big, git found, the newest recording's failure (issue 32). */

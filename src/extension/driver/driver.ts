@@ -8,16 +8,15 @@ import type { LeopoldContext } from '../foundation/context';
 import type { LiveRuns } from '../foundation/live';
 import { uiLocale } from '../foundation/locale';
 import { mdEscape } from '../foundation/untrusted';
-import type { RunsTreeProvider } from '../runs/runsTree';
+import type { RunsTreeNodes } from '../foundation/nodeData';
 import type { DriverSnapshot } from '../../core/driver/model';
 import type { SentCommand } from '../../core/driver/commands';
 import { driverTimelineItems } from '../../core/driver/timeline';
-import type { TimelineItemSource } from '../timeline/panel';
+import type { TimelineItemSource } from '../foundation/seams';
 import { driverRunNode, spendText, withDriverNode, type RepositorySibling } from './nodes';
 import { msg } from '../../core/messages';
 import { registerCanvas, type CanvasInputInfo } from './canvas';
 import { registerInsights } from './insights';
-import { registerDriverActions } from './actions';
 import { DriverHub, type DriverProject } from './hub';
 
 export { DriverHub, type DriverProject };
@@ -105,7 +104,7 @@ export interface DriverTestApi {
   insights(): { dir: string; markdown: string } | undefined;
 }
 
-export function registerDriver(ctx: LeopoldContext, tree: RunsTreeProvider, live: LiveRuns): {
+export function registerDriver(ctx: LeopoldContext, tree: RunsTreeNodes, live: LiveRuns): {
   hub: DriverHub; test: DriverTestApi;
 } {
   const hub = new DriverHub(ctx);
@@ -132,7 +131,6 @@ export function registerDriver(ctx: LeopoldContext, tree: RunsTreeProvider, live
   );
   const canvas = registerCanvas(ctx, hub);
   const insights = registerInsights(ctx, hub, live);
-  registerDriverActions(ctx, hub, tree);
   const test: DriverTestApi = {
     snapshot: (root) => hub.forRoot(root)?.snapshot,
     commands: (root) => hub.forRoot(root)?.tracker.toJSON() ?? [],

@@ -17,7 +17,7 @@ import { formatLocal } from '../../core/time';
 import { clip } from '../../core/inert';
 import { decimal, msg, msgN, type Locale, type MessageKey } from '../../core/messages';
 import { DRIVER_TAIL_BYTES } from '../../core/driver/model';
-import type { NodeData } from '../runs/runsTreeNodes';
+import type { NodeData } from '../foundation/nodeData';
 
 export interface DriverTreeInput {
   snapshot: DriverSnapshot;

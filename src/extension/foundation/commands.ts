@@ -43,6 +43,15 @@ export function refuseUntrusted(what: string): void {
     .then((pick) => (pick === trust ? vscode.commands.executeCommand('workbench.trust.manage') : undefined));
 }
 
+/** In Restricted Mode: says why the control is refused, offering VS Code's trust editor; false. */
+export function requireTrust(trust: Trust, what: string): boolean {
+  if (trust.isTrusted()) return true;
+  // The command table's refusal (mayRun): for the callers that are not a command (Resume at…'s timer, the tests, the
+  // status bar's actions, Take back's confirmations).
+  refuseUntrusted(what);
+  return false;
+}
+
 /** The trust precondition of a command of the table: true if it may run now; else refused (said once) and false. */
 export function mayRun(id: CommandId, trust: Trust): boolean {
   if (!needsTrust(id) || trust.isTrusted()) return true;

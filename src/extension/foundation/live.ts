@@ -17,7 +17,7 @@ import type { GaugeBand } from '../../core/live/meters';
 import type { RunView } from '../../core/view';
 import { statPath } from '../../core/files';
 import { formatLocal, parseUtc } from '../../core/time';
-import { ownerTranscript } from '../../core/owner';
+import { ownerObject, ownerTranscript, startedAt, stoppedReason, verifyRecord, windowsOf } from '../../core/fields';
 import type { SharedProjectModel, ModelUpdate } from './projectModel';
 import type { Log } from './log';
 import type { LeopoldContext } from './context';
@@ -163,7 +163,7 @@ export class LiveRunModel implements vscode.Disposable {
   private announce(): void {
     if (!this.active) return;
     const state = this.model.loaded ? this.model.snapshot.stateObject : undefined;
-    this.view = this.run.view(Date.now(), parseUtc(state?.last_verify_at));
+    this.view = this.run.view(Date.now(), parseUtc(verifyRecord(state).lastVerifyAt));
     this.stats.paths = this.run.paths;
     this.lastAnnounce = Date.now();
     this.changed.fire(this.view);
@@ -182,7 +182,7 @@ export class LiveRunModel implements vscode.Disposable {
       this.endedKey = undefined;
       return;
     }
-    const key = JSON.stringify([st.started_at, st.windows, st.stopped_reason, snap.status.kind, st.owner]);
+    const key = JSON.stringify([startedAt(st), windowsOf(st), stoppedReason(st), snap.status.kind, ownerObject(st)]);
     if (key === this.endedKey) return;
     this.endedKey = key;
     void this.enqueue(async () => {

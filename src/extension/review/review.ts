@@ -35,28 +35,13 @@ import { isWriteRefusal, writeExport } from '../foundation/guardedWrite';
 import { inert } from '../foundation/untrusted';
 import { msg } from '../../core/messages';
 import type { SnapshotsInput } from '../../core/review/fromSnapshots';
-import { snapshotSettings, type SnapshotRecorders } from '../snapshots/recorders';
+import { snapshotSettings, type SnapshotRecorders } from '../foundation/recorders';
+import { targetOf, type Target } from '../foundation/target';
 
 export const REVIEW_SCHEME = 'leopold-review';
 const VIEW_TYPE = REVIEW_VIEW_TYPE;
 /** Workspace state: the files marked as viewed, per review (core/review/viewed.ts). */
 const VIEWED_KEY = 'leopold.review.viewed';
-
-interface Target { root: string; run?: string; window?: number }
-
-/** What a tree node, a timeline message or a command argument names: a project, a run, a window. */
-export function targetOf(arg: unknown): Target | undefined {
-  if (typeof arg !== 'object' || arg === null) return undefined;
-  const a = arg as { id?: unknown; root?: unknown; run?: unknown; window?: unknown };
-  if (typeof a.root === 'string') {
-    const run = typeof a.run === 'string' ? a.run : undefined;
-    return { root: a.root, run, window: typeof a.window === 'number' ? a.window : undefined };
-  }
-  if (typeof a.id !== 'string') return undefined;
-  const m = /^(.*?)::(?:archive:([^/]+?)(?:::|$))?(?:window:(\d+))?/.exec(a.id);
-  return m ? { root: m[1], run: m[2], window: m[3] ? Number(m[3]) : undefined } : undefined;
-}
-
 
 export interface ReviewTestApi {
   open(arg: Target): Promise<{ review?: WindowReview; report?: MorningReport } | undefined>;

@@ -2,7 +2,7 @@
 // owned by the project, shared with the timeline) reloads only what the changed files feed; on each of its updates
 // the rendered node data (runsTreeNodes.ts) is diffed against the previous rendering and only the changed nodes are
 // refreshed. Every read is async; getChildren never throws.
-import type { RunViews } from '../control/runView';
+import type { RunViews } from '../foundation/runView';
 import * as vscode from 'vscode';
 import { registerCommand } from '../foundation/commands';
 import { Disposable } from '../foundation/lifecycle';
@@ -14,10 +14,11 @@ import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject, PerProject } from '../foundation/projects';
 import type { ModelUpdate } from '../foundation/projectModel';
 import { ARCHIVE_PAGE, archivedRunNodes, buildProjectNode, changedNodes, toPlain, type NodeData, type OpenTarget } from './runsTreeNodes';
+import type { NodeDecorator, RunsTreeNodes } from '../foundation/nodeData';
 import { uiLocale } from '../foundation/locale';
 import { oneLine, plainText } from '../../core/inert';
 import { mdEscape } from '../foundation/untrusted';
-import type { Seat } from '../control/seat';
+import type { Seat } from '../foundation/seat';
 import type { LiveRuns } from '../foundation/live';
 import type { Recorder } from '../foundation/recorder';
 import { withRelaunchNode } from './runsTreeSeat';
@@ -28,11 +29,6 @@ interface Handle {
   readonly id: string;
 }
 
-/**
- * A feature's part of a project's node (the driver run's nodes): it returns the node with its own children added, from
- * what the feature has read. Decorators run on every rendering, in the order they were added.
- */
-export type NodeDecorator = (project: LeopoldProject, node: NodeData) => NodeData;
 
 interface Entry {
   project: LeopoldProject;
@@ -41,7 +37,7 @@ interface Entry {
   refreshes: number;
 }
 
-export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvider<Handle> {
+export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvider<Handle>, RunsTreeNodes {
   private readonly emitter = this._register(new vscode.EventEmitter<Handle | Handle[] | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
   /** Project root → its entry (in the registry's order: the roots' order in the tree). */

@@ -15,7 +15,7 @@ import { decide } from '../../core/continuity/decide';
 import { fileKindWords, formatSize } from '../../core/files';
 import { msg, msgN, type Locale, type MessageArgs, type MessageKey } from '../../core/messages';
 import { clip } from '../../core/inert';
-import type { NodeData } from './nodeData';
+import type { NodeData } from '../foundation/nodeData';
 import { formatCount, formatUsd, noTokensText, unavailableText } from '../../core/live/format';
 import { pushAll } from '../../core/arrays';
 

@@ -18,7 +18,7 @@ import { fileKindWords, formatSize } from '../../core/files';
 import { decimal, msg, msgN, type Locale } from '../../core/messages';
 import { clip, oneLine } from '../../core/inert';
 import { liveRunNodes, treeRunView, type LiveTreeInput } from './runsTreeLive';
-import type { NodeData, OpenTarget } from './nodeData';
+import type { NodeData, OpenTarget } from '../foundation/nodeData';
 import { pushAll } from '../../core/arrays';
 
 export type { NodeData, OpenTarget };

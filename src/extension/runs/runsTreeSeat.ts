@@ -4,7 +4,7 @@
 // `vscode` import); the agent's output is untrusted text and goes into the description and tooltip only.
 import type { ChildRecord } from '../../core/continuity/children';
 import { msg, type Locale } from '../../core/messages';
-import type { NodeData } from './nodeData';
+import type { NodeData } from '../foundation/nodeData';
 
 const hhmmss = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 

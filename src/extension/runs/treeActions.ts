@@ -9,9 +9,8 @@ import { pickProject } from '../foundation/projectPicker';
 import { openRunFile, type RunsTreeProvider } from './runsTree';
 import { describeFile } from '../../core/files';
 import { inert } from '../foundation/untrusted';
+import { WALKTHROUGH_ID } from '../foundation/seams';
 
-export const EXTENSION_ID = 'leopold.leopold-vscode';
-export const WALKTHROUGH_ID = `${EXTENSION_ID}#leopold.firstHour`;
 const STATUS_MS = 4000;
 
 const idOf = (arg: unknown): string | undefined =>

@@ -10,25 +10,10 @@
 import * as vscode from 'vscode';
 import * as config from '../foundation/config';
 import type { LeopoldContext } from '../foundation/context';
-import { binariesFor } from '../control/supervisor';
-import { isExecutableFile, resolveAgentBinary } from '../../core/continuity/spawn';
+import { resolveAgents } from '../foundation/agents';
 
 export const SETUP_VIEW_ID = 'leopold.setup';
 export const AGENTS_MISSING_KEY = 'leopold.agentsMissing';
-
-/**
- * Which of `claude`/`codex` resolve for a folder, as the relaunch loop would start them — and, for a configured
- * absolute path, that it is an executable file (the loop would only find out when it spawns).
- */
-export async function resolveAgents(folder: vscode.WorkspaceFolder | undefined): Promise<{ claude?: string; codex?: string }> {
-  const out: { claude?: string; codex?: string } = {};
-  const bins = folder ? binariesFor(folder) : { claude: 'claude', codex: 'codex' };
-  await Promise.all((['claude', 'codex'] as const).map(async (h) => {
-    const path = await resolveAgentBinary(bins[h] ?? h, h).catch(() => undefined);
-    out[h] = path !== undefined && (await isExecutableFile(path)) ? path : undefined;
-  }));
-  return out;
-}
 
 class EmptyTree implements vscode.TreeDataProvider<never> {
   getTreeItem(): vscode.TreeItem {

@@ -6,21 +6,20 @@
 // run is live (Stop now is offered) and in Restricted Mode. The run is the project's newest one with snapshots, as for
 // `leopold-status --rewind`. Delete Snapshots removes a project's store.
 import * as vscode from 'vscode';
-import { registerCommand } from '../foundation/commands';
+import { registerCommand, requireTrust } from '../foundation/commands';
 import { join } from 'node:path';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import { pickProject } from '../foundation/projectPicker';
 import { inert } from '../foundation/untrusted';
 import { applyGuardedEdit } from '../foundation/guardedWrite';
-import { requireTrust } from '../control/runActions';
-import type { Seat } from '../control/seat';
-import { targetOf } from '../review/review';
+import type { Seat } from '../foundation/seat';
+import { targetOf } from '../foundation/target';
 import {
   finishEdit, newestRun, NoSnapshotError, prepareEdit, planRevert, planRewind, type ApplyOutcome, type Plan, type PlanItem,
 } from '../../core/snapshots/plan';
 import { SnapshotStore } from '../../core/snapshots/store';
-import { snapshotSettings, type SnapshotRecorders } from './recorders';
+import { snapshotSettings, type SnapshotRecorders } from '../foundation/recorders';
 
 export type TakeBackKind = 'revert' | 'rewind' | 'file';
 

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { LeopoldContext } from '../foundation/context';
-import { WALKTHROUGH_ID } from '../runs/treeActions';
+import { WALKTHROUGH_ID } from '../foundation/seams';
 import { createExclusive } from '../../core/atomic';
 
 export const WALKTHROUGH_SHOWN_KEY = 'leopold.walkthrough.shown';

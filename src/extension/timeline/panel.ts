@@ -17,24 +17,18 @@ import { randomBytes } from 'node:crypto';
 import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import type { ModelUpdate } from '../foundation/projectModel';
-import type { SupervisorHub, SupervisorView } from '../control/supervisor';
+import type { SupervisorHub, SupervisorView } from '../foundation/supervisorHub';
 import type { LiveRunModel, LiveRuns } from '../foundation/live';
 import { pickProject } from '../foundation/projectPicker';
-import type { RunViews } from '../control/runView';
+import type { RunViews } from '../foundation/runView';
 import { timelineOf, type TimelineMark, type TimelineVerdict, type TimelineView } from '../../core/timeline';
 import { uiLocale } from '../foundation/locale';
 import { TIMELINE_VIEW_TYPE, type FromWebview, type Rendered, type StripShown, type TimelineState, type ToWebview } from './protocol';
-import type { TimelineItems } from '../../core/driver/timeline';
+import type { TimelineItemSource } from '../foundation/seams';
 
 /** A strip's measurement from the webview, taken as numbers and booleans only. */
 const stripOf = (m: StripShown): StripShown => ({ width: Number(m.width), overflows: m.overflows === true, current: Number(m.current),
   currentVisible: m.currentVisible === true });
-
-/** What another feature adds to a project's timeline (the driver run's item lanes), and when it changes. */
-export interface TimelineItemSource {
-  items(project: LeopoldProject): TimelineItems | undefined;
-  readonly onDidChange: vscode.Event<LeopoldProject>;
-}
 
 export { TIMELINE_VIEW_TYPE };
 

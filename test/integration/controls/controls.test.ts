@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
 import { leopold, testFolders, waitFor, leoFile } from '../helpers';
 import { claudeTranscript, sleep, stamp, writeState } from '../supervisorUtil';
-import { binariesFor } from '../../../src/extension/control/supervisor';
+import { binariesFor } from '../../../src/extension/foundation/agents';
 import { findNode } from '../../support/tree';
 
 const AGENT = `#!/usr/bin/env bash

@@ -3,10 +3,10 @@
 // Actions, the language-model tools. Its inputs are what the window already holds — the project's one model, the
 // loop's last published decision and mode (the SupervisorHub), the live run — and the view is computed again only
 // when one of them is a new object (or, while an API-error retry counts down, when the second changes).
-import type { LeopoldProject } from '../foundation/projects';
-import { uiLocale } from '../foundation/locale';
-import type { LiveRuns } from '../foundation/live';
-import type { SupervisorHub, SupervisorView } from './supervisor';
+import type { LeopoldProject } from './projects';
+import { uiLocale } from './locale';
+import type { LiveRuns } from './live';
+import type { SupervisorHub, SupervisorView } from './supervisorHub';
 import { decide } from '../../core/continuity/decide';
 import { runView, type RunView } from '../../core/view';
 import type { ProjectSnapshot } from '../../core/project';

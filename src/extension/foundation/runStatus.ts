@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { runStatusData, type RunStatusData } from '../../core/status';
 import { decisionCount } from '../../core/decisions';
 import { readText } from '../../core/files';
-import { uiLocale } from '../foundation/locale';
-import type { LeopoldProject } from '../foundation/projects';
-import type { LiveRuns } from '../foundation/live';
-import type { SupervisorHub } from './supervisor';
+import { uiLocale } from './locale';
+import type { LeopoldProject } from './projects';
+import type { LiveRuns } from './live';
+import type { SupervisorHub } from './supervisorHub';
+import { loopServerOfMode } from '../../core/watchProcesses';
 import type { DriverSnapshot } from '../../core/driver/model';
 
 export async function projectRunStatus(project: LeopoldProject, hub: SupervisorHub, live: LiveRuns,
@@ -19,9 +20,10 @@ export async function projectRunStatus(project: LeopoldProject, hub: SupervisorH
   if (!view) throw new Error(`the relaunch loop of ${project.root} has not read the run yet`);
   const decisions = await readText(join(project.leoDir, 'DECISIONS.md'));
   // The run view's input as RunViews gives it (the loop's snapshot and mode: the status bar's words), plus the driver.
-  return runStatusData({
+  const data = runStatusData({
     snapshot: project.model.snapshot, decision: view.decision, continuity: view.snapshot, mode: view.mode, live: live.of(project).view,
     harness: view.snapshot.harness, decisionEntries: decisions === undefined ? 0 : decisionCount(decisions), nowMs: Date.now(),
     locale: uiLocale(), driver,
   });
+  return { ...data, watcher: loopServerOfMode(view.mode, view.watch) };
 }

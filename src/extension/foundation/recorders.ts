@@ -5,9 +5,9 @@
 // where this extension writes. Without `leopold.snapshots.directory` the store is the per-user state folder that
 // `leopold-status` finds too (`$LEOPOLD_SNAPSHOTS_DIR`, else `$XDG_STATE_HOME/leopold/snapshots`).
 import * as vscode from 'vscode';
-import * as config from '../foundation/config';
-import type { LeopoldContext } from '../foundation/context';
-import type { LeopoldProject } from '../foundation/projects';
+import * as config from './config';
+import type { LeopoldContext } from './context';
+import type { LeopoldProject } from './projects';
 import { SnapshotRecorder } from '../../core/snapshots/recorder';
 import { DEFAULT_SIZE_CAP_BYTES, DEFAULT_STORAGE_CAP_BYTES, snapshotsRoot } from '../../core/snapshots/store';
 

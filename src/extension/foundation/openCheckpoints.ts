@@ -6,8 +6,10 @@
 // Problems entry (doctor/doctor.ts) stand back for those files, so every problem is counted once: by VS Code while
 // the checkpoint is open, by Leopold while it is not.
 import * as vscode from 'vscode';
-import { Disposable } from '../foundation/lifecycle';
-import { CHECKPOINT_LANGUAGE } from './checkpointClient';
+import { Disposable } from './lifecycle';
+
+/** The language id of a checkpoint document (package.json `languages`). */
+export const CHECKPOINT_LANGUAGE = 'leopold-checkpoint';
 
 export class OpenCheckpoints extends Disposable {
   private paths = new Set<string>();

@@ -1,5 +1,7 @@
 // One node of the Leopold Runs tree as plain data (no `vscode`): what the node builders (runsTreeNodes.ts, the live
 // and relaunch nodes) produce and the view (runsTree.ts) maps to TreeItems.
+import type * as vscode from 'vscode';
+import type { LeopoldProject } from './projects';
 
 export interface OpenTarget {
   path: string;
@@ -30,4 +32,18 @@ export interface NodeData {
    * them) and links to this extension's own commands, each with the project root as its argument.
    */
   hover?: { title: string; lines: string[]; links: { label: string; icon: string; command: string; args: unknown[] }[] };
+}
+
+/**
+ * A feature's part of a project's node (the driver run's nodes): it returns the node with its own children added, from
+ * what the feature has read. Decorators run on every rendering, in the order they were added.
+ */
+export type NodeDecorator = (project: LeopoldProject, node: NodeData) => NodeData;
+
+/** What another feature may do with the Runs tree (runs/runsTree.ts `RunsTreeProvider` implements it). */
+export interface RunsTreeNodes {
+  /** Adds a feature's nodes to every project's rendering (see NodeDecorator). */
+  addDecorator(d: NodeDecorator): vscode.Disposable;
+  /** Renders a project again (a decorator's feature changed what it shows). */
+  rerender(root: string): void;
 }

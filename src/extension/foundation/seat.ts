@@ -8,14 +8,15 @@
 import * as vscode from 'vscode';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import type { LeopoldContext } from '../foundation/context';
-import type { LeopoldProject } from '../foundation/projects';
+import type { LeopoldContext } from './context';
+import type { LeopoldProject } from './projects';
 import { ChildRegistry, readLogTail, type ChildExit, type ChildPath, type ChildRecord } from '../../core/continuity/children';
 import { procInfo, verifyOwnChild, type ProcInfo } from '../../core/continuity/proc';
 import { recordEarlyExit } from '../../core/continuity/runner';
 import { spawnLogged, type AgentExit, type LoggedSpawn } from '../../core/continuity/spawn';
 import type { SpawnPlan } from '../../core/continuity/decide';
 import { appendLine } from '../../core/atomic';
+import { isActive } from '../../core/fields';
 
 const STORAGE_KEY = 'leopold.seat.children';
 
@@ -137,7 +138,7 @@ export class Seat implements vscode.Disposable {
    * exit after that (a plain Stop run, a finished plan) is never recorded as a failed relaunch.
    */
   sawState(root: string, state: Record<string, unknown> | undefined, atMs = Date.now()): void {
-    if (state?.active !== true || !this.registry.sawActive(root, atMs)) return;
+    if (!state || !isActive(state) || !this.registry.sawActive(root, atMs)) return;
     this.persist();
   }
 
