@@ -289,6 +289,11 @@ export interface AtomicWriteOptions {
   beforeRename?: () => Promise<void>;
   /** The folder the write is meant for (core/writeGuard.ts); default the target's own folder. */
   within?: string;
+  /**
+   * Flush to disk before the rename (default true). Off only where git itself does not flush (a snapshot store's
+   * loose objects and refs): a crash may lose the newest write, never tear one.
+   */
+  sync?: boolean;
 }
 
 let tmpCounter = 0;
@@ -365,7 +370,7 @@ export async function writeFileAtomic(path: string | Buffer, data: string | Uint
     fh = await fs.open(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, mode ?? 0o644);
     if (mode !== undefined) await fh.chmod(mode); // exactly the old bits, whatever the umask
     await fh.writeFile(data);
-    await fh.sync();
+    if (opts.sync !== false) await fh.sync();
     await fh.close();
     fh = undefined;
     await opts.beforeRename?.();

@@ -18,6 +18,9 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic';
 import { withStoreLock } from './lock';
 import { bytesOf, findGit, GitError, nulFields, runGit, shownPath, type GitContext } from './git';
+import { readText } from '../files';
+import { captureChanges, indexInfo, type Captured } from './capture';
+import { commitBody, OID, setRefs, writeLooseObject } from './objects';
 
 /** Files larger than this are not recorded (listed as too large) unless the caller says otherwise. */
 export const DEFAULT_SIZE_CAP_BYTES = 20 * 1024 * 1024;
@@ -33,6 +36,12 @@ const NAMED_ADD_MAX = 2000;
  * were most of a first recording's time on a busy disk. Fewer take loose objects, so rolls do not pile up small packs.
  */
 const BULK_ADD_MIN = 256;
+/**
+ * Up to this many changed paths, of up to this many bytes together, are read by the store itself at a recording and
+ * staged after the tree is fixed (capture.ts): a roll's relaunch does not wait for a `git add`. More take `git add`.
+ */
+const CAPTURE_MAX_PATHS = 256;
+const CAPTURE_MAX_BYTES = 16 * 1024 * 1024;
 
 export type Edge = 'start' | 'end';
 
@@ -107,6 +116,36 @@ async function projectExcludes(real: string): Promise<string | undefined> {
 }
 
 type Candidate = { path: string; tracked: boolean };
+
+/**
+ * `git status --porcelain=v2 --branch -z`: HEAD's commit (none before the first recording), whether the index differs
+ * from it, and every path that changed or is new (`1` changed, `u` unmerged, `?` untracked; a folder ends in `/`).
+ */
+export function parseStatus(out: Buffer): { head?: string; staged: boolean; candidates: Candidate[] } {
+  const fields = nulFields(out);
+  let head: string | undefined;
+  let staged = false;
+  const candidates: Candidate[] = [];
+  // The path follows this many space-separated fields (it may hold spaces itself).
+  const after = (f: string, n: number) => {
+    let at = 0;
+    for (let i = 0; i < n && at >= 0; i++) at = f.indexOf(' ', at) + 1 || -1;
+    return at > 0 ? f.slice(at) : '';
+  };
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i];
+    if (f.startsWith('# branch.oid ')) {
+      const oid = f.slice('# branch.oid '.length);
+      head = OID.test(oid) ? oid : undefined;
+    } else if (f.startsWith('? ')) candidates.push({ path: f.slice(2), tracked: false });
+    else if (f.startsWith('1 ') || f.startsWith('2 ') || f.startsWith('u ')) {
+      if (f[2] !== '.' || f[0] === 'u') staged = true;
+      candidates.push({ path: after(f, f[0] === '1' ? 8 : f[0] === '2' ? 9 : 10), tracked: true });
+      if (f[0] === '2') i++; // a rename's source path follows (there are none: --no-renames)
+    }
+  }
+  return { head, staged, candidates };
+}
 type Excluded = { path: string; tracked: boolean; why: 'nested' | 'too-large' | 'skipped'; bytes?: number; kind?: string };
 
 function kindName(st: Stats): string {
@@ -119,6 +158,10 @@ function kindName(st: Stats): string {
 export class SnapshotStore {
   private queue: Promise<unknown> = Promise.resolve();
   private known?: Set<string>;
+  /** The newest recording of this object: HEAD's commit and its tree. */
+  private head?: { commit: string; tree: string };
+  /** Whether the store's git trusts the exec bit (core.fileMode). */
+  private fileMode?: Promise<boolean>;
 
   private constructor(readonly ctx: GitContext, readonly dir: string, readonly sizeCapBytes: number) {}
 
@@ -194,11 +237,11 @@ export class SnapshotStore {
    */
   private async record(tags: readonly SnapshotTag[], reason: string, now: () => number, captured?: () => void): Promise<SnapshotInfo> {
     // One walk of the tree: what changed since the last snapshot (HEAD of the shadow repository, equal to its index
-    // after every recording) and what is new. Nothing changed, or only what is not recorded: no second walk (`add`).
-    const listed = await runGit(this.ctx, ['status', '--porcelain', '-z', '--untracked-files=all', '--no-renames']);
-    const entries = nulFields(listed.stdout);
-    const staged = entries.some((f) => f[0] !== ' ' && f[0] !== '?');
-    const candidates: Candidate[] = entries.map((f) => ({ path: f.slice(3), tracked: f[0] !== '?' }));
+    // after every recording) and what is new. Nothing changed, or only what is not recorded: no second walk (`add`),
+    // and no `write-tree` either (the tree is HEAD's). The untracked cache (status.showUntrackedFiles=all) spares
+    // reading the folders whose stat data has not changed.
+    const listed = await runGit(this.ctx, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--no-renames']);
+    const { head, staged, candidates } = parseStatus(listed.stdout);
     const excluded = await this.excludedOf(candidates);
     const literal = (p: string) => `:(top,literal)${p}`;
     const tracked = excluded.filter((e) => e.tracked);
@@ -209,10 +252,14 @@ export class SnapshotStore {
     const left = new Set(excluded.map((e) => e.path));
     const inExcluded = (p: string) => left.has(p) || [...left].some((x) => p.startsWith(`${x}/`));
     const toAdd = candidates.filter((c) => !inExcluded(c.path.replace(/\/$/, '')));
-    if (staged || toAdd.length) await this.addAll(toAdd, excluded);
+    // A few changed paths are read here and staged after `captured` (capture.ts): no `git add` before the relaunch.
+    const held = !staged && toAdd.length ? await this.capture(toAdd) : undefined;
+    if (!held && (staged || toAdd.length)) await this.addAll(toAdd, excluded);
     const takenMs = now();
     captured?.();
-    const tree = (await runGit(this.ctx, ['write-tree'])).stdout.toString('latin1').trim();
+    if (held?.length) await runGit(this.ctx, ['update-index', '-z', '--index-info'], { input: await indexInfo(this.dir, held) });
+    const same = !staged && !toAdd.length && !tracked.length && head !== undefined;
+    const tree = (same ? await this.treeOf(head) : undefined) ?? (await runGit(this.ctx, ['write-tree'])).stdout.toString('latin1').trim();
     const meta = {
       leopoldSnapshot: 1, tags, reason, takenMs,
       nested: excluded.filter((e) => e.why === 'nested').slice(0, LIST_CAP).map((e) => shownPath(e.path)),
@@ -221,19 +268,38 @@ export class SnapshotStore {
       skipped: excluded.filter((e) => e.why === 'skipped').slice(0, LIST_CAP)
         .map((e) => ({ path: shownPath(e.path), kind: e.kind ?? 'other' })),
     };
-    const commit = (await runGit(this.ctx, ['commit-tree', tree, '-F', '-'], { input: JSON.stringify(meta) })).stdout
-      .toString('latin1').trim();
+    // The commit and the refs are written here, as git writes them (objects.ts): no more git processes.
+    const commit = await writeLooseObject(this.dir, 'commit', commitBody(tree, JSON.stringify(meta), Date.now() / 1000));
     const known = await this.knownRefs();
-    const updates = tags.map(refOf).filter((r) => !(r.endsWith('/start') && known.has(r)));
-    {
-      // HEAD follows the newest recording: the next recording's status compares against it.
-      const input = [...updates, 'HEAD'].map((r) => `update ${r}\0${commit}\0\0`).join('');
-      await runGit(this.ctx, ['update-ref', '--stdin', '-z'], { input });
-      for (const r of updates) known.add(r);
-    }
+    const fresh = async (r: string) => !known.has(r) && !(await fs.lstat(join(this.dir, r)).then(() => true, () => false));
+    const updates: string[] = [];
+    for (const r of tags.map(refOf)) if (!r.endsWith('/start') || (await fresh(r))) updates.push(r);
+    // HEAD follows the newest recording (last): the next recording's status compares against it.
+    await setRefs(this.dir, [...updates, 'HEAD'], commit);
+    for (const r of updates) known.add(r);
+    this.head = { commit, tree };
     const first = tags[0] ?? { run: '', window: 0, edge: 'start' as Edge };
     return { ...first, ref: refOf(first), commit, tree, takenMs: meta.takenMs, reason, nested: meta.nested, tooLarge: meta.tooLarge,
       skipped: meta.skipped };
+  }
+
+  /** The changed paths' bytes, read now (capture.ts); undefined when `git add` must stage them before `captured`. */
+  private async capture(toAdd: Candidate[]): Promise<Captured[] | undefined> {
+    if (toAdd.length > CAPTURE_MAX_PATHS) return undefined;
+    // The exec bit is read as git reads it only where git trusts it (`git init` found it works here).
+    this.fileMode ??= readText(join(this.dir, 'config'), 64 * 1024).then((t) => /^\s*filemode\s*=\s*true\s*$/im.test(t ?? ''));
+    if (!(await this.fileMode)) return undefined;
+    // A file that cannot be read here is git's to report (`add` says why in its own words).
+    return captureChanges(this.ctx.workTree, toAdd, { maxPaths: CAPTURE_MAX_PATHS, maxBytes: CAPTURE_MAX_BYTES,
+      sizeCap: this.sizeCapBytes }).catch(() => undefined);
+  }
+
+  /** The tree of the commit HEAD names (this store's last recording, known without asking git). */
+  private async treeOf(commit: string): Promise<string | undefined> {
+    if (this.head?.commit === commit) return this.head.tree;
+    const r = await runGit(this.ctx, ['rev-parse', '--verify', '-q', `${commit}^{tree}`], { bare: true, okCodes: [1] });
+    const tree = r.stdout.toString('latin1').trim();
+    return OID.test(tree) ? tree : undefined;
   }
 
   /**
