@@ -17,7 +17,7 @@ import { requireTrust } from '../control/runActions';
 import type { Seat } from '../control/seat';
 import { targetOf } from '../review/review';
 import {
-  finishEdit, newestRun, NoSnapshotError, prepareEdit, planRevert, planRewind, type ApplyOutcome, type Plan, type PlanItem,
+  finishEdit, newestRun, type EditStep, NoSnapshotError, prepareEdit, planRevert, planRewind, type ApplyOutcome, type Plan, type PlanItem,
 } from '../../core/snapshots/plan';
 import { SnapshotStore } from '../../core/snapshots/store';
 import { snapshotSettings, type SnapshotRecorders } from './recorders';
@@ -64,22 +64,47 @@ export function reasonText(reason: string): string {
 }
 
 /**
- * Writes a plan's files as ONE workspace edit, so the editor's Undo takes the whole of it back: each file deleted,
- * created with its bytes, or both (then Undo recreates the exact bytes the editor read before deleting, binary
- * included). Every target is checked right before (links and non-regular files refused, a file changed since the
- * plan skipped) and checked again after.
+ * The text documents a step's text edit can go through: the editor's text of the file is exactly the one on disk (not
+ * dirty, same text) and its line end is LF, so the replaced text is saved as the bytes meant.
  */
-export async function applyAsEdit(store: SnapshotStore, plan: Plan, title: string): Promise<ApplyOutcome[]> {
+async function textDocs(steps: readonly EditStep[], uri: (s: EditStep) => vscode.Uri): Promise<Map<EditStep, vscode.TextDocument>> {
+  const docs = new Map<EditStep, vscode.TextDocument>();
+  for (const s of steps) {
+    if (!s.text) continue;
+    const doc = await vscode.workspace.openTextDocument(uri(s)).then((d) => d, () => undefined);
+    if (doc && !doc.isDirty && doc.eol === vscode.EndOfLine.LF && doc.getText() === s.text.old) docs.set(s, doc);
+  }
+  return docs;
+}
+
+/**
+ * Writes a plan's files as ONE workspace edit, so the editor's Undo takes the whole of it back: a text file there before
+ * and after gets its whole text replaced (a text edit, saved at once), a file is deleted or created with its bytes, and
+ * any other replaced file (binary, CRLF, not UTF-8) is deleted and created (then Undo recreates the exact bytes the
+ * editor read before deleting). Every target is checked right before (links and non-regular files refused, a file
+ * changed since the plan skipped) and checked again after. `root` is the project's folder as the editor names it: the
+ * store reads the real path, but the editor's documents and their Undo are kept under the name the folder was opened
+ * by (a project opened through a link has two names; an edit under the real one is not in its editors' Undo).
+ */
+export async function applyAsEdit(store: SnapshotStore, plan: Plan, title: string, root = store.projectDir): Promise<ApplyOutcome[]> {
   const { steps, left } = await prepareEdit(store, plan);
   if (!steps.length) return left;
+  const uri = (s: EditStep) => vscode.Uri.file(join(root, s.item.path));
+  const docs = await textDocs(steps, uri);
   const edit = new vscode.WorkspaceEdit();
   const meta = { label: vscode.l10n.t('Leopold: {0} {1}', title, plan.window), needsConfirmation: false };
+  const ops = steps.filter((s) => !docs.has(s));
   // Every deletion first: a folder a window made where a file was can then take the file back.
-  for (const s of steps) if (s.remove) edit.deleteFile(vscode.Uri.file(s.abs), { ignoreIfNotExists: false }, meta);
-  for (const s of steps) if (s.bytes) edit.createFile(vscode.Uri.file(s.abs), { contents: s.bytes, overwrite: false }, meta);
+  for (const s of ops) if (s.remove) edit.deleteFile(uri(s), { ignoreIfNotExists: false }, meta);
+  for (const s of ops) if (s.bytes) edit.createFile(uri(s), { contents: s.bytes, overwrite: false }, meta);
+  for (const [s, doc] of docs) {
+    edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), s.text!.next, meta);
+  }
   let applied: boolean;
   try {
-    applied = await applyGuardedEdit(edit, steps.map((s) => ({ uri: vscode.Uri.file(s.abs), within: store.projectDir })));
+    applied = await applyGuardedEdit(edit, steps.map((s) => ({ uri: uri(s), within: root })));
+    // A text edit leaves the document changed in the editor: saved now, so the file on disk is what the plan meant.
+    for (const doc of docs.values()) if (doc.isDirty) await doc.save();
   } catch (err) {
     applied = false;
     left.push({ path: '', action: 'conflict', done: false, reason: (err as Error).message });
@@ -273,11 +298,12 @@ class TakeBack {
       if (!selected.length) return undefined;
       const go = vscode.l10n.t('Write');
       const question = vscode.l10n.t('Leopold: {1} {2} — write the chosen files ({0})?', selected.length, title, plan.window);
-      const detail = vscode.l10n.t('Files changed since the plan was made are skipped, never overwritten.');
+      const detail = `${vscode.l10n.t('Files changed since the plan was made are skipped, never overwritten.')} ${vscode.l10n.t(
+        'Undo (Ctrl+Z in the editor of a file it changed) takes the whole of it back, until one of its files is edited again.')}`;
       const ok = await vscode.window.showWarningMessage(question, { modal: true, detail }, go);
       if (ok !== go) return undefined;
     }
-    const outcomes = await applyAsEdit(store, { ...plan, files: selected }, title);
+    const outcomes = await applyAsEdit(store, { ...plan, files: selected }, title, project.root);
     const done = outcomes.filter((o) => o.done).length;
     const skipped = outcomes.filter((o) => !o.done);
     this.ctx.log.info(`${project.name}: ${plan.kind} window ${plan.window}: ${done} written` +
