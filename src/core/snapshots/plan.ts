@@ -44,6 +44,11 @@ export interface PlanItem {
   targetMode?: string;
   /** merge: the merged bytes. */
   merged?: Buffer;
+  /**
+   * A text file changed on both sides that would not merge: its three sides, for a merge editor (base: the end of
+   * what is taken back; theirs: the window's start; ours: the file now, its bytes when the plan was made).
+   */
+  threeWay?: { baseOid: string; theirsOid: string; ours: Buffer };
 }
 
 export interface Plan {
@@ -111,7 +116,7 @@ const sameAs = (c: FileState, oid: string | null, mode: string | null): boolean 
 
 /** The three-way merge of one file: the merged bytes, or why it would not merge. */
 async function merge3(store: SnapshotStore, ours: Buffer, baseOid: string, theirsOid: string, got: Map<string, Buffer>):
-Promise<{ ok: true; bytes: Buffer } | { ok: false; why: string }> {
+Promise<{ ok: true; bytes: Buffer } | { ok: false; why: string; binary?: boolean }> {
   const dir = await fs.mkdtemp(join(tmpdir(), 'leopold-merge-')); // never in the project, nor in the store (the CLI only reads it)
   try {
     const [base, theirs] = [got.get(baseOid), got.get(theirsOid)];
@@ -121,7 +126,7 @@ Promise<{ ok: true; bytes: Buffer } | { ok: false; why: string }> {
     const r = await runGit(store.ctx, ['merge-file', '-p', '-L', 'now', '-L', 'window end', '-L', 'window start', 'ours', 'base', 'theirs'],
       { cwd: dir, okCodes: Array.from({ length: 127 }, (_, i) => i + 1).concat([255]), maxBytes: store.sizeCapBytes * 3 + 1024 });
     if (r.code === 0) return { ok: true, bytes: r.stdout };
-    if (r.code === 255) return { ok: false, why: 'a binary file changed since; it cannot be merged' };
+    if (r.code === 255) return { ok: false, why: 'a binary file changed since; it cannot be merged', binary: true };
     return { ok: false, why: `changed since, and the change would not merge (${r.code} conflict${r.code === 1 ? '' : 's'})` };
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
@@ -161,7 +166,11 @@ Promise<PlanItem | PendingMerge | undefined> {
 
 async function mergeFile(store: SnapshotStore, p: PendingMerge, got: Map<string, Buffer>): Promise<PlanItem> {
   const m = await merge3(store, p.ours, p.baseOid, p.theirsOid, got);
-  if (!m.ok) return { ...p.base, action: 'conflict', reason: `${m.why}; left as it is` };
+  if (!m.ok) {
+    const text = [p.ours, got.get(p.baseOid), got.get(p.theirsOid)].every((b) => b && !b.subarray(0, 8000).includes(0));
+    return { ...p.base, action: 'conflict', reason: `${m.why}; left as it is`,
+      ...(text && !m.binary ? { threeWay: { baseOid: p.baseOid, theirsOid: p.theirsOid, ours: p.ours } } : {}) };
+  }
   return { ...p.base, action: 'merge', reason: 'changed since by someone else; the window\'s change is taken out and the rest kept',
     merged: m.bytes };
 }

@@ -29,6 +29,8 @@ export interface TakeBackTestApi {
   plan(root: string, kind: TakeBackKind, window: number, path?: string): Promise<{ files: { path: string; action: string }[] } | string>;
   /** What the preview's "Show the change" opens for one file: the diff editor's two sides, as it shows them. */
   diff(root: string, kind: TakeBackKind, window: number, path: string): Promise<{ left: string; right: string; label: string } | string>;
+  /** What a conflict's "Open in the merge editor" opens: 'merge' or 'diff' (no merge editor); an error's message. */
+  merge(root: string, kind: TakeBackKind, window: number, path: string): Promise<string>;
   /** Runs a command with the preview answered: every writable file chosen, and the confirmation given. */
   run(root: string, kind: TakeBackKind, window: number, path?: string): Promise<ApplyOutcome[] | string>;
 }
@@ -132,6 +134,39 @@ export class TakeBackDiffs implements vscode.TextDocumentContentProvider {
     const bytes = f.action === 'merge' ? f.merged ?? Buffer.alloc(0) : f.action === 'delete' || !f.targetOid ? Buffer.alloc(0)
       : await store.blob(f.targetOid);
     return bytes.includes(0) ? vscode.l10n.t('(a binary file of {0} bytes)', bytes.length) : bytes.toString('utf8');
+  }
+
+  private doc(path: string, text: string): vscode.Uri {
+    const id = String(++this.seq);
+    this.texts.set(id, text);
+    return vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${path}`, query: id });
+  }
+
+  /**
+   * Opens a conflict in VS Code's merge editor (`_open.mergeEditor`): base — the end of what is taken back; left
+   * (input 1) — the window's start, what taking back would give; right (input 2) — the file as it was when the plan was
+   * made; the result is the file itself, written only when the person saves it. Where the merge editor cannot be
+   * opened, a diff of the window's start and the file now. Returns what was opened.
+   */
+  async merge(root: string, store: SnapshotStore, f: PlanItem, window: number): Promise<'merge' | 'diff'> {
+    const three = f.threeWay!;
+    const text = (b: Buffer) => b.toString('utf8');
+    const [base, theirs] = await Promise.all([store.blob(three.baseOid), store.blob(three.theirsOid)]);
+    const start = vscode.l10n.t('Window {0}\'s start', window);
+    const args = {
+      base: this.doc(`base/${f.path}`, text(base)),
+      input1: { uri: this.doc(`start/${f.path}`, text(theirs)), title: start, description: vscode.l10n.t('taken back') },
+      input2: { uri: this.doc(`now/${f.path}`, text(three.ours)), title: vscode.l10n.t('Now'), description: vscode.l10n.t('the file now') },
+      output: vscode.Uri.file(join(root, f.path)),
+    };
+    try {
+      await vscode.commands.executeCommand('_open.mergeEditor', args);
+      return 'merge';
+    } catch {
+      await vscode.commands.executeCommand('vscode.diff', args.input1.uri, args.output,
+        vscode.l10n.t('{0} ({1} ↔ now)', inert(f.path), start), { preview: true });
+      return 'diff';
+    }
   }
 
   /** Opens the diff editor: the file now (left) and what the plan makes of it (right). Returns the right side's URI. */
@@ -243,11 +278,12 @@ class TakeBack {
   }
 
   /** The preview: the files to write, each with a button that shows its change (now ↔ after) in the diff editor. */
-  private pick<T extends vscode.QuickPickItem & { file?: PlanItem }>(items: T[], project: LeopoldProject, store: SnapshotStore,
-    title: string, plan: Plan): Promise<readonly T[] | undefined> {
+  private pick<T extends vscode.QuickPickItem & { file?: PlanItem; conflict?: PlanItem }>(items: T[], project: LeopoldProject,
+    store: SnapshotStore, title: string, plan: Plan): Promise<readonly T[] | undefined> {
     const qp = vscode.window.createQuickPick<T>();
     const show = { iconPath: new vscode.ThemeIcon('diff'), tooltip: vscode.l10n.t('Show the change') };
-    qp.items = items.map((i) => (i.file ? { ...i, buttons: [show] } : i));
+    const merge = { iconPath: new vscode.ThemeIcon('git-merge'), tooltip: vscode.l10n.t('Open in the merge editor') };
+    qp.items = items.map((i) => (i.file ? { ...i, buttons: [show] } : i.conflict ? { ...i, buttons: [merge] } : i));
     qp.selectedItems = qp.items.filter((i) => i.picked);
     qp.canSelectMany = true;
     qp.ignoreFocusOut = true;
@@ -263,6 +299,7 @@ class TakeBack {
       };
       qp.onDidTriggerItemButton((e) => {
         if (e.item.file) void this.diffs.show(project.root, store, e.item.file, title, plan.window);
+        else if (e.item.conflict) void this.diffs.merge(project.root, store, e.item.conflict, plan.window);
       });
       qp.onDidAccept(() => finish(qp.selectedItems));
       qp.onDidHide(() => finish(undefined));
@@ -284,13 +321,14 @@ class TakeBack {
     }
     let selected = writable;
     if (!answer) {
-      type Item = vscode.QuickPickItem & { file?: PlanItem };
+      type Item = vscode.QuickPickItem & { file?: PlanItem; conflict?: PlanItem };
       const items: Item[] = [
         ...writable.map((f) => ({ label: `${actionText(f.action)}: ${inert(f.path)}`, detail: reasonText(f.reason), picked: true,
           file: f })),
         ...(leftAlone.length ? [{ label: vscode.l10n.t('Left as they are'), kind: vscode.QuickPickItemKind.Separator }] : []),
         ...leftAlone.map((f) => ({ label: `$(warning) ${actionText('conflict')}: ${inert(f.path)}`,
-          detail: unsaved(f) ? vscode.l10n.t('unsaved changes in an editor; left as it is') : reasonText(f.reason) })),
+          detail: unsaved(f) ? vscode.l10n.t('unsaved changes in an editor; left as it is') : reasonText(f.reason),
+          conflict: f.threeWay && !unsaved(f) ? f : undefined })),
       ];
       const picks = await this.pick(items, project, store, title, plan);
       if (!picks) return undefined;
@@ -372,6 +410,13 @@ export function registerTakeBack(ctx: LeopoldContext, seat: Seat, recorders: Sna
       if (!input || input.modified.toString() !== right.toString()) return `the diff editor did not open (${tab?.label ?? 'no tab'})`;
       const text = async (u: vscode.Uri) => (await vscode.workspace.openTextDocument(u)).getText();
       return { left: await text(input.original), right: await text(input.modified), label: tab!.label };
+    },
+    merge: async (root, kind, window, path) => {
+      const p = projectOf(root);
+      if (!p) return 'no such project';
+      const { store, plan } = await t.plan(p, kind === 'rewind' ? 'rewind' : 'revert', window, path);
+      const f = plan.files.find((x) => x.path === path);
+      return f?.threeWay ? t.diffs.merge(p.root, store, f, window) : 'not a conflict that a merge editor can show';
     },
     run: async (root, kind, window, path) => (await t.run({ root, window, path }, kind, true)) ?? 'cancelled',
   };

@@ -188,6 +188,18 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
     const person = fs.readFileSync(file('d.txt'));
     const plan = await api.snapshots.takeBack.plan(folder, 'rewind', 2);
     assert.strictEqual(plan.files.find((f: { path: string }) => f.path === 'd.txt')?.action, 'conflict', JSON.stringify(plan));
+    // The conflict's "Open in the merge editor": base — window 2's end, left — its start, right — the file now, result —
+    // the file itself (written only when the person saves).
+    assert.strictEqual(await api.snapshots.takeBack.merge(folder, 'rewind', 2, 'd.txt'), 'merge');
+    const Merge = (vscode as unknown as { TabInputTextMerge: new (...a: unknown[]) => { base: vscode.Uri; input1: vscode.Uri;
+      input2: vscode.Uri; result: vscode.Uri } }).TabInputTextMerge;
+    const input = await waitFor('the merge editor', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+      .map((t) => t.input).find((i): i is InstanceType<typeof Merge> => i instanceof Merge), 20_000);
+    const text = async (u: vscode.Uri) => (await vscode.workspace.openTextDocument(u)).getText();
+    assert.deepStrictEqual([await text(input.base), await text(input.input1), await text(input.input2), input.result.fsPath],
+      [lines('one', 'TWO', 'three'), lines('one', 'two', 'three'), person.toString('utf8'), file('d.txt')]);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    assert.deepStrictEqual(fs.readFileSync(file('d.txt')), person);
     const outcomes = await api.snapshots.takeBack.run(folder, 'rewind', 2);
     assert.ok(Array.isArray(outcomes), String(outcomes));
     assert.ok(!outcomes.some((o: { path: string; done: boolean }) => o.path === 'd.txt' && o.done), JSON.stringify(outcomes));

@@ -139,6 +139,29 @@ describe('core/snapshots/plan', function () {
     assert.strictEqual(readFileSync(name, 'utf8'), 'old\n');
   });
 
+  it('a text conflict carries its three sides for the merge editor; a binary one and a deleted one do not', async () => {
+    const { project, store, w } = await setup();
+    const text = lines('l').join('\n') + '\n';
+    w('t.txt', text);
+    w('b.bin', Buffer.from([0, 1, 2]));
+    w('gone.txt', text);
+    await store.take([{ run: 'r', window: 1, edge: 'start' }], 'activation');
+    w('t.txt', text.replace('l5\n', 'AGENT\n'));
+    w('b.bin', Buffer.from([0, 1, 3]));
+    w('gone.txt', text.replace('l5\n', 'AGENT\n'));
+    await store.take([{ run: 'r', window: 1, edge: 'end' }], 'end');
+    w('t.txt', text.replace('l5\n', 'PERSON\n'));
+    w('b.bin', Buffer.from([0, 1, 4]));
+    await fs.rm(join(project, 'gone.txt'));
+    const plan = await planRevert(store, 'r', 1);
+    const three = Object.fromEntries(plan.files.map((f) => [f.path, `${f.action} ${f.threeWay ? 'three-way' : '-'}`]));
+    assert.deepStrictEqual(three, { 'b.bin': 'conflict -', 'gone.txt': 'conflict -', 't.txt': 'conflict three-way' });
+    const t = plan.files.find((f) => f.path === 't.txt')!.threeWay!;
+    const [base, theirs] = await Promise.all([store.blob(t.baseOid), store.blob(t.theirsOid)]);
+    assert.deepStrictEqual([base.toString(), theirs.toString(), t.ours.toString()],
+      [text.replace('l5\n', 'AGENT\n'), text, text.replace('l5\n', 'PERSON\n')]);
+  });
+
   describe('the undoable write (prepareEdit / finishEdit)', () => {
     /** A window that restores r.txt, deletes new.txt, recreates gone.bin (binary) and restores an executable x.sh. */
     async function windowDone() {
