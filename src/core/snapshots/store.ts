@@ -223,14 +223,7 @@ export class SnapshotStore {
     };
     const commit = (await runGit(this.ctx, ['commit-tree', tree, '-F', '-'], { input: JSON.stringify(meta) })).stdout
       .toString('latin1').trim();
-    const known = await this.knownRefs();
-    const updates = tags.map(refOf).filter((r) => !(r.endsWith('/start') && known.has(r)));
-    {
-      // HEAD follows the newest recording: the next recording's status compares against it.
-      const input = [...updates, 'HEAD'].map((r) => `update ${r}\0${commit}\0\0`).join('');
-      await runGit(this.ctx, ['update-ref', '--stdin', '-z'], { input });
-      for (const r of updates) known.add(r);
-    }
+    await this.writeRefs(tags.map(refOf), commit);
     const first = tags[0] ?? { run: '', window: 0, edge: 'start' as Edge };
     return { ...first, ref: refOf(first), commit, tree, takenMs: meta.takenMs, reason, nested: meta.nested, tooLarge: meta.tooLarge,
       skipped: meta.skipped };
@@ -298,6 +291,32 @@ export class SnapshotStore {
       }));
     }
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /**
+   * Points the tags' refs and HEAD at a recording, in one transaction. A start ref is written only where there is none
+   * (first wins): `create`, which fails the transaction when the ref exists — another process (a second VS Code window
+   * on the project) may have written it since this one read its refs, so the cache is only a hint. Then the refs are
+   * read again and the transaction retried without the starts that exist.
+   */
+  private async writeRefs(refs: readonly string[], commit: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const known = await this.knownRefs();
+      const starts = refs.filter((r) => r.endsWith('/start') && !known.has(r));
+      const ends = refs.filter((r) => !r.endsWith('/start'));
+      // HEAD follows the newest recording: the next recording's status compares against it.
+      const input = [...starts.map((r) => `create ${r}\0${commit}\0`), ...[...ends, 'HEAD'].map((r) => `update ${r}\0${commit}\0\0`)]
+        .join('');
+      try {
+        await runGit(this.ctx, ['update-ref', '--stdin', '-z'], { input });
+      } catch (err) {
+        this.known = undefined;
+        if (attempt >= 2 || !starts.length) throw err;
+        continue;
+      }
+      for (const r of [...starts, ...ends]) known.add(r);
+      return;
+    }
   }
 
   private async knownRefs(): Promise<Set<string>> {

@@ -189,6 +189,28 @@ describe('core/snapshots/store', function () {
     assert.deepStrictEqual([...treeOf(store, end).keys()], ['ok.txt']);
   });
 
+  it('a window\'s start written by another store object (a second VS Code window) since this one read its refs is kept', async () => {
+    const { project, open } = await setup();
+    writeFileSync(join(project, 'f.txt'), 'one\n');
+    const [a, b] = [await open(), await open()];
+    await a.take([tag(1)], 'activation'); // a has read the refs: window 2 has no start yet
+    writeFileSync(join(project, 'f.txt'), 'two\n');
+    const first = await b.take([tag(1, 'end'), tag(2)], 'roll');
+    writeFileSync(join(project, 'f.txt'), 'three\n');
+    const second = await a.take([tag(1, 'end'), tag(2)], 'roll');
+    assert.notStrictEqual(first.commit, second.commit);
+    for (const s of [a, b]) {
+      assert.strictEqual((await s.find('run-1', 2, 'start'))!.commit, first.commit, 'the first start wins');
+      assert.strictEqual((await s.find('run-1', 1, 'end'))!.commit, second.commit, 'the last end wins');
+    }
+    // a's refs are read again: its next start of window 2 is not written either, and it takes a window 3 start.
+    writeFileSync(join(project, 'f.txt'), 'four\n');
+    const third = await a.take([tag(2)], 'resume');
+    assert.strictEqual((await b.find('run-1', 2, 'start'))!.commit, first.commit);
+    assert.notStrictEqual(third.commit, first.commit);
+    assert.strictEqual((await b.find('run-1', 3, 'start')), undefined);
+  });
+
   it('records bytes exactly: .gitattributes text=auto and eol do not convert a CRLF file', async () => {
     const { project, open } = await setup();
     writeFileSync(join(project, '.gitattributes'), '* text=auto eol=lf\n*.txt ident\n');
