@@ -16,6 +16,8 @@ import { promises as fs, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic';
+import { readBoundedNoFollow } from '../files';
+import { jsonDepth } from '../json';
 import { withStoreLock } from './lock';
 import { bytesOf, findGit, GitError, nulFields, runGit, shownPath, type GitContext } from './git';
 
@@ -35,6 +37,21 @@ const NAMED_ADD_MAX = 2000;
 const BULK_ADD_MIN = 256;
 
 export type Edge = 'start' | 'end';
+
+/** A recording that failed, as the store keeps it (`recordFailure`). */
+export interface SnapshotFailure {
+  run?: string;
+  window: number;
+  edge: Edge;
+  /** git's own words (one line). */
+  error: string;
+  atMs: number;
+  /** The boundary (roll, end, …). */
+  reason: string;
+}
+
+const FAILURES_FILE = 'leopold-failures.json';
+const FAILURES_KEPT = 50;
 
 export interface SnapshotTag {
   run: string;
@@ -317,6 +334,41 @@ export class SnapshotStore {
       for (const r of [...starts, ...ends]) known.add(r);
       return;
     }
+  }
+
+  /**
+   * Keeps a recording that failed (git's own words) in the store, so every reader — `leopold-status --review` included
+   * — can say why a window has no snapshot at that boundary. The newest FAILURES_KEPT are kept, in `failures.json`
+   * beside the shadow repository's files (replaced atomically, under the store's lock).
+   */
+  recordFailure(f: SnapshotFailure): Promise<void> {
+    return this.serial(async () => {
+      await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
+      const kept = await this.failures();
+      const entry: SnapshotFailure = { ...f, error: f.error.replace(/\s+/g, ' ').trim().slice(0, 1000) };
+      const next = [...kept, entry].slice(-FAILURES_KEPT);
+      await writeFileAtomic(join(this.dir, FAILURES_FILE), JSON.stringify(next), { within: this.dir });
+    });
+  }
+
+  /** The recordings that failed, oldest first (none when there is no record, or it cannot be read). */
+  async failures(): Promise<SnapshotFailure[]> {
+    const r = await readBoundedNoFollow(join(this.dir, FAILURES_FILE), 1024 * 1024).catch(() => undefined);
+    if (r?.kind !== 'ok') return [];
+    let v: unknown;
+    try {
+      v = jsonDepth(r.text, 8) <= 4 ? JSON.parse(r.text) : undefined;
+    } catch {
+      return [];
+    }
+    if (!Array.isArray(v)) return [];
+    return v.flatMap((x: unknown): SnapshotFailure[] => {
+      const o = x as Record<string, unknown>;
+      if (!o || typeof o !== 'object' || typeof o.window !== 'number' || (o.edge !== 'start' && o.edge !== 'end')
+        || typeof o.error !== 'string' || typeof o.atMs !== 'number') return [];
+      return [{ run: typeof o.run === 'string' ? o.run : undefined, window: o.window, edge: o.edge, error: o.error.slice(0, 1000),
+        atMs: o.atMs, reason: typeof o.reason === 'string' ? o.reason.slice(0, 40) : '' }];
+    });
   }
 
   private async knownRefs(): Promise<Set<string>> {
