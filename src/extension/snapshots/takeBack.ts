@@ -344,6 +344,11 @@ class TakeBack {
     const outcomes = await applyAsEdit(store, { ...plan, files: selected }, title, project.root);
     const done = outcomes.filter((o) => o.done).length;
     const skipped = outcomes.filter((o) => !o.done);
+    // Kept in the store with the snapshots (never in .leopold/, which is Leopold's): the run's take-backs.
+    await store.recordTakeBack({ kind: title === vscode.l10n.t('Revert File') ? 'file' : plan.kind, run: plan.run, window: plan.window,
+      atMs: Date.now(), written: outcomes.filter((o) => o.done).map((o) => o.path),
+      left: [...skipped.map((o) => o.path).filter(Boolean), ...leftAlone.map((f) => f.path)] })
+      .catch((err: Error) => this.ctx.log.warn(`${project.name}: the take-back could not be kept in the snapshot store: ${err.message}`));
     this.ctx.log.info(`${project.name}: ${plan.kind} window ${plan.window}: ${done} written` +
       `${skipped.length ? `; left: ${skipped.map((o) => `${o.path} (${o.reason})`).join('; ')}` : ''}` +
       `${leftAlone.length ? `; conflicts left as they are: ${leftAlone.map((f) => f.path).join(', ')}` : ''}`);

@@ -165,6 +165,10 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
         'EIGHT by a person'), 'bin.dat': null, 'c.txt': 'c\n', 'c2.txt': null, 'gen.txt': null };
       // The conflict (d.txt) is left as the person wrote it; window 1's work (a.txt, new.txt) is untouched.
       assert.deepStrictEqual(tree(), expected);
+      // The take-back is kept in the snapshot store (the run's record of it), not in .leopold/.
+      const kept = (await (await api.snapshots.recorders()[0].open()).takeBacks()).at(-1);
+      assert.deepStrictEqual([kept?.kind, kept?.window, [...kept?.written ?? []].sort(), kept?.left], ['revert', 2,
+        ['.agent-done', 'b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'gen.txt'], ['d.txt']], JSON.stringify(kept));
       // The workbench's Undo (Edit > Undo, Ctrl+Z) in the editor of a file the revert changed takes the whole revert
       // back: the text edit and, in the same undo group, the deletions (binary bytes included) and the creation.
       const doc = await vscode.workspace.openTextDocument(file('b.txt'));

@@ -211,6 +211,23 @@ describe('core/snapshots/store', function () {
     assert.strictEqual((await b.find('run-1', 3, 'start')), undefined);
   });
 
+  it('keeps take-backs and failed recordings beside the snapshots; a damaged record reads as none', async () => {
+    const { project, open } = await setup();
+    writeFileSync(join(project, 'f.txt'), 'one\n');
+    const store = await open();
+    await store.take([tag(1)], 'activation');
+    assert.deepStrictEqual(await store.takeBacks(), []);
+    await store.recordTakeBack({ kind: 'revert', run: 'run-1', window: 2, atMs: 5, written: ['a.txt'], left: ['d.txt'] });
+    await store.recordFailure({ run: 'run-1', window: 3, edge: 'end', error: 'git add failed:\n  fatal: x', atMs: 6, reason: 'roll' });
+    const other = await open();
+    assert.deepStrictEqual(await other.takeBacks(), [{ kind: 'revert', run: 'run-1', window: 2, atMs: 5, written: ['a.txt'], left: ['d.txt'] }]);
+    assert.deepStrictEqual((await other.failures()).map((f) => f.error), ['git add failed: fatal: x']);
+    for (const junk of ['{"not":"a list"}', '[[[[[[[[[[[[1]]]]]]]]]]]]', 'not json', '[{"kind":"revert"},null,7]']) {
+      writeFileSync(join(store.dir, 'leopold-takebacks.json'), junk);
+      assert.deepStrictEqual(await other.takeBacks(), [], junk);
+    }
+  });
+
   it('records bytes exactly: .gitattributes text=auto and eol do not convert a CRLF file', async () => {
     const { project, open } = await setup();
     writeFileSync(join(project, '.gitattributes'), '* text=auto eol=lf\n*.txt ident\n');
