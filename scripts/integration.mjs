@@ -55,6 +55,12 @@ function serveHarness(page, runDir, dir) {
         await new Promise((r) => setTimeout(r, 200));
       }
     }
+    if (req.action === 'press') {
+      // A person's key press (Ctrl+Z in an editor): the element clicked first gets the keyboard, then the key goes to it.
+      await page.locator(String(req.selector)).first().click({ timeout: 30_000 });
+      await page.keyboard.press(String(req.key));
+      return { pressed: true };
+    }
     return { error: `unknown action ${req.action}` };
   };
   let busy = false;

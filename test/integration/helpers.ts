@@ -55,10 +55,11 @@ export async function leopold(): Promise<Record<string, any>> {
 let harnessSeq = 0;
 /**
  * Asks the browser that runs the workbench (scripts/integration.mjs `serveHarness`) for a screenshot, a click in a
- * webview, or the text of an element (null when none appears); undefined under a runner without it (the desktop
- * runner), so a test can skip what needs it.
+ * webview, the text of an element (null when none appears), or a key pressed in the workbench after clicking an
+ * element; undefined under a runner without it (the desktop runner), so a test can skip what needs it.
  */
-export async function harness(req: { action: 'screenshot'; name: string } | { action: 'click' | 'text'; selector: string }):
+export async function harness(req: { action: 'screenshot'; name: string } | { action: 'click' | 'text'; selector: string }
+  | { action: 'press'; selector: string; key: string }):
   Promise<Record<string, unknown> | undefined> {
   const dir = process.env.LEOPOLD_HARNESS_DIR;
   if (!dir) return undefined;

@@ -50,7 +50,8 @@ const SLACK_MS = 120_000;
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim().slice(0, 300);
 
 /** The store's snapshots that belong to the reviewed run: the store runs named (or taken) within the run's span. */
-export function runSnapshots(all: readonly SnapshotInfo[], windows: readonly RunWindow[], archived: boolean): SnapshotInfo[] {
+export function runSnapshots<T extends { run: string; takenMs: number }>(all: readonly T[], windows: readonly RunWindow[],
+  archived: boolean): T[] {
   let from = Infinity, to = -Infinity;
   for (const w of windows) {
     if (w.startedMs !== undefined) from = Math.min(from, w.startedMs);

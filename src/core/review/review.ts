@@ -16,7 +16,7 @@ import { TranscriptIndex, type IndexedCall } from './index';
 import type { FileReview, FileStatus } from './fileReview';
 import { isPair, openStore, pairOf, runSnapshots, snapshotFiles, snapshotTexts, type SnapshotsInput, type SourceWhy,
   type WindowPair } from './fromSnapshots';
-import type { SnapshotInfo, SnapshotStore } from '../snapshots/store';
+import type { SnapshotFailure, SnapshotInfo, SnapshotStore } from '../snapshots/store';
 
 export type { FileReview, FileStatus } from './fileReview';
 
@@ -320,7 +320,7 @@ export class Reviewer {
   private readonly cache = new Map<string, { key: string; review: WindowReview }>();
   private readonly stores = new Map<string, Promise<SnapshotStore | SourceWhy>>();
   /** The run's snapshots per input (read once per request: a report asks for every window). */
-  private readonly listed = new WeakMap<ReviewInput, Promise<SnapshotInfo[] | SourceWhy>>();
+  private readonly listed = new WeakMap<ReviewInput, Promise<{ mine: SnapshotInfo[]; failures: SnapshotFailure[] } | SourceWhy>>();
 
   /** A Reviewer whose `hooks.progress` threw must not be used again (an index may be half read). */
   constructor(private readonly hooks: ReviewerHooks = {}) {}
@@ -524,12 +524,18 @@ export class Reviewer {
     let list = this.listed.get(input);
     if (!list) {
       const archived = input.snapshots.archived === true;
-      this.listed.set(input, (list = store.list().then((all) => runSnapshots(all, input.windows, archived),
-        (err: Error) => ({ kind: 'error', detail: err.message.replace(/\s+/g, ' ').slice(0, 300) }) satisfies SourceWhy)));
+      // The recordings that failed are kept in the store too (git's words): matched to the run as its snapshots are.
+      this.listed.set(input, (list = Promise.all([store.list(), store.failures()]).then(([all, failed]) => {
+        const chosen = runSnapshots<{ run: string; takenMs: number; failure?: SnapshotFailure }>(
+          [...all, ...failed.map((f) => ({ run: f.run ?? '', takenMs: f.atMs, failure: f }))], input.windows, archived);
+        const failures = chosen.flatMap((x) => (x.failure ? [x.failure] : []));
+        return { mine: chosen.filter((x): x is SnapshotInfo => !x.failure), failures };
+      }, (err: Error) => ({ kind: 'error', detail: err.message.replace(/\s+/g, ' ').slice(0, 300) }) satisfies SourceWhy)));
     }
-    const mine = await list;
-    if (!Array.isArray(mine)) return mine;
-    const pair = pairOf(mine, input, n);
+    const listed = await list;
+    if ('kind' in listed) return listed;
+    const failures = [...listed.failures, ...input.snapshots.failures ?? []];
+    const pair = pairOf(listed.mine, { ...input, snapshots: { ...input.snapshots, failures } }, n);
     return isPair(pair) ? { store, pair } : pair;
   }
 

@@ -44,6 +44,11 @@ export interface PlanItem {
   targetMode?: string;
   /** merge: the merged bytes. */
   merged?: Buffer;
+  /**
+   * A text file changed on both sides that would not merge: its three sides, for a merge editor (base: the end of
+   * what is taken back; theirs: the window's start; ours: the file now, its bytes when the plan was made).
+   */
+  threeWay?: { baseOid: string; theirsOid: string; ours: Buffer };
 }
 
 export interface Plan {
@@ -111,7 +116,7 @@ const sameAs = (c: FileState, oid: string | null, mode: string | null): boolean 
 
 /** The three-way merge of one file: the merged bytes, or why it would not merge. */
 async function merge3(store: SnapshotStore, ours: Buffer, baseOid: string, theirsOid: string, got: Map<string, Buffer>):
-Promise<{ ok: true; bytes: Buffer } | { ok: false; why: string }> {
+Promise<{ ok: true; bytes: Buffer } | { ok: false; why: string; binary?: boolean }> {
   const dir = await fs.mkdtemp(join(tmpdir(), 'leopold-merge-')); // never in the project, nor in the store (the CLI only reads it)
   try {
     const [base, theirs] = [got.get(baseOid), got.get(theirsOid)];
@@ -121,7 +126,7 @@ Promise<{ ok: true; bytes: Buffer } | { ok: false; why: string }> {
     const r = await runGit(store.ctx, ['merge-file', '-p', '-L', 'now', '-L', 'window end', '-L', 'window start', 'ours', 'base', 'theirs'],
       { cwd: dir, okCodes: Array.from({ length: 127 }, (_, i) => i + 1).concat([255]), maxBytes: store.sizeCapBytes * 3 + 1024 });
     if (r.code === 0) return { ok: true, bytes: r.stdout };
-    if (r.code === 255) return { ok: false, why: 'a binary file changed since; it cannot be merged' };
+    if (r.code === 255) return { ok: false, why: 'a binary file changed since; it cannot be merged', binary: true };
     return { ok: false, why: `changed since, and the change would not merge (${r.code} conflict${r.code === 1 ? '' : 's'})` };
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
@@ -161,7 +166,11 @@ Promise<PlanItem | PendingMerge | undefined> {
 
 async function mergeFile(store: SnapshotStore, p: PendingMerge, got: Map<string, Buffer>): Promise<PlanItem> {
   const m = await merge3(store, p.ours, p.baseOid, p.theirsOid, got);
-  if (!m.ok) return { ...p.base, action: 'conflict', reason: `${m.why}; left as it is` };
+  if (!m.ok) {
+    const text = [p.ours, got.get(p.baseOid), got.get(p.theirsOid)].every((b) => b && !b.subarray(0, 8000).includes(0));
+    return { ...p.base, action: 'conflict', reason: `${m.why}; left as it is`,
+      ...(text && !m.binary ? { threeWay: { baseOid: p.baseOid, theirsOid: p.theirsOid, ours: p.ours } } : {}) };
+  }
   return { ...p.base, action: 'merge', reason: 'changed since by someone else; the window\'s change is taken out and the rest kept',
     merged: m.bytes };
 }
@@ -307,11 +316,12 @@ export async function applyPlan(store: SnapshotStore, plan: Plan): Promise<Apply
 }
 
 // An undoable write (the extension's): the plan becomes steps an editor applies as one workspace edit — a file is
-// deleted, created with the bytes it gets, or both (a file's bytes replaced: deleted, then created, so that undoing it
-// brings back the exact bytes the editor read before deleting). `prepareEdit` checks every target right before, with
-// the write guard: a link, or anything but a regular file, at the name or in a folder above it, is refused, and so is
-// a file changed since the plan was made; nothing is written here. `finishEdit` then checks what the edit left (a
-// regular file with the bytes meant), and gives an executable file its mode back.
+// deleted, created with the bytes it gets, or its text replaced: a text file there before and after gets a
+// whole-document text edit (`text`), which the editor's Undo takes back; any other replaced file (binary, not UTF-8,
+// CRLF, too large) is deleted, then created, so that undoing it brings back the bytes the editor read. `prepareEdit`
+// checks every target right before, with the write guard: a link, or anything but a regular file, at the name or in a
+// folder above it, is refused, and so is a file changed since the plan was made; nothing is written here. `finishEdit`
+// then checks what the edit left (a regular file with the bytes meant), and gives an executable file its mode back.
 
 /** One file of an undoable write. `abs` is the file's path as people read it (the name is valid UTF-8). */
 export interface EditStep {
@@ -323,6 +333,40 @@ export interface EditStep {
   bytes?: Buffer;
   /** The permission bits the created file gets. */
   mode?: number;
+  /**
+   * A text file that is there before and after: its whole text replaced by a text edit instead of a deletion and a
+   * creation (an editor's Undo takes a text edit back; a deleted file's may not be). Absent for anything else.
+   */
+  text?: TextReplacement;
+}
+
+/** The text of a file now and the text it gets, when a whole-document text edit writes exactly those bytes. */
+export interface TextReplacement {
+  old: string;
+  next: string;
+}
+
+/** Largest file replaced by a text edit (an editor holds the whole text; a larger one is deleted and created). */
+export const TEXT_EDIT_MAX_BYTES = 4 * 1024 * 1024;
+
+const utf8 = (b: Buffer): string | undefined => {
+  const s = b.toString('utf8');
+  return Buffer.from(s, 'utf8').equals(b) ? s : undefined;
+};
+
+/**
+ * The text edit that turns `old` into `next` byte for byte, when an editor would: both valid UTF-8 without a byte order
+ * mark, without a NUL (a binary file) and without a carriage return (an editor normalizes line ends: a CRLF or mixed
+ * file could be saved with other bytes), and not over TEXT_EDIT_MAX_BYTES. Otherwise undefined: a deletion and a
+ * creation with the exact bytes.
+ */
+export function textReplacement(old: Buffer, next: Buffer): TextReplacement | undefined {
+  const ok = (b: Buffer) => b.length <= TEXT_EDIT_MAX_BYTES && !b.includes(0) && !b.includes(0x0d)
+    && !(b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf);
+  if (!ok(old) || !ok(next)) return undefined;
+  const o = utf8(old);
+  const n = utf8(next);
+  return o !== undefined && n !== undefined ? { old: o, next: n } : undefined;
 }
 
 export interface PreparedEdit {
@@ -353,10 +397,26 @@ async function stepOf(store: SnapshotStore, item: PlanItem, blobs: Map<string, B
   const exists = now.state.kind === 'file';
   if (item.action === 'delete') return { item, abs, remove: true };
   const oldMode = exists ? (await fs.lstat(abs)).mode & 0o7777 : undefined;
-  if (item.action === 'merge') return { item, abs, remove: exists, bytes: item.merged ?? Buffer.alloc(0), mode: oldMode ?? 0o644 };
-  const bytes = blobs.get(item.targetOid!) ?? await store.blob(item.targetOid!);
-  const mode = item.targetMode === '100755' ? (oldMode ?? 0o644) | 0o111 : (oldMode ?? 0o644) & ~0o111;
-  return { item, abs, remove: exists, bytes, mode };
+  const bytes = item.action === 'merge' ? item.merged ?? Buffer.alloc(0)
+    : blobs.get(item.targetOid!) ?? await store.blob(item.targetOid!);
+  const mode = item.action === 'merge' ? oldMode ?? 0o644
+    : item.targetMode === '100755' ? (oldMode ?? 0o644) | 0o111 : (oldMode ?? 0o644) & ~0o111;
+  const text = exists ? await currentText(abs, item.current, bytes) : undefined;
+  return { item, abs, remove: exists, bytes, mode, ...(text ? { text } : {}) };
+}
+
+/** The file's text now (read without following a link; exactly the bytes the plan saw) and the text it gets. */
+async function currentText(abs: string, current: FileState, next: Buffer): Promise<TextReplacement | undefined> {
+  if (current.kind !== 'file' || next.length > TEXT_EDIT_MAX_BYTES) return undefined;
+  const fh = await fs.open(abs, fsc.O_RDONLY | fsc.O_NOFOLLOW | fsc.O_NONBLOCK);
+  try {
+    const st = await fh.stat();
+    if (!st.isFile() || st.size > TEXT_EDIT_MAX_BYTES) return undefined;
+    const old = await fh.readFile();
+    return gitOid(old) === current.oid ? textReplacement(old, next) : undefined;
+  } finally {
+    await fh.close();
+  }
 }
 
 /** The steps of an undoable write of a plan's files, each target checked now (see above); nothing is written. */

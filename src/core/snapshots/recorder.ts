@@ -163,7 +163,21 @@ export class SnapshotRecorder {
       }
       this.last = this.lastError = out;
       this.opts.log?.('warn', `snapshots: the ${boundary} snapshot could not be recorded: ${out.error}`);
+      await this.keepFailure(out);
       return out;
+    }
+  }
+
+  /** The failure, kept in the store for every reader (leopold-status too); a store that cannot be written: logged. */
+  private async keepFailure(out: RecordOutcome): Promise<void> {
+    if (!out.tags.length || out.error === undefined) return;
+    try {
+      const store = await this.open();
+      for (const t of out.tags) {
+        await store.recordFailure({ run: t.run, window: t.window, edge: t.edge, error: out.error, atMs: Date.now(), reason: out.boundary });
+      }
+    } catch (err) {
+      this.opts.log?.('warn', `snapshots: the failure could not be kept in the store: ${(err as Error).message}`);
     }
   }
 

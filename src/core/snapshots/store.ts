@@ -16,9 +16,10 @@ import { promises as fs, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic';
+import { readBoundedNoFollow, readText } from '../files';
+import { jsonDepth } from '../json';
 import { withStoreLock } from './lock';
 import { bytesOf, findGit, GitError, nulFields, runGit, shownPath, type GitContext } from './git';
-import { readText } from '../files';
 import { captureChanges, indexInfo, type Captured } from './capture';
 import { commitBody, OID, setRefs, writeLooseObject } from './objects';
 
@@ -44,6 +45,34 @@ const CAPTURE_MAX_PATHS = 256;
 const CAPTURE_MAX_BYTES = 16 * 1024 * 1024;
 
 export type Edge = 'start' | 'end';
+
+/** A recording that failed, as the store keeps it (`recordFailure`). */
+export interface SnapshotFailure {
+  run?: string;
+  window: number;
+  edge: Edge;
+  /** git's own words (one line). */
+  error: string;
+  atMs: number;
+  /** The boundary (roll, end, …). */
+  reason: string;
+}
+
+/** A take-back as the store keeps it (`recordTakeBack`): the run timeline's entry. */
+export interface TakeBackRecord {
+  kind: 'revert' | 'rewind' | 'file';
+  run: string;
+  window: number;
+  atMs: number;
+  /** The files written (project-relative, as people read them). */
+  written: string[];
+  /** The files left as they are: conflicts, unsaved, changed since the plan. */
+  left: string[];
+}
+
+const FAILURES_FILE = 'leopold-failures.json';
+const TAKEBACKS_FILE = 'leopold-takebacks.json';
+const FAILURES_KEPT = 50;
 
 export interface SnapshotTag {
   run: string;
@@ -364,6 +393,63 @@ export class SnapshotStore {
       }));
     }
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /**
+   * Keeps a recording that failed (git's own words) in the store, so every reader — `leopold-status --review` included
+   * — can say why a window has no snapshot at that boundary. The newest FAILURES_KEPT are kept, in `failures.json`
+   * beside the shadow repository's files (replaced atomically, under the store's lock).
+   */
+  recordFailure(f: SnapshotFailure): Promise<void> {
+    return this.appendRecord(FAILURES_FILE, FAILURES_KEPT, { ...f, error: f.error.replace(/\s+/g, ' ').trim().slice(0, 1000) });
+  }
+
+  /** The recordings that failed, oldest first (none when there is no record, or it cannot be read). */
+  async failures(): Promise<SnapshotFailure[]> {
+    return (await this.readRecords(FAILURES_FILE)).flatMap((o): SnapshotFailure[] => {
+      if (typeof o.window !== 'number' || (o.edge !== 'start' && o.edge !== 'end') || typeof o.error !== 'string'
+        || typeof o.atMs !== 'number') return [];
+      return [{ run: typeof o.run === 'string' ? o.run : undefined, window: o.window, edge: o.edge, error: o.error.slice(0, 1000),
+        atMs: o.atMs, reason: typeof o.reason === 'string' ? o.reason.slice(0, 40) : '' }];
+    });
+  }
+
+  /** Keeps a take-back (which window, when, the files written and the conflicts left) in the store: the newest 200. */
+  recordTakeBack(t: TakeBackRecord): Promise<void> {
+    const cap = (xs: readonly string[]) => xs.slice(0, 200).map((x) => x.slice(0, 1000));
+    return this.appendRecord(TAKEBACKS_FILE, 200, { ...t, written: cap(t.written), left: cap(t.left) });
+  }
+
+  /** The take-backs kept, oldest first. */
+  async takeBacks(): Promise<TakeBackRecord[]> {
+    const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string').slice(0, 200) : []);
+    return (await this.readRecords(TAKEBACKS_FILE)).flatMap((o): TakeBackRecord[] => {
+      if ((o.kind !== 'revert' && o.kind !== 'rewind' && o.kind !== 'file') || typeof o.run !== 'string' || typeof o.window !== 'number'
+        || typeof o.atMs !== 'number') return [];
+      return [{ kind: o.kind, run: o.run.slice(0, 100), window: o.window, atMs: o.atMs, written: strings(o.written),
+        left: strings(o.left) }];
+    });
+  }
+
+  private appendRecord(file: string, keep: number, entry: object): Promise<void> {
+    return this.serial(async () => {
+      await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
+      const next = [...await this.readRecords(file), entry].slice(-keep);
+      await writeFileAtomic(join(this.dir, file), JSON.stringify(next), { within: this.dir });
+    });
+  }
+
+  /** A record file's objects (bounded: 4 MB, nesting 8); none when it is missing or cannot be read. */
+  private async readRecords(file: string): Promise<Record<string, unknown>[]> {
+    const r = await readBoundedNoFollow(join(this.dir, file), 4 * 1024 * 1024).catch(() => undefined);
+    if (r?.kind !== 'ok') return [];
+    let v: unknown;
+    try {
+      v = jsonDepth(r.text, 9) <= 8 ? JSON.parse(r.text) : undefined;
+    } catch {
+      return [];
+    }
+    return Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x)) : [];
   }
 
   private async knownRefs(): Promise<Set<string>> {

@@ -16,7 +16,7 @@ import { applyGuardedEdit } from '../foundation/guardedWrite';
 import type { Seat } from '../foundation/seat';
 import { targetOf } from '../foundation/target';
 import {
-  finishEdit, newestRun, NoSnapshotError, prepareEdit, planRevert, planRewind, type ApplyOutcome, type Plan, type PlanItem,
+  finishEdit, newestRun, type EditStep, NoSnapshotError, prepareEdit, planRevert, planRewind, type ApplyOutcome, type Plan, type PlanItem,
 } from '../../core/snapshots/plan';
 import { SnapshotStore } from '../../core/snapshots/store';
 import { snapshotSettings, type SnapshotRecorders } from '../foundation/recorders';
@@ -28,6 +28,8 @@ export interface TakeBackTestApi {
   plan(root: string, kind: TakeBackKind, window: number, path?: string): Promise<{ files: { path: string; action: string }[] } | string>;
   /** What the preview's "Show the change" opens for one file: the diff editor's two sides, as it shows them. */
   diff(root: string, kind: TakeBackKind, window: number, path: string): Promise<{ left: string; right: string; label: string } | string>;
+  /** What a conflict's "Open in the merge editor" opens: 'merge' or 'diff' (no merge editor); an error's message. */
+  merge(root: string, kind: TakeBackKind, window: number, path: string): Promise<string>;
   /** Runs a command with the preview answered: every writable file chosen, and the confirmation given. */
   run(root: string, kind: TakeBackKind, window: number, path?: string): Promise<ApplyOutcome[] | string>;
 }
@@ -63,22 +65,47 @@ export function reasonText(reason: string): string {
 }
 
 /**
- * Writes a plan's files as ONE workspace edit, so the editor's Undo takes the whole of it back: each file deleted,
- * created with its bytes, or both (then Undo recreates the exact bytes the editor read before deleting, binary
- * included). Every target is checked right before (links and non-regular files refused, a file changed since the
- * plan skipped) and checked again after.
+ * The text documents a step's text edit can go through: the editor's text of the file is exactly the one on disk (not
+ * dirty, same text) and its line end is LF, so the replaced text is saved as the bytes meant.
  */
-export async function applyAsEdit(store: SnapshotStore, plan: Plan, title: string): Promise<ApplyOutcome[]> {
+async function textDocs(steps: readonly EditStep[], uri: (s: EditStep) => vscode.Uri): Promise<Map<EditStep, vscode.TextDocument>> {
+  const docs = new Map<EditStep, vscode.TextDocument>();
+  for (const s of steps) {
+    if (!s.text) continue;
+    const doc = await vscode.workspace.openTextDocument(uri(s)).then((d) => d, () => undefined);
+    if (doc && !doc.isDirty && doc.eol === vscode.EndOfLine.LF && doc.getText() === s.text.old) docs.set(s, doc);
+  }
+  return docs;
+}
+
+/**
+ * Writes a plan's files as ONE workspace edit, so the editor's Undo takes the whole of it back: a text file there before
+ * and after gets its whole text replaced (a text edit, saved at once), a file is deleted or created with its bytes, and
+ * any other replaced file (binary, CRLF, not UTF-8) is deleted and created (then Undo recreates the exact bytes the
+ * editor read before deleting). Every target is checked right before (links and non-regular files refused, a file
+ * changed since the plan skipped) and checked again after. `root` is the project's folder as the editor names it: the
+ * store reads the real path, but the editor's documents and their Undo are kept under the name the folder was opened
+ * by (a project opened through a link has two names; an edit under the real one is not in its editors' Undo).
+ */
+export async function applyAsEdit(store: SnapshotStore, plan: Plan, title: string, root = store.projectDir): Promise<ApplyOutcome[]> {
   const { steps, left } = await prepareEdit(store, plan);
   if (!steps.length) return left;
+  const uri = (s: EditStep) => vscode.Uri.file(join(root, s.item.path));
+  const docs = await textDocs(steps, uri);
   const edit = new vscode.WorkspaceEdit();
   const meta = { label: vscode.l10n.t('Leopold: {0} {1}', title, plan.window), needsConfirmation: false };
+  const ops = steps.filter((s) => !docs.has(s));
   // Every deletion first: a folder a window made where a file was can then take the file back.
-  for (const s of steps) if (s.remove) edit.deleteFile(vscode.Uri.file(s.abs), { ignoreIfNotExists: false }, meta);
-  for (const s of steps) if (s.bytes) edit.createFile(vscode.Uri.file(s.abs), { contents: s.bytes, overwrite: false }, meta);
+  for (const s of ops) if (s.remove) edit.deleteFile(uri(s), { ignoreIfNotExists: false }, meta);
+  for (const s of ops) if (s.bytes) edit.createFile(uri(s), { contents: s.bytes, overwrite: false }, meta);
+  for (const [s, doc] of docs) {
+    edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), s.text!.next, meta);
+  }
   let applied: boolean;
   try {
-    applied = await applyGuardedEdit(edit, steps.map((s) => ({ uri: vscode.Uri.file(s.abs), within: store.projectDir })));
+    applied = await applyGuardedEdit(edit, steps.map((s) => ({ uri: uri(s), within: root })));
+    // A text edit leaves the document changed in the editor: saved now, so the file on disk is what the plan meant.
+    for (const doc of docs.values()) if (doc.isDirty) await doc.save();
   } catch (err) {
     applied = false;
     left.push({ path: '', action: 'conflict', done: false, reason: (err as Error).message });
@@ -106,6 +133,39 @@ export class TakeBackDiffs implements vscode.TextDocumentContentProvider {
     const bytes = f.action === 'merge' ? f.merged ?? Buffer.alloc(0) : f.action === 'delete' || !f.targetOid ? Buffer.alloc(0)
       : await store.blob(f.targetOid);
     return bytes.includes(0) ? vscode.l10n.t('(a binary file of {0} bytes)', bytes.length) : bytes.toString('utf8');
+  }
+
+  private doc(path: string, text: string): vscode.Uri {
+    const id = String(++this.seq);
+    this.texts.set(id, text);
+    return vscode.Uri.from({ scheme: DIFF_SCHEME, path: `/${path}`, query: id });
+  }
+
+  /**
+   * Opens a conflict in VS Code's merge editor (`_open.mergeEditor`): base — the end of what is taken back; left
+   * (input 1) — the window's start, what taking back would give; right (input 2) — the file as it was when the plan was
+   * made; the result is the file itself, written only when the person saves it. Where the merge editor cannot be
+   * opened, a diff of the window's start and the file now. Returns what was opened.
+   */
+  async merge(root: string, store: SnapshotStore, f: PlanItem, window: number): Promise<'merge' | 'diff'> {
+    const three = f.threeWay!;
+    const text = (b: Buffer) => b.toString('utf8');
+    const [base, theirs] = await Promise.all([store.blob(three.baseOid), store.blob(three.theirsOid)]);
+    const start = vscode.l10n.t('Window {0}\'s start', window);
+    const args = {
+      base: this.doc(`base/${f.path}`, text(base)),
+      input1: { uri: this.doc(`start/${f.path}`, text(theirs)), title: start, description: vscode.l10n.t('taken back') },
+      input2: { uri: this.doc(`now/${f.path}`, text(three.ours)), title: vscode.l10n.t('Now'), description: vscode.l10n.t('the file now') },
+      output: vscode.Uri.file(join(root, f.path)),
+    };
+    try {
+      await vscode.commands.executeCommand('_open.mergeEditor', args);
+      return 'merge';
+    } catch {
+      await vscode.commands.executeCommand('vscode.diff', args.input1.uri, args.output,
+        vscode.l10n.t('{0} ({1} ↔ now)', inert(f.path), start), { preview: true });
+      return 'diff';
+    }
   }
 
   /** Opens the diff editor: the file now (left) and what the plan makes of it (right). Returns the right side's URI. */
@@ -217,11 +277,12 @@ class TakeBack {
   }
 
   /** The preview: the files to write, each with a button that shows its change (now ↔ after) in the diff editor. */
-  private pick<T extends vscode.QuickPickItem & { file?: PlanItem }>(items: T[], project: LeopoldProject, store: SnapshotStore,
-    title: string, plan: Plan): Promise<readonly T[] | undefined> {
+  private pick<T extends vscode.QuickPickItem & { file?: PlanItem; conflict?: PlanItem }>(items: T[], project: LeopoldProject,
+    store: SnapshotStore, title: string, plan: Plan): Promise<readonly T[] | undefined> {
     const qp = vscode.window.createQuickPick<T>();
     const show = { iconPath: new vscode.ThemeIcon('diff'), tooltip: vscode.l10n.t('Show the change') };
-    qp.items = items.map((i) => (i.file ? { ...i, buttons: [show] } : i));
+    const merge = { iconPath: new vscode.ThemeIcon('git-merge'), tooltip: vscode.l10n.t('Open in the merge editor') };
+    qp.items = items.map((i) => (i.file ? { ...i, buttons: [show] } : i.conflict ? { ...i, buttons: [merge] } : i));
     qp.selectedItems = qp.items.filter((i) => i.picked);
     qp.canSelectMany = true;
     qp.ignoreFocusOut = true;
@@ -237,6 +298,7 @@ class TakeBack {
       };
       qp.onDidTriggerItemButton((e) => {
         if (e.item.file) void this.diffs.show(project.root, store, e.item.file, title, plan.window);
+        else if (e.item.conflict) void this.diffs.merge(project.root, store, e.item.conflict, plan.window);
       });
       qp.onDidAccept(() => finish(qp.selectedItems));
       qp.onDidHide(() => finish(undefined));
@@ -258,13 +320,14 @@ class TakeBack {
     }
     let selected = writable;
     if (!answer) {
-      type Item = vscode.QuickPickItem & { file?: PlanItem };
+      type Item = vscode.QuickPickItem & { file?: PlanItem; conflict?: PlanItem };
       const items: Item[] = [
         ...writable.map((f) => ({ label: `${actionText(f.action)}: ${inert(f.path)}`, detail: reasonText(f.reason), picked: true,
           file: f })),
         ...(leftAlone.length ? [{ label: vscode.l10n.t('Left as they are'), kind: vscode.QuickPickItemKind.Separator }] : []),
         ...leftAlone.map((f) => ({ label: `$(warning) ${actionText('conflict')}: ${inert(f.path)}`,
-          detail: unsaved(f) ? vscode.l10n.t('unsaved changes in an editor; left as it is') : reasonText(f.reason) })),
+          detail: unsaved(f) ? vscode.l10n.t('unsaved changes in an editor; left as it is') : reasonText(f.reason),
+          conflict: f.threeWay && !unsaved(f) ? f : undefined })),
       ];
       const picks = await this.pick(items, project, store, title, plan);
       if (!picks) return undefined;
@@ -272,13 +335,19 @@ class TakeBack {
       if (!selected.length) return undefined;
       const go = vscode.l10n.t('Write');
       const question = vscode.l10n.t('Leopold: {1} {2} — write the chosen files ({0})?', selected.length, title, plan.window);
-      const detail = vscode.l10n.t('Files changed since the plan was made are skipped, never overwritten.');
+      const detail = `${vscode.l10n.t('Files changed since the plan was made are skipped, never overwritten.')} ${vscode.l10n.t(
+        'Undo (Ctrl+Z in the editor of a file it changed) takes the whole of it back, until one of its files is edited again.')}`;
       const ok = await vscode.window.showWarningMessage(question, { modal: true, detail }, go);
       if (ok !== go) return undefined;
     }
-    const outcomes = await applyAsEdit(store, { ...plan, files: selected }, title);
+    const outcomes = await applyAsEdit(store, { ...plan, files: selected }, title, project.root);
     const done = outcomes.filter((o) => o.done).length;
     const skipped = outcomes.filter((o) => !o.done);
+    // Kept in the store with the snapshots (never in .leopold/, which is Leopold's): the run's take-backs.
+    await store.recordTakeBack({ kind: title === vscode.l10n.t('Revert File') ? 'file' : plan.kind, run: plan.run, window: plan.window,
+      atMs: Date.now(), written: outcomes.filter((o) => o.done).map((o) => o.path),
+      left: [...skipped.map((o) => o.path).filter(Boolean), ...leftAlone.map((f) => f.path)] })
+      .catch((err: Error) => this.ctx.log.warn(`${project.name}: the take-back could not be kept in the snapshot store: ${err.message}`));
     this.ctx.log.info(`${project.name}: ${plan.kind} window ${plan.window}: ${done} written` +
       `${skipped.length ? `; left: ${skipped.map((o) => `${o.path} (${o.reason})`).join('; ')}` : ''}` +
       `${leftAlone.length ? `; conflicts left as they are: ${leftAlone.map((f) => f.path).join(', ')}` : ''}`);
@@ -345,6 +414,13 @@ export function registerTakeBack(ctx: LeopoldContext, seat: Seat, recorders: Sna
       if (!input || input.modified.toString() !== right.toString()) return `the diff editor did not open (${tab?.label ?? 'no tab'})`;
       const text = async (u: vscode.Uri) => (await vscode.workspace.openTextDocument(u)).getText();
       return { left: await text(input.original), right: await text(input.modified), label: tab!.label };
+    },
+    merge: async (root, kind, window, path) => {
+      const p = projectOf(root);
+      if (!p) return 'no such project';
+      const { store, plan } = await t.plan(p, kind === 'rewind' ? 'rewind' : 'revert', window, path);
+      const f = plan.files.find((x) => x.path === path);
+      return f?.threeWay ? t.diffs.merge(p.root, store, f, window) : 'not a conflict that a merge editor can show';
     },
     run: async (root, kind, window, path) => (await t.run({ root, window, path }, kind, true)) ?? 'cancelled',
   };

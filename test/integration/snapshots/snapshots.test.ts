@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import { leopold, testFolders, waitFor } from '../helpers';
+import { harness, leopold, testFolders, waitFor } from '../helpers';
 import { claudeTranscript, readState, rolled, stamp, writeState } from '../supervisorUtil';
 
 const AGENT = `#!/usr/bin/env bash
@@ -159,18 +159,51 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
       subs.forEach((d) => d.dispose());
       assert.ok(Array.isArray(outcomes), String(outcomes));
       assert.deepStrictEqual(outcomes.filter((o: { done: boolean }) => !o.done), [], JSON.stringify(outcomes));
-      assert.deepStrictEqual(ops.sort(), ['create b.txt', 'create c.txt', 'delete .agent-done', 'delete b.txt', 'delete bin.dat',
-        'delete c2.txt', 'delete gen.txt']);
+      // b.txt, a text file there before and after, is a text edit (saved); the rest are file operations.
+      assert.deepStrictEqual(ops.sort(), ['create c.txt', 'delete .agent-done', 'delete bin.dat', 'delete c2.txt', 'delete gen.txt']);
       const expected = { ...before, '.agent-done': null, 'b.txt': lines('one', 'two', 'three', 'four', 'five', 'six', 'seven',
         'EIGHT by a person'), 'bin.dat': null, 'c.txt': 'c\n', 'c2.txt': null, 'gen.txt': null };
       // The conflict (d.txt) is left as the person wrote it; window 1's work (a.txt, new.txt) is untouched.
       assert.deepStrictEqual(tree(), expected);
+      // The take-back is kept in the snapshot store (the run's record of it), not in .leopold/.
+      const kept = (await (await api.snapshots.recorders()[0].open()).takeBacks()).at(-1);
+      assert.deepStrictEqual([kept?.kind, kept?.window, [...kept?.written ?? []].sort(), kept?.left], ['revert', 2,
+        ['.agent-done', 'b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'gen.txt'], ['d.txt']], JSON.stringify(kept));
+      // The workbench's Undo (Edit > Undo, Ctrl+Z) in the editor of a file the revert changed takes the whole revert
+      // back: the text edit and, in the same undo group, the deletions (binary bytes included) and the creation.
+      const doc = await vscode.workspace.openTextDocument(file('b.txt'));
+      await vscode.window.showTextDocument(doc);
+      // A person's Ctrl+Z in that editor (the `undo` command run from here reaches a text area, not the editor, when the
+      // browser has no keyboard focus); the desktop runner has no harness: the command there.
+      const pressed = await harness({ action: 'press', selector: '.editor-instance .monaco-editor .view-lines', key: 'Control+z' });
+      if (!pressed) await vscode.commands.executeCommand('undo');
+      await waitFor('the undo of the revert', () => (doc.getText() === before['b.txt'] && fs.existsSync(file('bin.dat'))
+        && fs.existsSync(file('gen.txt')) && !fs.existsSync(file('c.txt'))) || undefined, 20_000)
+        .catch(() => assert.deepStrictEqual({ editor: doc.getText(), tree: tree() }, { editor: before['b.txt'], tree: before }));
+      // Undo leaves b.txt's editor with the text before the revert, unsaved (as any Undo): saved, the tree is byte for
+      // byte the one before the revert.
+      assert.ok(await vscode.workspace.saveAll(false));
+      await waitFor('every file back as before the revert', () => JSON.stringify(tree()) === JSON.stringify(before) || undefined, 20_000)
+        .catch(() => assert.deepStrictEqual(tree(), before));
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
   test('Rewind to Before Window 2 shows the conflict and writes nothing of it', async () => {
     const person = fs.readFileSync(file('d.txt'));
     const plan = await api.snapshots.takeBack.plan(folder, 'rewind', 2);
     assert.strictEqual(plan.files.find((f: { path: string }) => f.path === 'd.txt')?.action, 'conflict', JSON.stringify(plan));
+    // The conflict's "Open in the merge editor": base — window 2's end, left — its start, right — the file now, result —
+    // the file itself (written only when the person saves).
+    assert.strictEqual(await api.snapshots.takeBack.merge(folder, 'rewind', 2, 'd.txt'), 'merge');
+    const Merge = (vscode as unknown as { TabInputTextMerge: new (...a: unknown[]) => { base: vscode.Uri; input1: vscode.Uri;
+      input2: vscode.Uri; result: vscode.Uri } }).TabInputTextMerge;
+    const input = await waitFor('the merge editor', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+      .map((t) => t.input).find((i): i is InstanceType<typeof Merge> => i instanceof Merge), 20_000);
+    const text = async (u: vscode.Uri) => (await vscode.workspace.openTextDocument(u)).getText();
+    assert.deepStrictEqual([await text(input.base), await text(input.input1), await text(input.input2), input.result.fsPath],
+      [lines('one', 'TWO', 'three'), lines('one', 'two', 'three'), person.toString('utf8'), file('d.txt')]);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    assert.deepStrictEqual(fs.readFileSync(file('d.txt')), person);
     const outcomes = await api.snapshots.takeBack.run(folder, 'rewind', 2);
     assert.ok(Array.isArray(outcomes), String(outcomes));
     assert.ok(!outcomes.some((o: { path: string; done: boolean }) => o.path === 'd.txt' && o.done), JSON.stringify(outcomes));

@@ -142,6 +142,11 @@ describe('review: a window from its snapshots (real git)', function () {
     const failed = await new Reviewer().window(s.input([...one(s).slice(0, 1), win(2, { startedMs: s.t0 + 60_000 })],
       { failures: [{ window: 2, edge: 'end', error: 'git add failed (exit 128): fatal: unable to write new index file' }] }), 2);
     assert.deepEqual(failed.sourceWhy, { kind: 'failed', edge: 'end', detail: 'git add failed (exit 128): fatal: unable to write new index file' });
+    // A failure another process (the editor) kept in the store: a reviewer told of none (leopold-status) says it too.
+    await s.store.recordFailure({ run: s.run, window: 2, edge: 'end', error: 'git write-tree failed (exit 128):\nfatal: bad index',
+      atMs: s.t0 + 90_000, reason: 'end' });
+    const kept = await new Reviewer().window(s.input([...one(s).slice(0, 1), win(2, { startedMs: s.t0 + 60_000 })]), 2);
+    assert.deepEqual(kept.sourceWhy, { kind: 'failed', edge: 'end', detail: 'git write-tree failed (exit 128): fatal: bad index' });
     // A run an hour later: none of its snapshots are in the store.
     const later = await new Reviewer().window(s.input([win(1, { startedMs: s.t0 + 3_600_000, endedMs: s.t0 + 3_700_000 })]), 1);
     assert.deepEqual([later.source, later.sourceWhy], ['transcript', { kind: 'noRun' }]);

@@ -3,7 +3,10 @@ import { promises as fs, mkdirSync, writeFileSync, readFileSync, existsSync, sym
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { SnapshotStore } from '../../../../src/core/snapshots/store';
-import { applyPlan, finishEdit, prepareEdit, planJson, planRevert, planRewind, NoSnapshotError } from '../../../../src/core/snapshots/plan';
+import {
+  applyPlan, finishEdit, prepareEdit, planJson, planRevert, planRewind, NoSnapshotError, textReplacement,
+} from '../../../../src/core/snapshots/plan';
+import { rngInt } from '../../../support/rng';
 import { tempDir } from '../../../support/tempDir';
 
 describe('core/snapshots/plan', function () {
@@ -136,6 +139,29 @@ describe('core/snapshots/plan', function () {
     assert.strictEqual(readFileSync(name, 'utf8'), 'old\n');
   });
 
+  it('a text conflict carries its three sides for the merge editor; a binary one and a deleted one do not', async () => {
+    const { project, store, w } = await setup();
+    const text = lines('l').join('\n') + '\n';
+    w('t.txt', text);
+    w('b.bin', Buffer.from([0, 1, 2]));
+    w('gone.txt', text);
+    await store.take([{ run: 'r', window: 1, edge: 'start' }], 'activation');
+    w('t.txt', text.replace('l5\n', 'AGENT\n'));
+    w('b.bin', Buffer.from([0, 1, 3]));
+    w('gone.txt', text.replace('l5\n', 'AGENT\n'));
+    await store.take([{ run: 'r', window: 1, edge: 'end' }], 'end');
+    w('t.txt', text.replace('l5\n', 'PERSON\n'));
+    w('b.bin', Buffer.from([0, 1, 4]));
+    await fs.rm(join(project, 'gone.txt'));
+    const plan = await planRevert(store, 'r', 1);
+    const three = Object.fromEntries(plan.files.map((f) => [f.path, `${f.action} ${f.threeWay ? 'three-way' : '-'}`]));
+    assert.deepStrictEqual(three, { 'b.bin': 'conflict -', 'gone.txt': 'conflict -', 't.txt': 'conflict three-way' });
+    const t = plan.files.find((f) => f.path === 't.txt')!.threeWay!;
+    const [base, theirs] = await Promise.all([store.blob(t.baseOid), store.blob(t.theirsOid)]);
+    assert.deepStrictEqual([base.toString(), theirs.toString(), t.ours.toString()],
+      [text.replace('l5\n', 'AGENT\n'), text, text.replace('l5\n', 'PERSON\n')]);
+  });
+
   describe('the undoable write (prepareEdit / finishEdit)', () => {
     /** A window that restores r.txt, deletes new.txt, recreates gone.bin (binary) and restores an executable x.sh. */
     async function windowDone() {
@@ -203,6 +229,30 @@ describe('core/snapshots/plan', function () {
       assert.deepStrictEqual(b.steps, []);
       assert.strictEqual(readFileSync(outside, 'utf8'), 'not the project\'s\n');
       assert.strictEqual(readFileSync(join(elsewhere, 'inner.txt'), 'utf8'), 'changed\n');
+    });
+
+    it('a text file there before and after is a text edit (its text now and the text it gets); binary ones are not', async () => {
+      const { store } = await windowDone();
+      const { steps } = await prepareEdit(store, await planRevert(store, 'r', 1));
+      const text = Object.fromEntries(steps.map((s) => [s.item.path, s.text ?? null]));
+      assert.deepStrictEqual(text, { 'gone.bin': null, 'new.txt': null, 'r.txt': { old: 'after\n', next: 'before\n' },
+        'x.sh': { old: '#!/bin/sh\necho 2\n', next: '#!/bin/sh\necho 1\n' } });
+    });
+
+    it('textReplacement: only when the editor\'s text saves back as exactly the bytes (5,000 seeded byte strings)', () => {
+      const alphabet = [0x61, 0x0a, 0x0d, 0x00, 0xc3, 0xa9, 0xef, 0xbb, 0xbf, 0xff, 0x20, 0xe2, 0x82, 0xac];
+      for (let seed = 1; seed <= 5000; seed++) {
+        const int = rngInt(seed);
+        const bytes = () => Buffer.from(Array.from({ length: int(12) }, () => alphabet[int(alphabet.length)]));
+        const [a, b] = [bytes(), bytes()];
+        const t = textReplacement(a, b);
+        const fits = (x: Buffer) => !x.includes(0) && !x.includes(0x0d) && !(x[0] === 0xef && x[1] === 0xbb && x[2] === 0xbf)
+          && Buffer.from(x.toString('utf8'), 'utf8').equals(x);
+        assert.strictEqual(t !== undefined, fits(a) && fits(b), `seed ${seed}: ${a.toString('hex')} ${b.toString('hex')}`);
+        if (t) assert.ok(Buffer.from(t.old, 'utf8').equals(a) && Buffer.from(t.next, 'utf8').equals(b), `seed ${seed}`);
+      }
+      assert.deepStrictEqual(textReplacement(Buffer.from('a\r\n'), Buffer.from('b\n')), undefined);
+      assert.deepStrictEqual(textReplacement(Buffer.from('é\n'), Buffer.from('€\n')), { old: 'é\n', next: '€\n' });
     });
 
     it('finishEdit says what the edit did not do: a file still there, a link in its place, other bytes', async () => {

@@ -1,13 +1,13 @@
 import * as assert from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, promises as fs } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { tick } from '../../../../src/core/continuity/runner';
 import { spawnDetached } from '../../../../src/core/continuity/spawn';
 import {
   boundaryTags, recordBeforeSpawn, refusalBoundary, resetNoGitNotice, SnapshotRecorder, spawnBoundary,
 } from '../../../../src/core/snapshots/recorder';
-import type { SnapshotInfo, SnapshotStore } from '../../../../src/core/snapshots/store';
+import { SnapshotStore, type SnapshotInfo } from '../../../../src/core/snapshots/store';
 import { Project } from '../../../support/continuityFixture';
 import { fakeAgent } from '../../../support/agent';
 import { tempDir } from '../../../support/tempDir';
@@ -205,7 +205,26 @@ describe('recording at the window boundaries (core/snapshots/recorder)', functio
     const out = await recorder.record('activation', { active: true });
     assert.ok(out?.error);
     assert.strictEqual(recorder.lastError, out);
-    assert.strictEqual(logs.length, 1);
     assert.match(logs[0], /^warn: snapshots: the activation snapshot could not be recorded: /);
+    // Its store cannot be written either: the failure is not kept there, and the log says so.
+    assert.deepStrictEqual(logs.slice(1).map((l) => /^warn: snapshots: the failure could not be kept in the store: \S/.test(l)), [true],
+      logs.join('\n'));
+  });
+
+  it('a recording that fails is kept in the store with git\'s words, for readers in other processes (leopold-status)', async () => {
+    const { p, recorder } = setup();
+    writeFileSync(join(p.root, 'f.txt'), 'one\n');
+    assert.ok((await recorder.record('activation', { active: true, started_at: '2026-12-06T10:00:00Z' }))?.info);
+    const store = await recorder.open();
+    await fs.rm(join(store.dir, 'index'));
+    mkdirSync(join(store.dir, 'index'));
+    writeFileSync(join(p.root, 'f.txt'), 'two\n');
+    const out = await recorder.record('end', { active: false, stopped_reason: 'user_stop' });
+    assert.ok(out?.error);
+    const other = await SnapshotStore.open({ projectDir: p.root, root: dirname(store.dir) });
+    const kept = await other.failures();
+    assert.deepStrictEqual(kept.map((f) => [f.run, f.window, f.edge, f.reason]), [[out.tags[0].run, 1, 'end', 'end']]);
+    assert.match(kept[0].error, /index/);
+    assert.strictEqual(kept[0].error, out.error!.replace(/\s+/g, ' ').trim());
   });
 });

@@ -189,6 +189,45 @@ describe('core/snapshots/store', function () {
     assert.deepStrictEqual([...treeOf(store, end).keys()], ['ok.txt']);
   });
 
+  it('a window\'s start written by another store object (a second VS Code window) since this one read its refs is kept', async () => {
+    const { project, open } = await setup();
+    writeFileSync(join(project, 'f.txt'), 'one\n');
+    const [a, b] = [await open(), await open()];
+    await a.take([tag(1)], 'activation'); // a has read the refs: window 2 has no start yet
+    writeFileSync(join(project, 'f.txt'), 'two\n');
+    const first = await b.take([tag(1, 'end'), tag(2)], 'roll');
+    writeFileSync(join(project, 'f.txt'), 'three\n');
+    const second = await a.take([tag(1, 'end'), tag(2)], 'roll');
+    assert.notStrictEqual(first.commit, second.commit);
+    for (const s of [a, b]) {
+      assert.strictEqual((await s.find('run-1', 2, 'start'))!.commit, first.commit, 'the first start wins');
+      assert.strictEqual((await s.find('run-1', 1, 'end'))!.commit, second.commit, 'the last end wins');
+    }
+    // a's refs are read again: its next start of window 2 is not written either, and it takes a window 3 start.
+    writeFileSync(join(project, 'f.txt'), 'four\n');
+    const third = await a.take([tag(2)], 'resume');
+    assert.strictEqual((await b.find('run-1', 2, 'start'))!.commit, first.commit);
+    assert.notStrictEqual(third.commit, first.commit);
+    assert.strictEqual((await b.find('run-1', 3, 'start')), undefined);
+  });
+
+  it('keeps take-backs and failed recordings beside the snapshots; a damaged record reads as none', async () => {
+    const { project, open } = await setup();
+    writeFileSync(join(project, 'f.txt'), 'one\n');
+    const store = await open();
+    await store.take([tag(1)], 'activation');
+    assert.deepStrictEqual(await store.takeBacks(), []);
+    await store.recordTakeBack({ kind: 'revert', run: 'run-1', window: 2, atMs: 5, written: ['a.txt'], left: ['d.txt'] });
+    await store.recordFailure({ run: 'run-1', window: 3, edge: 'end', error: 'git add failed:\n  fatal: x', atMs: 6, reason: 'roll' });
+    const other = await open();
+    assert.deepStrictEqual(await other.takeBacks(), [{ kind: 'revert', run: 'run-1', window: 2, atMs: 5, written: ['a.txt'], left: ['d.txt'] }]);
+    assert.deepStrictEqual((await other.failures()).map((f) => f.error), ['git add failed: fatal: x']);
+    for (const junk of ['{"not":"a list"}', '[[[[[[[[[[[[1]]]]]]]]]]]]', 'not json', '[{"kind":"revert"},null,7]']) {
+      writeFileSync(join(store.dir, 'leopold-takebacks.json'), junk);
+      assert.deepStrictEqual(await other.takeBacks(), [], junk);
+    }
+  });
+
   it('records bytes exactly: .gitattributes text=auto and eol do not convert a CRLF file', async () => {
     const { project, open } = await setup();
     writeFileSync(join(project, '.gitattributes'), '* text=auto eol=lf\n*.txt ident\n');
