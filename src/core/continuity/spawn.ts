@@ -120,6 +120,11 @@ export interface LoggedSpawn extends AgentSpawn {
   logPath: string;
   /** The byte offset in the log where the child's own output starts (after the header written before it). */
   outputFrom: number;
+  /**
+   * Date.now() just before the child was started: its record's start. Taken after, on a loaded machine the child's
+   * own reactivation could be stamped in the second before, and would not count as one.
+   */
+  startedAt: number;
   /** Settles when the child exits (while this process lives; a reload loses it, the registry keeps the pid). */
   exited: Promise<AgentExit>;
 }
@@ -138,9 +143,10 @@ export async function spawnLogged(plan: SpawnPlan, logPath: string, env: NodeJS.
   try {
     await fh.write(`# ${new Date().toISOString()} ${JSON.stringify([file, ...args])} in ${plan.cwd}\n`);
     const outputFrom = (await fh.stat()).size;
+    const startedAt = Date.now();
     const { pid, exited } = await startDetached(file, args, { cwd: plan.cwd, env: agentEnvironment(env), output: fh.fd });
     const startTicks = pid !== undefined ? (await procInfo(pid))?.startTicks : undefined;
-    return { pid, file, startTicks, logPath, outputFrom, exited };
+    return { pid, file, startTicks, logPath, outputFrom, startedAt, exited };
   } finally {
     await fh.close(); // the child holds its own copy of the descriptor
   }

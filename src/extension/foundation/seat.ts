@@ -62,7 +62,8 @@ export class Seat implements vscode.Disposable {
     const logPath = spawned.logPath;
     if (spawned.pid === undefined) return undefined;
     const rec: ChildRecord = {
-      id: `${Date.now()}-${spawned.pid}`, root: project.root, pid: spawned.pid, startTicks: spawned.startTicks, startedAt: Date.now(),
+      id: `${Date.now()}-${spawned.pid}`, root: project.root, pid: spawned.pid, startTicks: spawned.startTicks,
+      startedAt: spawned.startedAt,
       harness: plan.harness, path: meta.path, window: meta.window, record: meta.record, logPath,
       argv: [spawned.file, ...plan.argv.slice(1)],
     };

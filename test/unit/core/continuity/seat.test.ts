@@ -215,9 +215,13 @@ describe('seat: early exit', () => {
       `"${process.execPath}" -e "${merge('{ active: false, stopped_reason: \'kill_switch\' }')}"`,
       'rm -f .leopold/STOP; exit 0',
     ].join('\n'));
+    // The record's start is the spawn's (taken just before it, as the seat's is): taken after, on a loaded machine the
+    // agent's `date` stamped the second before it, and the reactivation did not count (seen failing under load).
     const s = await spawnLogged({ harness: 'claude', argv: [file], cwd: root }, join(root, 'l.log'));
-    const rec = child({ root, window: 2, record: fired(2, at), startedAt: Date.now() });
     while (JSON.parse(readFileSync(join(leo, 'state.json'), 'utf8')).active !== true) await sleep(20);
+    // The record made well after the reactivation (a busy extension host): its start is still the spawn's.
+    await sleep(1100);
+    const rec = child({ root, window: 2, record: fired(2, at), startedAt: s.startedAt });
     writeFileSync(join(leo, 'STOP'), '');
     const exit = await s.exited;
     const st = JSON.parse(readFileSync(join(leo, 'state.json'), 'utf8'));
