@@ -22,6 +22,7 @@ import { sleep } from '../../../support/wait';
 
 const linux = process.platform === 'linux';
 
+/** Waits for a file a child writes; `ms` only says how long a failure takes to report (a loaded machine is slow). */
 async function waitForFile(path: string, ms: number) {
   const end = Date.now() + ms;
   while (!existsSync(path) || readFileSync(path, 'utf8') === '') {
@@ -367,11 +368,12 @@ describe('seat: pid verification and ending a process tree (real processes)', ()
     const claimed = Date.now() + 1000;
     // The agent starts the "host", as a shell started from the agent starts code-server; force: the last line of
     // defence, endProcessTree itself, must spare it too.
+    // (The agent outlives any wait below; the test ends it.)
     const file = claude(root, `"${process.execPath}" "${hostScript}" "$$" "${root}" ${claimed} "${out}" force
-sleep 5`);
+sleep 120`);
     const p = spawn(file, [], { cwd: root, stdio: 'ignore' });
     try {
-      const seen = await waitForFile(out, 10_000);
+      const seen = await waitForFile(out, 60_000);
       assert.deepEqual(seen.check, { ok: false, code: 'ancestor', reason: `it is an ancestor of this editor (pid ${p.pid} started the editor or the process that did)` });
       assert.deepEqual(seen.ended.ended, [], 'nothing signalled');
       assert.deepEqual(seen.ended.spared, [{ what: 'process', pid: p.pid, holder: p.pid }]);
@@ -393,7 +395,7 @@ sleep 5`);
     const p = spawn('bash', ['-c', `set -m; "${file}" | { while [ ! -s agent.pid ]; do sleep 0.05; done; exec "${process.execPath}" "${hostScript}" "$(cat agent.pid)" "${root}" ${claimed} "${out}"; }`],
       { cwd: root, stdio: 'ignore' });
     try {
-      const seen = await waitForFile(out, 10_000);
+      const seen = await waitForFile(out, 60_000);
       const agent = Number(readFileSync(join(root, 'agent.pid'), 'utf8'));
       assert.deepEqual(seen.check, { ok: true });
       assert.equal(seen.ended.ended[0], agent);
