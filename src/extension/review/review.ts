@@ -260,6 +260,9 @@ class Reviews {
       panel.onDidDispose(() => this.panels.delete(key));
       panel.webview.html = reviewHtml(panel.webview, this.ctx.extension.extensionUri, randomBytes(16).toString('base64'));
       panel.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(e, m));
+    } else if (!restored) {
+      // Asked for again: brought to the front (a panel left in the background is not drawn until it is shown).
+      entry.panel.reveal(undefined, true);
     }
     entry.panel.title = title;
     const l = uiLocale();

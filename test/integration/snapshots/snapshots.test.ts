@@ -123,8 +123,10 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
     assert.deepStrictEqual([w2.get('bin.dat')!.binary, w2.get('bin.dat')!.afterSha256], [true, sha(Buffer.from([0, 1, 2]))]);
     assert.ok([...w1.values(), ...w2.values()].every((f) => f.noRecordedEdit), 'no transcript names them');
     // The page and the Markdown say where the files come from.
-    await waitFor('window 2\'s page to say its source', () => api.review.panels()
-      .find((p: { title: string; shown?: { text: string } }) => /2/.test(p.title) && /exact \(snapshots\)/.test(p.shown?.text ?? '')));
+    // Asked for again while waiting: a panel left behind another is drawn only once it is in front (stop 36 and a
+    // clean-clone run timed out here with window 2's page never drawn).
+    await waitFor('window 2\'s page to say its source', async () => (await api.review.open({ root: folder, window: 2 }), api.review.panels()
+      .find((p: { title: string; shown?: { text: string } }) => /Window 2/.test(p.title) && /exact \(snapshots\)/.test(p.shown?.text ?? ''))));
     assert.match(await api.review.markdown({ root: folder, window: 2 }), /source: exact \(snapshots\)/);
     assert.match(await api.review.markdown({ root: folder, window: 2 }), /`gen\.txt` added \+1 −0 — changed during the window \(no recorded edit\)/);
   });
