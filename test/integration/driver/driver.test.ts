@@ -45,6 +45,20 @@ suite('Driver runs', () => {
   const find = (n: Plain, id: string): Plain | undefined => findNode(n, id);
   const node = (id: string) => find(tree(), id);
   const fileText = () => fs.readFile(commandsFile(), 'utf8').catch(() => undefined);
+  /** A stand-in for ~/.bashrc, older than CHARTER.md as a real one is: VS Code's "the file is newer" check would not stop a save. */
+  const plantStandIn = async (file: string, bytes: Buffer) => {
+    await fs.writeFile(file, bytes);
+    const longAgo = new Date(Date.now() - 400 * 86_400_000);
+    await fs.utimes(file, longAgo, longAgo);
+  };
+  /** Apply to CHARTER.md… on the serial run's first amendment: the command's outcome, once the preview is answered. */
+  const applyFirstAmendment = async () => {
+    const list = await waitFor('the amendment listed', () => {
+      const project = (api.runsTree.render() as Plain[]).find((p) => p.id === serial);
+      return project && find(project, `${serial}::driver:amendments`)?.children;
+    });
+    return vscode.commands.executeCommand('leopold.driver.applyAmendment', { id: list[0].id });
+  };
 
   suiteSetup(async () => {
     api = await leopold();
@@ -262,16 +276,9 @@ suite('Driver runs', () => {
     // reloads CHARTER.md after the swap it sees no change, so its own "changed in the meantime" check cannot stop the
     // Apply — as with a watcher that is late, or that excludes .leopold/. Only a guard at the write itself protects it.
     const bashrc = Buffer.from(original);
-    await fs.writeFile(standIn, bashrc);
-    // A real ~/.bashrc is older than CHARTER.md: VS Code's own "the file is newer" check does not stop a save then.
-    const longAgo = new Date(Date.now() - 400 * 86_400_000);
-    await fs.utimes(standIn, longAgo, longAgo);
+    await plantStandIn(standIn, bashrc);
     try {
-      const list = await waitFor('the amendment listed', () => {
-        const project = (api.runsTree.render() as Plain[]).find((p) => p.id === serial);
-        return project && find(project, `${serial}::driver:amendments`)?.children;
-      });
-      const applied = vscode.commands.executeCommand('leopold.driver.applyAmendment', { id: list[0].id });
+      const applied = applyFirstAmendment();
       // The preview is up when its row for CHARTER.md is there (the harness waits for it and reads it, untouched).
       const shown = await harness({ action: 'text', selector: '.bulk-edit-panel .monaco-list-row:has-text("CHARTER.md")' });
       if (shown) assert.match(String(shown.text), /CHARTER\.md/, 'the refactor preview shows CHARTER.md');
@@ -309,16 +316,9 @@ suite('Driver runs', () => {
     const original = await fs.readFile(charter);
     const standIn = path.join(path.dirname(serial), `bashrc-after-stand-in-${process.pid}`);
     const bashrc = Buffer.from('# stand-in for ~/.bashrc\nexport PATH=$HOME/bin:$PATH\n');
-    await fs.writeFile(standIn, bashrc);
-    // Older than CHARTER.md, as a real ~/.bashrc is: VS Code's "the file is newer" check would not stop a save.
-    const longAgo = new Date(Date.now() - 400 * 86_400_000);
-    await fs.utimes(standIn, longAgo, longAgo);
+    await plantStandIn(standIn, bashrc);
     try {
-      const list = await waitFor('the amendment listed', () => {
-        const project = (api.runsTree.render() as Plain[]).find((p) => p.id === serial);
-        return project && find(project, `${serial}::driver:amendments`)?.children;
-      });
-      const applied = vscode.commands.executeCommand('leopold.driver.applyAmendment', { id: list[0].id });
+      const applied = applyFirstAmendment();
       const ticked = await harness({ action: 'click', selector: '.bulk-edit-panel .monaco-list-row:has-text("CHARTER.md") .edit-checkbox' });
       if (!ticked) return; // the desktop runner has no harness to tick the change with
       assert.strictEqual(ticked.clicked, true, 'the change is ticked in the preview');
