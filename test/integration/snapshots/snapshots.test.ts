@@ -1,42 +1,57 @@
-// Snapshots at the window boundaries (issue 32) in the real workbench, with a real relaunched agent: a fake `claude`
-// (written here, chosen through the user's leopold.claude.path) that, as window 2, edits with `sed -i`, runs a
-// "generator", moves a file and writes a binary one. The roll's snapshot must be the tree window 1 left (taken before
-// that agent is spawned); after the run a person edits a file the agent changed, and Revert Window 2 keeps the edit.
+// Snapshots at the window boundaries (issue 32) in the real workbench, over a real run of three windows: a fake
+// `claude` (agent.ts, behind a wrapper the user's leopold.claude.path names) works in every window it is launched
+// for — the test starts window 1 as a person would, the extension's own loop relaunches it at each roll. Each window
+// it edits files with edit tools (the file written and the call recorded in its transcript as Claude Code records it)
+// and runs Bash commands (sed -i, a generator, mv, a binary write), ticks a plan item, writes the checkpoint and rolls
+// as Leopold's hooks do; window 3 ends the run. The snapshots are exactly the boundaries, each window's review lists
+// every file exactly and names the tool call or command that touched it; after the run a person edits one file the
+// agent changed (a clean merge) and another in a conflicting way, and the take-backs keep both edits.
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { harness, leopold, testFolders, waitFor } from '../helpers';
-import { claudeTranscript, readState, rolled, stamp, writeState } from '../supervisorUtil';
-
-const AGENT = `#!/usr/bin/env bash
-sed -i 's/^two$/TWO/' b.txt
-sed -i 's/^two$/TWO/' d.txt
-printf 'generated\\n' > gen.txt
-mv c.txt c2.txt
-printf '\\000\\001\\002' > bin.dat
-# Reactivates the run as /leopold-run does (so the seat never records an early exit racing the test's writes).
-w=$(sed -n 's/.*"windows":\\([0-9]*\\).*/\\1/p' .leopold/state.json)
-printf '{"active":true,"windows":%s,"started_at":"%s"}' "\${w:-1}" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" > .leopold/state.json.agent-tmp
-mv .leopold/state.json.agent-tmp .leopold/state.json
-echo done > .agent-done
-exit 0
-`;
+import { agentCalls, readState, stamp, writeState } from '../supervisorUtil';
+import { LAST_WINDOW, PLAN, WINDOWS } from './agent';
 
 const lines = (...xs: string[]) => xs.map((x) => `${x}\n`).join('');
+const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+const swap = (text: string, from: string, to: string) => text.replace(new RegExp(`^${from}$`, 'm'), to);
+// The project's files as the agent finds and leaves them (agent.ts WINDOWS).
+const A0 = lines('one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight');
+const A1 = swap(A0, 'three', 'THREE');
+const A2 = swap(A1, 'seven', 'SEVEN');
+const B0 = A0;
+const B1 = swap(B0, 'two', 'TWO');
+const C0 = 'c\n';
+const D0 = lines('one', 'two', 'three');
+const D1 = swap(D0, 'two', 'TWO');
+const E0 = lines('one', 'two');
+const E1 = swap(E0, 'one', 'ONE');
+const GEN_SH = 'printf \'generated\\n\'\nprintf \'log\\n\' > gen.log\n';
+const BIN = Buffer.from([0, 1, 2]);
+/** The command of window n's Bash step that starts with `prefix`. */
+const cmd = (n: number, prefix: string) => WINDOWS[n].flatMap((s) => (s.tool === 'Bash' && s.command.startsWith(prefix) ? [s.command] : []))[0];
+/** Every file of the project the scenario looks at, by name. */
+const NAMES = ['a.txt', 'b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'd.txt', 'e.txt', 'gen.log', 'gen.sh', 'gen.txt', 'new.txt', 'resumed.txt', 'w3.txt'];
 
-suite('snapshots at the window boundaries (trusted, a fake claude from user settings)', () => {
+suite('snapshots at the window boundaries (trusted, a fake claude over three windows, relaunched by the loop)', () => {
   let api: Record<string, any>;
   let folder: string;
-  let transcript: string;
+  let agent: string;
+  let go: string;
+  let first: ReturnType<typeof spawn> | undefined;
   const file = (p: string) => path.join(folder, p);
   const read = (p: string) => fs.readFileSync(file(p), 'utf8');
+  const tree = (): Record<string, string | null> => Object.fromEntries(NAMES.map((p) => [p, fs.existsSync(file(p))
+    ? fs.readFileSync(file(p)).toString('latin1') : null]));
   const snaps = async () => {
     const store = await api.snapshots.recorders()[0].open();
-    return (await store.list()) as { run: string; window: number; edge: string; reason: string; commit: string }[];
+    return ((await store.list()) as { run: string; window: number; edge: string; reason: string; commit: string; takenMs: number }[])
+      .sort((a, b) => a.takenMs - b.takenMs || a.window - b.window);
   };
   const treeOf = async (commit: string) => {
     const store = await api.snapshots.recorders()[0].open();
@@ -47,19 +62,26 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
   suiteSetup(async () => {
     [folder] = testFolders();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snapshots-agent-'));
-    const agent = path.join(dir, 'claude');
-    fs.writeFileSync(agent, AGENT, { mode: 0o755 });
-    transcript = claudeTranscript();
-    fs.writeFileSync(file('a.txt'), lines('one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'));
-    fs.writeFileSync(file('b.txt'), lines('one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'));
-    fs.writeFileSync(file('c.txt'), 'c\n');
-    fs.writeFileSync(file('d.txt'), lines('one', 'two', 'three'));
+    agent = path.join(dir, 'claude');
+    go = path.join(dir, 'go');
+    // Claude Code as Leopold starts it: `claude --dangerously-skip-permissions -p /leopold-run`, here agent.js under the
+    // extension host's own Node (Electron's, run as Node, under the desktop runner).
+    fs.writeFileSync(agent, `#!/usr/bin/env bash\nELECTRON_RUN_AS_NODE=1 exec ${JSON.stringify(process.execPath)} `
+      + `${JSON.stringify(path.join(__dirname, 'agent.js'))} "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(file('a.txt'), A0);
+    fs.writeFileSync(file('b.txt'), B0);
+    fs.writeFileSync(file('c.txt'), C0);
+    fs.writeFileSync(file('d.txt'), D0);
+    fs.writeFileSync(file('e.txt'), E0);
+    fs.writeFileSync(file('gen.sh'), GEN_SH);
+    fs.writeFileSync(file('.leopold/PLAN.md'), PLAN);
     api = await leopold();
     await vscode.workspace.getConfiguration('leopold').update('claude.path', agent, vscode.ConfigurationTarget.Global);
     assert.strictEqual(vscode.workspace.isTrusted, true);
   });
 
   suiteTeardown(async () => {
+    first?.kill();
     await vscode.workspace.getConfiguration('leopold').update('claude.path', undefined, vscode.ConfigurationTarget.Global);
   });
 
@@ -67,91 +89,110 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
     await api.supervisor.tick();
     await api.snapshots.idle();
     assert.deepStrictEqual(api.snapshots.recorders().length ? await snaps() : [], []);
-    writeState(folder, { active: true, started_at: stamp(5), transcript_path: transcript });
+    // A person starts the run: window 1's agent activates it, then waits until the test lets it work.
+    first = spawn(agent, ['--dangerously-skip-permissions', '-p', '/leopold-run'], { cwd: folder, stdio: 'ignore',
+      env: { ...process.env, LEOPOLD_SNAP_AGENT_GO: go } });
     await waitFor('window 1\'s start recorded', async () => (await api.snapshots.idle(), api.snapshots.recorders().length
       && (await snaps()).length === 1 ? true : undefined));
     assert.deepStrictEqual((await snaps()).map((s) => `${s.window}/${s.edge}/${s.reason}`), ['1/start/activation']);
+    assert.deepStrictEqual(await treeOf((await snaps())[0].commit), ['README.md', 'a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt', 'gen.sh']);
   });
 
-  test('a roll: recorded before the relaunched agent is spawned; the run\'s end recorded when it stops', async () => {
-    // Window 1's work.
-    fs.writeFileSync(file('a.txt'), lines('one', 'two', 'THREE', 'four', 'five', 'six', 'seven', 'eight'));
-    fs.writeFileSync(file('new.txt'), 'made in window 1\n');
-    writeState(folder, rolled(transcript, { started_at: stamp(5), windows: 2 }));
-    await waitFor('the relaunched agent to finish', () => fs.existsSync(file('.agent-done')) || undefined);
-    await api.snapshots.idle();
+  test('three windows: each roll recorded before the loop relaunches the agent, the run\'s end when it stops', async () => {
+    fs.writeFileSync(go, '');
+    await waitFor('the run to end', async () => (await api.snapshots.idle(), readState(folder).stopped_reason === 'plan_complete'
+      && (await snaps()).some((x) => x.window === LAST_WINDOW && x.edge === 'end')) || undefined, 240_000);
     const s = await snaps();
-    assert.deepStrictEqual(s.map((x) => `${x.window}/${x.edge}/${x.reason}`).sort(), ['1/end/roll', '1/start/activation', '2/start/roll']);
-    const end1 = s.find((x) => x.window === 1 && x.edge === 'end')!;
-    const tree = await treeOf(end1.commit);
-    for (const p of ['gen.txt', 'bin.dat', 'c2.txt', '.agent-done']) assert.ok(!tree.includes(p), `${p} (the new agent's) is in window 1's end`);
-    assert.ok(tree.includes('c.txt') && tree.includes('new.txt'));
-    assert.ok(!tree.some((p) => p.startsWith('.leopold/')));
-    // Window 2 activated (the agent did), then the run ends.
-    assert.strictEqual(readState(folder).active, true);
-    await api.supervisor.tick();
-    writeState(folder, { ...readState(folder), active: false, stopped_reason: 'plan_complete', stopped_at: stamp(0) });
-    await waitFor('the run\'s end recorded', async () => (await api.snapshots.idle(),
-      (await snaps()).some((x) => x.window === 2 && x.edge === 'end') || undefined));
-    assert.strictEqual((await snaps()).find((x) => x.window === 2 && x.edge === 'end')!.reason, 'end');
+    assert.deepStrictEqual(s.map((x) => `${x.window}/${x.edge}/${x.reason}`),
+      ['1/start/activation', '1/end/roll', '2/start/roll', '2/end/roll', '3/start/roll', '3/end/end']);
+    assert.strictEqual(new Set(s.map((x) => x.run)).size, 1, JSON.stringify(s));
+    // The agent worked in every window; windows 2 and 3 were started by the extension's loop, as Leopold relaunches.
+    const done = agentCalls().filter((c: Record<string, any>) => c.done);
+    assert.deepStrictEqual(done.map((c: Record<string, any>) => [c.window, c.argv]), [1, 2, 3].map((n) => [n,
+      ['--dangerously-skip-permissions', '-p', '/leopold-run']]));
+    // Each boundary holds the tree as the ending window left it: nothing of the next window's (taken before its spawn).
+    const at = async (w: number, edge: string) => treeOf(s.find((x) => x.window === w && x.edge === edge)!.commit);
+    const base = ['README.md', 'a.txt', 'b.txt', 'd.txt', 'e.txt', 'gen.sh'];
+    assert.deepStrictEqual(await at(1, 'end'), [...base, 'c.txt', 'new.txt'].sort());
+    assert.deepStrictEqual(await at(2, 'start'), await at(1, 'end'));
+    assert.deepStrictEqual(await at(2, 'end'), [...base, 'bin.dat', 'c2.txt', 'gen.log', 'gen.txt', 'new.txt'].sort());
+    assert.deepStrictEqual(await at(3, 'start'), await at(2, 'end'));
+    assert.deepStrictEqual(await at(3, 'end'), [...base, 'bin.dat', 'c2.txt', 'gen.log', 'gen.txt', 'new.txt', 'w3.txt'].sort());
+    assert.deepStrictEqual(tree(), { 'a.txt': A2, 'b.txt': B1, 'bin.dat': BIN.toString('latin1'), 'c.txt': null, 'c2.txt': C0, 'd.txt': D1,
+      'e.txt': E1, 'gen.log': 'log\n', 'gen.sh': GEN_SH, 'gen.txt': 'generated\n', 'new.txt': 'made in window 1\n', 'resumed.txt': null,
+      'w3.txt': 'made in window 3\n' });
   });
 
-  test('the review of each window lists every file exactly, from its snapshots, and says "exact (snapshots)"', async () => {
-    const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+  test('the review of each window lists every file exactly, from its snapshots, with the tool call or command', async () => {
     type F = { path: string; status: string; beforeSha256: string | null; afterSha256: string | null; noRecordedEdit?: boolean;
-      binary?: boolean };
+      binary?: boolean; by?: string[] };
     type R = { source?: string; sourceWhy?: unknown; files: F[] };
-    // Window 1 is listed once a record of its end is there (Leopold's `window_progress`; the fake agent wrote none).
-    writeState(folder, { ...readState(folder), window_progress: [0] });
     const filesOf = async (n: number) => {
       const r = await waitFor(`window ${n}'s review`, async () => (await api.review.open({ root: folder, window: n }))?.review as R
         | undefined);
       assert.strictEqual(r.source, 'snapshot', `window ${n}: ${JSON.stringify(r.sourceWhy)}`);
-      return new Map(r.files.filter((f) => !f.path.startsWith('.leopold/')).map((f) => [f.path, f]));
+      // .leopold/ is never recorded: its files are as the transcript tells them (the plan item, the checkpoint).
+      assert.deepStrictEqual(r.files.filter((f) => f.path.startsWith('.leopold/')).map((f) => `${f.path} ${(f.by ?? []).join()}`),
+        ['.leopold/CHECKPOINT.md Write', '.leopold/PLAN.md Edit'], `window ${n}`);
+      return r.files.filter((f) => !f.path.startsWith('.leopold/')).map((f) => ({ path: f.path, status: f.status,
+        before: f.beforeSha256, after: f.afterSha256, by: f.by ?? null, noRecordedEdit: f.noRecordedEdit ?? false,
+        binary: f.binary ?? false }));
     };
-    const w1 = await filesOf(1);
-    assert.deepStrictEqual([...w1].map(([p, f]) => `${p} ${f.status}`).sort(), ['a.txt modified', 'new.txt added']);
-    assert.deepStrictEqual([w1.get('a.txt')!.beforeSha256, w1.get('a.txt')!.afterSha256],
-      [sha(lines('one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight')), sha(fs.readFileSync(file('a.txt')))]);
-    // The fake agent's shell: sed -i, a generator, mv, a binary write — none in a transcript, every one listed exactly.
-    const w2 = await filesOf(2);
-    assert.deepStrictEqual([...w2].map(([p, f]) => `${p} ${f.status}`).sort(),
-      ['.agent-done added', 'b.txt modified', 'bin.dat added', 'c.txt deleted', 'c2.txt added', 'd.txt modified', 'gen.txt added']);
-    assert.deepStrictEqual([w2.get('b.txt')!.afterSha256, w2.get('c.txt')!.beforeSha256, w2.get('c.txt')!.afterSha256,
-      w2.get('c2.txt')!.afterSha256, w2.get('gen.txt')!.afterSha256],
-    [sha(fs.readFileSync(file('b.txt'))), sha('c\n'), null, sha('c\n'), sha('generated\n')]);
-    assert.deepStrictEqual([w2.get('bin.dat')!.binary, w2.get('bin.dat')!.afterSha256], [true, sha(Buffer.from([0, 1, 2]))]);
-    assert.ok([...w1.values(), ...w2.values()].every((f) => f.noRecordedEdit), 'no transcript names them');
-    // The page and the Markdown say where the files come from.
+    const row = (p: string, before: Buffer | string | null, after: Buffer | string | null, by: string[] | null, more = {}) => ({
+      path: p, status: before === null ? 'added' : after === null ? 'deleted' : 'modified', before: before === null ? null : sha(before),
+      after: after === null ? null : sha(after), by, noRecordedEdit: by === null, binary: false, ...more });
+    assert.deepStrictEqual(await filesOf(1), [
+      row('a.txt', A0, A1, ['Edit']),
+      row('e.txt', E0, E1, [cmd(1, 'sed')]),
+      row('new.txt', null, 'made in window 1\n', ['Write']),
+    ]);
+    // sed -i, a generator, mv and a binary write: every one listed exactly and named by its command; the generator's
+    // side file (gen.log) is named by no command: "no recorded edit".
+    assert.deepStrictEqual(await filesOf(2), [
+      row('b.txt', B0, B1, ['Edit']),
+      row('bin.dat', null, BIN, [cmd(2, 'printf')], { binary: true }),
+      row('c.txt', C0, null, [cmd(2, 'mv')]),
+      row('c2.txt', null, C0, [cmd(2, 'mv')]),
+      row('d.txt', D0, D1, [cmd(2, 'sed')]),
+      row('gen.log', null, 'log\n', null),
+      row('gen.txt', null, 'generated\n', [cmd(2, 'bash gen.sh')]),
+    ]);
+    assert.deepStrictEqual(await filesOf(3), [
+      row('a.txt', A1, A2, ['Edit']),
+      row('w3.txt', null, 'made in window 3\n', ['Write']),
+    ]);
+    // The page and the Markdown say where the files come from, and who touched them.
     // Asked for again while waiting: a panel left behind another is drawn only once it is in front (stop 36 and a
     // clean-clone run timed out here with window 2's page never drawn).
     await waitFor('window 2\'s page to say its source', async () => (await api.review.open({ root: folder, window: 2 }), api.review.panels()
       .find((p: { title: string; shown?: { text: string } }) => /Window 2/.test(p.title) && /exact \(snapshots\)/.test(p.shown?.text ?? ''))));
-    assert.match(await api.review.markdown({ root: folder, window: 2 }), /source: exact \(snapshots\)/);
-    assert.match(await api.review.markdown({ root: folder, window: 2 }), /`gen\.txt` added \+1 −0 — changed during the window \(no recorded edit\)/);
+    const md: string = await api.review.markdown({ root: folder, window: 2 });
+    assert.match(md, /source: exact \(snapshots\)/);
+    assert.match(md, /`gen\.log` added \+1 −0 — changed during the window \(no recorded edit\)/);
+    assert.ok(md.includes('`c2.txt` added +1 −0 — by `mv c.txt c2.txt`'), md);
   });
 
   test('Revert Window 2 takes back sed -i, the generator, the move and the binary file; a person\'s later edits are kept',
     async () => {
-      // A person, after the run: an edit of b.txt far from the agent's line (a clean merge), and one of d.txt on the very
-      // line the agent's sed changed (a conflict).
-      fs.writeFileSync(file('b.txt'), lines('one', 'TWO', 'three', 'four', 'five', 'six', 'seven', 'EIGHT by a person'));
-      fs.writeFileSync(file('d.txt'), lines('one', 'two by a person', 'three'));
-      const names = ['.agent-done', 'a.txt', 'b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'd.txt', 'gen.txt', 'new.txt'];
-      const tree = () => Object.fromEntries(names.map((p) => [p, fs.existsSync(file(p)) ? fs.readFileSync(file(p)).toString('latin1') : null]));
+      // A person, after the run: an edit of b.txt far from the line the agent's Edit changed (a clean merge), and one of
+      // d.txt on the very line the agent's sed changed (a conflict).
+      const personB = swap(B1, 'eight', 'EIGHT by a person');
+      const personD = lines('one', 'two by a person', 'three');
+      fs.writeFileSync(file('b.txt'), personB);
+      fs.writeFileSync(file('d.txt'), personD);
       const before = tree();
       assert.strictEqual(before['bin.dat'], '\0\x01\x02');
       const plan = await api.snapshots.takeBack.plan(folder, 'revert', 2);
       assert.notStrictEqual(typeof plan, 'string', String(plan));
       const actions = Object.fromEntries(plan.files.map((f: { path: string; action: string }) => [f.path, f.action]));
-      assert.deepStrictEqual(actions, { '.agent-done': 'delete', 'b.txt': 'merge', 'bin.dat': 'delete', 'c.txt': 'recreate',
-        'c2.txt': 'delete', 'd.txt': 'conflict', 'gen.txt': 'delete' });
+      assert.deepStrictEqual(actions, { 'b.txt': 'merge', 'bin.dat': 'delete', 'c.txt': 'recreate', 'c2.txt': 'delete', 'd.txt': 'conflict',
+        'gen.log': 'delete', 'gen.txt': 'delete' });
       // The preview's "Show the change": the diff editor, the file now against what the plan makes of it.
-      const merged = lines('one', 'two', 'three', 'four', 'five', 'six', 'seven', 'EIGHT by a person');
+      const merged = swap(B0, 'eight', 'EIGHT by a person');
       const diffB = await api.snapshots.takeBack.diff(folder, 'revert', 2, 'b.txt');
-      assert.deepStrictEqual([diffB.left, diffB.right], [before['b.txt'], merged], JSON.stringify(diffB));
+      assert.deepStrictEqual([diffB.left, diffB.right], [personB, merged], JSON.stringify(diffB));
       const diffC = await api.snapshots.takeBack.diff(folder, 'revert', 2, 'c.txt');
-      assert.deepStrictEqual([diffC.left, diffC.right], ['', 'c\n'], JSON.stringify(diffC));
+      assert.deepStrictEqual([diffC.left, diffC.right], ['', C0], JSON.stringify(diffC));
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       // Written as one workspace edit (the editor's file operations, which the workbench announces; a write to disk is not).
       const ops: string[] = [];
@@ -162,15 +203,16 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
       assert.ok(Array.isArray(outcomes), String(outcomes));
       assert.deepStrictEqual(outcomes.filter((o: { done: boolean }) => !o.done), [], JSON.stringify(outcomes));
       // b.txt, a text file there before and after, is a text edit (saved); the rest are file operations.
-      assert.deepStrictEqual(ops.sort(), ['create c.txt', 'delete .agent-done', 'delete bin.dat', 'delete c2.txt', 'delete gen.txt']);
-      const expected = { ...before, '.agent-done': null, 'b.txt': lines('one', 'two', 'three', 'four', 'five', 'six', 'seven',
-        'EIGHT by a person'), 'bin.dat': null, 'c.txt': 'c\n', 'c2.txt': null, 'gen.txt': null };
-      // The conflict (d.txt) is left as the person wrote it; window 1's work (a.txt, new.txt) is untouched.
+      assert.deepStrictEqual(ops.sort(), ['create c.txt', 'delete bin.dat', 'delete c2.txt', 'delete gen.log', 'delete gen.txt']);
+      // The expected tree, byte for byte: window 2 taken back, the person's b.txt edit merged in, the conflict (d.txt)
+      // left as the person wrote it, windows 1 and 3 (a.txt, e.txt, new.txt, w3.txt) untouched.
+      const expected: Record<string, string | null> = { ...before, 'b.txt': merged, 'bin.dat': null, 'c.txt': C0, 'c2.txt': null, 'gen.log': null, 'gen.txt': null };
       assert.deepStrictEqual(tree(), expected);
+      assert.deepStrictEqual([expected['a.txt'], expected['d.txt'], expected['w3.txt']], [A2, personD, 'made in window 3\n']);
       // The take-back is kept in the snapshot store (the run's record of it), not in .leopold/.
       const kept = (await (await api.snapshots.recorders()[0].open()).takeBacks()).at(-1);
       assert.deepStrictEqual([kept?.kind, kept?.window, [...kept?.written ?? []].sort(), kept?.left], ['revert', 2,
-        ['.agent-done', 'b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'gen.txt'], ['d.txt']], JSON.stringify(kept));
+        ['b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'gen.log', 'gen.txt'], ['d.txt']], JSON.stringify(kept));
       // The workbench's Undo (Edit > Undo, Ctrl+Z) in the editor of a file the revert changed takes the whole revert
       // back: the text edit and, in the same undo group, the deletions (binary bytes included) and the creation.
       const doc = await vscode.workspace.openTextDocument(file('b.txt'));
@@ -192,10 +234,13 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
 
   test('Rewind to Before Window 2 shows the conflict and writes nothing of it', async () => {
     const person = fs.readFileSync(file('d.txt'));
+    const before = tree();
     const plan = await api.snapshots.takeBack.plan(folder, 'rewind', 2);
-    assert.strictEqual(plan.files.find((f: { path: string }) => f.path === 'd.txt')?.action, 'conflict', JSON.stringify(plan));
-    // The conflict's "Open in the merge editor": base — window 2's end, left — its start, right — the file now, result —
-    // the file itself (written only when the person saves).
+    assert.deepStrictEqual(Object.fromEntries(plan.files.map((f: { path: string; action: string }) => [f.path, f.action])), {
+      'a.txt': 'restore', 'b.txt': 'merge', 'bin.dat': 'delete', 'c.txt': 'recreate', 'c2.txt': 'delete', 'd.txt': 'conflict',
+      'gen.log': 'delete', 'gen.txt': 'delete', 'w3.txt': 'delete' }, JSON.stringify(plan));
+    // The conflict's "Open in the merge editor": base — the newest snapshot (the run's end), left — window 2's start,
+    // right — the file now, result — the file itself (written only when the person saves).
     assert.strictEqual(await api.snapshots.takeBack.merge(folder, 'rewind', 2, 'd.txt'), 'merge');
     const Merge = (vscode as unknown as { TabInputTextMerge: new (...a: unknown[]) => { base: vscode.Uri; input1: vscode.Uri;
       input2: vscode.Uri; result: vscode.Uri } }).TabInputTextMerge;
@@ -203,19 +248,22 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
       .map((t) => t.input).find((i): i is InstanceType<typeof Merge> => i instanceof Merge), 20_000);
     const text = async (u: vscode.Uri) => (await vscode.workspace.openTextDocument(u)).getText();
     assert.deepStrictEqual([await text(input.base), await text(input.input1), await text(input.input2), input.result.fsPath],
-      [lines('one', 'TWO', 'three'), lines('one', 'two', 'three'), person.toString('utf8'), file('d.txt')]);
+      [D1, D0, person.toString('utf8'), file('d.txt')]);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     assert.deepStrictEqual(fs.readFileSync(file('d.txt')), person);
     const outcomes = await api.snapshots.takeBack.run(folder, 'rewind', 2);
     assert.ok(Array.isArray(outcomes), String(outcomes));
     assert.ok(!outcomes.some((o: { path: string; done: boolean }) => o.path === 'd.txt' && o.done), JSON.stringify(outcomes));
     assert.deepStrictEqual(fs.readFileSync(file('d.txt')), person);
-    assert.ok(!fs.existsSync(file('bin.dat')) && fs.readFileSync(file('c.txt'), 'utf8') === 'c\n', 'the rest of windows 2.. taken back');
+    // Windows 2 and 3 taken back, the person's edits kept: the tree as window 1 left it, but for b.txt (merged) and d.txt.
+    assert.deepStrictEqual(tree(), { ...before, 'a.txt': A1, 'b.txt': swap(B0, 'eight', 'EIGHT by a person'), 'bin.dat': null, 'c.txt': C0,
+      'c2.txt': null, 'gen.log': null, 'gen.txt': null, 'w3.txt': null });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   test('Rewind to Before Window 1: a file changed since in a conflicting way is listed as a conflict and not written', async () => {
     // A person rewrites the very line window 1 changed.
-    fs.writeFileSync(file('a.txt'), lines('one', 'two', 'three by a person', 'four', 'five', 'six', 'seven', 'eight'));
+    fs.writeFileSync(file('a.txt'), swap(A1, 'THREE', 'three by a person'));
     const before = read('a.txt');
     const plan = await api.snapshots.takeBack.plan(folder, 'rewind', 1);
     assert.strictEqual(plan.files.find((f: { path: string }) => f.path === 'a.txt')?.action, 'conflict', JSON.stringify(plan));
@@ -225,11 +273,11 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
     assert.ok(!outcomes.some((o: { path: string }) => o.path === 'a.txt'), JSON.stringify(outcomes));
     assert.strictEqual(read('a.txt'), before);
     assert.ok(!fs.existsSync(file('new.txt')), 'new.txt (created by window 1, unchanged since) is deleted');
+    assert.strictEqual(read('e.txt'), E0, 'e.txt (window 1\'s sed -i) is restored');
   });
 
   test('Resume records the stopped window before its agent starts', async () => {
-    fs.rmSync(file('.agent-done'), { force: true });
-    fs.writeFileSync(file('c.txt'), 'c\n');
+    const transcript = readState(folder).transcript_path;
     writeState(folder, { active: false, stopped_reason: 'user_stop', windows: 2, started_at: stamp(60), transcript_path: transcript });
     // The stop is the run's end (recorded when seen); Resume's recording of the same window comes after it (last wins).
     const runs = new Set((await snaps()).map((x) => x.run));
@@ -237,13 +285,15 @@ suite('snapshots at the window boundaries (trusted, a fake claude from user sett
       (await snaps()).some((x) => !runs.has(x.run) && x.edge === 'end') || undefined));
     const result = await api.runActions.resumeRun(folder, 'headless');
     assert.strictEqual(result.outcome, 'headless', JSON.stringify(result));
-    await waitFor('the resumed agent to finish', () => fs.existsSync(file('.agent-done')) || undefined);
+    await waitFor('the resumed agent to finish', () => agentCalls().some((c: Record<string, any>) => c.mode === 'resume' && c.done)
+      || undefined);
     await api.snapshots.idle();
     const resumed = (await snaps()).filter((x) => x.reason === 'resume');
     assert.strictEqual(resumed.length, 1, JSON.stringify(await snaps()));
-    const tree = await treeOf(resumed[0].commit);
-    assert.ok(!tree.includes('.agent-done') && !tree.includes('gen.txt'), 'the resumed agent\'s files are not in the stopped window\'s end');
-    assert.ok(tree.includes('c.txt'));
+    const recorded = await treeOf(resumed[0].commit);
+    assert.ok(fs.existsSync(file('resumed.txt')));
+    assert.ok(!recorded.includes('resumed.txt'), 'the resumed agent\'s file is not in the stopped window\'s end');
+    assert.ok(recorded.includes('c.txt') && recorded.includes('a.txt'));
   });
 
   test('refused while the run is live, and in the doctor the snapshots line says where and how big', async () => {
