@@ -242,9 +242,10 @@ async function placeOf(root: string, realRoot: string, abs: string, folders: Map
 /**
  * What a shell command's text says it did to files inside the project (core/review/shellWrites.ts): a file it wrote
  * is no longer known exactly; one it removed, moved or copied is, when the command succeeded and the source's text
- * is known. A failed command, or one with no result, may have done any of it.
+ * is known. A failed command, or one with no result, may have done any of it. Inside the project by its path as
+ * opened or by its real path (`realRoot`): an agent's cwd is the real one when the editor opened it through a link.
  */
-function shellChange(root: string, c: IndexedCall, tracks: Map<string, Track>, tree: PathTree, change: Change,
+function shellChange(root: string, realRoot: string, c: IndexedCall, tracks: Map<string, Track>, tree: PathTree, change: Change,
   only: string | undefined): void {
   const ok = c.result?.exit === 0;
   const state = (abs: string): State => {
@@ -252,7 +253,7 @@ function shellChange(root: string, c: IndexedCall, tracks: Map<string, Track>, t
     return t?.firstSet ? t.cur : undefined;
   };
   // Files inside the project; outside it, only those the window's edit tools already changed (a `> /tmp/x` is not news).
-  const mine = (abs: string) => (tracks.has(abs) || isWithin(abs, root)) && (!only || abs === only);
+  const mine = (abs: string) => (tracks.has(abs) || isWithin(abs, root) || isWithin(abs, realRoot)) && (!only || abs === only);
   for (const op of c.writes!) {
     const how = `\`${op.how}\``;
     const touched = op.op === 'move' || op.op === 'copy' ? [op.from, op.to] : [op.path];
@@ -339,6 +340,7 @@ export class Reviewer {
   private async simulate(root: string, paths: readonly string[], only?: string): Promise<Map<string, Track>> {
     const tracks = new Map<string, Track>();
     const tree = new PathTree();
+    const realRoot = await realPathOf(root);
     let label: string | undefined;
     const track = (abs: string): Track => {
       let t = tracks.get(abs);
@@ -386,7 +388,7 @@ export class Reviewer {
         try {
           if (c.unreadable !== undefined) throw new Error(c.unreadable);
           if (c.writes) {
-            shellChange(root, c, tracks, tree, change, only);
+            shellChange(root, realRoot, c, tracks, tree, change, only);
             continue;
           }
           if (!counts(c)) continue;

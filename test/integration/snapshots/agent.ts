@@ -127,6 +127,7 @@ async function main(): Promise<void> {
   };
   if (resumed) {
     tool({ tool: 'Write', file: 'resumed.txt', content: 'written by the resumed agent\n' });
+    while (formatUtc(Date.now()) === now) await new Promise((r) => setTimeout(r, 50));
     await stop('user_stop', session);
     log({ window, mode: 'resume', session, done: true });
     return;
@@ -136,6 +137,10 @@ async function main(): Promise<void> {
   tool({ tool: 'Edit', file: '.leopold/PLAN.md', old: `- [ ] ${['', 'Two', 'Three', 'Four'][window]}`,
     neu: `- [x] ${['', 'Two', 'Three', 'Four'][window]}` });
   tool({ tool: 'Write', file: '.leopold/CHECKPOINT.md', content: `# Leopold Checkpoint\n\n## Current Work\nWindow ${window} done.\n` });
+  // A window lasts longer than a second: its stop is stamped in a later second than its activation (the journal's
+  // seconds cannot order a run's own end against its activation, and the run model takes a stop in the activation's
+  // second as the end of the run before).
+  while (formatUtc(Date.now()) === now) await new Promise((r) => setTimeout(r, 50));
   if (window >= LAST_WINDOW) await stop('plan_complete', session);
   else await roll(window, session);
   log({ window, mode: 'window', session, done: true, bytes: text.length });

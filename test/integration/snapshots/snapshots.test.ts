@@ -133,7 +133,7 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
       assert.strictEqual(r.source, 'snapshot', `window ${n}: ${JSON.stringify(r.sourceWhy)}`);
       // .leopold/ is never recorded: its files are as the transcript tells them (the plan item, the checkpoint).
       assert.deepStrictEqual(r.files.filter((f) => f.path.startsWith('.leopold/')).map((f) => `${f.path} ${(f.by ?? []).join()}`),
-        ['.leopold/CHECKPOINT.md Write', '.leopold/PLAN.md Edit'], `window ${n}`);
+        ['.leopold/CHECKPOINT.md Write', '.leopold/PLAN.md Edit'], `window ${n}: ${JSON.stringify(r)}`);
       return r.files.filter((f) => !f.path.startsWith('.leopold/')).map((f) => ({ path: f.path, status: f.status,
         before: f.beforeSha256, after: f.afterSha256, by: f.by ?? null, noRecordedEdit: f.noRecordedEdit ?? false,
         binary: f.binary ?? false }));

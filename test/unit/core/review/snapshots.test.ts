@@ -6,13 +6,13 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Reviewer, type ReviewInput, type WindowReview } from '../../../../src/core/review/review';
 import { SnapshotStore } from '../../../../src/core/snapshots/store';
 import { formatUtc } from '../../../../src/core/time';
 import type { RunWindow } from '../../../../src/core/runs';
-import { ToolFs, claudeBash, claudeEdit, type ClaudeWriter } from '../../../fixtures/editTranscripts';
+import { ToolFs, claudeBash, claudeEdit, claudeWrite, type ClaudeWriter } from '../../../fixtures/editTranscripts';
 import { tempDir } from '../../../support/tempDir';
 
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
@@ -179,5 +179,52 @@ describe('review: a window from its snapshots (real git)', function () {
     const t = await r.texts(input, 1, join(root, 'big.bin'));
     assert.equal(t.after, undefined);
     assert.match(t.reason!, /hashed, not shown/);
+  });
+
+  it('a project opened through a link: the commands the agent ran in its real path name the files they changed', async () => {
+    // The editor opens `link/project`; the agent's cwd (and so its transcript's) is the real path, as a process's is.
+    const base = tmp();
+    mkdirSync(join(base, 'real', 'project', '.leopold'), { recursive: true });
+    symlinkSync(join(base, 'real'), join(base, 'link'));
+    const root = join(base, 'link', 'project');
+    const real = realpathSync(root);
+    const snapRoot = join(base, 'snapshots');
+    for (const [p, text] of [['a.txt', 'one\n'], ['c.txt', 'c\n'], ['gen.sh', 'printf generated; printf log > gen.log\n']]) {
+      writeFileSync(join(root, p), text);
+    }
+    const store = await SnapshotStore.open({ projectDir: root, root: snapRoot });
+    const t0 = Date.parse('2026-12-06T12:00:00Z');
+    const run = formatUtc(t0);
+    await store.take([{ run, window: 1, edge: 'start' }], 'activation', () => t0 + 1000);
+    const tfs = new ToolFs();
+    const w: ClaudeWriter = { sessionId: 's1', cwd: real, t: t0 + 2000 };
+    const bash = (cmd: string) => {
+      execFileSync('bash', ['-c', cmd], { cwd: real });
+      return claudeBash(tfs, w, cmd, 0);
+    };
+    let lines = bash("sed -i 's/one/ONE/' a.txt") + bash('bash gen.sh > gen.txt') + bash('mv c.txt c2.txt')
+      + bash("printf '\\000\\001' > bin.dat");
+    lines += claudeWrite(tfs, w, join(real, 'w.txt'), 'w\n');
+    writeFileSync(join(real, 'w.txt'), 'w\n');
+    const transcript = join(base, 's1.jsonl');
+    writeFileSync(transcript, lines);
+    await store.take([{ run, window: 1, edge: 'end' }], 'end', () => t0 + 60_000);
+    const input = { root, windows: [win(1, { startedMs: t0, endedMs: t0 + 59_000 })], events: [], transcripts: new Map([[1, [transcript]]]),
+      snapshots: { root: snapRoot } } as ReviewInput;
+    const review = await new Reviewer().window(input, 1);
+    assert.equal(review.source, 'snapshot');
+    assert.deepEqual(review.files.map((f) => [f.path, f.status, f.by ?? null, f.noRecordedEdit ?? false]), [
+      ['a.txt', 'modified', ["sed -i 's/one/ONE/' a.txt"], false],
+      ['bin.dat', 'added', ["printf '\\000\\001' > bin.dat"], false],
+      ['c.txt', 'deleted', ['mv c.txt c2.txt'], false],
+      ['c2.txt', 'added', ['mv c.txt c2.txt'], false],
+      ['gen.log', 'added', null, true],
+      ['gen.txt', 'added', ['bash gen.sh > gen.txt'], false],
+      ['w.txt', 'added', ['Write'], false],
+    ]);
+    // From the transcript alone (no snapshots), the same commands' files are listed too, inside the project.
+    const told = await new Reviewer().window({ ...input, snapshots: undefined }, 1);
+    assert.deepEqual(told.files.map((f) => [f.path, f.outside]), [['a.txt', false], ['bin.dat', false], ['c.txt', false],
+      ['c2.txt', false], ['gen.txt', false], ['w.txt', false]]);
   });
 });
