@@ -205,7 +205,9 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
       // b.txt, a text file there before and after, is a text edit (saved); the rest are file operations.
       assert.deepStrictEqual(ops.sort(), ['create c.txt', 'delete bin.dat', 'delete c2.txt', 'delete gen.log', 'delete gen.txt']);
       // The expected tree, byte for byte: window 2 taken back, the person's b.txt edit merged in, the conflict (d.txt)
-      // left as the person wrote it, windows 1 and 3 (a.txt, e.txt, new.txt, w3.txt) untouched.
+      // left as the person wrote it, windows 1 and 3 (a.txt, e.txt, new.txt, w3.txt) untouched. gen.log ("no recorded
+      // edit") is taken back too: the preview chooses every file it may write (issue 32 asks that such a file be shown
+      // but not chosen by default — not done yet; this line changes when it is).
       const expected: Record<string, string | null> = { ...before, 'b.txt': merged, 'bin.dat': null, 'c.txt': C0, 'c2.txt': null, 'gen.log': null, 'gen.txt': null };
       assert.deepStrictEqual(tree(), expected);
       assert.deepStrictEqual([expected['a.txt'], expected['d.txt'], expected['w3.txt']], [A2, personD, 'made in window 3\n']);
