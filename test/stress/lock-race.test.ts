@@ -1,11 +1,12 @@
 // Stale `.state.lock` reaping under a real race: many processes (six node racers, plus the hooks' bash reaper) meet
 // a planted stale lock at the same instant, 1000 times for the lock itself and 300 times for a relaunch decision.
-// Zero double holds, zero double spawns. Also: a lock stamped in the future does not block writes for minutes.
+// Zero double holds (but where the hooks' own check-then-delete reaper outlasts the settle time, which the test
+// measures), zero double spawns. Also: a lock stamped in the future does not block writes for minutes.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { withStateLock, LOCK_DIR, LOCK_FUTURE_GRACE_MS, LOCK_REAP_SETTLE_MS } from '../../src/core/atomic';
+import { withStateLock, LOCK_DIR, LOCK_FUTURE_GRACE_MS, LOCK_REAP_SETTLE_MS, LOCK_STALE_MS } from '../../src/core/atomic';
 import { formatUtc } from '../../src/core/time';
 import { CHECKPOINT, GUARDRAILS_AUTO, PLAN } from '../support/continuityFixture';
 import { tempFolder } from '../support/tempDir';
@@ -13,11 +14,14 @@ import { tempFolder } from '../support/tempDir';
 const RACERS = 6;
 const GROUP = 40;
 
-/** The hooks' lock, in bash: mkdir; a lock older than a minute is reaped with `rm -rf`; 0.01 s between tries. */
+/**
+ * The hooks' lock, in bash: mkdir; a lock older than a minute is reaped with `rm -rf`; 0.1 s between tries, as the
+ * hooks wait (their budget is 50 tries; 300 here, so the reaper outwaits the node racers on a crowded machine).
+ */
 const BASH_LOCKER = String.raw`
 lockit() {
   local leo=$1/.leopold lock=$1/.leopold/.state.lock i m
-  for i in $(seq 1 3000); do
+  for i in $(seq 1 300); do
     if mkdir "$lock" 2>/dev/null; then
       if ( set -o noclobber; : > "$leo/holder" ) 2>/dev/null; then
         echo "held $1 bash" >> "$LOG"; rm -f "$leo/holder"
@@ -27,8 +31,11 @@ lockit() {
       rmdir "$lock" 2>/dev/null
       return
     fi
-    m=$(stat -c %Y "$lock" 2>/dev/null) && [ $(( $(date +%s) - m )) -gt 60 ] && rm -rf "$lock"
-    sleep 0.01
+    # As the hooks reap (stat, date, rm -rf), with the time between its check and its delete logged: a lower bound,
+    # taken after the stat and before the rm.
+    m=$(stat -c %Y "$lock" 2>/dev/null) && a=$(date +%s%N) && [ $(( a / 1000000000 - m )) -gt 60 ] \
+      && b=$(date +%s%N) && rm -rf "$lock" && echo "reap $1 $(( (b - a) / 1000000 ))" >> "$LOG"
+    sleep 0.1
   done
   echo "error $1 bash timeout" >> "$LOG"
 }
@@ -62,7 +69,7 @@ function run(args: string[], log: string, bashGroups?: { at: number; dirs: strin
 }
 
 describe('stale .state.lock reaping, raced by real processes', function () {
-  // A bound for a loaded machine: each racer ends by itself (its lock budget, the bash reaper's 3000 tries), so the
+  // A bound for a loaded machine: each racer ends by itself (its lock budget, the bash reaper's 300 tries), so the
   // test ends when they do; on a quiet machine that is seconds, beside two CPU-bound processes minutes.
   this.timeout(600_000);
   let tmp: string;
@@ -95,9 +102,24 @@ describe('stale .state.lock reaping, raced by real processes', function () {
     // The bash reaper joins every other group, never the future-stamped one (it would wait a minute there; ours must not).
     await run(['hold', trials], log, groups.filter((_, g) => g !== 7 && g % 2 === 0));
     const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
-    assert.deepEqual(lines.filter((l) => !l.startsWith('held ')), [], 'no double hold, no error');
+    // The hooks' reaper is check-then-delete: one that took longer than the adopter's settle time between its check and
+    // its `rm -rf` deletes a lock adopted meanwhile, and no adopter can stop that (src/core/atomic.ts). At load 200
+    // (this test's own 500 bash loops beside two busy processes) a bash took over 2 s once in CI. Only such a folder
+    // may see two holders; a double hold anywhere else is ours.
+    const slowReap = new Map<string, number>();
+    for (const l of lines.filter((x) => x.startsWith('reap '))) {
+      const [, dir, ms] = l.split(' ');
+      slowReap.set(dir, Math.max(slowReap.get(dir) ?? 0, Number(ms)));
+    }
+    const excused = (dir: string) => (slowReap.get(dir) ?? 0) > LOCK_REAP_SETTLE_MS;
+    const outcomes = lines.filter((l) => !l.startsWith('reap '));
+    assert.deepEqual(outcomes.filter((l) => !l.startsWith('held ') && !(l.startsWith('double ') && excused(l.split(' ')[1]))), [],
+      'no double hold (but where the hooks\' own reaper outlasted the settle time), no error');
+    const gaps = [...slowReap.values()].sort((x, y) => x - y);
+    const late = gaps.filter((ms) => ms > LOCK_REAP_SETTLE_MS).length;
+    if (late) console.log(`      (${late} of ${gaps.length} reaps by the hooks' bash outlasted the settle time; median ${gaps[gaps.length >> 1]} ms, longest ${gaps.at(-1)} ms)`);
     const holds = new Map<string, number>();
-    for (const l of lines) holds.set(l.split(' ')[1], (holds.get(l.split(' ')[1]) ?? 0) + 1);
+    for (const l of outcomes) holds.set(l.split(' ')[1], (holds.get(l.split(' ')[1]) ?? 0) + 1);
     assert.equal(holds.size, 1000);
     groups.forEach((g, gi) => g.dirs.forEach((d) => assert.equal(holds.get(d), RACERS + (gi !== 7 && gi % 2 === 0 ? 1 : 0), d)));
     for (const g of groups) for (const d of g.dirs) assert.ok(!existsSync(join(d, '.leopold', LOCK_DIR)), `${d}: the lock is released`);
@@ -153,8 +175,9 @@ describe('stale .state.lock reaping, raced by real processes', function () {
     const t0 = Date.now();
     assert.equal(await withStateLock(leo, async () => 'taken'), 'taken');
     const waited = Date.now() - t0;
-    // Seconds (the grace, then the settle), where the hooks' own reaper would wait a minute.
-    assert.ok(waited < LOCK_FUTURE_GRACE_MS + LOCK_REAP_SETTLE_MS + 10_000, `waited ${waited} ms`);
+    // Seconds (the grace, then the settle), where the hooks' own reaper would wait a minute (or forever: its mtime
+    // never ages); the bound is that minute, so a crowded machine does not fail it.
+    assert.ok(waited < LOCK_STALE_MS, `waited ${waited} ms (grace ${LOCK_FUTURE_GRACE_MS} ms + settle ${LOCK_REAP_SETTLE_MS} ms)`);
     assert.ok(!existsSync(join(leo, LOCK_DIR)));
   });
 
