@@ -19,7 +19,7 @@ import {
   finishEdit, newestRun, type EditStep, NoSnapshotError, prepareEdit, planRevert, planRewind, type ApplyOutcome, type Plan, type PlanItem,
 } from '../../core/snapshots/plan';
 import { SnapshotStore } from '../../core/snapshots/store';
-import { snapshotSettings, type SnapshotRecorders } from '../foundation/recorders';
+import type { SnapshotRecorders } from '../foundation/recorders';
 
 export type TakeBackKind = 'revert' | 'rewind' | 'file';
 
@@ -187,11 +187,8 @@ class TakeBack {
   constructor(private readonly ctx: LeopoldContext, private readonly seat: Seat, private readonly recorders: SnapshotRecorders) {}
 
   /** The store of a project (the recorder's, so its settings), opened even where recording is switched off. */
-  private async store(project: LeopoldProject): Promise<SnapshotStore> {
-    const recorder = this.recorders.recorderFor(project);
-    if (recorder) return recorder.open();
-    const s = snapshotSettings(project.folder);
-    return SnapshotStore.open({ projectDir: project.root, root: s.root, sizeCapBytes: s.sizeCapBytes });
+  private store(project: LeopoldProject): Promise<SnapshotStore> {
+    return this.recorders.storeOf(project);
   }
 
   async plan(project: LeopoldProject, kind: TakeBackKind, window: number, path?: string): Promise<{ store: SnapshotStore; plan: Plan }> {
@@ -347,6 +344,7 @@ class TakeBack {
     await store.recordTakeBack({ kind: title === vscode.l10n.t('Revert File') ? 'file' : plan.kind, run: plan.run, window: plan.window,
       atMs: Date.now(), written: outcomes.filter((o) => o.done).map((o) => o.path),
       left: [...skipped.map((o) => o.path).filter(Boolean), ...leftAlone.map((f) => f.path)] })
+      .then(() => this.recorders.keptTakeBack(project))
       .catch((err: Error) => this.ctx.log.warn(`${project.name}: the take-back could not be kept in the snapshot store: ${err.message}`));
     this.ctx.log.info(`${project.name}: ${plan.kind} window ${plan.window}: ${done} written` +
       `${skipped.length ? `; left: ${skipped.map((o) => `${o.path} (${o.reason})`).join('; ')}` : ''}` +
