@@ -264,6 +264,12 @@ suite('the Run Timeline draws the take-backs (after the scenario above)', () => 
   test('Revert Window 2 and Rewind to Before Window 2 are marks in window 2, worded, with their files', async () => {
     const [folder] = testFolders();
     const api = await leopold();
+    // The take-backs above were made in the run that began with the first activation (the store run they name); Resume
+    // then stood for a later activation. The state as that run ended: the timeline draws that run.
+    const kept: { run: string }[] = await (await api.snapshots.recorders()[0].open()).takeBacks();
+    assert.ok(kept.length >= 3, JSON.stringify(kept));
+    writeState(folder, { ...readState(folder), active: false, stopped_reason: 'plan_complete', stopped_at: stamp(0), windows: 2,
+      started_at: kept[0].run, window_progress: [0] });
     await vscode.commands.executeCommand('leopold.showTimeline', folder);
     const shown = () => (api.timeline.panels() as Shown[]).find((p) => p.root === folder);
     const takeBacks = () => (shown()?.data?.marks ?? []).filter((m) => m.kind === 'takeback');
