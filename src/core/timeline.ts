@@ -17,7 +17,7 @@ import { msg, msgN } from './words';
 import type { Locale } from './l10n';
 import { clip, oneLine } from './inert';
 import { formatLocal } from './time';
-import type { TakeBackRecord } from './snapshots/store';
+import type { TakeBackLeftWhy, TakeBackRecord } from './snapshots/store';
 import { runSnapshots } from './review/fromSnapshots';
 
 export type MarkKind =
@@ -36,6 +36,8 @@ export interface TimelineTakeBack {
   at: string;
   written: string[];
   left: string[];
+  /** Why each of `left` was left, in its order: `conflict`, `unsaved`, `changed` (since the plan), `failed`. */
+  leftWhy?: TakeBackLeftWhy[];
 }
 
 /**
@@ -223,15 +225,25 @@ function markLabel(m: TimelineMark, locale: Locale): string {
 /** A take-back's file names shown in its label: a few, each on one line and bounded (untrusted text). */
 const SHOWN_FILES = 3;
 
-function someFiles(paths: readonly string[]): string {
-  const shown = paths.slice(0, SHOWN_FILES).map((p) => clip(oneLine(p), 80));
-  return paths.length > SHOWN_FILES ? `${shown.join(', ')}, …` : shown.join(', ');
+/** The words of why a file was left (`d.txt: conflict`). */
+const WHY_KEY = {
+  conflict: 'timeline.takeBack.why.conflict', unsaved: 'timeline.takeBack.why.unsaved', changed: 'timeline.takeBack.why.changed',
+  failed: 'timeline.takeBack.why.failed',
+} as const satisfies Record<TakeBackLeftWhy, string>;
+
+function someFiles(paths: readonly string[], locale: Locale, why?: readonly TakeBackLeftWhy[], max = SHOWN_FILES, chars = 80): string {
+  const shown = paths.slice(0, max).map((p, i) => {
+    const name = clip(oneLine(p), chars);
+    return why?.[i] ? `${name}: ${msg(locale, WHY_KEY[why[i]])}` : name;
+  });
+  return paths.length > max ? `${shown.join(', ')}, …` : shown.join(', ');
 }
 
 /** "Reverted window 2 — 6 files written, 1 left (d.txt)". */
 function takeBackLabel(tb: TimelineTakeBack, locale: Locale): string {
   const written = msgN(locale, 'timeline.takeBack.written', tb.written.length);
-  const left = tb.left.length ? msgN(locale, 'timeline.takeBack.left', tb.left.length, { files: someFiles(tb.left) }) : '';
+  const left = tb.left.length ? msgN(locale, 'timeline.takeBack.left', tb.left.length, { files: someFiles(tb.left, locale, tb.leftWhy) })
+    : '';
   const key = tb.takeBack === 'rewind' ? 'timeline.mark.takeBack.rewind' : tb.takeBack === 'file' ? 'timeline.mark.takeBack.file'
     : 'timeline.mark.takeBack.revert';
   return msg(locale, key, { window: tb.window, written, left });
@@ -239,11 +251,10 @@ function takeBackLabel(tb: TimelineTakeBack, locale: Locale): string {
 
 /** A take-back's tooltip: when, then every file written and left (one line each, bounded). */
 function takeBackTooltip(tb: TimelineTakeBack, meaning: string, locale: Locale): string {
-  const list = (key: 'timeline.takeBack.writtenList' | 'timeline.takeBack.leftList', paths: readonly string[]) => (paths.length
-    ? [msg(locale, key, { files: paths.slice(0, 20).map((p) => clip(oneLine(p), 200)).join(', ') + (paths.length > 20 ? ', …' : '') })]
-    : []);
-  return [`${tb.at}`, meaning, ...list('timeline.takeBack.writtenList', tb.written), ...list('timeline.takeBack.leftList', tb.left)]
-    .join('\n');
+  const list = (key: 'timeline.takeBack.writtenList' | 'timeline.takeBack.leftList', paths: readonly string[], why?: TakeBackLeftWhy[]) =>
+    (paths.length ? [msg(locale, key, { files: someFiles(paths, locale, why, 20, 200) })] : []);
+  return [`${tb.at}`, meaning, ...list('timeline.takeBack.writtenList', tb.written), ...list('timeline.takeBack.leftList', tb.left,
+    tb.leftWhy)].join('\n');
 }
 
 /** Latest representable time (ms): a record's time past it is not a time. */
@@ -264,7 +275,7 @@ function takeBackMarks(input: TimelineTakeBacks | undefined, windows: readonly R
     let drawn = windows[0].n;
     for (const w of windows) if (w.n <= r.window) drawn = w.n;
     const takeBack: TimelineTakeBack = { kind: 'takeback', takeBack: r.kind, window: r.window, at: new Date(r.atMs).toISOString(),
-      written: [...r.written], left: [...r.left] };
+      written: [...r.written], left: [...r.left], ...(r.leftWhy?.length === r.left.length ? { leftWhy: [...r.leftWhy] } : {}) };
     out.push({ kind: 'takeback', window: drawn, ts: takeBack.at, tsMs: r.atMs, event: 'takeback', fields: {}, severity: 'info',
       meaning, takeBack });
   }

@@ -305,6 +305,10 @@ export const WORDS_EN = {
   'timeline.takeBack.left.other': ', {count} left ({files})',
   'timeline.takeBack.writtenList': 'written: {files}',
   'timeline.takeBack.leftList': 'left as they are: {files}',
+  'timeline.takeBack.why.conflict': 'conflict',
+  'timeline.takeBack.why.unsaved': 'unsaved in an editor',
+  'timeline.takeBack.why.changed': 'changed since the plan',
+  'timeline.takeBack.why.failed': 'not written',
   'timeline.takeBack.meaning': 'taken back from the snapshots (Revert Window, Rewind to Before Window, Revert File); ' +
     'click to review the window',
   // --- leopold doctor's project block (core/doctor.ts); `[ok]`/`[warn]`/`[FAIL]` tags and `leopold doctor` stay ----
@@ -685,6 +689,10 @@ export const WORDS_PT_BR: Record<keyof typeof WORDS_EN, string> = {
   'timeline.takeBack.left.other': ', {count} deixados como estavam ({files})',
   'timeline.takeBack.writtenList': 'escritos: {files}',
   'timeline.takeBack.leftList': 'deixados como estavam: {files}',
+  'timeline.takeBack.why.conflict': 'conflito',
+  'timeline.takeBack.why.unsaved': 'não salvo num editor',
+  'timeline.takeBack.why.changed': 'alterado desde o plano',
+  'timeline.takeBack.why.failed': 'não escrito',
   'timeline.takeBack.meaning': 'desfeito a partir dos snapshots (Reverter Janela, Voltar para Antes da Janela, Reverter Arquivo); ' +
     'clique para revisar a janela',
   'tree.archive.notStamped': 'sem carimbo',

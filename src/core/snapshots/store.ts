@@ -68,7 +68,13 @@ export interface TakeBackRecord {
   written: string[];
   /** The files left as they are: conflicts, unsaved, changed since the plan. */
   left: string[];
+  /** Why each of `left` was left, in its order (absent in records written before it was kept). */
+  leftWhy?: TakeBackLeftWhy[];
 }
+
+/** Why a take-back left a file as it was: a conflict, unsaved in an editor, changed since the plan, or not written. */
+export type TakeBackLeftWhy = 'conflict' | 'unsaved' | 'changed' | 'failed';
+const LEFT_WHY: readonly string[] = ['conflict', 'unsaved', 'changed', 'failed'] satisfies TakeBackLeftWhy[];
 
 /** What the run timeline reads of the store (`timelineRecords`). */
 export interface TimelineRecords {
@@ -424,7 +430,8 @@ export class SnapshotStore {
   /** Keeps a take-back (which window, when, the files written and the conflicts left) in the store: the newest 200. */
   recordTakeBack(t: TakeBackRecord): Promise<void> {
     const cap = (xs: readonly string[]) => xs.slice(0, 200).map((x) => x.slice(0, 1000));
-    return this.appendRecord(TAKEBACKS_FILE, TAKEBACKS_KEPT, { ...t, written: cap(t.written), left: cap(t.left) });
+    return this.appendRecord(TAKEBACKS_FILE, TAKEBACKS_KEPT, { ...t, written: cap(t.written), left: cap(t.left),
+      ...(t.leftWhy ? { leftWhy: t.leftWhy.slice(0, 200) } : {}) });
   }
 
   /** The take-backs kept, oldest first: the newest 200, each as `recordTakeBack` bounds it (whatever the file holds). */
@@ -434,8 +441,13 @@ export class SnapshotStore {
     return (await this.readRecords(TAKEBACKS_FILE)).flatMap((o): TakeBackRecord[] => {
       if ((o.kind !== 'revert' && o.kind !== 'rewind' && o.kind !== 'file') || typeof o.run !== 'string' || typeof o.window !== 'number'
         || typeof o.atMs !== 'number') return [];
-      return [{ kind: o.kind, run: o.run.slice(0, 100), window: o.window, atMs: o.atMs, written: strings(o.written),
-        left: strings(o.left) }];
+      const left = strings(o.left);
+      // Kept only when it says why for each left file, in words this reader knows.
+      const why = Array.isArray(o.leftWhy) ? o.leftWhy.slice(0, 200) : [];
+      const leftWhy = why.length === left.length && why.every((w) => LEFT_WHY.includes(w as string)) ? why as TakeBackLeftWhy[]
+        : undefined;
+      return [{ kind: o.kind, run: o.run.slice(0, 100), window: o.window, atMs: o.atMs, written: strings(o.written), left,
+        ...(leftWhy?.length ? { leftWhy } : {}) }];
     }).slice(-TAKEBACKS_KEPT);
   }
 

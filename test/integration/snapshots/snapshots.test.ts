@@ -277,7 +277,7 @@ suite('the Run Timeline draws the take-backs (after the scenario above)', () => 
     const drawn = await waitFor('the take-backs drawn', async () => {
       await api.timeline.settle(folder);
       const text = shown()?.rendered?.text ?? '';
-      return /Reverted window 2 — 6 files written, 1 left \(d\.txt\)/.test(text) && /Rewound to before window 2 — /.test(text)
+      return /Reverted window 2 — 6 files written, 1 left \(d\.txt: conflict\)/.test(text) && /Rewound to before window 2 — /.test(text)
         ? takeBacks() : undefined;
     }).catch(() => assert.fail(`drawn: ${JSON.stringify(takeBacks())}\n${shown()?.rendered?.text ?? 'nothing'}`));
     const revert = drawn.find((m) => m.takeBack?.takeBack === 'revert')!;

@@ -46,6 +46,14 @@ describe('run timeline: take-backs (core/timeline)', () => {
       written: ['a.txt', 'b.txt', 'c.txt', 'e.txt', 'f.txt', 'g.txt'], left: ['d.txt'] });
     assert.match(t.marks[0].tooltip, /written: a\.txt, b\.txt, c\.txt, e\.txt, f\.txt, g\.txt\nleft as they are: d\.txt$/);
     assert.ok(t.legend.some((l) => l.cls === 'takeback'), 'the legend names the mark');
+    // Why each file was left, where the record says it.
+    const why = buildTimeline(input(windowsOf(3), [], { records: [record({ left: ['d.txt', 'e.txt'], leftWhy: ['conflict', 'unsaved'] })],
+      snapshots }));
+    assert.strictEqual(why.marks[0].label, 'Reverted window 2 — 6 files written, 2 left (d.txt: conflict, e.txt: unsaved in an editor)');
+    assert.deepStrictEqual(why.marks[0].takeBack?.leftWhy, ['conflict', 'unsaved']);
+    assert.match(why.marks[0].tooltip, /left as they are: d\.txt: conflict, e\.txt: unsaved in an editor$/);
+    const whyPt = buildTimeline(input(windowsOf(3), [], { records: [record({ leftWhy: ['conflict'] })], snapshots }, 'pt-br'));
+    assert.strictEqual(whyPt.marks[0].label, 'Janela 2 revertida — 6 arquivos escritos, 1 deixado como estava (d.txt: conflito)');
     const pt = buildTimeline(input(windowsOf(3), [], { records: [...records, record({ kind: 'file', atMs: T0 + 97 * MIN, left: ['x', 'y'] })], snapshots },
       'pt-br'));
     assert.deepStrictEqual(pt.marks.map((m) => m.label), ['Janela 2 revertida — 6 arquivos escritos, 1 deixado como estava (d.txt)',
@@ -155,9 +163,18 @@ describe('snapshot store: the timeline\'s read of its take-backs (core/snapshots
     const first = await s.timelineRecords();
     assert.deepStrictEqual(first?.value, { records: [record({})], snapshots: [] });
     assert.strictEqual(await s.timelineRecords(first), first, 'the same key: the answer kept');
-    await s.recordTakeBack(record({ kind: 'rewind' }));
+    await s.recordTakeBack(record({ kind: 'rewind', leftWhy: ['changed'] }));
     const second = await s.timelineRecords(first);
-    assert.deepStrictEqual(second?.value.records.map((x) => x.kind), ['revert', 'rewind']);
+    assert.deepStrictEqual(second?.value.records.map((x) => [x.kind, x.leftWhy]), [['revert', undefined], ['rewind', ['changed']]]);
+  });
+
+  it('why a file was left is kept only when it says it for each left file, in known words', async () => {
+    const s = await store();
+    mkdirSync(s.dir, { recursive: true });
+    const base = { kind: 'file', run: 'r', window: 1, atMs: 1, written: [], left: ['a', 'b'] };
+    writeFileSync(join(s.dir, 'leopold-takebacks.json'), JSON.stringify([{ ...base, leftWhy: ['conflict', 'failed'] },
+      { ...base, leftWhy: ['conflict'] }, { ...base, leftWhy: ['conflict', '<b>x</b>'] }, { ...base, leftWhy: 'conflict' }]));
+    assert.deepStrictEqual((await s.takeBacks()).map((x) => x.leftWhy), [['conflict', 'failed'], undefined, undefined, undefined]);
   });
 
   it('a hostile leopold-takebacks.json is bounded: the newest 200 records, strings cut, too large or too deep or a link read as none',
