@@ -6,7 +6,7 @@
 // local resources limited to dist/ and media/), and nothing from `.leopold/` files is ever put in the HTML: the
 // panel posts JSON, and the webview builds every node with createElement/createElementNS + textContent.
 // Live, and idle when nothing happens: the panel subscribes to the project's one model (projectModel.ts, shared
-// with the runs tree) and to the supervisor's verdicts (SupervisorHub); it never polls and never reads a file itself.
+// with the runs tree) and to the supervisor's verdicts (SupervisorHub); it never polls and reads no `.leopold/` file itself.
 // After a window reload VS Code restores the panel through the serializer registered here (the webview keeps the
 // project's root in its state).
 // Take-backs (Revert Window, Rewind, Revert File) are read from the project's snapshot store (trusted workspaces only:
