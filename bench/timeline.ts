@@ -4,11 +4,12 @@
 // one buildTimeline() — RunWindow → worded TimelineView — and one JSON post. Measured here:
 //  - the demo run (3 windows, 5 marks): build and serialize, median ms (goal < 1 ms)
 //  - a long run (1000 windows listed, 3000 continuity events): build and serialize, median ms (goal < 50 ms)
+//  - the same run with the snapshot store's most: 200 take-backs of 20 files each, 2002 snapshots (goal < 50 ms)
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseJournal } from '../src/core/journal';
 import { assembleWindows, runStatus } from '../src/core/runs';
-import { buildTimeline } from '../src/core/timeline';
+import { buildTimeline, type TimelineTakeBacks } from '../src/core/timeline';
 import { median } from './stats';
 
 
@@ -27,9 +28,8 @@ export async function benchTimeline(): Promise<Record<string, string>> {
   const state = JSON.parse(await fs.readFile(path.join(demo, 'state.json'), 'utf8'));
   const events = parseJournal(await fs.readFile(path.join(demo, 'events.jsonl'), 'utf8'));
   const windows = assembleWindows(state, events, 'xxxoooo');
-  const build = (s: Record<string, unknown>, w: typeof windows, e: typeof events) => JSON.stringify(buildTimeline({
-    project: 'demo', root: '/demo', status: runStatus(s), maxWindows: 10, windows: w, events: e, now: Date.now(),
-  }));
+  const build = (s: Record<string, unknown>, w: typeof windows, e: typeof events, takeBacks?: TimelineTakeBacks) => JSON.stringify(
+    buildTimeline({ project: 'demo', root: '/demo', status: runStatus(s), maxWindows: 10, windows: w, events: e, now: Date.now(), takeBacks }));
   const demoMs = time(500, () => build(state, windows, events));
 
   // 1000 rolled windows, each with a roll, a relaunch and a compaction journaled.
@@ -46,11 +46,24 @@ export async function benchTimeline(): Promise<Record<string, string>> {
   const longWindows = assembleWindows(longState, longEvents, 'xxoo');
   let bytes = 0;
   const longMs = time(20, () => (bytes = build(longState, longWindows, longEvents).length));
+  // The store's bounds: 200 take-backs kept (core/snapshots/store.ts), a start and an end snapshot per window.
+  const run = at(0);
+  const files = (p: string) => Array.from({ length: 20 }, (_, i) => `src/${p}/file-${i}.ts`);
+  const takeBacks: TimelineTakeBacks = {
+    records: Array.from({ length: 200 }, (_, i) => ({ kind: i % 3 ? 'revert' : 'rewind', run, window: 1 + i * 5, atMs: t0 + (i * 500 + 75) * 1000,
+      written: files('w'), left: files('l').slice(0, 2) })),
+    snapshots: Array.from({ length: 2002 }, (_, i) => ({ run, takenMs: t0 + Math.floor(i / 2) * 100_000 + 50_000 })),
+  };
+  let drawn = 0;
+  const takeBackMs = time(20, () => (drawn = build(longState, longWindows, longEvents, takeBacks).length));
   console.log(`demo run: ${demoMs.toFixed(3)} ms per update (goal < 1 ms)`);
   console.log(`1000-window run (${longWindows.length} windows, ${longEvents.length} events): ${longMs.toFixed(1)} ms per update, ${(bytes / 1024).toFixed(0)} KB posted (goal < 50 ms)`);
+  console.log(`the same with 200 take-backs and 2002 snapshots: ${takeBackMs.toFixed(1)} ms per update, ${(drawn / 1024).toFixed(0)} KB posted (goal < 50 ms)`);
   return {
     'demo run: build + serialize (median)': `${demoMs.toFixed(3)} ms`,
     '1000-window run: build + serialize (median)': `${longMs.toFixed(1)} ms`,
     '1000-window run: view posted': `${(bytes / 1024).toFixed(0)} KB`,
+    '1000-window run, 200 take-backs: build + serialize (median)': `${takeBackMs.toFixed(1)} ms`,
+    '1000-window run, 200 take-backs: view posted': `${(drawn / 1024).toFixed(0)} KB`,
   };
 }

@@ -3,7 +3,9 @@
 // retries — each with its time, plus the current verdict. One step from the core's `RunWindow` to what the
 // webview draws (`TimelineView`), worded here once by the core catalog (the runs tree's words for window facts);
 // the webview (src/extension/timeline/webview/) draws this JSON with DOM APIs only and never words anything. Every
-// string in here may come from `.leopold/` files and is untrusted text, never markup.
+// string in here may come from `.leopold/` files and is untrusted text, never markup. The run's take-backs (Revert
+// Window, Rewind to Before Window, Revert File: kept in the snapshot store, core/snapshots/store.ts) are marks too, at
+// their time, in the window they took back; their file names are untrusted text as well.
 import type { TimelineLive } from './live/timeline';
 import type { TimelineItems } from './driver/timeline';
 import type { JournalEvent } from './journal';
@@ -13,27 +15,59 @@ import type { RunView } from './view';
 import { eventInfo, type Severity } from './events';
 import { msg, msgN } from './words';
 import type { Locale } from './l10n';
-import { clip } from './inert';
+import { clip, oneLine } from './inert';
 import { formatLocal } from './time';
+import type { TakeBackLeftWhy, TakeBackRecord } from './snapshots/store';
+import { runSnapshots } from './review/fromSnapshots';
 
 export type MarkKind =
   | 'roll' | 'compaction' | 'relaunch' | 'relaunch_refused' | 'relaunch_failed' | 'api_error' | 'api_retry'
-  | 'api_refused' | 'grace' | 'stop';
+  | 'api_refused' | 'grace' | 'stop' | 'takeback';
+
+/**
+ * A take-back as data (`TimelineMark.takeBack`): which command (`revert` — Revert Window, `rewind` — Rewind to Before
+ * Window, `file` — Revert File), the window it took back, when (ISO UTC), and the files written and left as they were
+ * (conflicts, unsaved, changed since the plan), project-relative: untrusted text.
+ */
+export interface TimelineTakeBack {
+  kind: 'takeback';
+  takeBack: TakeBackRecord['kind'];
+  window: number;
+  at: string;
+  written: string[];
+  left: string[];
+  /** Why each of `left` was left, in its order: `conflict`, `unsaved`, `changed` (since the plan), `failed`. */
+  leftWhy?: TakeBackLeftWhy[];
+}
+
+/**
+ * What the timeline reads of the project's snapshot store: every take-back kept, and every snapshot's run and time,
+ * which say which store runs are the timeline's run (`runSnapshots`, the review's rule).
+ */
+export interface TimelineTakeBacks {
+  records: readonly TakeBackRecord[];
+  snapshots: readonly { run: string; takenMs: number }[];
+}
 
 export interface TimelineMark {
   kind: MarkKind;
-  /** The window (1-based) the mark is drawn in; a relaunch belongs to the window it opened. */
+  /**
+   * The window (1-based) the mark is drawn in; a relaunch belongs to the window it opened, a take-back to the window it
+   * took back (the last listed one at or below it when that one is not listed).
+   */
   window: number;
   /** `ts` as written, and in ms. */
   ts?: string;
   tsMs?: number;
-  /** The journal event's name (a contract identifier, kept as is). */
+  /** The journal event's name (a contract identifier, kept as is); `takeback` for a take-back (not a journal event). */
   event: string;
   /** The event's salient fields (`reason`, `harness`, `error_type`, `attempt`, `detail`, …): untrusted text. */
   fields: Record<string, string | number | boolean>;
   /** The registry's severity and one-line meaning of the event (in the timeline's language). */
   severity: Severity;
   meaning: string;
+  /** A take-back's record (kind `takeback`). */
+  takeBack?: TimelineTakeBack;
 }
 
 /**
@@ -184,7 +218,86 @@ function markLabel(m: TimelineMark, locale: Locale): string {
     case 'api_refused': return t('timeline.mark.apiRefused', { reason: s('reason') || '?' });
     case 'grace': return t('timeline.mark.grace');
     case 'stop': return t(m.event === 'max_windows' ? 'timeline.mark.maxWindows' : 'timeline.mark.noProgress');
+    case 'takeback': return m.takeBack ? takeBackLabel(m.takeBack, locale) : '';
   }
+}
+
+/** A take-back's file names shown in its label: a few, each on one line and bounded (untrusted text). */
+const SHOWN_FILES = 3;
+
+/** The words of why a file was left (`d.txt: conflict`). */
+const WHY_KEY = {
+  conflict: 'timeline.takeBack.why.conflict', unsaved: 'timeline.takeBack.why.unsaved', changed: 'timeline.takeBack.why.changed',
+  failed: 'timeline.takeBack.why.failed',
+} as const satisfies Record<TakeBackLeftWhy, string>;
+
+function someFiles(paths: readonly string[], locale: Locale, why?: readonly TakeBackLeftWhy[], max = SHOWN_FILES, chars = 80): string {
+  const shown = paths.slice(0, max).map((p, i) => {
+    const name = clip(oneLine(p), chars);
+    return why?.[i] ? `${name}: ${msg(locale, WHY_KEY[why[i]])}` : name;
+  });
+  return paths.length > max ? `${shown.join(', ')}, …` : shown.join(', ');
+}
+
+/** "Reverted window 2 — 6 files written, 1 left (d.txt)". */
+function takeBackLabel(tb: TimelineTakeBack, locale: Locale): string {
+  const written = msgN(locale, 'timeline.takeBack.written', tb.written.length);
+  const left = tb.left.length ? msgN(locale, 'timeline.takeBack.left', tb.left.length, { files: someFiles(tb.left, locale, tb.leftWhy) })
+    : '';
+  const key = tb.takeBack === 'rewind' ? 'timeline.mark.takeBack.rewind' : tb.takeBack === 'file' ? 'timeline.mark.takeBack.file'
+    : 'timeline.mark.takeBack.revert';
+  return msg(locale, key, { window: tb.window, written, left });
+}
+
+/** A take-back's tooltip: when, then every file written and left (one line each, bounded). */
+function takeBackTooltip(tb: TimelineTakeBack, meaning: string, locale: Locale): string {
+  const list = (key: 'timeline.takeBack.writtenList' | 'timeline.takeBack.leftList', paths: readonly string[], why?: TakeBackLeftWhy[]) =>
+    (paths.length ? [msg(locale, key, { files: someFiles(paths, locale, why, 20, 200) })] : []);
+  return [`${tb.at}`, meaning, ...list('timeline.takeBack.writtenList', tb.written), ...list('timeline.takeBack.leftList', tb.left,
+    tb.leftWhy)].join('\n');
+}
+
+/** Latest representable time (ms): a record's time past it is not a time. */
+const MAX_MS = 8.64e15;
+
+/**
+ * The take-backs of the timeline's run, as marks in time order: a record belongs when its store run is one the run's
+ * snapshots name (`runSnapshots`, the review's rule); a record with no usable time or window is not drawn.
+ */
+function takeBackMarks(input: TimelineTakeBacks | undefined, windows: readonly RunWindow[], locale: Locale): TimelineMark[] {
+  if (!input?.records.length || !windows.length) return [];
+  const runs = new Set(runSnapshots(input.snapshots, windows, false).map((s) => s.run));
+  const meaning = msg(locale, 'timeline.takeBack.meaning');
+  const out: TimelineMark[] = [];
+  for (const r of input.records) {
+    if (!runs.has(r.run) || !Number.isFinite(r.atMs) || Math.abs(r.atMs) > MAX_MS || !Number.isInteger(r.window) || r.window < 1) continue;
+    // Drawn in the window it took back; one not listed (beyond the listed ones, say) in the last listed one below it.
+    let drawn = windows[0].n;
+    for (const w of windows) if (w.n <= r.window) drawn = w.n;
+    const takeBack: TimelineTakeBack = { kind: 'takeback', takeBack: r.kind, window: r.window, at: new Date(r.atMs).toISOString(),
+      written: [...r.written], left: [...r.left], ...(r.leftWhy?.length === r.left.length ? { leftWhy: [...r.leftWhy] } : {}) };
+    out.push({ kind: 'takeback', window: drawn, ts: takeBack.at, tsMs: r.atMs, event: 'takeback', fields: {}, severity: 'info',
+      meaning, takeBack });
+  }
+  return out.sort((a, b) => a.tsMs! - b.tsMs!);
+}
+
+/**
+ * The journal's marks (time order, no time last) and the take-backs (each with a time) as one list in time order: a
+ * take-back goes before the first journal mark later than it or without a time; at the same time, the journal's first.
+ */
+function mergeByTime(journal: TimelineMarkView[], takeBacks: readonly TimelineMark[], locale: Locale): TimelineMarkView[] {
+  if (!takeBacks.length) return journal;
+  const out: TimelineMarkView[] = [];
+  let j = 0;
+  for (const tb of takeBacks) {
+    while (j < journal.length && journal[j].tsMs !== undefined && journal[j].tsMs! <= tb.tsMs!) out.push(journal[j++]);
+    out.push({ ...tb, index: 0, time: clockTime(tb.tsMs), label: markLabel(tb, locale), tooltip: takeBackTooltip(tb.takeBack!,
+      tb.meaning, locale) });
+  }
+  while (j < journal.length) out.push(journal[j++]);
+  out.forEach((m, i) => (m.index = i));
+  return out;
 }
 
 function markTooltip(m: TimelineMark): string {
@@ -252,6 +365,8 @@ export interface TimelineInput {
   apiError?: { type?: string; hint?: string };
   live?: TimelineLive;
   items?: TimelineItems;
+  /** The project's snapshot store's take-backs and snapshots; absent (no store, unreadable, none kept): none drawn. */
+  takeBacks?: TimelineTakeBacks;
   now: number;
   locale?: Locale;
 }
@@ -288,9 +403,10 @@ export function buildTimeline(args: TimelineInput): TimelineView {
       index: marks.length, time: clockTime(e.tsMs), label: markLabel(mark, locale), tooltip: markTooltip(mark),
     });
   }
+  const drawn = mergeByTime(marks, takeBackMarks(args.takeBacks, args.windows, locale), locale);
   // The last relaunch-kind mark of each window, in one pass (a scan per window was quadratic: 0.6 s at 1000 windows).
   const lastRelaunch = new Map<number, TimelineMarkView>();
-  for (const m of marks) if (RELAUNCH_KINDS.includes(m.kind)) lastRelaunch.set(m.window, m);
+  for (const m of drawn) if (RELAUNCH_KINDS.includes(m.kind)) lastRelaunch.set(m.window, m);
   const links: TimelineLink[] = [];
   for (let i = 0; i + 1 < windows.length; i++) {
     const next = windows[i + 1];
@@ -305,8 +421,8 @@ export function buildTimeline(args: TimelineInput): TimelineView {
   const cond = args.condition;
   return {
     project: args.project, root: args.root, status: args.status, maxWindows: args.maxWindows, plan: args.plan,
-    ...(cond ? { condition: { kind: cond.kind, stop: cond.stop, ownerGone: cond.ownerGone, label: cond.label } } : {}), windows, marks,
-    links, at: args.now,
+    ...(cond ? { condition: { kind: cond.kind, stop: cond.stop, ownerGone: cond.ownerGone, label: cond.label } } : {}), windows,
+    marks: drawn, links, at: args.now,
     verdict: v && verdictView(v, args.words, locale),
     apiError: args.apiError && t('timeline.apiError', {
       type: clip(args.apiError.type ?? '?', 100), hint: args.apiError.hint ? t('timeline.apiError.hint', { hint: clip(args.apiError.hint,
@@ -321,7 +437,7 @@ export function buildTimeline(args: TimelineInput): TimelineView {
     legend: ([
       ['roll', 'timeline.legend.roll'], ['compaction', 'timeline.legend.compaction'], ['relaunch', 'timeline.legend.relaunch'],
       ['relaunch_refused', 'timeline.legend.relaunchRefused'], ['api_error', 'timeline.legend.apiError'], ['api_retry',
-        'timeline.legend.apiRetry'],
+        'timeline.legend.apiRetry'], ...(drawn.length > marks.length ? [['takeback', 'timeline.legend.takeBack'] as const] : []),
     ] as const).map(([cls, key]) => ({ cls, label: t(key) })),
     noMarks: t('timeline.noMarks'),
     live: args.live,
@@ -336,6 +452,7 @@ export function buildTimeline(args: TimelineInput): TimelineView {
 export function timelineOf(view: RunView, args: {
   project: string; root: string; status: RunStatus; events: readonly JournalEvent[]; verdict?: TimelineVerdict; live?: TimelineLive;
   items?: TimelineItems; now: number; locale?: Locale; maxWindows: number; plan?: { done: number; total: number };
+  takeBacks?: TimelineTakeBacks;
 }): TimelineView {
   return buildTimeline({
     ...args, windows: view.windows, condition: view.condition, words: view.words, apiError: view.apiError,

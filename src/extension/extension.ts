@@ -82,7 +82,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const decisions = registerDecisions(ctx);
   const driver = registerDriver(ctx, tree.provider, live.runs);
   registerDriverActions(ctx, driver.hub, tree.provider);
-  const timeline = registerTimeline(ctx, supervisors.hub, live.runs, views, driverTimelineSource(driver.hub));
+  const timeline = registerTimeline(ctx, supervisors.hub, live.runs, views, driverTimelineSource(driver.hub), snapshots);
   const agentTools = registerAgentTools(ctx, supervisors.hub, live.runs, driver.hub);
   const start = registerStart(ctx);
   registerWalkthrough(ctx);

@@ -68,11 +68,24 @@ export interface TakeBackRecord {
   written: string[];
   /** The files left as they are: conflicts, unsaved, changed since the plan. */
   left: string[];
+  /** Why each of `left` was left, in its order (absent in records written before it was kept). */
+  leftWhy?: TakeBackLeftWhy[];
+}
+
+/** Why a take-back left a file as it was: a conflict, unsaved in an editor, changed since the plan, or not written. */
+export type TakeBackLeftWhy = 'conflict' | 'unsaved' | 'changed' | 'failed';
+const LEFT_WHY: readonly string[] = ['conflict', 'unsaved', 'changed', 'failed'] satisfies TakeBackLeftWhy[];
+
+/** What the run timeline reads of the store (`timelineRecords`). */
+export interface TimelineRecords {
+  records: TakeBackRecord[];
+  snapshots: { run: string; takenMs: number }[];
 }
 
 const FAILURES_FILE = 'leopold-failures.json';
 const TAKEBACKS_FILE = 'leopold-takebacks.json';
 const FAILURES_KEPT = 50;
+const TAKEBACKS_KEPT = 200;
 
 export interface SnapshotTag {
   run: string;
@@ -417,18 +430,49 @@ export class SnapshotStore {
   /** Keeps a take-back (which window, when, the files written and the conflicts left) in the store: the newest 200. */
   recordTakeBack(t: TakeBackRecord): Promise<void> {
     const cap = (xs: readonly string[]) => xs.slice(0, 200).map((x) => x.slice(0, 1000));
-    return this.appendRecord(TAKEBACKS_FILE, 200, { ...t, written: cap(t.written), left: cap(t.left) });
+    return this.appendRecord(TAKEBACKS_FILE, TAKEBACKS_KEPT, { ...t, written: cap(t.written), left: cap(t.left),
+      ...(t.leftWhy ? { leftWhy: t.leftWhy.slice(0, 200) } : {}) });
   }
 
-  /** The take-backs kept, oldest first. */
+  /** The take-backs kept, oldest first: the newest 200, each as `recordTakeBack` bounds it (whatever the file holds). */
   async takeBacks(): Promise<TakeBackRecord[]> {
-    const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string').slice(0, 200) : []);
+    const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string').slice(0, 200)
+      .map((x) => x.slice(0, 1000)) : []);
     return (await this.readRecords(TAKEBACKS_FILE)).flatMap((o): TakeBackRecord[] => {
       if ((o.kind !== 'revert' && o.kind !== 'rewind' && o.kind !== 'file') || typeof o.run !== 'string' || typeof o.window !== 'number'
         || typeof o.atMs !== 'number') return [];
-      return [{ kind: o.kind, run: o.run.slice(0, 100), window: o.window, atMs: o.atMs, written: strings(o.written),
-        left: strings(o.left) }];
-    });
+      const left = strings(o.left);
+      // Kept only when it says why for each left file, in words this reader knows.
+      const why = Array.isArray(o.leftWhy) ? o.leftWhy.slice(0, 200) : [];
+      const leftWhy = why.length === left.length && why.every((w) => LEFT_WHY.includes(w as string)) ? why as TakeBackLeftWhy[]
+        : undefined;
+      return [{ kind: o.kind, run: o.run.slice(0, 100), window: o.window, atMs: o.atMs, written: strings(o.written), left,
+        ...(leftWhy?.length ? { leftWhy } : {}) }];
+    }).slice(-TAKEBACKS_KEPT);
+  }
+
+  /**
+   * What the run timeline reads of the store (core/timeline.ts): every take-back kept and every snapshot's run and
+   * time. Undefined when no take-back was ever kept (nothing more is read: no git), the store cannot be listed, or
+   * git is not there. Bounded as every record file is (`readRecords`); read again only when the take-backs file or
+   * the newest recording changed (`cache`, the previous answer's key).
+   */
+  async timelineRecords(cache?: { key: string; value: TimelineRecords }): Promise<{ key: string; value: TimelineRecords } | undefined> {
+    const sig = (st: Stats | undefined) => (st ? `${st.ino}:${st.size}:${st.mtimeMs}` : '-');
+    const file = await fs.lstat(join(this.dir, TAKEBACKS_FILE)).catch(() => undefined);
+    if (!file?.isFile()) return undefined;
+    // Every recording moves HEAD's branch (objects.ts setRefs): its stat data says a snapshot was taken since.
+    const head = (await readBoundedNoFollow(join(this.dir, 'HEAD'), 4096).catch(() => undefined));
+    const ref = head?.kind === 'ok' ? /^ref: (refs\/[\w./-]+)\s*$/.exec(head.text)?.[1] : undefined;
+    const branch = ref && !ref.split('/').includes('..') ? await fs.lstat(join(this.dir, ref)).catch(() => undefined) : undefined;
+    const key = `${sig(file)}|${head?.kind === 'ok' ? head.text.trim() : ''}|${sig(branch)}`;
+    if (cache?.key === key) return cache;
+    try {
+      const [records, all] = await Promise.all([this.takeBacks(), this.list()]);
+      return { key, value: { records, snapshots: all.map((x) => ({ run: x.run, takenMs: x.takenMs })) } };
+    } catch {
+      return undefined;
+    }
   }
 
   private appendRecord(file: string, keep: number, entry: object): Promise<void> {

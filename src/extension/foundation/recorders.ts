@@ -9,7 +9,7 @@ import * as config from './config';
 import type { LeopoldContext } from './context';
 import type { LeopoldProject } from './projects';
 import { SnapshotRecorder } from '../../core/snapshots/recorder';
-import { DEFAULT_SIZE_CAP_BYTES, DEFAULT_STORAGE_CAP_BYTES, snapshotsRoot } from '../../core/snapshots/store';
+import { DEFAULT_SIZE_CAP_BYTES, DEFAULT_STORAGE_CAP_BYTES, SnapshotStore, snapshotsRoot } from '../../core/snapshots/store';
 
 const MB = 1024 * 1024;
 
@@ -37,8 +37,29 @@ export function snapshotSettings(folder?: vscode.WorkspaceFolder): SnapshotSetti
 
 export class SnapshotRecorders {
   private readonly byRoot = new Map<string, { key: string; recorder: SnapshotRecorder }>();
+  private readonly tookBack = new vscode.EventEmitter<LeopoldProject>();
+  /** A take-back was kept in a project's store (the Run Timeline draws it). */
+  readonly onDidTakeBack = this.tookBack.event;
 
-  constructor(private readonly ctx: LeopoldContext) {}
+  constructor(private readonly ctx: LeopoldContext) {
+    ctx.extension.subscriptions.push(this.tookBack);
+  }
+
+  /** Says that a take-back was kept in the project's store. */
+  keptTakeBack(project: LeopoldProject): void {
+    this.tookBack.fire(project);
+  }
+
+  /**
+   * The project's store (the recorder's, so its settings), opened even where recording is switched off: what was
+   * recorded can still be taken back and shown. NoGitError when git is not there.
+   */
+  async storeOf(project: LeopoldProject): Promise<SnapshotStore> {
+    const recorder = this.recorderFor(project);
+    if (recorder) return recorder.open();
+    const s = snapshotSettings(project.folder);
+    return SnapshotStore.open({ projectDir: project.root, root: s.root, sizeCapBytes: s.sizeCapBytes });
+  }
 
   /** The project's recorder, or none (switched off, or an untrusted workspace). Rebuilt when the settings change. */
   recorderFor(project: LeopoldProject): SnapshotRecorder | undefined {

@@ -18,8 +18,8 @@ import { targetOf } from '../foundation/target';
 import {
   finishEdit, newestRun, type EditStep, NoSnapshotError, prepareEdit, planRevert, planRewind, type ApplyOutcome, type Plan, type PlanItem,
 } from '../../core/snapshots/plan';
-import { SnapshotStore } from '../../core/snapshots/store';
-import { snapshotSettings, type SnapshotRecorders } from '../foundation/recorders';
+import { SnapshotStore, type TakeBackLeftWhy } from '../../core/snapshots/store';
+import type { SnapshotRecorders } from '../foundation/recorders';
 
 export type TakeBackKind = 'revert' | 'rewind' | 'file';
 
@@ -32,6 +32,17 @@ export interface TakeBackTestApi {
   merge(root: string, kind: TakeBackKind, window: number, path: string): Promise<string>;
   /** Runs a command with the preview answered: every writable file chosen, and the confirmation given. */
   run(root: string, kind: TakeBackKind, window: number, path?: string): Promise<ApplyOutcome[] | string>;
+}
+
+/** The files a take-back left as they were, and why (kept with it: the Run Timeline says them). */
+function leftOf(skipped: readonly ApplyOutcome[], leftAlone: readonly PlanItem[], unsaved: (f: PlanItem) => boolean):
+  { left: string[]; leftWhy: TakeBackLeftWhy[] } {
+  const notDone = skipped.filter((o) => o.path);
+  return {
+    left: [...notDone.map((o) => o.path), ...leftAlone.map((f) => f.path)],
+    leftWhy: [...notDone.map((o): TakeBackLeftWhy => (/changed since the plan/.test(o.reason ?? '') ? 'changed' : 'failed')),
+      ...leftAlone.map((f): TakeBackLeftWhy => (unsaved(f) ? 'unsaved' : 'conflict'))],
+  };
 }
 
 /** The action as people read it. */
@@ -187,11 +198,8 @@ class TakeBack {
   constructor(private readonly ctx: LeopoldContext, private readonly seat: Seat, private readonly recorders: SnapshotRecorders) {}
 
   /** The store of a project (the recorder's, so its settings), opened even where recording is switched off. */
-  private async store(project: LeopoldProject): Promise<SnapshotStore> {
-    const recorder = this.recorders.recorderFor(project);
-    if (recorder) return recorder.open();
-    const s = snapshotSettings(project.folder);
-    return SnapshotStore.open({ projectDir: project.root, root: s.root, sizeCapBytes: s.sizeCapBytes });
+  private store(project: LeopoldProject): Promise<SnapshotStore> {
+    return this.recorders.storeOf(project);
   }
 
   async plan(project: LeopoldProject, kind: TakeBackKind, window: number, path?: string): Promise<{ store: SnapshotStore; plan: Plan }> {
@@ -346,7 +354,8 @@ class TakeBack {
     // Kept in the store with the snapshots (never in .leopold/, which is Leopold's): the run's take-backs.
     await store.recordTakeBack({ kind: title === vscode.l10n.t('Revert File') ? 'file' : plan.kind, run: plan.run, window: plan.window,
       atMs: Date.now(), written: outcomes.filter((o) => o.done).map((o) => o.path),
-      left: [...skipped.map((o) => o.path).filter(Boolean), ...leftAlone.map((f) => f.path)] })
+      ...leftOf(skipped, leftAlone, unsaved) })
+      .then(() => this.recorders.keptTakeBack(project))
       .catch((err: Error) => this.ctx.log.warn(`${project.name}: the take-back could not be kept in the snapshot store: ${err.message}`));
     this.ctx.log.info(`${project.name}: ${plan.kind} window ${plan.window}: ${done} written` +
       `${skipped.length ? `; left: ${skipped.map((o) => `${o.path} (${o.reason})`).join('; ')}` : ''}` +

@@ -6,9 +6,12 @@
 // local resources limited to dist/ and media/), and nothing from `.leopold/` files is ever put in the HTML: the
 // panel posts JSON, and the webview builds every node with createElement/createElementNS + textContent.
 // Live, and idle when nothing happens: the panel subscribes to the project's one model (projectModel.ts, shared
-// with the runs tree) and to the supervisor's verdicts (SupervisorHub); it never polls and never reads a file itself.
+// with the runs tree) and to the supervisor's verdicts (SupervisorHub); it never polls and reads no `.leopold/` file itself.
 // After a window reload VS Code restores the panel through the serializer registered here (the webview keeps the
 // project's root in its state).
+// Take-backs (Revert Window, Rewind, Revert File) are read from the project's snapshot store (trusted workspaces only:
+// git is a process), again only when a take-back was kept or a snapshot taken since (`timelineRecords`' key), and
+// drawn as marks; a store that cannot be read draws none. Clicking one opens the review of the window it took back.
 import { timelineLive } from '../../core/live/timeline';
 import * as vscode from 'vscode';
 import { registerCommand } from '../foundation/commands';
@@ -25,6 +28,8 @@ import { timelineOf, type TimelineMark, type TimelineVerdict, type TimelineView 
 import { uiLocale } from '../foundation/locale';
 import { TIMELINE_VIEW_TYPE, type FromWebview, type Rendered, type StripShown, type TimelineState, type ToWebview } from './protocol';
 import type { TimelineItemSource } from '../foundation/seams';
+import type { SnapshotRecorders } from '../foundation/recorders';
+import type { TimelineRecords } from '../../core/snapshots/store';
 
 /** A strip's measurement from the webview, taken as numbers and booleans only. */
 const stripOf = (m: StripShown): StripShown => ({ width: Number(m.width), overflows: m.overflows === true, current: Number(m.current),
@@ -80,12 +85,14 @@ class TimelinePanel extends Disposable {
   readonly postReasons: string[] = [];
   private verdictKey = '';
   private busy: Promise<void> = Promise.resolve();
+  /** The store's take-backs and snapshots as last read, and the key they were read under. */
+  private takeBacks?: { key: string; value: TimelineRecords };
 
   private readonly live: LiveRunModel;
 
   constructor(private readonly ctx: LeopoldContext, readonly project: LeopoldProject, private readonly hub: SupervisorHub,
     live: LiveRuns, private readonly views: RunViews, readonly panel: vscode.WebviewPanel, private readonly onDispose: () => void,
-    private readonly itemSource?: TimelineItemSource) {
+    private readonly itemSource?: TimelineItemSource, private readonly snapshots?: SnapshotRecorders) {
     super();
     this.live = live.of(project);
     const extensionUri = ctx.extension.extensionUri;
@@ -102,6 +109,7 @@ class TimelinePanel extends Disposable {
       project.model.onDidUpdate((u) => this.onModelUpdate(u)),
       this.live.onDidChange(() => void this.queue('live')),
       ...(itemSource ? [itemSource.onDidChange((p) => p === project && void this.queue('items'))] : []),
+      ...(snapshots ? [snapshots.onDidTakeBack((p) => p.root === project.root && void this.queue('takeback'))] : []),
       hub.onDidChange((view) => {
         if (view.project === project && verdictKey(timelineVerdict(view)) !== this.verdictKey) {
           void this.queue(`verdict ${view.decision.verdict}`);
@@ -141,13 +149,26 @@ class TimelinePanel extends Disposable {
     // The run's view, as the status bar and the tree render it: its condition, words, windows and API-error hint.
     const view = this.views.of(this.project);
     if (!view) return;
+    const takeBacks = await this.readTakeBacks();
     this.data = timelineOf(view, {
       project: this.project.name, root: this.project.root, status: snap.status, maxWindows: snap.maxWindows, events: snap.runEvents,
       plan: snap.plan ? { done: snap.plan.done, total: snap.plan.total } : undefined, verdict,
       live: timelineLive(this.live.view ?? this.live.ended, uiLocale(), !this.live.view), items: this.itemSource?.items(this.project),
-      now: Date.now(), locale: uiLocale(),
+      now: Date.now(), locale: uiLocale(), takeBacks,
     });
     this.post(reason);
+  }
+
+  /** The store's take-backs and snapshots (none in Restricted Mode, without a store, or when it cannot be read). */
+  private async readTakeBacks(): Promise<TimelineRecords | undefined> {
+    if (!this.snapshots || !this.ctx.isTrusted()) return undefined;
+    try {
+      const store = await this.snapshots.storeOf(this.project);
+      this.takeBacks = await store.timelineRecords(this.takeBacks);
+    } catch {
+      this.takeBacks = undefined; // no git, a store folder that cannot be opened: the timeline as without take-backs
+    }
+    return this.takeBacks?.value;
   }
 
   private post(reason: string): void {
@@ -185,7 +206,10 @@ class TimelinePanel extends Disposable {
       void vscode.commands.executeCommand('leopold.reviewWindow', { root: this.project.root, window: m.window });
     } else if (m.type === 'open' && typeof m.index === 'number') {
       const mark = this.data?.marks[m.index];
-      if (mark) void this.openMark(mark);
+      // A take-back is not a journal line: its window's review.
+      const root = this.project.root;
+      if (mark?.takeBack) void vscode.commands.executeCommand('leopold.reviewWindow', { root, window: mark.takeBack.window });
+      else if (mark) void this.openMark(mark);
     }
   }
 
@@ -230,11 +254,11 @@ export interface TimelineTestApi {
 }
 
 export function registerTimeline(
-  ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, views: RunViews, itemSource?: TimelineItemSource,
+  ctx: LeopoldContext, hub: SupervisorHub, live: LiveRuns, views: RunViews, itemSource?: TimelineItemSource, snapshots?: SnapshotRecorders,
 ): TimelineTestApi {
   const panels = new Map<string, TimelinePanel>();
   const adopt = (project: LeopoldProject, panel: vscode.WebviewPanel): TimelinePanel => {
-    const p = new TimelinePanel(ctx, project, hub, live, views, panel, () => panels.delete(project.root), itemSource);
+    const p = new TimelinePanel(ctx, project, hub, live, views, panel, () => panels.delete(project.root), itemSource, snapshots);
     panels.set(project.root, p);
     return p;
   };

@@ -307,3 +307,37 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
     assert.match(text, /snapshots on — .*snapshots.*, \d+\.\d MB, git \//);
   });
 });
+
+suite('the Run Timeline draws the take-backs (after the scenario above)', () => {
+  type TakeBackMark = { kind: string; window: number; label: string; takeBack?: { takeBack: string; window: number; written: string[];
+    left: string[] } };
+  type Shown = { root: string; data?: { marks: TakeBackMark[] }; rendered?: { text: string; foreign: number } };
+
+  test('Revert Window 2 and Rewind to Before Window 2 are marks in window 2, worded, with their files', async () => {
+    const [folder] = testFolders();
+    const api = await leopold();
+    // The take-backs above were made in the run that began with the first activation (the store run they name); Resume
+    // then stood for a later activation. The state as that run ended: the timeline draws that run.
+    const kept: { run: string }[] = await (await api.snapshots.recorders()[0].open()).takeBacks();
+    assert.ok(kept.length >= 3, JSON.stringify(kept));
+    writeState(folder, { ...readState(folder), active: false, stopped_reason: 'plan_complete', stopped_at: stamp(0), windows: 2,
+      started_at: kept[0].run, window_progress: [0] });
+    await vscode.commands.executeCommand('leopold.showTimeline', folder);
+    const shown = () => (api.timeline.panels() as Shown[]).find((p) => p.root === folder);
+    const takeBacks = () => (shown()?.data?.marks ?? []).filter((m) => m.kind === 'takeback');
+    // The Revert Window 2 and the Rewind to Before Window 2 and 1 of the tests above, kept in the snapshot store.
+    const drawn = await waitFor('the take-backs drawn', async () => {
+      await api.timeline.settle(folder);
+      const text = shown()?.rendered?.text ?? '';
+      return /Reverted window 2 — 6 files written, 1 left \(d\.txt: conflict\)/.test(text) && /Rewound to before window 2 — /.test(text)
+        ? takeBacks() : undefined;
+    }).catch(() => assert.fail(`drawn: ${JSON.stringify(takeBacks())}\n${shown()?.rendered?.text ?? 'nothing'}`));
+    const revert = drawn.find((m) => m.takeBack?.takeBack === 'revert')!;
+    assert.deepStrictEqual([revert.window, revert.takeBack!.window, [...revert.takeBack!.written].sort(), revert.takeBack!.left],
+      [2, 2, ['.agent-done', 'b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'gen.txt'], ['d.txt']]);
+    const rewind = drawn.find((m) => m.takeBack?.takeBack === 'rewind' && m.takeBack.window === 2)!;
+    assert.ok(rewind && rewind.window === 2 && rewind.takeBack!.left.includes('d.txt'), JSON.stringify(drawn));
+    assert.ok(drawn.some((m) => m.takeBack?.takeBack === 'rewind' && m.takeBack.window === 1 && m.window === 1), JSON.stringify(drawn));
+    assert.strictEqual(shown()!.rendered!.foreign, 0, 'text only');
+  });
+});
