@@ -320,8 +320,8 @@ suite('the Run Timeline draws the take-backs (after the scenario above)', () => 
     // then stood for a later activation. The state as that run ended: the timeline draws that run.
     const kept: { run: string }[] = await (await api.snapshots.recorders()[0].open()).takeBacks();
     assert.ok(kept.length >= 3, JSON.stringify(kept));
-    writeState(folder, { ...readState(folder), active: false, stopped_reason: 'plan_complete', stopped_at: stamp(0), windows: 2,
-      started_at: kept[0].run, window_progress: [0] });
+    writeState(folder, { ...readState(folder), active: false, stopped_reason: 'plan_complete', stopped_at: stamp(0), windows: 3,
+      started_at: kept[0].run });
     await vscode.commands.executeCommand('leopold.showTimeline', folder);
     const shown = () => (api.timeline.panels() as Shown[]).find((p) => p.root === folder);
     const takeBacks = () => (shown()?.data?.marks ?? []).filter((m) => m.kind === 'takeback');
@@ -334,7 +334,7 @@ suite('the Run Timeline draws the take-backs (after the scenario above)', () => 
     }).catch(() => assert.fail(`drawn: ${JSON.stringify(takeBacks())}\n${shown()?.rendered?.text ?? 'nothing'}`));
     const revert = drawn.find((m) => m.takeBack?.takeBack === 'revert')!;
     assert.deepStrictEqual([revert.window, revert.takeBack!.window, [...revert.takeBack!.written].sort(), revert.takeBack!.left],
-      [2, 2, ['.agent-done', 'b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'gen.txt'], ['d.txt']]);
+      [2, 2, ['b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'gen.log', 'gen.txt'], ['d.txt']]);
     const rewind = drawn.find((m) => m.takeBack?.takeBack === 'rewind' && m.takeBack.window === 2)!;
     assert.ok(rewind && rewind.window === 2 && rewind.takeBack!.left.includes('d.txt'), JSON.stringify(drawn));
     assert.ok(drawn.some((m) => m.takeBack?.takeBack === 'rewind' && m.takeBack.window === 1 && m.window === 1), JSON.stringify(drawn));
