@@ -535,6 +535,8 @@ export interface HeldFolder {
 export interface AnchorOptions {
   /** Runs after the guard's check and before the folders are opened (tests make a race happen here, every time). */
   afterCheck?: () => Promise<void> | void;
+  /** Runs once the folder is held open and before the file is created or removed in it (tests, likewise). */
+  afterHold?: () => Promise<void> | void;
 }
 
 /** The refusal for a folder on the way that could not be opened as one (a link, a file), or the error as it is. */
@@ -597,6 +599,7 @@ export async function writeFileAnchored(path: string, data: Uint8Array, within: 
   await opts.afterCheck?.();
   const dir = await holdFolder(dirname(path), within, true);
   try {
+    await opts.afterHold?.();
     const name = basename(path);
     const at = dir.at(name);
     const old = await fs.lstat(at).catch(() => undefined);
@@ -641,6 +644,7 @@ export async function removeFileAnchored(path: string, within: string, opts: Anc
     throw err;
   }
   try {
+    await opts.afterHold?.();
     const at = dir.at(basename(path));
     const st = await fs.lstat(at).catch(() => undefined);
     if (!st) return 'missing';
