@@ -31,8 +31,11 @@ export interface TakeBackTestApi {
   diff(root: string, kind: TakeBackKind, window: number, path: string): Promise<{ left: string; right: string; label: string } | string>;
   /** What a conflict's "Open in the merge editor" opens: 'merge' or 'diff' (no merge editor); an error's message. */
   merge(root: string, kind: TakeBackKind, window: number, path: string): Promise<string>;
-  /** Runs a command with the preview answered: every writable file chosen, and the confirmation given. */
-  run(root: string, kind: TakeBackKind, window: number, path?: string): Promise<ApplyOutcome[] | string>;
+  /**
+   * Runs a command with the preview answered: every writable file chosen, and the confirmation given. `hooks`: the
+   * write's test seams (a race made to happen after every check and right before VS Code applies the edit).
+   */
+  run(root: string, kind: TakeBackKind, window: number, path?: string, hooks?: ApplyHooks): Promise<ApplyOutcome[] | string>;
 }
 
 /** The action as people read it. */
@@ -270,7 +273,7 @@ class TakeBack {
   }
 
   /** The whole command: choose, plan, preview, confirm, write, report. `answer` skips the questions (tests). */
-  async run(arg: unknown, kind: TakeBackKind, answer = false): Promise<ApplyOutcome[] | string | undefined> {
+  async run(arg: unknown, kind: TakeBackKind, answer = false, hooks: ApplyHooks = {}): Promise<ApplyOutcome[] | string | undefined> {
     const title = kind === 'revert' ? vscode.l10n.t('Revert Window') : kind === 'rewind' ? vscode.l10n.t('Rewind to Before Window')
       : vscode.l10n.t('Revert File');
     if (!this.ctx.isTrusted()) {
@@ -307,7 +310,7 @@ class TakeBack {
       }
       return why;
     }
-    return this.previewAndApply(project, title, planned, answer);
+    return this.previewAndApply(project, title, planned, answer, hooks);
   }
 
   /** The preview: the files to write, each with a button that shows its change (now ↔ after) in the diff editor. */
@@ -340,8 +343,8 @@ class TakeBack {
     });
   }
 
-  private async previewAndApply(project: LeopoldProject, title: string, planned: { store: SnapshotStore; plan: Plan }, answer: boolean):
-    Promise<ApplyOutcome[] | string | undefined> {
+  private async previewAndApply(project: LeopoldProject, title: string, planned: { store: SnapshotStore; plan: Plan }, answer: boolean,
+    hooks: ApplyHooks = {}): Promise<ApplyOutcome[] | string | undefined> {
     const { store, plan } = planned;
     const dirty = new Set(vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file')
       .map((d) => d.uri.fsPath));
@@ -374,7 +377,7 @@ class TakeBack {
       const ok = await vscode.window.showWarningMessage(question, { modal: true, detail }, go);
       if (ok !== go) return undefined;
     }
-    const outcomes = await applyAsEdit(store, { ...plan, files: selected }, title, project.root);
+    const outcomes = await applyAsEdit(store, { ...plan, files: selected }, title, project.root, hooks);
     const done = outcomes.filter((o) => o.done).length;
     const skipped = outcomes.filter((o) => !o.done);
     // Kept in the store with the snapshots (never in .leopold/, which is Leopold's): the run's take-backs.
@@ -456,6 +459,6 @@ export function registerTakeBack(ctx: LeopoldContext, seat: Seat, recorders: Sna
       const f = plan.files.find((x) => x.path === path);
       return f?.threeWay ? t.diffs.merge(p.root, store, f, window) : 'not a conflict that a merge editor can show';
     },
-    run: async (root, kind, window, path) => (await t.run({ root, window, path }, kind, true)) ?? 'cancelled',
+    run: async (root, kind, window, path, hooks) => (await t.run({ root, window, path }, kind, true, hooks)) ?? 'cancelled',
   };
 }
