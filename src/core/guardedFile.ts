@@ -3,8 +3,10 @@
 // VS Code applies the edit to a document of that scheme and saves it through the provider, which lands here: the
 // write guard (core/writeGuard.ts) runs at that moment — the target and every folder up to the place `lstat`ed, a
 // link or a non-regular file refused with the path it points to, the real path inside the place — and the bytes are
-// replaced atomically (core/atomic.ts: temp file + rename, so a link swapped in after the check is replaced, never
-// followed). A preview may stay open for minutes: what was true when it was built decides nothing.
+// replaced atomically inside the file's folder held open from the check on (core/atomic.ts `writeFileAnchored`: temp
+// file + rename, so a link swapped in after the check, at the name or for a folder on the way, is never followed).
+// A take-back's deletions (and the creations that undo them) come here too (`removeGuarded`). A preview may stay open
+// for minutes: what was true when it was built decides nothing.
 //
 // Only a target registered by the extension (a file and the place it is meant for, under a token no one can guess)
 // can be read or written: the scheme is no general write primitive for anything that names a path.

@@ -5,7 +5,10 @@
 // names the file through the guarded scheme (`leopold-guarded:`, GuardedFiles below): VS Code applies the edit to a
 // document of that scheme, and saving it calls our provider, which runs the guard and the atomic writer at that
 // moment (core/guardedFile.ts) and refuses a link, a non-regular file or a real path outside the place, saying where
-// the link points. The preview still shows the edit, under the file's real path.
+// the link points. The preview still shows the edit, under the file's real path. A take-back's file operations
+// (snapshots/takeBack.ts: create, delete, and their Undo) name their files the same way: the provider's writeFile and
+// delete work inside the file's folder held open from the guard's check on (core/atomic.ts `holdFolder`), so a folder
+// on the way swapped for a link, even after the check, is never followed.
 // test/unit/writePaths.test.ts fails when `applyEdit(` or a raw file write appears anywhere else in src/.
 import * as vscode from 'vscode';
 import { dirname } from 'node:path';
@@ -72,7 +75,11 @@ export class GuardedFiles implements vscode.FileSystemProvider {
 
   private fsError(uri: vscode.Uri, err: unknown): unknown {
     if (err instanceof GuardedFileMissingError) return vscode.FileSystemError.FileNotFound(uri);
-    if (isWriteRefusal(err)) return vscode.FileSystemError.NoPermissions(err.message);
+    if (isWriteRefusal(err)) {
+      // Kept whatever refused it (VS Code stats a file before deleting it, and reads it to undo the deletion).
+      this.refusals.set(uri.toString(), err);
+      return vscode.FileSystemError.NoPermissions(err.message);
+    }
     return err;
   }
 
@@ -103,7 +110,6 @@ export class GuardedFiles implements vscode.FileSystemProvider {
       await writeGuarded(t, content);
       this.refusals.delete(uri.toString());
     } catch (err) {
-      if (isWriteRefusal(err)) this.refusals.set(uri.toString(), err);
       throw this.fsError(uri, err);
     }
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
@@ -124,7 +130,6 @@ export class GuardedFiles implements vscode.FileSystemProvider {
       await removeGuarded(t);
       this.refusals.delete(uri.toString());
     } catch (err) {
-      if (isWriteRefusal(err)) this.refusals.set(uri.toString(), err);
       throw this.fsError(uri, err);
     }
     this.changed.fire([{ type: vscode.FileChangeType.Deleted, uri }]);
