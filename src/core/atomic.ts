@@ -12,8 +12,8 @@
 // (inode and mtime), and a merge renames its file into place only while it still holds the lock. A lock stamped in
 // the future (clock skew, a clock stepped back) cannot be aged by its mtime: it is stale once this process has seen
 // it unchanged for a few seconds.
-import { promises as fs, constants as fsc, type Stats } from 'node:fs';
-import { join, dirname, basename } from 'node:path';
+import { promises as fs, constants as fsc, statSync, type Stats } from 'node:fs';
+import { join, dirname, basename, resolve, sep } from 'node:path';
 import { applyEdits, findNodeAtLocation, modify, parseTree,
   // The ESM build: the UMD one loads its parts by a dynamic require esbuild cannot bundle.
   type Node as JsonNode } from 'jsonc-parser/lib/esm/main.js';
@@ -498,4 +498,163 @@ export async function mergeStateFields<T>(
     await afterWrite?.(decision.value);
     return { written: true, value: decision.value };
   }, opts);
+}
+
+// Writes anchored to the folder they are meant for. A check by name and a write by name are two lookups: a folder on
+// the way swapped for a link in between (`src -> ~/.ssh`) sends the write through it. On Linux the folder is held open
+// instead — from the place down, each folder opened with O_NOFOLLOW|O_DIRECTORY through the one above it
+// (`/proc/self/fd/<fd>/<name>`, the kernel's openat), made when missing — and the file is created, renamed or
+// removed inside the folder held, never by its name again: a swap after the check changes a name no one looks up.
+// Elsewhere (no /proc/self/fd) the folder is used by name right after the guard, as writeFileAtomic does.
+
+/** Where an open folder's entries are named by its descriptor (Linux). */
+const FD_DIR = '/proc/self/fd';
+const DIR_FLAGS = fsc.O_RDONLY | (fsc.O_DIRECTORY ?? 0) | fsc.O_NOFOLLOW;
+let anchorable: boolean | undefined;
+
+/** True when folders can be held open and their entries named through the descriptor (Linux's /proc/self/fd). */
+export function canAnchor(): boolean {
+  if (anchorable === undefined) {
+    try {
+      anchorable = process.platform === 'linux' && statSync(FD_DIR).isDirectory() && fsc.O_DIRECTORY !== undefined;
+    } catch {
+      anchorable = false;
+    }
+  }
+  return anchorable;
+}
+
+/** A folder held open: `at(name)` names an entry of that very folder, whatever its path names since. */
+export interface HeldFolder {
+  /** The folder's path as the caller named it (for messages). */
+  readonly shown: string;
+  at(name: string): string;
+  close(): Promise<void>;
+}
+
+export interface AnchorOptions {
+  /** Runs after the guard's check and before the folders are opened (tests make a race happen here, every time). */
+  afterCheck?: () => Promise<void> | void;
+  /** Runs once the folder is held open and before the file is created or removed in it (tests, likewise). */
+  afterHold?: () => Promise<void> | void;
+}
+
+/** The refusal for a folder on the way that could not be opened as one (a link, a file), or the error as it is. */
+async function folderRefusal(shown: string, at: string, err: unknown): Promise<unknown> {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code !== 'ELOOP' && code !== 'ENOTDIR') return err;
+  const st = await fs.lstat(at).catch(() => undefined);
+  if (code === 'ELOOP' || st?.isSymbolicLink()) return new SymlinkRefusedError(shown, await linkTarget(shown));
+  return new NotRegularFileError(shown, 'not a folder');
+}
+
+/**
+ * Holds the folder `folder` open, reached from `within` (the place, itself no link) one folder at a time without
+ * following a link; `create` makes the missing ones (mode 0o777 minus the umask). Rejects with a WriteRefusal for a
+ * link or a non-folder on the way, with ENOENT for a missing one when not creating. Without /proc/self/fd: by name.
+ */
+export async function holdFolder(folder: string, within: string, create: boolean): Promise<HeldFolder> {
+  const place = resolve(within);
+  const target = resolve(folder);
+  if (target !== place && !target.startsWith(`${place}${sep}`)) throw new NotRegularFileError(target, `not inside ${place}`);
+  const parts = target === place ? [] : target.slice(place.length + 1).split(sep);
+  if (!canAnchor()) {
+    if (create) await fs.mkdir(target, { recursive: true });
+    return { shown: target, at: (name) => join(target, name), close: async () => undefined };
+  }
+  let fh = await fs.open(place, DIR_FLAGS).catch(async (err: unknown) => { throw await folderRefusal(place, place, err); });
+  let shown = place;
+  try {
+    for (const part of parts) {
+      shown = join(shown, part);
+      const at = `${FD_DIR}/${fh.fd}/${part}`;
+      let next: fs.FileHandle;
+      try {
+        next = await fs.open(at, DIR_FLAGS);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || !create) throw await folderRefusal(shown, at, err);
+        await fs.mkdir(at).catch((e: NodeJS.ErrnoException) => { if (e.code !== 'EEXIST') throw e; });
+        next = await fs.open(at, DIR_FLAGS).catch(async (e: unknown) => { throw await folderRefusal(shown, at, e); });
+      }
+      await fh.close();
+      fh = next;
+    }
+  } catch (err) {
+    await fh.close();
+    throw err;
+  }
+  const held = fh;
+  return { shown: target, at: (name) => `${FD_DIR}/${held.fd}/${name}`, close: () => held.close() };
+}
+
+/**
+ * Replaces (or creates) the regular file `path` inside `within` with `data`, the folder held open (see above) from
+ * the moment after the guard to the rename: a temp file made exclusively in that folder, flushed, renamed over the
+ * name. A link or anything but a regular file at the name is refused; `mode` (default: the old file's, else 0o644
+ * minus the umask) is set exactly. Returns the guard's real path. Throws a WriteRefusal, having written nothing.
+ */
+export async function writeFileAnchored(path: string, data: Uint8Array, within: string,
+  opts: AnchorOptions & { mode?: number } = {}): Promise<string> {
+  const real = await guardWrite(path, within);
+  await opts.afterCheck?.();
+  const dir = await holdFolder(dirname(path), within, true);
+  try {
+    await opts.afterHold?.();
+    const name = basename(path);
+    const at = dir.at(name);
+    const old = await fs.lstat(at).catch(() => undefined);
+    if (old?.isSymbolicLink()) throw new SymlinkRefusedError(path, await linkTarget(path));
+    if (old && !old.isFile()) throw new NotRegularFileError(path, 'not a regular file');
+    const mode = opts.mode ?? (old ? old.mode & 0o7777 : undefined);
+    const tmp = dir.at(`.${name}.tmp-${process.pid}-${++tmpCounter}`);
+    let fh: fs.FileHandle | undefined;
+    try {
+      fh = await fs.open(tmp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, mode ?? 0o644);
+      if (mode !== undefined) await fh.chmod(mode);
+      await fh.writeFile(data);
+      await fh.sync();
+      await fh.close();
+      fh = undefined;
+      await fs.rename(tmp, at);
+    } catch (err) {
+      await fh?.close().catch(() => undefined);
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST' && code !== 'ELOOP') await fs.rm(tmp, { force: true });
+      throw err;
+    }
+  } finally {
+    await dir.close();
+  }
+  return real;
+}
+
+/**
+ * Removes the regular file `path` inside `within`, its folder held open (see above): never a file reached through a
+ * link, never a link's target, never a folder. 'missing' when nothing is at the name (or a folder on the way is
+ * missing). Throws a WriteRefusal, having removed nothing.
+ */
+export async function removeFileAnchored(path: string, within: string, opts: AnchorOptions = {}): Promise<'removed' | 'missing'> {
+  await guardWrite(path, within);
+  await opts.afterCheck?.();
+  let dir: HeldFolder;
+  try {
+    dir = await holdFolder(dirname(path), within, false);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    throw err;
+  }
+  try {
+    await opts.afterHold?.();
+    const at = dir.at(basename(path));
+    const st = await fs.lstat(at).catch(() => undefined);
+    if (!st) return 'missing';
+    if (st.isSymbolicLink()) throw new SymlinkRefusedError(path, await linkTarget(path));
+    if (!st.isFile()) throw new NotRegularFileError(path, 'not a regular file');
+    // A swap of the name itself between the lstat and here removes whatever is at the name in this folder (a link is
+    // removed as a link, never followed; a folder is not removed by unlink).
+    await fs.unlink(at);
+    return 'removed';
+  } finally {
+    await dir.close();
+  }
 }

@@ -15,9 +15,9 @@
 // atomic writer (temp file + rename, never through a link), and never writes below a folder that is a link.
 import { createHash } from 'node:crypto';
 import { promises as fs, constants as fsc } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { SymlinkRefusedError, writeFileAtomic, writeSymlinkAtomic } from '../atomic';
+import { holdFolder, SymlinkRefusedError, writeFileAtomic, writeSymlinkAtomic, type HeldFolder } from '../atomic';
 import { guardWrite, isWriteRefusal } from '../writeGuard';
 import { bytePath as toBytePath, bytesOf, runGit, shownPath } from './git';
 import { rawDiff, type SnapshotFileChange } from './diff';
@@ -432,32 +432,46 @@ export async function prepareEdit(store: SnapshotStore, plan: Plan): Promise<Pre
   return { steps, left };
 }
 
-/** After the edit: each step's file as it was meant (a regular file with its bytes, or gone), its mode given back. */
-export async function finishEdit(steps: readonly EditStep[]): Promise<ApplyOutcome[]> {
+/**
+ * After the edit: each step's file as it was meant (a regular file with its bytes, or gone), its mode given back.
+ * `within` (the project as the editor names it; default the folder above each file): the file is looked at inside its
+ * folder held open from there (core/atomic.ts `holdFolder`), so a folder swapped for a link is not read or chmod'ed
+ * through; such a file is "not written by the edit".
+ */
+export async function finishEdit(steps: readonly EditStep[], within?: string): Promise<ApplyOutcome[]> {
   const out: ApplyOutcome[] = [];
   for (const s of steps) {
     const o = { path: s.item.path, action: s.item.action };
-    const st = await fs.lstat(s.abs).catch(() => undefined);
-    if (!s.bytes) {
-      out.push(st ? { ...o, done: false, reason: 'still there after the edit' } : { ...o, done: true });
-      continue;
-    }
-    if (!st?.isFile()) {
-      out.push({ ...o, done: false, reason: st ? 'not a regular file after the edit' : 'not written by the edit' });
-      continue;
-    }
-    const fh = await fs.open(s.abs, fsc.O_RDONLY | fsc.O_NOFOLLOW | fsc.O_NONBLOCK);
+    const file = within !== undefined ? join(within, s.item.path) : s.abs;
+    let dir: HeldFolder | undefined;
     try {
-      const bytes = await fh.readFile();
-      if (!bytes.equals(s.bytes)) {
-        out.push({ ...o, done: false, reason: 'its bytes after the edit are not the ones meant' });
-        continue;
-      }
-      if (s.mode !== undefined && ((await fh.stat()).mode & 0o7777) !== s.mode) await fh.chmod(s.mode);
-      out.push({ ...o, done: true });
+      dir = await holdFolder(dirname(file), within ?? dirname(file), false);
+    } catch (err) {
+      // No folder: no file. A folder on the way that is a link now: nothing is looked at through it.
+      out.push((err as NodeJS.ErrnoException).code === 'ENOENT' ? s.bytes ? { ...o, done: false, reason: 'not written by the edit' }
+        : { ...o, done: true } : { ...o, done: false, reason: (err as Error).message });
+      continue;
+    }
+    try {
+      out.push(await finishStep(s, o, dir.at(basename(file))));
     } finally {
-      await fh.close();
+      await dir.close();
     }
   }
   return out;
+}
+
+async function finishStep(s: EditStep, o: { path: string; action: PlanAction }, at: string): Promise<ApplyOutcome> {
+  const st = await fs.lstat(at).catch(() => undefined);
+  if (!s.bytes) return st ? { ...o, done: false, reason: 'still there after the edit' } : { ...o, done: true };
+  if (!st?.isFile()) return { ...o, done: false, reason: st ? 'not a regular file after the edit' : 'not written by the edit' };
+  const fh = await fs.open(at, fsc.O_RDONLY | fsc.O_NOFOLLOW | fsc.O_NONBLOCK);
+  try {
+    const bytes = await fh.readFile();
+    if (!bytes.equals(s.bytes)) return { ...o, done: false, reason: 'its bytes after the edit are not the ones meant' };
+    if (s.mode !== undefined && ((await fh.stat()).mode & 0o7777) !== s.mode) await fh.chmod(s.mode);
+    return { ...o, done: true };
+  } finally {
+    await fh.close();
+  }
 }

@@ -5,13 +5,16 @@
 // names the file through the guarded scheme (`leopold-guarded:`, GuardedFiles below): VS Code applies the edit to a
 // document of that scheme, and saving it calls our provider, which runs the guard and the atomic writer at that
 // moment (core/guardedFile.ts) and refuses a link, a non-regular file or a real path outside the place, saying where
-// the link points. The preview still shows the edit, under the file's real path.
+// the link points. The preview still shows the edit, under the file's real path. A take-back's file operations
+// (snapshots/takeBack.ts: create, delete, and their Undo) name their files the same way: the provider's writeFile and
+// delete work inside the file's folder held open from the guard's check on (core/atomic.ts `holdFolder`), so a folder
+// on the way swapped for a link, even after the check, is never followed.
 // test/unit/writePaths.test.ts fails when `applyEdit(` or a raw file write appears anywhere else in src/.
 import * as vscode from 'vscode';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../core/atomic';
-import { GuardedFileMissingError, GuardedTargets, readGuarded, statGuarded, UnknownGuardedTargetError, writeGuarded,
-  type GuardedTarget } from '../../core/guardedFile';
+import { GuardedFileMissingError, GuardedTargets, readGuarded, removeGuarded, statGuarded, UnknownGuardedTargetError,
+  writeGuarded, type GuardedTarget } from '../../core/guardedFile';
 import { guardWrite, guardWriteOutside, isWriteRefusal, type WriteRefusal } from '../../core/writeGuard';
 
 export { isWriteRefusal, type WriteRefusal };
@@ -45,10 +48,13 @@ export class GuardedFiles implements vscode.FileSystemProvider {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
 
-  /** A fresh URI of the guarded scheme for `file` (meant for `within`): its path is the real path the guard found. */
-  async uriFor(file: string, within: string): Promise<vscode.Uri> {
+  /**
+   * A fresh URI of the guarded scheme for `file` (meant for `within`): its path is the real path the guard found.
+   * `mode`: the bits a write gives the file; `readCap`: the largest file read back (VS Code reads a file it deletes).
+   */
+  async uriFor(file: string, within: string, opts: { mode?: number; readCap?: number } = {}): Promise<vscode.Uri> {
     const real = await guardWrite(file, within);
-    return vscode.Uri.from({ scheme: GUARDED_SCHEME, path: real, query: this.targets.add({ file, within, shownAs: real }) });
+    return vscode.Uri.from({ scheme: GUARDED_SCHEME, path: real, query: this.targets.add({ file, within, shownAs: real, ...opts }) });
   }
 
   /** The refusal of the last write of `uri`, if it was refused. */
@@ -69,7 +75,11 @@ export class GuardedFiles implements vscode.FileSystemProvider {
 
   private fsError(uri: vscode.Uri, err: unknown): unknown {
     if (err instanceof GuardedFileMissingError) return vscode.FileSystemError.FileNotFound(uri);
-    if (isWriteRefusal(err)) return vscode.FileSystemError.NoPermissions(err.message);
+    if (isWriteRefusal(err)) {
+      // Kept whatever refused it (VS Code stats a file before deleting it, and reads it to undo the deletion).
+      this.refusals.set(uri.toString(), err);
+      return vscode.FileSystemError.NoPermissions(err.message);
+    }
     return err;
   }
 
@@ -100,7 +110,6 @@ export class GuardedFiles implements vscode.FileSystemProvider {
       await writeGuarded(t, content);
       this.refusals.delete(uri.toString());
     } catch (err) {
-      if (isWriteRefusal(err)) this.refusals.set(uri.toString(), err);
       throw this.fsError(uri, err);
     }
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
@@ -114,8 +123,16 @@ export class GuardedFiles implements vscode.FileSystemProvider {
     throw vscode.FileSystemError.NoPermissions('the guarded scheme holds single files');
   }
 
-  delete(): never {
-    throw vscode.FileSystemError.NoPermissions('the guarded scheme does not delete');
+  /** Removes the target now, through the guard, inside its folder held open (a link or a folder is refused). */
+  async delete(uri: vscode.Uri): Promise<void> {
+    const t = this.target(uri);
+    try {
+      await removeGuarded(t);
+      this.refusals.delete(uri.toString());
+    } catch (err) {
+      throw this.fsError(uri, err);
+    }
+    this.changed.fire([{ type: vscode.FileChangeType.Deleted, uri }]);
   }
 
   rename(): never {
@@ -160,7 +177,8 @@ export async function checkEditTarget(file: string, within: string): Promise<str
  * NotSavedError when a guarded document was not saved for another reason, and with TargetChangedError after the fact
  * when a `file:` target changed into something refused while the preview was open.
  */
-export async function applyGuardedEdit(edit: vscode.WorkspaceEdit, targets: readonly EditTarget[]): Promise<boolean> {
+export async function applyGuardedEdit(edit: vscode.WorkspaceEdit, targets: readonly EditTarget[],
+  hooks: { beforeApply?: () => Promise<void> | void } = {}): Promise<boolean> {
   const allowed = new Map(targets.map((t) => [t.uri.toString(), t]));
   for (const [uri] of edit.entries()) {
     if (!allowed.has(uri.toString())) throw new Error(`${uri.toString()} is not among this edit's declared targets; nothing was applied`);
@@ -170,8 +188,11 @@ export async function applyGuardedEdit(edit: vscode.WorkspaceEdit, targets: read
     if (t.uri.scheme !== 'file') throw new Error(`${t.uri.toString()} is not a file on disk; nothing was applied`);
     await checkEditTarget(t.uri.fsPath, t.within);
   }
+  await hooks.beforeApply?.(); // tests: a race between the checks above and VS Code's own writes, every time
   const applied = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
-  if (applied) await saveGuarded(targets.filter((t) => t.uri.scheme === GUARDED_SCHEME).map((t) => t.uri));
+  // A guarded target with a text edit is a document to save; one with a file operation was written by the provider.
+  const texts = new Set(edit.entries().map(([uri]) => uri.toString()));
+  if (applied) await saveGuarded(targets.filter((t) => t.uri.scheme === GUARDED_SCHEME && texts.has(t.uri.toString())).map((t) => t.uri));
   // VS Code wrote (or will write on save) into the file at the name: say so if that name became a link meanwhile.
   for (const t of targets) {
     if (t.uri.scheme !== 'file') continue;

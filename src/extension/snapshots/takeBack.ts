@@ -12,7 +12,8 @@ import type { LeopoldContext } from '../foundation/context';
 import type { LeopoldProject } from '../foundation/projects';
 import { pickProject } from '../foundation/projectPicker';
 import { inert } from '../foundation/untrusted';
-import { applyGuardedEdit } from '../foundation/guardedWrite';
+import { applyGuardedEdit, checkEditTarget, guardedFiles, isWriteRefusal } from '../foundation/guardedWrite';
+import { TEXT_CAP_BYTES } from '../../core/files';
 import type { Seat } from '../foundation/seat';
 import { targetOf } from '../foundation/target';
 import {
@@ -30,8 +31,11 @@ export interface TakeBackTestApi {
   diff(root: string, kind: TakeBackKind, window: number, path: string): Promise<{ left: string; right: string; label: string } | string>;
   /** What a conflict's "Open in the merge editor" opens: 'merge' or 'diff' (no merge editor); an error's message. */
   merge(root: string, kind: TakeBackKind, window: number, path: string): Promise<string>;
-  /** Runs a command with the preview answered: every writable file chosen, and the confirmation given. */
-  run(root: string, kind: TakeBackKind, window: number, path?: string): Promise<ApplyOutcome[] | string>;
+  /**
+   * Runs a command with the preview answered: every writable file chosen, and the confirmation given. `hooks`: the
+   * write's test seams (a race made to happen after every check and right before VS Code applies the edit).
+   */
+  run(root: string, kind: TakeBackKind, window: number, path?: string, hooks?: ApplyHooks): Promise<ApplyOutcome[] | string>;
 }
 
 /** The files a take-back left as they were, and why (kept with it: the Run Timeline says them). */
@@ -89,23 +93,48 @@ async function textDocs(steps: readonly EditStep[], uri: (s: EditStep) => vscode
   return docs;
 }
 
+/** Test seams of a take-back's write (the integration tests make a race happen at one point, every time). */
+export interface ApplyHooks {
+  /** Runs after every check and right before VS Code applies the edit. */
+  beforeApply?: () => Promise<void> | void;
+}
+
 /**
  * Writes a plan's files as ONE workspace edit, so the editor's Undo takes the whole of it back: a text file there before
  * and after gets its whole text replaced (a text edit, saved at once), a file is deleted or created with its bytes, and
  * any other replaced file (binary, CRLF, not UTF-8) is deleted and created (then Undo recreates the exact bytes the
- * editor read before deleting). Every target is checked right before (links and non-regular files refused, a file
- * changed since the plan skipped) and checked again after. `root` is the project's folder as the editor names it: the
+ * editor read before deleting). The deletions and creations name their files through the guarded scheme
+ * (foundation/guardedWrite.ts, `leopold-guarded:`): VS Code's file operation — and its Undo, whenever that comes —
+ * reaches our provider, which runs the guard at that moment and removes or writes inside the folder held open, so a
+ * folder swapped for a link after the plan was checked is refused, never followed. The text edit stays on the file's
+ * own document (its editor's Undo is the person's Ctrl+Z); VS Code saves it, so it is checked right before that save
+ * and after. A file changed since the plan is skipped. `root` is the project's folder as the editor names it: the
  * store reads the real path, but the editor's documents and their Undo are kept under the name the folder was opened
  * by (a project opened through a link has two names; an edit under the real one is not in its editors' Undo).
  */
-export async function applyAsEdit(store: SnapshotStore, plan: Plan, title: string, root = store.projectDir): Promise<ApplyOutcome[]> {
-  const { steps, left } = await prepareEdit(store, plan);
+export async function applyAsEdit(store: SnapshotStore, plan: Plan, title: string, root = store.projectDir,
+  hooks: ApplyHooks = {}): Promise<ApplyOutcome[]> {
+  const prepared = await prepareEdit(store, plan);
+  const left = prepared.left;
+  const fileUri = (s: EditStep) => vscode.Uri.file(join(root, s.item.path));
+  const docs = await textDocs(prepared.steps, fileUri);
+  const guarded = new Map<EditStep, vscode.Uri>();
+  const readCap = Math.max(TEXT_CAP_BYTES, store.sizeCapBytes);
+  for (const s of prepared.steps.filter((x) => !docs.has(x))) {
+    try {
+      const opts = { ...(s.mode !== undefined ? { mode: s.mode } : {}), readCap };
+      guarded.set(s, await guardedFiles().uriFor(join(root, s.item.path), root, opts));
+    } catch (err) {
+      if (!isWriteRefusal(err)) throw err;
+      left.push({ path: s.item.path, action: s.item.action, done: false, reason: err.message });
+    }
+  }
+  const steps = prepared.steps.filter((s) => docs.has(s) || guarded.has(s));
   if (!steps.length) return left;
-  const uri = (s: EditStep) => vscode.Uri.file(join(root, s.item.path));
-  const docs = await textDocs(steps, uri);
+  const uri = (s: EditStep) => guarded.get(s) ?? fileUri(s);
   const edit = new vscode.WorkspaceEdit();
   const meta = { label: vscode.l10n.t('Leopold: {0} {1}', title, plan.window), needsConfirmation: false };
-  const ops = steps.filter((s) => !docs.has(s));
+  const ops = [...guarded.keys()];
   // Every deletion first: a folder a window made where a file was can then take the file back.
   for (const s of ops) if (s.remove) edit.deleteFile(uri(s), { ignoreIfNotExists: false }, meta);
   for (const s of ops) if (s.bytes) edit.createFile(uri(s), { contents: s.bytes, overwrite: false }, meta);
@@ -114,16 +143,24 @@ export async function applyAsEdit(store: SnapshotStore, plan: Plan, title: strin
   }
   let applied: boolean;
   try {
-    applied = await applyGuardedEdit(edit, steps.map((s) => ({ uri: uri(s), within: root })));
-    // A text edit leaves the document changed in the editor: saved now, so the file on disk is what the plan meant.
-    for (const doc of docs.values()) if (doc.isDirty) await doc.save();
+    applied = await applyGuardedEdit(edit, steps.map((s) => ({ uri: uri(s), within: root })), hooks);
+    // A text edit leaves the document changed in the editor: saved now (checked right before: VS Code writes it), so
+    // the file on disk is what the plan meant.
+    for (const doc of docs.values()) {
+      if (!doc.isDirty) continue;
+      await checkEditTarget(doc.uri.fsPath, root);
+      await doc.save();
+    }
   } catch (err) {
     applied = false;
     left.push({ path: '', action: 'conflict', done: false, reason: (err as Error).message });
   }
-  const after = await finishEdit(steps);
+  const refusal = (s: EditStep) => (guarded.has(s) ? guardedFiles().refusalOf(guarded.get(s)!)?.message : undefined);
+  const why = new Map(steps.map((s) => [s.item.path, refusal(s)]));
+  const after = await finishEdit(steps, root);
   if (applied) return [...left, ...after];
-  return [...left, ...after.map((o) => (o.done ? o : { ...o, reason: `the editor refused the edit (${o.reason ?? ''})` }))];
+  const refused = (o: ApplyOutcome) => why.get(o.path) ?? `the editor refused the edit (${o.reason ?? ''})`;
+  return [...left, ...after.map((o) => (o.done ? o : { ...o, reason: refused(o) }))];
 }
 
 interface Chosen { project: LeopoldProject; window: number; path?: string }
@@ -244,7 +281,7 @@ class TakeBack {
   }
 
   /** The whole command: choose, plan, preview, confirm, write, report. `answer` skips the questions (tests). */
-  async run(arg: unknown, kind: TakeBackKind, answer = false): Promise<ApplyOutcome[] | string | undefined> {
+  async run(arg: unknown, kind: TakeBackKind, answer = false, hooks: ApplyHooks = {}): Promise<ApplyOutcome[] | string | undefined> {
     const title = kind === 'revert' ? vscode.l10n.t('Revert Window') : kind === 'rewind' ? vscode.l10n.t('Rewind to Before Window')
       : vscode.l10n.t('Revert File');
     if (!this.ctx.isTrusted()) {
@@ -281,7 +318,7 @@ class TakeBack {
       }
       return why;
     }
-    return this.previewAndApply(project, title, planned, answer);
+    return this.previewAndApply(project, title, planned, answer, hooks);
   }
 
   /** The preview: the files to write, each with a button that shows its change (now ↔ after) in the diff editor. */
@@ -314,8 +351,8 @@ class TakeBack {
     });
   }
 
-  private async previewAndApply(project: LeopoldProject, title: string, planned: { store: SnapshotStore; plan: Plan }, answer: boolean):
-    Promise<ApplyOutcome[] | string | undefined> {
+  private async previewAndApply(project: LeopoldProject, title: string, planned: { store: SnapshotStore; plan: Plan }, answer: boolean,
+    hooks: ApplyHooks = {}): Promise<ApplyOutcome[] | string | undefined> {
     const { store, plan } = planned;
     const dirty = new Set(vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file')
       .map((d) => d.uri.fsPath));
@@ -348,7 +385,7 @@ class TakeBack {
       const ok = await vscode.window.showWarningMessage(question, { modal: true, detail }, go);
       if (ok !== go) return undefined;
     }
-    const outcomes = await applyAsEdit(store, { ...plan, files: selected }, title, project.root);
+    const outcomes = await applyAsEdit(store, { ...plan, files: selected }, title, project.root, hooks);
     const done = outcomes.filter((o) => o.done).length;
     const skipped = outcomes.filter((o) => !o.done);
     // Kept in the store with the snapshots (never in .leopold/, which is Leopold's): the run's take-backs.
@@ -431,6 +468,6 @@ export function registerTakeBack(ctx: LeopoldContext, seat: Seat, recorders: Sna
       const f = plan.files.find((x) => x.path === path);
       return f?.threeWay ? t.diffs.merge(p.root, store, f, window) : 'not a conflict that a merge editor can show';
     },
-    run: async (root, kind, window, path) => (await t.run({ root, window, path }, kind, true)) ?? 'cancelled',
+    run: async (root, kind, window, path, hooks) => (await t.run({ root, window, path }, kind, true, hooks)) ?? 'cancelled',
   };
 }

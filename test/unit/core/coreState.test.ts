@@ -11,6 +11,7 @@ const CORE = path.resolve(__dirname, '..', '..', '..', 'src', 'core');
 const ALLOWED: Record<string, string> = {
   'atomic.ts:futureSightings': 'when this process first saw a future-stamped lock: shared by every writer in the process, bounded at 256',
   'atomic.ts:tmpCounter': 'a process-wide counter for unique temporary names',
+  'atomic.ts:anchorable': 'whether this machine has /proc/self/fd (Linux): a fact of the platform, found once',
   'snapshots/recorder.ts:noGitSaid': '"git was not found" is said once per extension host: one boolean, a machine fact, never keyed by a path',
   'checkpoint/contract.ts:SECTION_INDEX': 'a constant (the contract\'s section order)',
   'checkpoint/contract.ts:FULL_NAMES': 'a constant (the sections\' names and aliases as word lists, built once)',

@@ -265,5 +265,28 @@ describe('core/snapshots/plan', function () {
       assert.deepStrictEqual(out, { 'gone.bin': 'not a regular file after the edit', 'new.txt': 'still there after the edit',
         'r.txt': 'its bytes after the edit are not the ones meant', 'x.sh': 'its bytes after the edit are not the ones meant' });
     });
+
+    it('finishEdit never looks or chmods through a folder swapped for a link: the file outside keeps its mode', async () => {
+      const s = await setup();
+      mkdirSync(join(s.project, 'sub'));
+      s.w('sub/x.sh', '#!/bin/sh\necho 1\n');
+      await fs.chmod(join(s.project, 'sub', 'x.sh'), 0o755);
+      await s.store.take([{ run: 'r', window: 1, edge: 'start' }], 'activation');
+      s.w('sub/x.sh', '#!/bin/sh\necho 2\n');
+      await fs.chmod(join(s.project, 'sub', 'x.sh'), 0o644);
+      await s.store.take([{ run: 'r', window: 1, edge: 'end' }], 'end');
+      const { steps } = await prepareEdit(s.store, await planRevert(s.store, 'r', 1));
+      assert.deepStrictEqual(steps.map((x) => [x.item.path, x.mode]), [['sub/x.sh', 0o755]]);
+      // Outside: a file with the very bytes the edit meant, mode 0644; sub/ becomes a link to it after the edit.
+      const outside = join(s.project, '..', 'outside');
+      mkdirSync(outside);
+      writeFileSync(join(outside, 'x.sh'), '#!/bin/sh\necho 1\n', { mode: 0o644 });
+      await fs.rename(join(s.project, 'sub'), join(s.project, 'sub.moved'));
+      symlinkSync(outside, join(s.project, 'sub'));
+      const [o] = await finishEdit(steps, s.project);
+      assert.strictEqual(o.done, false);
+      assert.match(o.reason ?? '', /symbolic link/);
+      assert.strictEqual(lstatSync(join(outside, 'x.sh')).mode & 0o777, 0o644, 'the file outside is not chmod-ed');
+    });
   });
 });
