@@ -177,3 +177,67 @@ export async function runGroup(file: string, args: readonly string[], opts: Grou
     }, opts.timeoutMs));
   });
 }
+
+/** How a run whose output is bytes ended (`runCaptured`). */
+export interface CapturedRun {
+  /** The exit code, if it exited (not when killed or never started). */
+  exitCode?: number;
+  /** Its stdout, at most `maxStdout` bytes (empty when `onStdout` took it). */
+  stdout: Buffer;
+  /** The first `stderrHead` bytes of its stderr, as UTF-8. */
+  stderr: string;
+  /** Still running at the timeout: killed (SIGKILL). */
+  timedOut: boolean;
+  /** Its stdout passed `maxStdout` bytes: killed (SIGKILL). */
+  overflow: boolean;
+  /** It could not start: the spawn's own error (its `code`: ENOENT, EACCES…). */
+  startError?: NodeJS.ErrnoException;
+}
+
+export interface CapturedOptions {
+  cwd: string;
+  /** The whole environment (nothing of this process's is added). */
+  env: Record<string, string>;
+  /** Bytes written to its stdin, which is then closed; without it, no stdin. */
+  input?: Buffer | string;
+  /** Stdout bound in bytes: past it the child is killed and the run says `overflow`. */
+  maxStdout: number;
+  /** Keep the first this many bytes of stderr (the rest is read and dropped: the child is never stalled on it). */
+  stderrHead: number;
+  timeoutMs: number;
+  /** Stdout streamed here chunk by chunk instead of kept (memory stays a pipe's buffer; `maxStdout` still bounds it). */
+  onStdout?: (chunk: Buffer) => void;
+}
+
+/**
+ * Runs `file args` to its end with its output as bytes (a name that is not UTF-8 survives), bounded in time (SIGKILL
+ * at `timeoutMs`) and in memory (stdout up to `maxStdout` bytes, else killed; stderr's head), its stdin fed from
+ * `input`; argv only, no shell, ended if this process exits first (execa's cleanup). Never rejects.
+ */
+export async function runCaptured(file: string, args: readonly string[], opts: CapturedOptions): Promise<CapturedRun> {
+  const { execa } = await execaModule();
+  // `buffer: false`: the output is read here, as it comes (bounded, streamed or kept), never by execa whole.
+  const child = execa(file, args, {
+    cwd: opts.cwd, env: opts.env, extendEnv: false, shell: false, windowsHide: true, cleanup: true, buffer: false, reject: false,
+    timeout: opts.timeoutMs, killSignal: 'SIGKILL', ...(opts.input === undefined ? { stdin: 'ignore' as const } : { input: opts.input }),
+  });
+  const out: Buffer[] = [], err: Buffer[] = [];
+  let outBytes = 0, errBytes = 0, overflow = false;
+  child.stdout.on('data', (b: Buffer) => {
+    if (overflow) return;
+    outBytes += b.length;
+    if (outBytes > opts.maxStdout) {
+      overflow = true;
+      child.kill('SIGKILL');
+    } else if (opts.onStdout) opts.onStdout(b);
+    else out.push(b);
+  });
+  child.stderr.on('data', (b: Buffer) => {
+    if (errBytes < opts.stderrHead) err.push(b.subarray(0, opts.stderrHead - errBytes));
+    errBytes += b.length;
+  });
+  const r = await child;
+  const startError = child.pid === undefined && r.cause instanceof Error ? r.cause as NodeJS.ErrnoException : undefined;
+  return { exitCode: r.exitCode, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8'), timedOut: r.timedOut,
+    overflow, startError };
+}
