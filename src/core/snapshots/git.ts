@@ -5,10 +5,10 @@
 // started from a git hook hands GIT_DIR and GIT_INDEX_FILE to every child), the shadow repository as GIT_DIR, its own
 // index, the project as the work tree, and a fixed author and committer. Output is read as bytes (latin1: one char per
 // byte), so names that are not UTF-8 survive every round trip; every run is bounded in time and in output (core/exec.ts
-// `runCaptured`, execa, as every child process of the extension).
+// `runCaptured`, execa, as every child process of the extension; the status before a roll's relaunch on node's spawn).
 import { availableParallelism, loadavg } from 'node:os';
 import { resolveAgentBinary } from '../continuity/spawn';
-import { runCaptured } from '../exec';
+import { runCaptured, runCapturedFast } from '../exec';
 
 /** The settings every snapshot git run gets on its command line (command-line config beats every file). */
 export const ISOLATING_CONFIG: readonly string[] = [
@@ -104,6 +104,8 @@ export interface GitRunOptions {
   config?: readonly string[];
   /** Stdout streamed here instead of kept (a blob hashed as git writes it); `maxBytes` still bounds it. */
   onStdout?: (chunk: Buffer) => void;
+  /** On a roll's critical path (before the relaunch): node's spawn, not execa (core/exec.ts runCapturedFast says why). */
+  critical?: boolean;
 }
 
 export interface GitRun {
@@ -125,7 +127,7 @@ export async function runGit(ctx: GitContext, args: readonly string[], opts: Git
   const config = [...ISOLATING_CONFIG, preloadIndexConfig(), ...(ctx.extraConfig ?? []), ...(opts.config ?? [])];
   const maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
   const timeoutMs = opts.timeoutMs ?? 120_000;
-  const r = await runCaptured(ctx.git, [...config.flatMap((c) => ['-c', c]), ...args], {
+  const r = await (opts.critical ? runCapturedFast : runCaptured)(ctx.git, [...config.flatMap((c) => ['-c', c]), ...args], {
     cwd: opts.cwd ?? ctx.workTree, env: gitEnvironment(ctx, opts.bare), input: opts.input, maxStdout: maxBytes,
     stderrHead: 64 * 1024, timeoutMs, onStdout: opts.onStdout,
   });
