@@ -259,20 +259,11 @@ export function doctorCheckpointError(text: string, cap: CheckpointCap,
   return undefined;
 }
 
-/** `locale`: the language of the checkpoint parser's message quoted in `checkpoint-malformed` (English by default). */
-export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorReport {
+type AddFinding = (f: DoctorFinding) => void;
+
+/** 0. state.json readable (ours; the hook replaces a malformed file with `state_invalid`). */
+function checkStateRead(add: AddFinding, input: DoctorInput, read: StateRead, locale: Locale): void {
   const stateText = input.stateText;
-  const present = input.missionExists || stateText !== undefined || input.stateUnreadable !== undefined;
-  const findings: DoctorFinding[] = [];
-  const add = (f: DoctorFinding) => findings.push(f);
-  const read: StateRead = stateText === undefined ? { kind: 'missing' } : parseState(stateText);
-  const raw: Record<string, unknown> = read.kind === 'ok' || read.kind === 'invalid' ? read.raw : {};
-  const guardrails = input.guardrailsText ?? '';
-  let owner: OwnerStatus | undefined;
-
-  if (!present) return { leoDir: input.leoDir, present, findings, ok: 0, warnings: 0, problems: 0 };
-
-  // 0. state.json readable (ours; the hook replaces a malformed file with `state_invalid`).
   const unreadable = input.stateUnreadable;
   if (unreadable?.kind === 'not-regular') add({ id: 'state-not-regular', level: 'fail', params: { kind: fileKindWords(unreadable.fileKind,
     locale) }, file: 'state.json', extension: true });
@@ -290,42 +281,47 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
       file: 'state.json', line: first ? jsonKeyLine(stateText ?? '', first.path) : 0, extension: true,
     });
   }
+}
 
-  // 1. Kill switch.
-  if (input.stopExists) add({ id: 'kill-switch', level: 'warn', params: {}, file: 'STOP', line: 0 });
-
-  // 2. Owner, only for an active run.
-  if (isActive(raw)) {
-    owner = ownerStatus(raw, input.now, input.ownerSignals ?? {});
-    const ownerLine = jsonKeyLine(stateText ?? '', 'owner' in raw ? 'owner' : 'session_id');
-    const age = owner.ageS;
-    if (owner.driver) {
-      add({
-        id: owner.alive ? 'owner-driver-alive' : 'owner-driver-stale', level: owner.alive ? 'ok' : 'warn',
-        params: { pid: owner.pid, age }, file: 'state.json', line: ownerLine,
-      });
-    } else if (owner.sessionId) {
-      add({
-        id: owner.alive ? 'owner-alive' : 'owner-stale', level: owner.alive ? 'ok' : 'warn',
-        params: { short: owner.short, engine: owner.engine, harness: owner.harness, age }, file: 'state.json', line: ownerLine,
-      });
-    } else {
-      add({ id: 'owner-none', level: 'warn', params: {}, file: 'state.json', line: jsonKeyLine(stateText ?? '', 'active') });
-    }
-    if ((input.foreignStops ?? 0) > 0) add({ id: 'foreign-stops', level: 'warn', params: { count: input.foreignStops } });
+/** 2. The owner of an active run (the driver, or a session), and the stops of other sessions. */
+function checkOwner(add: AddFinding, input: DoctorInput, raw: Record<string, unknown>): OwnerStatus {
+  const stateText = input.stateText;
+  const owner = ownerStatus(raw, input.now, input.ownerSignals ?? {});
+  const ownerLine = jsonKeyLine(stateText ?? '', 'owner' in raw ? 'owner' : 'session_id');
+  const age = owner.ageS;
+  if (owner.driver) {
+    add({
+      id: owner.alive ? 'owner-driver-alive' : 'owner-driver-stale', level: owner.alive ? 'ok' : 'warn',
+      params: { pid: owner.pid, age }, file: 'state.json', line: ownerLine,
+    });
+  } else if (owner.sessionId) {
+    add({
+      id: owner.alive ? 'owner-alive' : 'owner-stale', level: owner.alive ? 'ok' : 'warn',
+      params: { short: owner.short, engine: owner.engine, harness: owner.harness, age }, file: 'state.json', line: ownerLine,
+    });
+  } else {
+    add({ id: 'owner-none', level: 'warn', params: {}, file: 'state.json', line: jsonKeyLine(stateText ?? '', 'active') });
   }
+  if ((input.foreignStops ?? 0) > 0) add({ id: 'foreign-stops', level: 'warn', params: { count: input.foreignStops } });
+  return owner;
+}
 
-  // 3. Tracked state: the doctor speaks only when git tracks it (`git ls-files --error-unmatch`), whether or not
-  // state.json exists; an untracked file gets no line. Not a repository, or git not run (Restricted Mode): ours.
+/**
+ * 3. Tracked state: the doctor speaks only when git tracks it (`git ls-files --error-unmatch`), whether or not
+ * state.json exists; an untracked file gets no line. Not a repository, or git not run (Restricted Mode): ours.
+ */
+function checkTracked(add: AddFinding, input: DoctorInput): void {
   switch (input.stateTracked) {
-    case 'tracked': add({ id: 'state-tracked', level: 'fail', params: {}, ...(stateText !== undefined ? { file: 'state.json' as const,
+    case 'tracked': add({ id: 'state-tracked', level: 'fail', params: {}, ...(input.stateText !== undefined ? { file: 'state.json' as const,
       line: 0 } : {}) }); break;
     case 'untracked': break;
     case 'no-git': add({ id: 'state-tracking-no-git', level: 'skip', params: {}, extension: true }); break;
     case 'not-checked': add({ id: 'state-tracking-not-checked', level: 'skip', params: {}, extension: true }); break;
   }
+}
 
-  // 4. Checkpoint, with the parser's message and the real cap.
+/** 4. Checkpoint, with the parser's message and the real cap. */
+function checkCheckpoint(add: AddFinding, input: DoctorInput, locale: Locale): void {
   const cp = input.checkpointText;
   if (cp === undefined) {
     add({ id: 'checkpoint-absent', level: 'ok', params: {} });
@@ -333,7 +329,7 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
     add({ id: 'checkpoint-malformed', level: 'fail', params: { error: msg(locale, 'doctor.emptyFile'), more: 0 }, file: 'CHECKPOINT.md',
       line: 0 });
   } else {
-    const cap = checkpointCap(input.guardrailsText, stateText);
+    const cap = checkpointCap(input.guardrailsText, input.stateText);
     const v = validateCheckpoint(cp, cap, locale);
     const errors = v.findings.filter((f) => f.severity === 'error');
     if (errors.length === 0) {
@@ -348,10 +344,11 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
       });
     }
   }
+}
 
-  // 5. Continuity.
-  const g = parseGuardrails(guardrails);
-  const word = g.hookReading.continuityWord, contLine = g.lines.continuity; // the doctor's reading of the key
+/** 5. Continuity (the doctor's reading of GUARDRAILS.md's key). */
+function checkContinuity(add: AddFinding, g: ReturnType<typeof parseGuardrails>): void {
+  const word = g.hookReading.continuityWord, contLine = g.lines.continuity;
   if (word === 'manual') {
     add({ id: 'continuity-manual', level: 'warn', params: {}, file: 'GUARDRAILS.md', line: contLine });
   } else if (word !== undefined && word !== 'auto') {
@@ -360,9 +357,15 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
     add({ id: 'continuity-auto', level: 'ok', params: {}, ...(contLine !== undefined ? { file: 'GUARDRAILS.md' as const, line: contLine }
       : {}) });
   }
+}
 
-  // 6. Windows N/M (max_windows: state > GUARDRAILS > 10).
-  // The fields read as the watcher reads them (`int()`), as `leopold doctor`'s jq does: `"3"` is 3; GUARDRAILS.md the hook's way.
+/**
+ * 6. Windows N/M (max_windows: state > GUARDRAILS > 10) and 7. the last window's progress (nothing when the array is
+ * empty). The fields read as the watcher reads them (`int()`), as `leopold doctor`'s jq does: `"3"` is 3; GUARDRAILS.md
+ * the hook's way.
+ */
+function checkWindows(add: AddFinding, raw: Record<string, unknown>, stateText: string | undefined,
+  g: ReturnType<typeof parseGuardrails>): void {
   const n = windowsOf(raw) ?? DEFAULT_WINDOWS;
   const m = resolveMaxWindows(raw, g.hookReading.maxWindows);
   // A run the ceiling already stopped (or whose roll went past it: the relaunch is refused) has no "next roll": the
@@ -380,8 +383,6 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
   } else {
     add({ id: 'windows', level: 'ok', params: { n, m } });
   }
-
-  // 7. The last window's progress (nothing when the array is empty).
   const progress = windowProgress(raw);
   if (progress.length > 0) {
     const k = progress[progress.length - 1] ?? 0;
@@ -393,7 +394,27 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
     else if (k === 0) add({ id: 'progress-zero', level: 'warn', params: {}, ...progressLine });
     else add({ id: 'progress', level: 'ok', params: { k } });
   }
+}
 
+/** `locale`: the language of the checkpoint parser's message quoted in `checkpoint-malformed` (English by default). */
+export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorReport {
+  const stateText = input.stateText;
+  const present = input.missionExists || stateText !== undefined || input.stateUnreadable !== undefined;
+  if (!present) return { leoDir: input.leoDir, present, findings: [], ok: 0, warnings: 0, problems: 0 };
+  const findings: DoctorFinding[] = [];
+  const add = (f: DoctorFinding) => findings.push(f);
+  const read: StateRead = stateText === undefined ? { kind: 'missing' } : parseState(stateText);
+  const raw: Record<string, unknown> = read.kind === 'ok' || read.kind === 'invalid' ? read.raw : {};
+  const g = parseGuardrails(input.guardrailsText ?? '');
+
+  checkStateRead(add, input, read, locale);
+  // 1. Kill switch.
+  if (input.stopExists) add({ id: 'kill-switch', level: 'warn', params: {}, file: 'STOP', line: 0 });
+  const owner = isActive(raw) ? checkOwner(add, input, raw) : undefined;
+  checkTracked(add, input);
+  checkCheckpoint(add, input, locale);
+  checkContinuity(add, g);
+  checkWindows(add, raw, stateText, g);
   if (input.needsYou) add({ id: 'needs-you', level: 'warn', params: { ...input.needsYou }, extension: true }); // 8. the status bar's (ours)
 
   let ok = 0, warnings = 0, problems = 0;
@@ -404,7 +425,6 @@ export function runDoctor(input: DoctorInput, locale: Locale = 'en'): DoctorRepo
   }
   return { leoDir: input.leoDir, present, findings, ok, warnings, problems, owner, needsYou: input.needsYou };
 }
-
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reading the inputs

@@ -116,6 +116,52 @@ export function parseOn(rest: string): { cond: string; target: number } {
   return { cond: rest.trim(), target: 0 };
 }
 
+/** A checkbox line's item (`- [ ] …` or `- [x] …`), its markers read from its own line. */
+function itemOf(box: RegExpExecArray, index: number, line: number): PlanItem {
+  const body = box[2].trimEnd();
+  const m = readMarkers(body, true);
+  return {
+    index,
+    done: box[1] !== ' ',
+    text: body,
+    title: m.rest.trim(),
+    kind: m.kind ?? 'work',
+    label: m.label,
+    deps: (m.deps ?? []).filter((d) => d < index),
+    line,
+    endLine: line,
+    scenarios: [],
+    on: [],
+    emits: [],
+    needs: [],
+  };
+}
+
+/** An item's indented `@` line (trimmed): an attached `@scenario`/`@on`/`@emit`/`@needs`, or a marker (kind, deps). */
+function readAtLine(current: PlanItem, t: string): void {
+  const attached = /^@(scenario|on|emit|needs)\b[ \t]*([^]*)/i.exec(t);
+  if (attached) {
+    const [, what, rest] = attached;
+    switch (what.toLowerCase()) {
+      case 'scenario': current.scenarios.push(rest.trim()); break;
+      case 'on': current.on.push(parseOn(rest)); break;
+      case 'emit': current.emits.push(rest.trim()); break;
+      case 'needs': pushAll(current.needs, rest.split(',').map((s) => s.trim()).filter(Boolean)); break;
+    }
+    return;
+  }
+  const m = readMarkers(t, false);
+  if (m.kind) {
+    current.kind = m.kind; // the last kind written wins
+    if (m.label) current.label = m.label;
+  }
+  // The first deps written win (the checkbox line's, else the first marker line's). An unknown `@` line is a marker, not prose.
+  if (m.deps && current.deps.length === 0) {
+    const own = current.index;
+    current.deps = m.deps.filter((d) => d < own);
+  }
+}
+
 export function parsePlan(text: string): Plan {
   const lines = text.split(/\r?\n/);
   const items: PlanItem[] = [];
@@ -127,24 +173,7 @@ export function parsePlan(text: string): Plan {
     const line = lines[i];
     const box = CHECKBOX.exec(line);
     if (box) {
-      const body = box[2].trimEnd();
-      const m = readMarkers(body, true);
-      const index = items.length + 1;
-      current = {
-        index,
-        done: box[1] !== ' ',
-        text: body,
-        title: m.rest.trim(),
-        kind: m.kind ?? 'work',
-        label: m.label,
-        deps: (m.deps ?? []).filter((d) => d < index),
-        line: i,
-        endLine: i,
-        scenarios: [],
-        on: [],
-        emits: [],
-        needs: [],
-      };
+      current = itemOf(box, items.length + 1, i);
       items.push(current);
       continue;
     }
@@ -157,33 +186,8 @@ export function parsePlan(text: string): Plan {
     const t = line.trim();
     current.endLine = i;
     if (t.startsWith('@')) {
-      const attached = /^@(scenario|on|emit|needs)\b[ \t]*([^]*)/i.exec(t);
-      if (attached) {
-        const [, what, rest] = attached;
-        switch (what.toLowerCase()) {
-          case 'scenario': current.scenarios.push(rest.trim()); break;
-          case 'on': current.on.push(parseOn(rest)); break;
-          case 'emit': current.emits.push(rest.trim()); break;
-          case 'needs': pushAll(current.needs, rest.split(',').map((s) => s.trim()).filter(Boolean)); break;
-        }
-        continue;
-      }
-      const m = readMarkers(t, false);
-      if (m.kind) {
-        current.kind = m.kind; // the last kind written wins
-        if (m.label) current.label = m.label;
-        if (m.deps && current.deps.length === 0) {
-          const own = current.index;
-          current.deps = m.deps.filter((d) => d < own);
-        }
-        continue;
-      }
-      if (m.deps && current.deps.length === 0) {
-        const own = current.index;
-        current.deps = m.deps.filter((d) => d < own);
-        continue;
-      }
-      continue; // an unknown `@` line is a marker, not prose
+      readAtLine(current, t);
+      continue;
     }
     let parts = prose.get(current);
     if (!parts) prose.set(current, (parts = []));

@@ -367,13 +367,8 @@ function countAtMost(sorted: readonly number[], x: number): number {
  * `window_progress` or the run's `window_roll` events record (the newest `MAX_LISTED_WINDOWS`), plus the current
  * window `windows`; the windows between without a record are skipped (`n` jumps), whatever `windows` says.
  */
-export function assembleWindows(state: Record<string, unknown> | undefined, events: readonly JournalEvent[], planVector?: string,
-  locale: Locale = 'en'): RunWindow[] {
-  const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
-  if (!state) return [];
-  const total = currentWindow(state);
-  const progress = windowProgress(state);
-  const run = currentRunEvents(state, events);
+/** The run's journal events by window: its latest roll, its relaunch decisions, and every compaction's time (sorted). */
+function eventsByWindow(run: readonly JournalEvent[], total: number) {
   const rolls = new Map<number, JournalEvent>();
   const relaunches = new Map<number, JournalEvent[]>();
   const compactionTimes: number[] = [];
@@ -387,24 +382,91 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
     } else if (e.event === 'compact_checkpoint' && e.tsMs !== undefined) compactionTimes.push(e.tsMs);
   }
   compactionTimes.sort((a, b) => a - b);
-  const runStartMs = run.find((e) => e.tsMs !== undefined)?.tsMs;
   /** The latest relaunch decision about window `n` journaled at or after `after`. */
   const relaunchOf = (n: number, after?: number): JournalEvent | undefined => {
     let found: JournalEvent | undefined;
     for (const e of relaunches.get(n) ?? []) if (after === undefined || (e.tsMs ?? 0) >= after) found = e;
     return found;
   };
-  // Which windows are listed: the ended ones with a record, then the current one.
+  return { rolls, relaunchOf, compactionTimes };
+}
+
+type WindowEvents = ReturnType<typeof eventsByWindow>;
+
+/** Which windows are listed: the ended ones with a record (the newest MAX_LISTED_WINDOWS), then the current one. */
+function listedWindows(progress: readonly unknown[], total: number, rolls: ReadonlyMap<number, JournalEvent>): number[] {
   const ended = new Set<number>();
   const lastEnded = Math.min(progress.length, total - 1);
   for (let n = Math.max(1, lastEnded - MAX_LISTED_WINDOWS + 1); n <= lastEnded; n++) ended.add(n);
   for (const n of rolls.keys()) if (n < total) ended.add(n);
   const listed = [...ended].sort((a, b) => a - b).slice(-MAX_LISTED_WINDOWS);
   listed.push(total);
+  return listed;
+}
 
+/** An ended window (`n` < the current one): how it rolled and how the next one was started, or why not. */
+function endRolledWindow(w: RunWindow, state: Record<string, unknown>, ev: WindowEvents, status: RunStatus, locale: Locale): void {
+  const n = w.n, total = currentWindow(state);
+  const next = ev.relaunchOf(n + 1, w.endedMs);
+  const record = relaunchWindow(state) === n + 1 ? str(relaunchResult(state)) : undefined;
+  const ending: WindowEnding = journalEnding(next, false)
+    ?? (n + 1 < total || status.kind !== 'rolled' ? { how: 'resumed' } : recordEnding(record) ?? { how: 'waiting' });
+  w.ending = ending;
+  w.end = 'rolled';
+  w.detail = msg(locale, 'run.window.rolled', { how: endingWords(ending, locale, 'rolled') });
+  if (next?.event === 'window_relaunch_refused' || next?.event === 'window_relaunch_failed' ||
+    (!next && n + 1 === total && status.kind === 'rolled' && /^(refused|failed)/.test(record ?? ''))) w.troubled = true;
+  if (w.checkpointWritten === undefined && n === total - 1) w.checkpointWritten = checkpointWritten(state);
+}
+
+/** The current window: running, rolled and waiting for its relaunch, or where the run stopped or finished. */
+function endLastWindow(w: RunWindow, state: Record<string, unknown>, ev: WindowEvents, status: RunStatus, planVector: string | undefined,
+  locale: Locale): void {
+  const n = w.n;
+  if (status.kind === 'active') {
+    w.end = 'running';
+    w.detail = msg(locale, 'run.window.running');
+    const cmb = contextMb(state);
+    if (cmb !== undefined) w.contextMb = cmb;
+    if (planVector !== undefined) w.itemsClosed = itemsClosed(windowPlanVector(state), planVector);
+  } else if (status.kind === 'rolled' && n > 1) {
+    w.end = 'pending';
+    const raw = relaunchWindow(state) === n ? str(relaunchResult(state)) : undefined;
+    const next = ev.relaunchOf(n, ev.rolls.get(n - 1)?.tsMs);
+    const ending: WindowEnding = recordEnding(raw) ?? journalEnding(next, true) ?? { how: 'waiting' };
+    w.ending = ending;
+    w.detail = msg(locale, 'run.window.notStarted', { why: endingWords(ending, locale, 'pending') });
+    if (raw ? /^(refused|failed)/.test(raw) : next?.event === 'window_relaunch_refused'
+      || next?.event === 'window_relaunch_failed') w.troubled = true;
+    delete w.itemsClosed;
+  } else {
+    if (status.kind === 'finished') {
+      w.end = 'finished';
+      w.detail = status.label;
+    } else if (status.reason === 'api_error') {
+      w.end = 'stopped';
+      w.detail = apiErrorWords(state, locale);
+    } else {
+      w.end = 'stopped';
+      w.detail = status.label;
+    }
+    // No roll closed this window: what it closed is the plan now against the snapshot taken when it began.
+    if (w.itemsClosed === undefined && planVector !== undefined) w.itemsClosed = itemsClosed(windowPlanVector(state), planVector);
+  }
+}
+
+export function assembleWindows(state: Record<string, unknown> | undefined, events: readonly JournalEvent[], planVector?: string,
+  locale: Locale = 'en'): RunWindow[] {
+  if (!state) return [];
+  const total = currentWindow(state);
+  const progress = windowProgress(state);
+  const run = currentRunEvents(state, events);
+  const ev = eventsByWindow(run, total);
+  const { rolls, compactionTimes } = ev;
+  const runStartMs = run.find((e) => e.tsMs !== undefined)?.tsMs;
   const status = runStatus(state, locale);
   const windows: RunWindow[] = [];
-  for (const n of listed) {
+  for (const n of listedWindows(progress, total, rolls)) {
     const roll = rolls.get(n);
     const prev = rolls.get(n - 1);
     const startedMs = n === 1 ? runStartMs : prev?.tsMs;
@@ -420,51 +482,8 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
       w.contextMb = num(roll.fields.context_mb);
       if (typeof roll.fields.checkpoint_written === 'boolean') w.checkpointWritten = roll.fields.checkpoint_written;
     }
-    if (n < total) {
-      const next = relaunchOf(n + 1, endedMs);
-      const record = relaunchWindow(state) === n + 1 ? str(relaunchResult(state)) : undefined;
-      const ending: WindowEnding = journalEnding(next, false)
-        ?? (n + 1 < total || status.kind !== 'rolled' ? { how: 'resumed' } : recordEnding(record) ?? { how: 'waiting' });
-      w.ending = ending;
-      const how = endingWords(ending, locale, 'rolled');
-      w.end = 'rolled';
-      w.detail = m('run.window.rolled', { how });
-      if (next?.event === 'window_relaunch_refused' || next?.event === 'window_relaunch_failed' ||
-        (!next && n + 1 === total && status.kind === 'rolled' && /^(refused|failed)/.test(record ?? ''))) w.troubled = true;
-      if (w.checkpointWritten === undefined && n === total - 1) w.checkpointWritten = checkpointWritten(state);
-    } else {
-      // The last window.
-      if (status.kind === 'active') {
-        w.end = 'running';
-        w.detail = m('run.window.running');
-        const cmb = contextMb(state);
-        if (cmb !== undefined) w.contextMb = cmb;
-        if (planVector !== undefined) w.itemsClosed = itemsClosed(windowPlanVector(state), planVector);
-      } else if (status.kind === 'rolled' && total > 1) {
-        w.end = 'pending';
-        const raw = relaunchWindow(state) === n ? str(relaunchResult(state)) : undefined;
-        const next = relaunchOf(n, rolls.get(n - 1)?.tsMs);
-        const ending: WindowEnding = recordEnding(raw) ?? journalEnding(next, true) ?? { how: 'waiting' };
-        w.ending = ending;
-        w.detail = m('run.window.notStarted', { why: endingWords(ending, locale, 'pending') });
-        if (raw ? /^(refused|failed)/.test(raw) : next?.event === 'window_relaunch_refused'
-          || next?.event === 'window_relaunch_failed') w.troubled = true;
-        delete w.itemsClosed;
-      } else {
-        if (status.kind === 'finished') {
-          w.end = 'finished';
-          w.detail = status.label;
-        } else if (status.reason === 'api_error') {
-          w.end = 'stopped';
-          w.detail = apiErrorWords(state, locale);
-        } else {
-          w.end = 'stopped';
-          w.detail = status.label;
-        }
-        // No roll closed this window: what it closed is the plan now against the snapshot taken when it began.
-        if (w.itemsClosed === undefined && planVector !== undefined) w.itemsClosed = itemsClosed(windowPlanVector(state), planVector);
-      }
-    }
+    if (n < total) endRolledWindow(w, state, ev, status, locale);
+    else endLastWindow(w, state, ev, status, planVector, locale);
     windows.push(w);
   }
   return windows;

@@ -44,25 +44,100 @@ function activePill(w: { window: number; max: number }, cond: RunCondition | und
   return { text: m('pill.active'), warning: false, explanation: m('pill.active.why') };
 }
 
+type Say = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => string;
+type StateJson = Extract<ContinuitySnapshot['state'], { kind: 'ok' }>['raw'];
+
+/** The pill of a state.json that is missing, unreadable or invalid. */
+function statePill(state: Exclude<ContinuitySnapshot['state'], { kind: 'ok' }>, m: Say): Pill {
+  if (state.kind === 'invalid') return { text: m('pill.stateInvalid'), warning: true, explanation: m('pill.stateSchema.why',
+    { problem: state.problem }) };
+  if (state.kind === 'unreadable') return { text: m('pill.stateUnreadable'), warning: true, explanation: m('pill.stateUnreadable.why') };
+  if (state.kind !== 'invalid-json') return { text: m('pill.noRun'), warning: false, explanation: m('pill.noRun.why') };
+  return { text: m('pill.stateInvalid'), warning: true, explanation: m('pill.stateInvalid.why') };
+}
+
+/** What the loop does about the stop (relaunching, a retry's countdown, manual), added to the stopped pill. */
+function addDecision(p: Required<Pill>, decision: Decision, st: StateJson, nowMs: number, m: Say): void {
+  const relaunching = (why: string) => {
+    p.text += m('pill.relaunching');
+    p.relaunching = true;
+    p.explanation = why;
+  };
+  switch (decision.kind) {
+    case 'relaunched':
+    case 'api_relaunched':
+      relaunching(m('pill.relaunched.why', { harness: decision.verdict.split(':')[1] }));
+      break;
+    case 'api_waiting': {
+      const secs = decision.dueMs !== undefined ? Math.max(0, Math.ceil((decision.dueMs - nowMs) / 1000)) : decision.secs ?? 0;
+      p.text += m('pill.retryIn', { secs });
+      p.explanation = m('pill.retryIn.why', { attempt: (apiErrorAttempts(st) ?? 0) + 1, secs });
+      break;
+    }
+    case 'manual':
+      p.text += m('pill.manual');
+      p.explanation = m('pill.manual.why');
+      break;
+    case 'already_handled': {
+      const roll = relaunchResult(st);
+      if (decision.path === 'roll' && roll.startsWith('fired:')) relaunching(m('pill.relaunchedRecorded.why', { harness: roll.slice(6) }));
+      break;
+    }
+    default:
+      // refused, api_refused, relaunch_failed: the recorded outcome says more (addRefusal).
+      break;
+  }
+}
+
+/** The recorded outcome: a refused or failed relaunch, or the loop's own error, needs a person. */
+function addRefusal(p: Required<Pill>, decision: Decision, st: StateJson, m: Say): void {
+  const roll = relaunchResult(st);
+  const apiResult = apiErrorResult(st);
+  const refusedRoll = decision.path === 'roll' && /^(refused|failed):/.test(roll) && decision.kind !== 'relaunched';
+  const refusedApi = decision.path === 'api_error' && apiResult.startsWith('refused:') && decision.kind !== 'api_relaunched';
+  if (needsHuman(decision.kind) || refusedRoll || refusedApi) {
+    p.warning = true;
+    if (decision.kind === 'relaunch_failed' || roll.startsWith('failed:')) {
+      p.text += m('pill.relaunchFailed');
+      p.explanation = m('pill.relaunchFailed.why');
+    } else {
+      const r = decision.reason ?? (refusedRoll ? roll : apiResult).replace(/^refused:/, '');
+      p.text += m(decision.path === 'api_error' ? 'pill.notRetried' : 'pill.notRelaunched', { reason: r });
+      p.explanation = m('pill.refused.why', { reason: r, detail: decision.detail ? `: ${decision.detail}` : '' });
+    }
+  }
+  if (decision.kind === 'error') {
+    p.text += ` · ${decision.reason ?? 'error'}`;
+    p.warning = true;
+    p.explanation = decision.detail ?? m('pill.error.why');
+  }
+}
+
+/** Why the loop will not relaunch by itself (off, deferred, untrusted) replaces "relaunching"; a harness still needed adds it. */
+function addMode(p: Required<Pill>, decision: Decision, mode: LoopMode, m: Say): void {
+  const RELAUNCHING = m('pill.relaunching');
+  if (mode !== 'auto' && (decision.kind === 'relaunched' || decision.kind === 'api_relaunched' || decision.kind === 'api_waiting'
+    || decision.needsHarness)) {
+    p.text = p.text.replace(RELAUNCHING, '');
+    p.relaunching = false;
+    p.text += m(mode === 'off' ? 'pill.mode.off' : mode === 'deferred' ? 'pill.mode.deferred' : 'pill.mode.untrusted');
+  } else if (decision.needsHarness) {
+    p.text += RELAUNCHING;
+    p.relaunching = true;
+  }
+}
+
 /**
  * `cond` is the run's condition (core/runs.ts runCondition: STOP, the owner gone) from the project's model; without
  * it the pill reads `state.json` and STOP only.
  */
 export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number, mode: LoopMode = 'auto', locale: Locale = 'en',
   cond?: RunCondition): Pill {
-  const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
-  if (snap.state.kind === 'invalid') return { text: m('pill.stateInvalid'), warning: true, explanation: m('pill.stateSchema.why',
-    { problem: snap.state.problem }) };
-  if (snap.state.kind === 'unreadable') return { text: m('pill.stateUnreadable'), warning: true,
-    explanation: m('pill.stateUnreadable.why') };
-  if (snap.state.kind !== 'ok' && snap.state.kind !== 'invalid-json') return { text: m('pill.noRun'), warning: false,
-    explanation: m('pill.noRun.why') };
-  if (snap.state.kind !== 'ok') return { text: m('pill.stateInvalid'), warning: true, explanation: m('pill.stateInvalid.why') };
+  const m: Say = (key, args) => msg(locale, key, args);
+  if (snap.state.kind !== 'ok') return statePill(snap.state, m);
   const st = snap.state.raw;
   // The one reading of each field (core/fields.ts), as the tree, the timeline and the run status show it.
-  const windows = currentWindow(st);
-  const maxW = maxWindowsOf(snap, st);
-  if (isActive(st)) return activePill({ window: windows, max: maxW }, cond, locale);
+  if (isActive(st)) return activePill({ window: currentWindow(st), max: maxWindowsOf(snap, st) }, cond, locale);
   const reason = stoppedReason(st);
   if (snap.stopExists) {
     return { text: `${reason ? m('pill.stoppedReason', { reason }) : m('pill.stopped')} · STOP`, warning: false,
@@ -72,76 +147,17 @@ export function pill(snap: ContinuitySnapshot, decision: Decision, nowMs: number
   if (reason === 'awaiting_human' && snap.awaitingAnswered) {
     return { text: m('pill.answered'), warning: false, explanation: m('pill.answered.why') };
   }
-  let text = reason ? m('pill.stoppedReason', { reason }) : m('pill.stopped');
-  let warning = reason !== undefined && HUMAN_REASONS.has(reason);
-  let explanation = reason ? m('pill.stoppedReason.why', { reason }) : m('pill.stopped.why');
-  const suffix = (s: string) => (text += s);
-  const RELAUNCHING = m('pill.relaunching');
-  let relaunching = false;
-
-  const roll = relaunchResult(st);
-  const apiResult = apiErrorResult(st);
-  switch (decision.kind) {
-    case 'relaunched':
-    case 'api_relaunched':
-      suffix(RELAUNCHING);
-      relaunching = true;
-      explanation = m('pill.relaunched.why', { harness: decision.verdict.split(':')[1] });
-      break;
-    case 'api_waiting': {
-      const secs = decision.dueMs !== undefined ? Math.max(0, Math.ceil((decision.dueMs - nowMs) / 1000)) : decision.secs ?? 0;
-      suffix(m('pill.retryIn', { secs }));
-      explanation = m('pill.retryIn.why', { attempt: (apiErrorAttempts(st) ?? 0) + 1, secs });
-      break;
-    }
-    case 'refused':
-    case 'api_refused':
-    case 'relaunch_failed':
-      break;
-    case 'manual':
-      suffix(m('pill.manual'));
-      explanation = m('pill.manual.why');
-      break;
-    case 'already_handled':
-      if (decision.path === 'roll' && roll.startsWith('fired:')) {
-        suffix(RELAUNCHING);
-        relaunching = true;
-        explanation = m('pill.relaunchedRecorded.why', { harness: roll.slice(6) });
-      }
-      break;
-    default:
-      break;
-  }
-  // The recorded outcome: refused or failed needs a person.
-  const refusedRoll = decision.path === 'roll' && /^(refused|failed):/.test(roll) && decision.kind !== 'relaunched';
-  const refusedApi = decision.path === 'api_error' && apiResult.startsWith('refused:') && decision.kind !== 'api_relaunched';
-  if (needsHuman(decision.kind) || refusedRoll || refusedApi) {
-    warning = true;
-    if (decision.kind === 'relaunch_failed' || roll.startsWith('failed:')) {
-      suffix(m('pill.relaunchFailed'));
-      explanation = m('pill.relaunchFailed.why');
-    } else {
-      const r = decision.reason ?? (refusedRoll ? roll : apiResult).replace(/^refused:/, '');
-      suffix(m(decision.path === 'api_error' ? 'pill.notRetried' : 'pill.notRelaunched', { reason: r }));
-      explanation = m('pill.refused.why', { reason: r, detail: decision.detail ? `: ${decision.detail}` : '' });
-    }
-  }
-  if (decision.kind === 'error') {
-    suffix(` · ${decision.reason ?? 'error'}`);
-    warning = true;
-    explanation = decision.detail ?? m('pill.error.why');
-  }
-  if (mode !== 'auto' && (decision.kind === 'relaunched' || decision.kind === 'api_relaunched' || decision.kind === 'api_waiting'
-    || decision.needsHarness)) {
-    text = text.replace(RELAUNCHING, '');
-    relaunching = false;
-    suffix(m(mode === 'off' ? 'pill.mode.off' : mode === 'deferred' ? 'pill.mode.deferred' : 'pill.mode.untrusted'));
-  } else if (decision.needsHarness) {
-    suffix(RELAUNCHING);
-    relaunching = true;
-  }
+  const p: Required<Pill> = {
+    text: reason ? m('pill.stoppedReason', { reason }) : m('pill.stopped'),
+    warning: reason !== undefined && HUMAN_REASONS.has(reason),
+    explanation: reason ? m('pill.stoppedReason.why', { reason }) : m('pill.stopped.why'),
+    relaunching: false,
+  };
+  addDecision(p, decision, st, nowMs, m);
+  addRefusal(p, decision, st, m);
+  addMode(p, decision, mode, m);
   // A stop the notifications call a person for needs one here too, even where the loop has nothing to decide (STOP
   // is set, continuity is manual, the plan has no open item left).
-  if (!warning && needsPerson(noticeFor(noticeState(snap.state, snap.stateMtimeMs)))) warning = true;
-  return { text, warning, explanation, relaunching };
+  if (!p.warning && needsPerson(noticeFor(noticeState(snap.state, snap.stateMtimeMs)))) p.warning = true;
+  return p;
 }

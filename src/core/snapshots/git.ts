@@ -4,10 +4,11 @@
 // `core.fsmonitor`, credential helpers or global excludes of the person's), no inherited GIT_* variable (a VS Code
 // started from a git hook hands GIT_DIR and GIT_INDEX_FILE to every child), the shadow repository as GIT_DIR, its own
 // index, the project as the work tree, and a fixed author and committer. Output is read as bytes (latin1: one char per
-// byte), so names that are not UTF-8 survive every round trip; every run is bounded in time and in output.
-import { spawn } from 'node:child_process';
+// byte), so names that are not UTF-8 survive every round trip; every run is bounded in time and in output (core/exec.ts
+// `runCaptured`, execa, as every child process of the extension; the status before a roll's relaunch on node's spawn).
 import { availableParallelism, loadavg } from 'node:os';
 import { resolveAgentBinary } from '../continuity/spawn';
+import { runCaptured, runCapturedFast } from '../exec';
 
 /** The settings every snapshot git run gets on its command line (command-line config beats every file). */
 export const ISOLATING_CONFIG: readonly string[] = [
@@ -101,6 +102,10 @@ export interface GitRunOptions {
   bare?: boolean;
   /** More `name=value` settings for this run only. */
   config?: readonly string[];
+  /** Stdout streamed here instead of kept (a blob hashed as git writes it); `maxBytes` still bounds it. */
+  onStdout?: (chunk: Buffer) => void;
+  /** On a roll's critical path (before the relaunch): node's spawn, not execa (core/exec.ts runCapturedFast says why). */
+  critical?: boolean;
 }
 
 export interface GitRun {
@@ -117,47 +122,24 @@ export function preloadIndexConfig(): string {
   return `core.preloadIndex=${loadavg()[0] + 1 <= availableParallelism()}`;
 }
 
-/** Runs `git -c … <args>` isolated; rejects with GitError (git's words) or NoGitError. */
-export function runGit(ctx: GitContext, args: readonly string[], opts: GitRunOptions = {}): Promise<GitRun> {
+/** Runs `git -c … <args>` isolated (core/exec.ts, execa); rejects with GitError (git's words) or NoGitError. */
+export async function runGit(ctx: GitContext, args: readonly string[], opts: GitRunOptions = {}): Promise<GitRun> {
   const config = [...ISOLATING_CONFIG, preloadIndexConfig(), ...(ctx.extraConfig ?? []), ...(opts.config ?? [])];
-  const argv = [...config.flatMap((c) => ['-c', c]), ...args];
   const maxBytes = opts.maxBytes ?? 64 * 1024 * 1024;
-  return new Promise((resolve, reject) => {
-    const child = spawn(ctx.git, argv, {
-      cwd: opts.cwd ?? ctx.workTree, env: gitEnvironment(ctx, opts.bare), stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true,
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let outBytes = 0, errBytes = 0, overflow = false, timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, opts.timeoutMs ?? 120_000);
-    child.stdout.on('data', (b: Buffer) => {
-      outBytes += b.length;
-      if (outBytes > maxBytes) {
-        overflow = true;
-        child.kill('SIGKILL');
-      } else out.push(b);
-    });
-    child.stderr.on('data', (b: Buffer) => {
-      if ((errBytes += b.length) <= 64 * 1024) err.push(b);
-    });
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      reject(e.code === 'ENOENT' || e.code === 'EACCES' ? new NoGitError(`${ctx.git}: ${e.code}`) : e);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const stderr = Buffer.concat(err).toString('utf8');
-      if (overflow) return reject(new GitError(args, code, `output over ${maxBytes} bytes`));
-      if (timedOut) return reject(new GitError(args, code, `no answer within ${opts.timeoutMs ?? 120_000} ms`));
-      if (code === 0 || (code !== null && opts.okCodes?.includes(code))) return resolve({ code, stdout: Buffer.concat(out) });
-      reject(new GitError(args, code, stderr));
-    });
-    child.stdin.on('error', () => undefined); // git may exit before reading all of it; the exit code tells
-    child.stdin.end(opts.input ?? '');
+  const timeoutMs = opts.timeoutMs ?? 120_000;
+  const r = await (opts.critical ? runCapturedFast : runCaptured)(ctx.git, [...config.flatMap((c) => ['-c', c]), ...args], {
+    cwd: opts.cwd ?? ctx.workTree, env: gitEnvironment(ctx, opts.bare), input: opts.input, maxStdout: maxBytes,
+    stderrHead: 64 * 1024, timeoutMs, onStdout: opts.onStdout,
   });
+  if (r.startError) {
+    const code = r.startError.code;
+    throw code === 'ENOENT' || code === 'EACCES' ? new NoGitError(`${ctx.git}: ${code}`) : r.startError;
+  }
+  const code = r.exitCode ?? null;
+  if (r.overflow) throw new GitError(args, code, `output over ${maxBytes} bytes`);
+  if (r.timedOut) throw new GitError(args, code, `no answer within ${timeoutMs} ms`);
+  if (code === 0 || (code !== null && opts.okCodes?.includes(code))) return { code, stdout: r.stdout };
+  throw new GitError(args, code, r.stderr);
 }
 
 /** NUL-separated output as byte strings (latin1). */

@@ -2,10 +2,9 @@
 // window's two snapshots with the sha256 of their bytes — small blobs read in batches (diff.ts), a blob over
 // STREAM_OVER_BYTES hashed as git streams it, never held whole — which paths a snapshot's tree holds, and one file's
 // bytes at a snapshot for a diff (only when small enough and not binary). Read only: nothing here writes the store.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { blobHashes, rawDiff, type SnapshotFileChange } from './diff';
-import { gitEnvironment, GitError, ISOLATING_CONFIG, runGit, type GitContext } from './git';
+import { runGit, type GitContext } from './git';
 
 /** Blobs larger than this are hashed from git's stream, one at a time (never read into memory whole). */
 export const STREAM_OVER_BYTES = 8 * 1024 * 1024;
@@ -26,29 +25,11 @@ export async function blobSizes(ctx: GitContext, oids: readonly string[]): Promi
 }
 
 /** sha256 of one blob's bytes as `git cat-file blob` streams them: memory stays a pipe's buffer, whatever the size. */
-export function streamBlobHash(ctx: GitContext, oid: string, timeoutMs = 120_000): Promise<string> {
-  const argv = [...[...ISOLATING_CONFIG, ...(ctx.extraConfig ?? [])].flatMap((c) => ['-c', c]), 'cat-file', 'blob', oid];
-  return new Promise((resolve, reject) => {
-    const child = spawn(ctx.git, argv, { cwd: ctx.gitDir, env: gitEnvironment(ctx, true), stdio: ['ignore', 'pipe', 'pipe'],
-      shell: false, windowsHide: true });
-    const hash = createHash('sha256');
-    const err: Buffer[] = [];
-    let errBytes = 0;
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.stdout.on('data', (b: Buffer) => hash.update(b));
-    child.stderr.on('data', (b: Buffer) => {
-      if ((errBytes += b.length) <= 64 * 1024) err.push(b);
-    });
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(hash.digest('hex'));
-      else reject(new GitError(['cat-file', 'blob', oid], code, Buffer.concat(err).toString('utf8')));
-    });
-  });
+export async function streamBlobHash(ctx: GitContext, oid: string, timeoutMs = 120_000): Promise<string> {
+  const hash = createHash('sha256');
+  await runGit(ctx, ['cat-file', 'blob', oid], { bare: true, cwd: ctx.gitDir, timeoutMs, maxBytes: Number.MAX_SAFE_INTEGER,
+    onStdout: (b) => hash.update(b) });
+  return hash.digest('hex');
 }
 
 /**

@@ -282,7 +282,8 @@ export class SnapshotStore {
     // after every recording) and what is new. Nothing changed, or only what is not recorded: no second walk (`add`),
     // and no `write-tree` either (the tree is HEAD's). The untracked cache (status.showUntrackedFiles=all) spares
     // reading the folders whose stat data has not changed.
-    const listed = await runGit(this.ctx, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--no-renames']);
+    const listed = await runGit(this.ctx, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--no-renames'],
+      { critical: true });
     const { head, staged, candidates } = parseStatus(listed.stdout);
     const excluded = await this.excludedOf(candidates);
     const literal = (p: string) => `:(top,literal)${p}`;

@@ -35,6 +35,63 @@ export interface CheckpointTestApi {
   restart(): Promise<unknown>;
 }
 
+/**
+ * The client's options: checkpoint documents (files and untitled), the Leopold log, diagnostics pulled on change and
+ * save (`leopold.checkpoint.validate: onSave` skips the pulls made while typing), CRLF fixes that also set LF, the
+ * CodeLens setting, and a refused format said in the status bar.
+ */
+function checkpointClientOptions(log: vscode.LogOutputChannel, trace: vscode.LogOutputChannel): LanguageClientOptions {
+  // The server's own type: a misspelled or retyped option fails the typecheck, not silently at run time.
+  const initializationOptions: InitOptions = { watchFiles: false, problemsCommand: 'workbench.actions.view.problems' };
+  return {
+    documentSelector: [{ language: CHECKPOINT_LANGUAGE, scheme: 'file' }, { language: CHECKPOINT_LANGUAGE, scheme: 'untitled' }],
+    outputChannel: log,
+    traceOutputChannel: trace,
+    revealOutputChannelOn: RevealOutputChannelOn.Never,
+    initializationOptions,
+    diagnosticPullOptions: {
+      onChange: true,
+      onSave: true,
+      // `leopold.checkpoint.validate: onSave` skips the pulls made while typing.
+      filter: (doc, mode) => mode === DiagnosticPullMode.onType &&
+        config.checkpointValidate(doc.uri) === 'onSave',
+    },
+    middleware: {
+      // A VS Code document has one line ending, and inserted text takes it: an LSP text edit cannot turn CRLF into
+      // LF. The server's CRLF fix and Fix All (always LF) therefore also set the document's end of line.
+      provideCodeActions: async (doc, range, context, token, next) => {
+        const actions = await next(doc, range, context, token);
+        if (!actions || doc.eol !== vscode.EndOfLine.CRLF) return actions;
+        for (const a of actions) {
+          if (!(a instanceof vscode.CodeAction) || !a.edit || !convertsToLf(a)) continue;
+          // A new edit (WorkspaceEdit.set appends to what is there): the same text edits, then the end of line.
+          const edit = new vscode.WorkspaceEdit();
+          for (const [uri, edits] of a.edit.entries()) {
+            const lf = vscode.TextEdit.setEndOfLine(vscode.EndOfLine.LF);
+            edit.set(uri, uri.toString() === doc.uri.toString() ? [...edits, lf] : edits);
+          }
+          a.edit = edit;
+        }
+        return actions;
+      },
+      provideCodeLenses: (doc, token, next) =>
+        config.checkpointCodeLens(doc.uri) ? next(doc, token) : [],
+      provideDocumentFormattingEdits: async (doc, options, token, next) => {
+        try {
+          return await next(doc, options, token);
+        } catch (err) {
+          // A refused format (the document does not parse) is said in the status bar and the log, not a toast.
+          const message = err instanceof Error ? err.message : String(err);
+          log.warn(message);
+          // The message quotes the document (a heading's name): its `$(icon)` syntax is neutralised.
+          vscode.window.setStatusBarMessage(`$(warning) ${noIcons(message)}`, 10_000);
+          return [];
+        }
+      },
+    },
+  };
+}
+
 export function registerCheckpointClient(ctx: LeopoldContext): CheckpointTestApi {
   const { log, registry } = ctx;
   let client: LanguageClient | undefined;
@@ -56,56 +113,8 @@ export function registerCheckpointClient(ctx: LeopoldContext): CheckpointTestApi
         run: { module, transport: TransportKind.ipc },
         debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
       };
-      // The server's own type: a misspelled or retyped option fails the typecheck, not silently at run time.
-      const initializationOptions: InitOptions = { watchFiles: false, problemsCommand: 'workbench.actions.view.problems' };
       trace ??= vscode.window.createOutputChannel('Leopold Checkpoint Server Trace', { log: true });
-      const clientOptions: LanguageClientOptions = {
-        documentSelector: [{ language: CHECKPOINT_LANGUAGE, scheme: 'file' }, { language: CHECKPOINT_LANGUAGE, scheme: 'untitled' }],
-        outputChannel: log,
-        traceOutputChannel: trace,
-        revealOutputChannelOn: RevealOutputChannelOn.Never,
-        initializationOptions,
-        diagnosticPullOptions: {
-          onChange: true,
-          onSave: true,
-          // `leopold.checkpoint.validate: onSave` skips the pulls made while typing.
-          filter: (doc, mode) => mode === DiagnosticPullMode.onType &&
-            config.checkpointValidate(doc.uri) === 'onSave',
-        },
-        middleware: {
-          // A VS Code document has one line ending, and inserted text takes it: an LSP text edit cannot turn CRLF into
-          // LF. The server's CRLF fix and Fix All (always LF) therefore also set the document's end of line.
-          provideCodeActions: async (doc, range, context, token, next) => {
-            const actions = await next(doc, range, context, token);
-            if (!actions || doc.eol !== vscode.EndOfLine.CRLF) return actions;
-            for (const a of actions) {
-              if (!(a instanceof vscode.CodeAction) || !a.edit || !convertsToLf(a)) continue;
-              // A new edit (WorkspaceEdit.set appends to what is there): the same text edits, then the end of line.
-              const edit = new vscode.WorkspaceEdit();
-              for (const [uri, edits] of a.edit.entries()) {
-                const lf = vscode.TextEdit.setEndOfLine(vscode.EndOfLine.LF);
-                edit.set(uri, uri.toString() === doc.uri.toString() ? [...edits, lf] : edits);
-              }
-              a.edit = edit;
-            }
-            return actions;
-          },
-          provideCodeLenses: (doc, token, next) =>
-            config.checkpointCodeLens(doc.uri) ? next(doc, token) : [],
-          provideDocumentFormattingEdits: async (doc, options, token, next) => {
-            try {
-              return await next(doc, options, token);
-            } catch (err) {
-              // A refused format (the document does not parse) is said in the status bar and the log, not a toast.
-              const message = err instanceof Error ? err.message : String(err);
-              log.warn(message);
-              // The message quotes the document (a heading's name): its `$(icon)` syntax is neutralised.
-              vscode.window.setStatusBarMessage(`$(warning) ${noIcons(message)}`, 10_000);
-              return [];
-            }
-          },
-        },
-      };
+      const clientOptions = checkpointClientOptions(log, trace);
       const c = new LanguageClient('leopold', 'Leopold Checkpoint Server', serverOptions, clientOptions);
       client = c;
       await c.start();

@@ -118,6 +118,32 @@ export class Notifier implements vscode.Disposable {
     return this.seat.registry.forProject(root).reverse().find((c) => c.exit && c.path !== 'api_error' && c.window === relaunchWindow(st));
   }
 
+  /**
+   * A relaunch notice's words and buttons: the relaunched agent that exited before it reactivated the run (its exit and
+   * last output line), a relaunch that never reactivated it, or a roll not relaunched. Undefined: the person ended it.
+   */
+  private relaunchNotice(root: string, st: Record<string, unknown>, notice: Notice, resume: Action, showLog: Action):
+    { text: string; actions: Action[] } | undefined {
+    const reason = inert(notice.reason ?? '');
+    const child = notice.reason?.startsWith('failed:') ? this.failedChild(root, st) : undefined;
+    if (child?.exit?.byPerson) return undefined;
+    if (child?.exit) {
+      const how = child.exit.signal ? vscode.l10n.t('was ended by {0}', child.exit.signal) : vscode.l10n.t('exited with code {0}',
+        String(child.exit.code));
+      const last = child.exit.tail.length ? ` ${vscode.l10n.t('Last output: {0}', inert(child.exit.tail[child.exit.tail.length - 1],
+        200))}` : '';
+      return {
+        text: `${vscode.l10n.t('the relaunched agent {0} before it reactivated the run — the seat is empty.', how)}${last}`,
+        actions: [{ title: vscode.l10n.t('Show Agent Output'), run: () => vscode.commands.executeCommand('leopold.openRunFile',
+          { path: child.logPath }) }, resume],
+      };
+    }
+    if (notice.reason?.startsWith('failed:')) {
+      return { text: vscode.l10n.t('the relaunched window never reactivated the run — the seat is empty.'), actions: [resume, showLog] };
+    }
+    return { text: vscode.l10n.t('the rolled window was not relaunched ({0}).', reason), actions: [resume, showLog] };
+  }
+
   private show(view: SupervisorView, notice: Notice): void {
     const project = view.project;
     const root = project.root;
@@ -140,24 +166,10 @@ export class Notifier implements vscode.Disposable {
         level = 'info';
         break;
       case 'relaunch': {
-        const child = notice.reason?.startsWith('failed:') ? this.failedChild(root, st) : undefined;
+        const said = this.relaunchNotice(root, st, notice, resume, showLog);
         // The person ended it (Stop now): nothing to tell them.
-        if (child?.exit?.byPerson) return;
-        if (child?.exit) {
-          const how = child.exit.signal ? vscode.l10n.t('was ended by {0}', child.exit.signal) : vscode.l10n.t('exited with code {0}',
-            String(child.exit.code));
-          const last = child.exit.tail.length ? ` ${vscode.l10n.t('Last output: {0}', inert(child.exit.tail[child.exit.tail.length - 1],
-            200))}` : '';
-          text = `${vscode.l10n.t('the relaunched agent {0} before it reactivated the run — the seat is empty.', how)}${last}`;
-          actions = [{ title: vscode.l10n.t('Show Agent Output'), run: () => vscode.commands.executeCommand('leopold.openRunFile',
-            { path: child.logPath }) }, resume];
-        } else if (notice.reason?.startsWith('failed:')) {
-          text = vscode.l10n.t('the relaunched window never reactivated the run — the seat is empty.');
-          actions = [resume, showLog];
-        } else {
-          text = vscode.l10n.t('the rolled window was not relaunched ({0}).', reason);
-          actions = [resume, showLog];
-        }
+        if (!said) return;
+        ({ text, actions } = said);
         break;
       }
       case 'gate':
@@ -213,10 +225,15 @@ export class Notifier implements vscode.Disposable {
       detail = '';
       actions = [{ title: vscode.l10n.t('Open Setting'), run: cmd('leopold.openSetting', `leopold.${notFound}.path`) }, showLog];
     }
-    const message = `Leopold (${name}): ${text}${detail}`;
+    this.present(view, notice, `Leopold (${name}): ${text}${detail}`, actions, level);
+  }
+
+  /** Shows a notice (recorded first: the shown list, its buttons for the tests, the log, `notified`). */
+  private present(view: SupervisorView, notice: Notice, message: string, actions: Action[], level: 'info' | 'warning' | 'error'): void {
+    const root = view.project.root;
     this.shownList.push({ root, kind: notice.kind, key: notice.key, message, actions: actions.map((a) => a.title) });
     this.lastActions.set(`${root}\0${notice.kind}`, actions);
-    this.ctx.log.info(`${project.name}: notified (${notice.kind}: ${notice.key})`);
+    this.ctx.log.info(`${view.project.name}: notified (${notice.kind}: ${notice.key})`);
     this.notified.fire({ view, notice, message });
     const showFn = level === 'info' ? vscode.window.showInformationMessage : level === 'error' ? vscode.window.showErrorMessage
       : vscode.window.showWarningMessage;

@@ -74,6 +74,40 @@ export type ResumeMode = 'terminal' | 'headless';
 const whichProject = (deps: RunActionDeps, arg: unknown) => pickProject(deps.registry, arg, vscode.l10n.t('Which Leopold project?'));
 
 /**
+ * The harness that resumes: the transcript's first line (the loop's rule), else the one the run claimed with; asked
+ * only when neither says — and a scheduled Resume, with nobody there to ask, is refused.
+ */
+async function chooseHarness(deps: RunActionDeps, project: LeopoldProject, raw: Record<string, unknown>, scheduled: boolean):
+  Promise<Harness | ResumeResult> {
+  const env = harnessEnvFrom(process.env, os.homedir());
+  const harness = (await detectHarness(project.root, raw, env)).harness ?? claimedHarness(raw);
+  if (harness) return harness;
+  if (scheduled) {
+    deps.log.info(`${project.name}: scheduled resume refused: neither the transcript nor owner.harness names the harness`);
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('Leopold ({0}): the scheduled Resume was refused — the run names no harness (no transcript, no owner.harness). Resume it by hand.', inert(project.name)));
+    return { outcome: 'refused', reason: 'unknown_harness' };
+  }
+  const pick = await vscode.window.showQuickPick([{ label: 'claude', description: 'Claude Code' }, { label: 'codex',
+    description: 'Codex CLI' }], { placeHolder: vscode.l10n.t('Which harness resumes this run?') });
+  return pick ? pick.label as Harness : { outcome: 'cancelled' };
+}
+
+/** Asks how to resume (in a terminal, or headless) and remembers the answer; undefined if the person cancelled. */
+async function askMode(deps: RunActionDeps, project: LeopoldProject, harness: Harness, binary: string): Promise<ResumeMode | undefined> {
+  const pick = await vscode.window.showQuickPick([
+    { label: `$(terminal) ` +
+      `${vscode.l10n.t('In a terminal')}`, description: inert(interactiveArgv(harness, binary).join(' ')), mode: 'terminal' as const },
+    { label: `$(rocket) ${vscode.l10n.t('Headless')}`, description: vscode.l10n.t('the relaunch command, detached'),
+      mode: 'headless' as const },
+  ], { placeHolder: vscode.l10n.t('Resume the Leopold run in {0} with {1} (remembered for next time; Run Actions offers the other)',
+    inert(project.name), harness) });
+  if (!pick) return undefined;
+  await deps.modes.update(MODE_KEY, pick.mode);
+  return pick.mode;
+}
+
+/**
  * Leopold: Resume Run. Asks only what is unknown — the harness when neither the transcript nor `owner.harness` names
  * one, the mode when none was given or remembered — and then claims the stop under the hooks' lock, where
  * `decideResume` (core/continuity/resume.ts) decides again on what is on disk then: a live owner, the kill switch
@@ -107,38 +141,12 @@ export async function resumeRun(
   } else if (!seen.ok) {
     return refused(seen);
   }
-  // The harness: the transcript's first line (the loop's rule), else the one the run claimed with; asked only when
-  // neither says.
   const raw = inputs.state.kind === 'ok' || inputs.state.kind === 'invalid' ? inputs.state.raw : {};
-  const env = harnessEnvFrom(process.env, os.homedir());
-  let harness: Harness | undefined = (await detectHarness(project.root, raw, env)).harness ?? claimedHarness(raw);
-  if (!harness && scheduled) {
-    // Nobody is there to ask: a scheduled Resume needs the run to say which harness it is.
-    deps.log.info(`${project.name}: scheduled resume refused: neither the transcript nor owner.harness names the harness`);
-    void vscode.window.showWarningMessage(
-      vscode.l10n.t('Leopold ({0}): the scheduled Resume was refused — the run names no harness (no transcript, no owner.harness). Resume it by hand.', inert(project.name)));
-    return { outcome: 'refused', reason: 'unknown_harness' };
-  }
-  if (!harness) {
-    const pick = await vscode.window.showQuickPick([{ label: 'claude', description: 'Claude Code' }, { label: 'codex',
-      description: 'Codex CLI' }], { placeHolder: vscode.l10n.t('Which harness resumes this run?') });
-    if (!pick) return { outcome: 'cancelled' };
-    harness = pick.label as Harness;
-  }
+  const harness = await chooseHarness(deps, project, raw, scheduled);
+  if (typeof harness !== 'string') return harness;
   const binary = binariesFor(project.folder)[harness] ?? harness;
-  let mode = how ?? rememberedMode(deps);
-  if (!mode) {
-    const pick = await vscode.window.showQuickPick([
-      { label: `$(terminal) ` +
-        `${vscode.l10n.t('In a terminal')}`, description: inert(interactiveArgv(harness, binary).join(' ')), mode: 'terminal' as const },
-      { label: `$(rocket) ${vscode.l10n.t('Headless')}`, description: vscode.l10n.t('the relaunch command, detached'),
-        mode: 'headless' as const },
-    ], { placeHolder: vscode.l10n.t('Resume the Leopold run in {0} with {1} (remembered for next time; Run Actions offers the other)',
-      inert(project.name), harness) });
-    if (!pick) return { outcome: 'cancelled' };
-    mode = pick.mode;
-    await deps.modes.update(MODE_KEY, mode);
-  }
+  const mode = how ?? rememberedMode(deps) ?? await askMode(deps, project, harness, binary);
+  if (!mode) return { outcome: 'cancelled' };
   const argv = mode === 'terminal' ? interactiveArgv(harness, binary) : relaunchArgv(harness, project.root, binary);
   const chosen = mode;
   const plan = { harness, argv, cwd: project.root };

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { registerCommand } from '../foundation/commands';
 import type { LeopoldContext } from '../foundation/context';
 import { inert } from '../foundation/untrusted';
-import type { RunsTreeProvider } from '../runs/runsTree';
+import type { RunsTreeNodes } from '../foundation/nodeData';
 import { charterEdit, type Amendment } from '../../core/driver/amendments';
 import type { LeopoldProject } from '../foundation/projects';
 import { describeFile } from '../../core/files';
@@ -77,7 +77,7 @@ async function applyAmendment(ctx: LeopoldContext, project: LeopoldProject, a: A
   return applied;
 }
 
-export function registerDriverActions(ctx: LeopoldContext, hub: DriverHub, tree: RunsTreeProvider): void {
+export function registerDriverActions(ctx: LeopoldContext, hub: DriverHub, tree: RunsTreeNodes): void {
   /** The worktree folder a node stands for: a worktree node's resource, or a kept conflict's. */
   const worktreeOf = async (arg: unknown): Promise<string | undefined> => {
     const id = idOf(arg);

@@ -261,6 +261,26 @@ function amendmentNode(root: string, a: Amendment, locale: Locale, path: string)
   };
 }
 
+/** The driver run node's description (progress, spend, a question waiting, stranded items) and tooltip. */
+function driverRunWords(s: DriverTreeInput['snapshot'], locale: Locale): { desc: string; tooltip: string } {
+  const v = s.view;
+  const m = (k: MessageKey, a?: Record<string, string | number>) => msg(locale, k, a);
+  const parallel = v.runStart?.parallel && v.runStart.parallel > 1 ? v.runStart.parallel : undefined;
+  const desc = [
+    parallel ? m('driver.run.desc.parallel', { n: parallel, done: v.progress.done, total: v.progress.total, running: v.progress.running })
+      : m('driver.run.desc', { done: v.progress.done, total: v.progress.total, running: v.progress.running }),
+    v.spend.budgetUsd !== undefined || v.spend.spentUsd > 0 ? spendText(v.spend, locale) : undefined,
+    v.awaiting ? m('driver.awaiting', { text: clip(v.awaiting.text, 80) }) : undefined,
+    strandedText(v, locale),
+  ].filter(Boolean).join(' · ');
+  const tooltip = [
+    m('driver.run.tooltip', { parallel: parallel ? m('driver.run.tooltip.parallel', { n: parallel }) : '' }),
+    s.partial ? m('driver.run.partial', { size: formatSize(DRIVER_TAIL_BYTES, locale) }) : undefined,
+    v.earlierRuns ? msgN(locale, 'driver.run.earlier', v.earlierRuns) : undefined,
+  ].filter(Boolean).join('\n');
+  return { desc, tooltip };
+}
+
 /** The driver run's node (undefined when the project's run is not a driver run and shows nothing driver-like). */
 export function driverRunNode(root: string, leoDir: string, input: DriverTreeInput, locale: Locale = 'en'): NodeData | undefined {
   const s = input.snapshot;
@@ -330,19 +350,7 @@ export function driverRunNode(root: string, leoDir: string, input: DriverTreeInp
       children: amendments.map((a) => amendmentNode(root, a, locale, join(leoDir, 'CHARTER-amendments.md'))),
     });
   }
-  const parallel = v.runStart?.parallel && v.runStart.parallel > 1 ? v.runStart.parallel : undefined;
-  const desc = [
-    parallel ? m('driver.run.desc.parallel', { n: parallel, done: v.progress.done, total: v.progress.total, running: v.progress.running })
-      : m('driver.run.desc', { done: v.progress.done, total: v.progress.total, running: v.progress.running }),
-    v.spend.budgetUsd !== undefined || v.spend.spentUsd > 0 ? spendText(v.spend, locale) : undefined,
-    v.awaiting ? m('driver.awaiting', { text: clip(v.awaiting.text, 80) }) : undefined,
-    strandedText(v, locale),
-  ].filter(Boolean).join(' · ');
-  const tooltip = [
-    m('driver.run.tooltip', { parallel: parallel ? m('driver.run.tooltip.parallel', { n: parallel }) : '' }),
-    s.partial ? m('driver.run.partial', { size: formatSize(DRIVER_TAIL_BYTES, locale) }) : undefined,
-    v.earlierRuns ? msgN(locale, 'driver.run.earlier', v.earlierRuns) : undefined,
-  ].filter(Boolean).join('\n');
+  const { desc, tooltip } = driverRunWords(s, locale);
   return {
     id: `${root}::driver`,
     label: v.driver ? m('driver.run') : m('driver.workflows'),

@@ -334,6 +334,33 @@ export interface LiveRuns {
   readonly onDidChange: vscode.Event<LiveRunModel>;
 }
 
+/**
+ * Leopold: Open Transcript, for the Live node (a path), the owner node and the palette (a project): the running
+ * window's transcript, else the one the owner recorded. Resolves to the path opened.
+ */
+async function openTranscriptOf(ctx: LeopoldContext, of: (p: LeopoldProject) => LiveRunModel, arg: unknown): Promise<string | undefined> {
+  // A path (the Live and owner nodes), else a project (a root, a tree handle, the palette's pick).
+  const isRoot = typeof arg === 'string' && ctx.registry.projects.some((p) => p.root === arg);
+  let path = typeof arg === 'string' && !isRoot ? arg : undefined;
+  if (!path) {
+    const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Which project\'s transcript to open?'));
+    if (!project) return undefined;
+    // The owner row's resolver (core/owner.ts), so the palette opens what the tree's Open Transcript opens.
+    const state = project.model.loaded ? project.model.snapshot.stateObject : undefined;
+    path = of(project).run.follower?.path ?? (state ? ownerTranscript(state) : undefined);
+  }
+  if (!path) {
+    vscode.window.setStatusBarMessage(vscode.l10n.t('No transcript is known for the running window (state.json names none).'), 5000);
+    return undefined;
+  }
+  try {
+    return (await openTranscript(path, ctx.registry.projects.map((p) => p.root))) ? path : undefined;
+  } catch (err) {
+    ctx.log.error(`open transcript ${path}: ${String(err)}`);
+    return undefined;
+  }
+}
+
 export function registerLive(ctx: LeopoldContext): { runs: LiveRuns; test: LiveTestApi } {
   const changed = new vscode.EventEmitter<LiveRunModel>();
   const byProject = new Map<LeopoldProject, { model: LiveRunModel; sub: vscode.Disposable }>();
@@ -385,30 +412,7 @@ export function registerLive(ctx: LeopoldContext): { runs: LiveRuns; test: LiveT
     follow,
     { dispose: () => followed?.sub.dispose() },
     registerCommand(ctx, 'leopold.followRun', followRun),
-    // One command for the Live node (a path), the owner node and the palette (a project): the running window's
-    // transcript, else the one the owner recorded.
-    registerCommand(ctx, 'leopold.openTranscript', async (arg?: unknown) => {
-      // A path (the Live and owner nodes), else a project (a root, a tree handle, the palette's pick).
-      const isRoot = typeof arg === 'string' && ctx.registry.projects.some((p) => p.root === arg);
-      let path = typeof arg === 'string' && !isRoot ? arg : undefined;
-      if (!path) {
-        const project = await pickProject(ctx.registry, arg, vscode.l10n.t('Which project\'s transcript to open?'));
-        if (!project) return undefined;
-        // The owner row's resolver (core/owner.ts), so the palette opens what the tree's Open Transcript opens.
-        const state = project.model.loaded ? project.model.snapshot.stateObject : undefined;
-        path = of(project).run.follower?.path ?? (state ? ownerTranscript(state) : undefined);
-      }
-      if (!path) {
-        vscode.window.setStatusBarMessage(vscode.l10n.t('No transcript is known for the running window (state.json names none).'), 5000);
-        return undefined;
-      }
-      try {
-        return (await openTranscript(path, ctx.registry.projects.map((p) => p.root))) ? path : undefined;
-      } catch (err) {
-        ctx.log.error(`open transcript ${path}: ${String(err)}`);
-        return undefined;
-      }
-    }),
+    registerCommand(ctx, 'leopold.openTranscript', (arg?: unknown) => openTranscriptOf(ctx, of, arg)),
   );
   const test: LiveTestApi = {
     view: (root) => liveOf(root)?.view,

@@ -46,4 +46,6 @@ export interface RunsTreeNodes {
   addDecorator(d: NodeDecorator): vscode.Disposable;
   /** Renders a project again (a decorator's feature changed what it shows). */
   rerender(root: string): void;
+  /** The node data behind a node's id (a tree command gets the node's handle as its argument), if it is shown. */
+  nodeData(id: string): NodeData | undefined;
 }

@@ -7,17 +7,14 @@ import { promises as fs, readdirSync, readFileSync, writeFileSync } from 'node:f
 import * as path from 'node:path';
 import { agentVersion } from '../../../src/core/continuity/spawn';
 import { runNotifyCommand } from '../../../src/core/notifyCommand';
-import { runGroup } from '../../../src/core/exec';
+import { runCaptured, runCapturedFast, runGroup } from '../../../src/core/exec';
 import { tempFolder } from '../../support/tempDir';
 import { waitFor } from '../../support/wait';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 
-/**
- * Modules that still start children with node:child_process, each with its reason. core/snapshots' git runner and
- * reader are rewritten on another branch (take back); they move to runGroup with it.
- */
-const NOT_YET = new Set(['src/core/snapshots/git.ts', 'src/core/snapshots/read.ts']);
+/** Modules that still start children with node:child_process, each with its reason: none today. */
+const NOT_YET = new Set<string>([]);
 
 /** Running (not gone, not a zombie waiting for a reaper). */
 async function running(pid: number): Promise<boolean> {
@@ -75,6 +72,39 @@ describe('child processes: through execa, a whole group ended at the timeout', f
     });
     assert.match(missing.failure ?? '', /ENOENT/);
   });
+
+  // The same promises from execa's runner and the spawn one kept for the roll's critical path.
+  for (const [name, run] of [['runCaptured', runCaptured], ['runCapturedFast', runCapturedFast]] as const) {
+    it(`${name}: bytes kept as bytes, stdin fed, stdout bounded (killed on overflow), stderr's head, a missing program`, async () => {
+      const env = { PATH: process.env.PATH ?? '' };
+      const bytes = Buffer.from([0x66, 0xff, 0x00, 0x0a, 0xc3]);
+      const cat = await run('/bin/sh', ['-c', 'cat; printf "oops %0100d" 0 >&2; exit 4'], {
+        cwd: dir, env, input: bytes, maxStdout: 100, stderrHead: 4, timeoutMs: 20_000,
+      });
+      assert.deepEqual([cat.exitCode, cat.stdout, cat.stderr, cat.timedOut, cat.overflow], [4, bytes, 'oops', false, false]);
+      const noInput = await run('/bin/sh', ['-c', 'wc -c'], { cwd: dir, env, maxStdout: 100, stderrHead: 0, timeoutMs: 20_000 });
+      assert.deepEqual([noInput.exitCode, noInput.stdout.toString().trim()], [0, '0']);
+      // Past the bound: killed, not waited for (`yes` never ends by itself); what was kept stays within the bound.
+      const flood = await run('/usr/bin/yes', [], { cwd: dir, env, maxStdout: 100_000, stderrHead: 0, timeoutMs: 60_000 });
+      assert.deepEqual([flood.overflow, flood.timedOut, flood.exitCode], [true, false, undefined]);
+      assert.ok(flood.stdout.length <= 100_000, `${flood.stdout.length}`);
+      let streamed = 0;
+      const stream = await run('/bin/sh', ['-c', 'head -c 3000000 /dev/zero'], {
+        cwd: dir, env, maxStdout: 4_000_000, stderrHead: 0, timeoutMs: 20_000, onStdout: (b) => (streamed += b.length),
+      });
+      assert.deepEqual([stream.exitCode, stream.stdout.length, streamed], [0, 0, 3_000_000]);
+      const missing = await run(path.join(dir, 'no-such-program'), [], { cwd: dir, env: {}, maxStdout: 0, stderrHead: 0,
+        timeoutMs: 20_000 });
+      assert.equal(missing.startError?.code, 'ENOENT');
+    });
+
+    it(`${name}: killed at the timeout`, async () => {
+      const t0 = Date.now();
+      const r = await run('/bin/sleep', ['300'], { cwd: dir, env: {}, maxStdout: 100, stderrHead: 0, timeoutMs: 300 });
+      assert.deepEqual([r.timedOut, r.exitCode], [true, undefined]);
+      assert.ok(Date.now() - t0 < 15_000, `${Date.now() - t0} ms`);
+    });
+  }
 
   it('no module of src/ starts a child with node:child_process but core/exec.ts (and those listed, with a reason)', () => {
     const offenders: string[] = [];
