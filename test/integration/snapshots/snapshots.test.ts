@@ -52,8 +52,11 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
   const tree = (): Record<string, string | null> => Object.fromEntries(NAMES.map((p) => [p, fs.existsSync(file(p))
     ? fs.readFileSync(file(p)).toString('latin1') : null]));
   /** The documents with unsaved changes: the editor's text against the file's on disk (null: none there). */
-  const dirty = () => vscode.workspace.textDocuments.filter((d) => d.isDirty).map((d) => ({ uri: d.uri.toString(), version: d.version,
-    editor: d.getText(), disk: d.uri.scheme === 'file' && fs.existsSync(d.uri.fsPath) ? fs.readFileSync(d.uri.fsPath, 'utf8') : null }));
+  const dirty = () => ({
+    documents: vscode.workspace.textDocuments.filter((d) => d.isDirty).map((d) => ({ uri: d.uri.toString(), version: d.version,
+      editor: d.getText(), disk: d.uri.scheme === 'file' && fs.existsSync(d.uri.fsPath) ? fs.readFileSync(d.uri.fsPath, 'utf8') : null })),
+    tabs: vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.isDirty).map((t) => `${t.label} (${t.input?.constructor.name})`),
+  });
   const snaps = async () => {
     const store = await api.snapshots.recorders()[0].open();
     return ((await store.list()) as { run: string; window: number; edge: string; reason: string; commit: string; takenMs: number }[])
@@ -227,11 +230,20 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
       await vscode.window.showTextDocument(doc);
       // A person's Ctrl+Z in that editor (the `undo` command run from here reaches a text area, not the editor, when the
       // browser has no keyboard focus); the desktop runner has no harness: the command there.
+      // The Undo is done when the workbench has run its file operations (and announced them), not when the files are on
+      // disk: the disk is written before the workbench's own work of the operation ends (under load, long before).
+      const undone: string[] = [];
+      const undoSubs = [vscode.workspace.onDidCreateFiles((e) => undone.push(...e.files.map((u) => `create ${path.basename(u.fsPath)}`))),
+        vscode.workspace.onDidDeleteFiles((e) => undone.push(...e.files.map((u) => `delete ${path.basename(u.fsPath)}`)))];
       const pressed = await harness({ action: 'press', selector: '.editor-instance .monaco-editor .view-lines', key: 'Control+z' });
       if (!pressed) await vscode.commands.executeCommand('undo');
-      await waitFor('the undo of the revert', () => (doc.getText() === before['b.txt'] && fs.existsSync(file('bin.dat'))
-        && fs.existsSync(file('gen.txt')) && !fs.existsSync(file('c.txt'))) || undefined, 20_000)
-        .catch(() => assert.deepStrictEqual({ editor: doc.getText(), tree: tree() }, { editor: before['b.txt'], tree: before }));
+      const undoOps = ops.map((o) => (o.startsWith('create ') ? o.replace('create ', 'delete ') : o.replace('delete ', 'create '))).sort();
+      await waitFor('the undo of the revert', () => (doc.getText() === before['b.txt'] && undone.length >= undoOps.length
+        && JSON.stringify(tree()) === JSON.stringify({ ...before, 'b.txt': merged })) || undefined, 20_000)
+        .catch(() => assert.deepStrictEqual({ editor: doc.getText(), undone: undone.sort(), tree: tree() },
+          { editor: before['b.txt'], undone: undoOps, tree: { ...before, 'b.txt': merged } }));
+      undoSubs.forEach((d) => d.dispose());
+      assert.deepStrictEqual(undone.sort(), undoOps);
       // Undo leaves b.txt's editor with the text before the revert, unsaved (as any Undo): saved, the tree is byte for
       // byte the one before the revert.
       const dirtyBefore = dirty();
