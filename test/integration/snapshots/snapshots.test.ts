@@ -36,6 +36,9 @@ const BIN = Buffer.from([0, 1, 2]);
 /** The command of window n's Bash step that starts with `prefix`. */
 const cmd = (n: number, prefix: string) => WINDOWS[n].flatMap((s) => (s.tool === 'Bash' && s.command.startsWith(prefix) ? [s.command] : []))[0];
 /** Every file of the project the scenario looks at, by name. */
+/** What Revert Window 2 writes (with a person's later edits: b.txt merged) and leaves (d.txt, a conflict): the one place. */
+const REVERT2_WRITTEN = ['b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'gen.log', 'gen.txt'];
+const REVERT2_LEFT = ['d.txt'];
 const NAMES = ['a.txt', 'b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'd.txt', 'e.txt', 'gen.log', 'gen.sh', 'gen.txt', 'new.txt', 'resumed.txt', 'w3.txt'];
 
 suite('snapshots at the window boundaries (trusted, a fake claude over three windows, relaunched by the loop)', () => {
@@ -48,6 +51,12 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
   const read = (p: string) => fs.readFileSync(file(p), 'utf8');
   const tree = (): Record<string, string | null> => Object.fromEntries(NAMES.map((p) => [p, fs.existsSync(file(p))
     ? fs.readFileSync(file(p)).toString('latin1') : null]));
+  /** The documents with unsaved changes: the editor's text against the file's on disk (null: none there). */
+  const dirty = () => ({
+    documents: vscode.workspace.textDocuments.filter((d) => d.isDirty).map((d) => ({ uri: d.uri.toString(), version: d.version,
+      editor: d.getText(), disk: d.uri.scheme === 'file' && fs.existsSync(d.uri.fsPath) ? fs.readFileSync(d.uri.fsPath, 'utf8') : null })),
+    tabs: vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.isDirty).map((t) => `${t.label} (${t.input?.constructor.name})`),
+  });
   const snaps = async () => {
     const store = await api.snapshots.recorders()[0].open();
     return ((await store.list()) as { run: string; window: number; edge: string; reason: string; commit: string; takenMs: number }[])
@@ -214,21 +223,32 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
       // The take-back is kept in the snapshot store (the run's record of it), not in .leopold/.
       const kept = (await (await api.snapshots.recorders()[0].open()).takeBacks()).at(-1);
       assert.deepStrictEqual([kept?.kind, kept?.window, [...kept?.written ?? []].sort(), kept?.left], ['revert', 2,
-        ['b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'gen.log', 'gen.txt'], ['d.txt']], JSON.stringify(kept));
+        REVERT2_WRITTEN, REVERT2_LEFT], JSON.stringify(kept));
       // The workbench's Undo (Edit > Undo, Ctrl+Z) in the editor of a file the revert changed takes the whole revert
       // back: the text edit and, in the same undo group, the deletions (binary bytes included) and the creation.
       const doc = await vscode.workspace.openTextDocument(file('b.txt'));
       await vscode.window.showTextDocument(doc);
       // A person's Ctrl+Z in that editor (the `undo` command run from here reaches a text area, not the editor, when the
       // browser has no keyboard focus); the desktop runner has no harness: the command there.
+      // The Undo is done when the workbench has run its file operations (and announced them), not when the files are on
+      // disk: the disk is written before the workbench's own work of the operation ends (under load, long before).
+      const undone: string[] = [];
+      const undoSubs = [vscode.workspace.onDidCreateFiles((e) => undone.push(...e.files.map((u) => `create ${path.basename(u.fsPath)}`))),
+        vscode.workspace.onDidDeleteFiles((e) => undone.push(...e.files.map((u) => `delete ${path.basename(u.fsPath)}`)))];
       const pressed = await harness({ action: 'press', selector: '.editor-instance .monaco-editor .view-lines', key: 'Control+z' });
       if (!pressed) await vscode.commands.executeCommand('undo');
-      await waitFor('the undo of the revert', () => (doc.getText() === before['b.txt'] && fs.existsSync(file('bin.dat'))
-        && fs.existsSync(file('gen.txt')) && !fs.existsSync(file('c.txt'))) || undefined, 20_000)
-        .catch(() => assert.deepStrictEqual({ editor: doc.getText(), tree: tree() }, { editor: before['b.txt'], tree: before }));
+      const undoOps = ops.map((o) => (o.startsWith('create ') ? o.replace('create ', 'delete ') : o.replace('delete ', 'create '))).sort();
+      await waitFor('the undo of the revert', () => (doc.getText() === before['b.txt'] && undone.length >= undoOps.length
+        && JSON.stringify(tree()) === JSON.stringify({ ...before, 'b.txt': merged })) || undefined, 20_000)
+        .catch(() => assert.deepStrictEqual({ editor: doc.getText(), undone: undone.sort(), tree: tree() },
+          { editor: before['b.txt'], undone: undoOps, tree: { ...before, 'b.txt': merged } }));
+      undoSubs.forEach((d) => d.dispose());
+      assert.deepStrictEqual(undone.sort(), undoOps);
       // Undo leaves b.txt's editor with the text before the revert, unsaved (as any Undo): saved, the tree is byte for
       // byte the one before the revert.
-      assert.ok(await vscode.workspace.saveAll(false));
+      const dirtyBefore = dirty();
+      assert.ok(await vscode.workspace.saveAll(false), `saveAll failed; dirty before: ${JSON.stringify(dirtyBefore)}; dirty after: ${
+        JSON.stringify(dirty())}`);
       await waitFor('every file back as before the revert', () => JSON.stringify(tree()) === JSON.stringify(before) || undefined, 20_000)
         .catch(() => assert.deepStrictEqual(tree(), before));
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -278,6 +298,35 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
     assert.strictEqual(read('e.txt'), E0, 'e.txt (window 1\'s sed -i) is restored');
   });
 
+  // Before Resume starts a later run: the timeline draws the run the take-backs were made in, as it ended (no state
+  // rewritten: the loop's three windows, the roll events, the store run of the first activation).
+  test('the Run Timeline draws Revert Window 2 and Rewind to Before Window 2 and 1 as marks in their windows, worded', async () => {
+    type TakeBackMark = { kind: string; window: number;
+      takeBack?: { takeBack: string; window: number; written: string[]; left: string[] } };
+    type Shown = { root: string; data?: { windows: { n: number }[]; marks: TakeBackMark[] }; rendered?: { text: string; foreign: number } };
+    const kept: { run: string }[] = await (await api.snapshots.recorders()[0].open()).takeBacks();
+    assert.strictEqual(kept.length, 3, JSON.stringify(kept));
+    await vscode.commands.executeCommand('leopold.showTimeline', folder);
+    const shown = () => (api.timeline.panels() as Shown[]).find((p) => p.root === folder);
+    const takeBacks = () => (shown()?.data?.marks ?? []).filter((m) => m.kind === 'takeback');
+    const revertLabel = `Reverted window 2 — ${REVERT2_WRITTEN.length} files written, ${REVERT2_LEFT.length} left (${
+      REVERT2_LEFT.map((f) => `${f}: conflict`).join(', ')})`;
+    const drawn = await waitFor('the take-backs drawn', async () => {
+      await api.timeline.settle(folder);
+      const text = shown()?.rendered?.text ?? '';
+      return text.includes(revertLabel) && /Rewound to before window 2 — /.test(text) && /Rewound to before window 1 — /.test(text)
+        ? takeBacks() : undefined;
+    }).catch(() => assert.fail(`drawn: ${JSON.stringify(takeBacks())}\n${shown()?.rendered?.text ?? 'nothing'}`));
+    assert.deepStrictEqual(shown()!.data!.windows.map((w) => w.n), [1, 2, 3]);
+    // In time order, each in the window it took back.
+    assert.deepStrictEqual(drawn.map((m) => [m.takeBack!.takeBack, m.takeBack!.window, m.window]), [['revert', 2, 2], ['rewind', 2, 2],
+      ['rewind', 1, 1]], JSON.stringify(drawn));
+    assert.deepStrictEqual([[...drawn[0].takeBack!.written].sort(), drawn[0].takeBack!.left], [REVERT2_WRITTEN, REVERT2_LEFT]);
+    assert.ok(drawn[1].takeBack!.left.includes('d.txt'), JSON.stringify(drawn));
+    assert.strictEqual(shown()!.rendered!.foreign, 0, 'text only');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   test('Resume records the stopped window before its agent starts', async () => {
     const transcript = readState(folder).transcript_path;
     writeState(folder, { active: false, stopped_reason: 'user_stop', windows: 2, started_at: stamp(60), transcript_path: transcript });
@@ -305,39 +354,5 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
     assert.strictEqual(await api.snapshots.takeBack.run(folder, 'revert', 2), 'live');
     const text: string = await api.doctor.run();
     assert.match(text, /snapshots on — .*snapshots.*, \d+\.\d MB, git \//);
-  });
-});
-
-suite('the Run Timeline draws the take-backs (after the scenario above)', () => {
-  type TakeBackMark = { kind: string; window: number; label: string; takeBack?: { takeBack: string; window: number; written: string[];
-    left: string[] } };
-  type Shown = { root: string; data?: { marks: TakeBackMark[] }; rendered?: { text: string; foreign: number } };
-
-  test('Revert Window 2 and Rewind to Before Window 2 are marks in window 2, worded, with their files', async () => {
-    const [folder] = testFolders();
-    const api = await leopold();
-    // The take-backs above were made in the run that began with the first activation (the store run they name); Resume
-    // then stood for a later activation. The state as that run ended: the timeline draws that run.
-    const kept: { run: string }[] = await (await api.snapshots.recorders()[0].open()).takeBacks();
-    assert.ok(kept.length >= 3, JSON.stringify(kept));
-    writeState(folder, { ...readState(folder), active: false, stopped_reason: 'plan_complete', stopped_at: stamp(0), windows: 3,
-      started_at: kept[0].run });
-    await vscode.commands.executeCommand('leopold.showTimeline', folder);
-    const shown = () => (api.timeline.panels() as Shown[]).find((p) => p.root === folder);
-    const takeBacks = () => (shown()?.data?.marks ?? []).filter((m) => m.kind === 'takeback');
-    // The Revert Window 2 and the Rewind to Before Window 2 and 1 of the tests above, kept in the snapshot store.
-    const drawn = await waitFor('the take-backs drawn', async () => {
-      await api.timeline.settle(folder);
-      const text = shown()?.rendered?.text ?? '';
-      return /Reverted window 2 — 6 files written, 1 left \(d\.txt: conflict\)/.test(text) && /Rewound to before window 2 — /.test(text)
-        ? takeBacks() : undefined;
-    }).catch(() => assert.fail(`drawn: ${JSON.stringify(takeBacks())}\n${shown()?.rendered?.text ?? 'nothing'}`));
-    const revert = drawn.find((m) => m.takeBack?.takeBack === 'revert')!;
-    assert.deepStrictEqual([revert.window, revert.takeBack!.window, [...revert.takeBack!.written].sort(), revert.takeBack!.left],
-      [2, 2, ['b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'gen.log', 'gen.txt'], ['d.txt']]);
-    const rewind = drawn.find((m) => m.takeBack?.takeBack === 'rewind' && m.takeBack.window === 2)!;
-    assert.ok(rewind && rewind.window === 2 && rewind.takeBack!.left.includes('d.txt'), JSON.stringify(drawn));
-    assert.ok(drawn.some((m) => m.takeBack?.takeBack === 'rewind' && m.takeBack.window === 1 && m.window === 1), JSON.stringify(drawn));
-    assert.strictEqual(shown()!.rendered!.foreign, 0, 'text only');
   });
 });
