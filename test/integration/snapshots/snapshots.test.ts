@@ -187,6 +187,10 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
       const actions = Object.fromEntries(plan.files.map((f: { path: string; action: string }) => [f.path, f.action]));
       assert.deepStrictEqual(actions, { 'b.txt': 'merge', 'bin.dat': 'delete', 'c.txt': 'recreate', 'c2.txt': 'delete', 'd.txt': 'conflict',
         'gen.log': 'delete', 'gen.txt': 'delete' });
+      // gen.log, written by the generator but named by no command ("no recorded edit"), is the one change window 2's
+      // transcript does not attribute to the agent: listed, not chosen by default (it may be a person's).
+      assert.deepStrictEqual(plan.files.filter((f: { attributed: boolean }) => !f.attributed).map((f: { path: string }) => f.path),
+        ['gen.log'], JSON.stringify(plan));
       // The preview's "Show the change": the diff editor, the file now against what the plan makes of it.
       const merged = swap(B0, 'eight', 'EIGHT by a person');
       const diffB = await api.snapshots.takeBack.diff(folder, 'revert', 2, 'b.txt');
@@ -201,20 +205,22 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
       const outcomes = await api.snapshots.takeBack.run(folder, 'revert', 2);
       subs.forEach((d) => d.dispose());
       assert.ok(Array.isArray(outcomes), String(outcomes));
-      assert.deepStrictEqual(outcomes.filter((o: { done: boolean }) => !o.done), [], JSON.stringify(outcomes));
+      // Only gen.log is left: not chosen, and said why.
+      assert.deepStrictEqual(outcomes.filter((o: { done: boolean }) => !o.done).map((o: { path: string; reason: string }) => [o.path, o.reason]),
+        [['gen.log', 'not chosen: changed during the window (no recorded edit) — may be a person\'s']], JSON.stringify(outcomes));
       // b.txt, a text file there before and after, is a text edit (saved); the rest are file operations.
-      assert.deepStrictEqual(ops.sort(), ['create c.txt', 'delete bin.dat', 'delete c2.txt', 'delete gen.log', 'delete gen.txt']);
+      assert.deepStrictEqual(ops.sort(), ['create c.txt', 'delete bin.dat', 'delete c2.txt', 'delete gen.txt']);
       // The expected tree, byte for byte: window 2 taken back, the person's b.txt edit merged in, the conflict (d.txt)
-      // left as the person wrote it, windows 1 and 3 (a.txt, e.txt, new.txt, w3.txt) untouched. gen.log ("no recorded
-      // edit") is taken back too: the preview chooses every file it may write (issue 32 asks that such a file be shown
-      // but not chosen by default — not done yet; this line changes when it is).
-      const expected: Record<string, string | null> = { ...before, 'b.txt': merged, 'bin.dat': null, 'c.txt': C0, 'c2.txt': null, 'gen.log': null, 'gen.txt': null };
+      // left as the person wrote it, windows 1 and 3 (a.txt, e.txt, new.txt, w3.txt) untouched, and gen.log ("no
+      // recorded edit", not chosen by default) as the generator left it.
+      const expected: Record<string, string | null> = { ...before, 'b.txt': merged, 'bin.dat': null, 'c.txt': C0, 'c2.txt': null, 'gen.txt': null };
+      assert.strictEqual(expected['gen.log'], 'log\n');
       assert.deepStrictEqual(tree(), expected);
       assert.deepStrictEqual([expected['a.txt'], expected['d.txt'], expected['w3.txt']], [A2, personD, 'made in window 3\n']);
       // The take-back is kept in the snapshot store (the run's record of it), not in .leopold/.
       const kept = (await (await api.snapshots.recorders()[0].open()).takeBacks()).at(-1);
       assert.deepStrictEqual([kept?.kind, kept?.window, [...kept?.written ?? []].sort(), kept?.left], ['revert', 2,
-        ['b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'gen.log', 'gen.txt'], ['d.txt']], JSON.stringify(kept));
+        ['b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'gen.txt'], ['gen.log', 'd.txt']], JSON.stringify(kept));
       // The workbench's Undo (Edit > Undo, Ctrl+Z) in the editor of a file the revert changed takes the whole revert
       // back: the text edit and, in the same undo group, the deletions (binary bytes included) and the creation.
       const doc = await vscode.workspace.openTextDocument(file('b.txt'));
@@ -253,7 +259,10 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
       [D1, D0, person.toString('utf8'), file('d.txt')]);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     assert.deepStrictEqual(fs.readFileSync(file('d.txt')), person);
-    const outcomes = await api.snapshots.takeBack.run(folder, 'rewind', 2);
+    // The person chooses gen.log too ("no recorded edit": listed, not chosen by default), and every other file it may write.
+    const chosen = ['a.txt', 'b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'gen.log', 'gen.txt', 'w3.txt'];
+    assert.deepStrictEqual(plan.files.filter((f: { attributed: boolean }) => !f.attributed).map((f: { path: string }) => f.path), ['gen.log']);
+    const outcomes = await api.snapshots.takeBack.run(folder, 'rewind', 2, undefined, chosen);
     assert.ok(Array.isArray(outcomes), String(outcomes));
     assert.ok(!outcomes.some((o: { path: string; done: boolean }) => o.path === 'd.txt' && o.done), JSON.stringify(outcomes));
     assert.deepStrictEqual(fs.readFileSync(file('d.txt')), person);
