@@ -206,8 +206,8 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
       subs.forEach((d) => d.dispose());
       assert.ok(Array.isArray(outcomes), String(outcomes));
       // Only gen.log is left: not chosen, and said why.
-      assert.deepStrictEqual(outcomes.filter((o: { done: boolean }) => !o.done).map((o: { path: string; reason: string }) => [o.path, o.reason]),
-        [['gen.log', 'not chosen: changed during the window (no recorded edit) — may be a person\'s']], JSON.stringify(outcomes));
+      const left = outcomes.filter((o: { done: boolean }) => !o.done).map((o: { path: string; reason: string }) => [o.path, o.reason]);
+      assert.deepStrictEqual(left, [['gen.log', 'not chosen: changed during the window (no recorded edit) — may be a person\'s']], JSON.stringify(outcomes));
       // b.txt, a text file there before and after, is a text edit (saved); the rest are file operations.
       assert.deepStrictEqual(ops.sort(), ['create c.txt', 'delete bin.dat', 'delete c2.txt', 'delete gen.txt']);
       // The expected tree, byte for byte: window 2 taken back, the person's b.txt edit merged in, the conflict (d.txt)
