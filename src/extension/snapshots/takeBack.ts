@@ -335,7 +335,6 @@ class TakeBack {
     // A change no window's transcript names may be a person's: listed, not chosen (a file named for Revert File is).
     const byDefault = (f: PlanItem) => named || chosenByDefault(f);
     let selected = answer && answer.choose ? writable.filter((f) => answer.choose!.includes(f.path)) : writable.filter(byDefault);
-    const unpicked = answer ? writable.filter((f) => !selected.includes(f)) : [];
     if (!answer) {
       type Item = vscode.QuickPickItem & { file?: PlanItem; conflict?: PlanItem };
       const noRecord = vscode.l10n.t('changed during the window (no recorded edit) — may be a person\'s');
@@ -358,6 +357,8 @@ class TakeBack {
       const ok = await vscode.window.showWarningMessage(question, { modal: true, detail }, go);
       if (ok !== go) return undefined;
     }
+    // Files the person (or the default) did not choose: reported as left, and why.
+    const unpicked = writable.filter((f) => !selected.includes(f));
     const notChosen = vscode.l10n.t('not chosen: changed during the window (no recorded edit) — may be a person\'s');
     const outcomes = [...await applyAsEdit(store, { ...plan, files: selected }, title, project.root),
       ...unpicked.map((f): ApplyOutcome => ({ path: f.path, action: f.action, done: false,
