@@ -36,7 +36,10 @@ export interface TimelineTakeBack {
   at: string;
   written: string[];
   left: string[];
-  /** Why each of `left` was left, in its order: `conflict`, `unsaved`, `changed` (since the plan), `failed`. */
+  /**
+   * Why each of `left` was left, in its order: `conflict`, `unsaved`, `changed` (since the plan), `failed`,
+   * `unchosen` (left out of the preview's choice: by default, a change with no recorded edit).
+   */
   leftWhy?: TakeBackLeftWhy[];
 }
 
@@ -228,7 +231,7 @@ const SHOWN_FILES = 3;
 /** The words of why a file was left (`d.txt: conflict`). */
 const WHY_KEY = {
   conflict: 'timeline.takeBack.why.conflict', unsaved: 'timeline.takeBack.why.unsaved', changed: 'timeline.takeBack.why.changed',
-  failed: 'timeline.takeBack.why.failed',
+  failed: 'timeline.takeBack.why.failed', unchosen: 'timeline.takeBack.why.unchosen',
 } as const satisfies Record<TakeBackLeftWhy, string>;
 
 function someFiles(paths: readonly string[], locale: Locale, why?: readonly TakeBackLeftWhy[], max = SHOWN_FILES, chars = 80): string {

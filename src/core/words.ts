@@ -309,6 +309,7 @@ export const WORDS_EN = {
   'timeline.takeBack.why.unsaved': 'unsaved in an editor',
   'timeline.takeBack.why.changed': 'changed since the plan',
   'timeline.takeBack.why.failed': 'not written',
+  'timeline.takeBack.why.unchosen': 'not chosen',
   'timeline.takeBack.meaning': 'taken back from the snapshots (Revert Window, Rewind to Before Window, Revert File); ' +
     'click to review the window',
   // --- leopold doctor's project block (core/doctor.ts); `[ok]`/`[warn]`/`[FAIL]` tags and `leopold doctor` stay ----
@@ -693,6 +694,7 @@ export const WORDS_PT_BR: Record<keyof typeof WORDS_EN, string> = {
   'timeline.takeBack.why.unsaved': 'não salvo num editor',
   'timeline.takeBack.why.changed': 'alterado desde o plano',
   'timeline.takeBack.why.failed': 'não escrito',
+  'timeline.takeBack.why.unchosen': 'não escolhido',
   'timeline.takeBack.meaning': 'desfeito a partir dos snapshots (Reverter Janela, Voltar para Antes da Janela, Reverter Arquivo); ' +
     'clique para revisar a janela',
   'tree.archive.notStamped': 'sem carimbo',

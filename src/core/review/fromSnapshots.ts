@@ -117,6 +117,18 @@ export const isPair = (x: WindowPair | SourceWhy): x is WindowPair => 'start' in
 const relOf = (root: string, abs: string) => relative(root, abs).split(sep).join('/');
 
 /**
+ * The files a window's transcript attributes to the agent: those of its transcript's own list (a tool call or a command
+ * names the path) inside the project, by project-relative path. A file that differs and is not here is "changed during
+ * the window (no recorded edit)" — in the review, and in a take-back (core/review/attribution.ts), where it is not
+ * chosen by default.
+ */
+export function recordedPaths(fromTranscript: readonly FileReview[]): Map<string, FileReview> {
+  const told = new Map<string, FileReview>();
+  for (const f of fromTranscript) if (!f.outside) told.set(f.path, f);
+  return told;
+}
+
+/**
  * The window's files from its snapshots and its transcript's own list (`fromTranscript`, already placed): every file
  * that differs, attributed where the transcript names it; `.leopold/`, outside files, and files the snapshots do not
  * hold, as the transcript tells them.
@@ -124,8 +136,7 @@ const relOf = (root: string, abs: string) => relative(root, abs).split(sep).join
 export async function snapshotFiles(store: SnapshotStore, pair: WindowPair, root: string, fromTranscript: readonly FileReview[]):
   Promise<FileReview[]> {
   const changes = await boundedSnapshotDiff(store.ctx, pair.start.commit, pair.end.commit);
-  const told = new Map<string, FileReview>();
-  for (const f of fromTranscript) if (!f.outside) told.set(f.path, f);
+  const told = recordedPaths(fromTranscript);
   const out: FileReview[] = [];
   const listed = new Set<string>();
   for (const c of changes) {

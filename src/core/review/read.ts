@@ -9,6 +9,8 @@ import { archivedRunState, archivedRunWindows, readJournalContinuity } from '../
 import { harnessEnvFrom } from '../continuity/harness';
 import { loadPrices } from '../live/prices';
 import type { ReviewInput } from './review';
+import { attributionOf } from './attribution';
+import type { Attribution } from '../snapshots/plan';
 import { pushAll } from '../arrays';
 
 /** The review input of the live view of a run (the extension's LiveRun or one read once). */
@@ -58,5 +60,18 @@ export async function readReviewInput(root: string, opts: ReadReviewOptions = {}
     return reviewInputOf(root, { windows, runEvents: events }, run.view());
   } finally {
     run.close();
+  }
+}
+
+/**
+ * Which changes a take-back attributes to the agent, from the project's current run's transcripts (as `leopold-status
+ * --review` reads them; core/review/attribution.ts). When they cannot be read, none is known: every change is then
+ * unattributed, so none is chosen by default.
+ */
+export async function readAttribution(projectDir: string, env?: NodeJS.ProcessEnv): Promise<Attribution> {
+  try {
+    return attributionOf(await readReviewInput(projectDir, { env, budgetMs: 1000 }));
+  } catch {
+    return () => Promise.resolve(new Set<string>());
   }
 }

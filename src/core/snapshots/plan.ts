@@ -37,6 +37,11 @@ export interface PlanItem {
   bytePath: string;
   action: PlanAction;
   reason: string;
+  /**
+   * A tool call or command in the transcript of a window taken back names the path (core/review/attribution.ts). False:
+   * "changed during the window (no recorded edit)" — it may be a person's, so it is shown but not chosen by default.
+   */
+  attributed: boolean;
   /** The file when the plan was made: `applyPlan` leaves a file that changed since alone. */
   current: FileState;
   /** restore / recreate: the blob and mode written. */
@@ -59,6 +64,12 @@ export interface Plan {
   to: SnapshotInfo;
   files: PlanItem[];
 }
+
+/**
+ * The project-relative paths a window's transcript attributes to the agent (core/review/attribution.ts). A plan
+ * without one attributes nothing: every item is then "no recorded edit", and none is chosen by default.
+ */
+export type Attribution = (window: number) => Promise<ReadonlySet<string>>;
 
 /** A window without the snapshots a plan needs. */
 export class NoSnapshotError extends Error {
@@ -135,17 +146,17 @@ Promise<{ ok: true; bytes: Buffer } | { ok: false; why: string; binary?: boolean
 
 /** A file changed on both sides: merged once every such file's recorded bytes are read (one git run). */
 interface PendingMerge {
-  base: Pick<PlanItem, 'path' | 'bytePath' | 'current'>;
+  base: Pick<PlanItem, 'path' | 'bytePath' | 'current' | 'attributed'>;
   ours: Buffer;
   baseOid: string;
   theirsOid: string;
 }
 
 /** One file of a plan: what to do with it, a merge to try, or undefined when it is already as it was at the start. */
-async function planFile(store: SnapshotStore, ch: SnapshotFileChange, cache: Map<string, string | undefined>):
+async function planFile(store: SnapshotStore, ch: SnapshotFileChange, cache: Map<string, string | undefined>, attributed: boolean):
 Promise<PlanItem | PendingMerge | undefined> {
   const { state: c, bytes } = await fileState(store.projectDir, ch.bytePath, store.sizeCapBytes, cache);
-  const base = { path: ch.path, bytePath: ch.bytePath, current: c };
+  const base = { path: ch.path, bytePath: ch.bytePath, current: c, attributed };
   const s = { oid: ch.beforeOid, mode: ch.beforeMode };
   const t = { oid: ch.afterOid, mode: ch.afterMode };
   if (sameAs(c, t.oid, t.mode)) {
@@ -190,13 +201,22 @@ const inScope = (bytePath: string, scope: PlanScope) => {
   });
 };
 
+/** The paths the windows taken back (from `from`'s window to `to`'s) attribute to the agent, read once per plan. */
+async function attributedPaths(from: SnapshotInfo, to: SnapshotInfo, attribution?: Attribution): Promise<Set<string>> {
+  const named = new Set<string>();
+  if (!attribution) return named;
+  for (let n = from.window; n <= Math.max(from.window, to.window); n++) for (const p of await attribution(n)) named.add(p);
+  return named;
+}
+
 async function planBetween(store: SnapshotStore, kind: Plan['kind'], run: string, window: number, from: SnapshotInfo, to: SnapshotInfo,
-  scope: PlanScope): Promise<Plan> {
+  scope: PlanScope, attribution?: Attribution): Promise<Plan> {
   const changes = (await rawDiff(store.ctx, from.commit, to.commit)).filter((c) => inScope(c.bytePath, scope));
+  const named = await attributedPaths(from, to, attribution);
   const cache = new Map<string, string | undefined>();
   const planned: Array<PlanItem | PendingMerge> = [];
   for (const ch of changes) {
-    const item = await planFile(store, ch, cache);
+    const item = await planFile(store, ch, cache, named.has(ch.path));
     if (item) planned.push(item);
   }
   const pending = planned.filter((p): p is PendingMerge => 'ours' in p);
@@ -219,26 +239,32 @@ export async function newestRun(store: SnapshotStore): Promise<string | undefine
   return all.length ? all.reduce((a, b) => (b.takenMs >= a.takenMs ? b : a)).run : undefined;
 }
 
-/** The plan to take back window N's changes (start → end). */
-export async function planRevert(store: SnapshotStore, run: string, window: number, scope: PlanScope = {}): Promise<Plan> {
+/** The plan to take back window N's changes (start → end); `attribution`: which changes the window's transcript names. */
+export async function planRevert(store: SnapshotStore, run: string, window: number, scope: PlanScope = {}, attribution?: Attribution):
+Promise<Plan> {
   const { all, start } = await edges(store, run, window);
   const end = all.find((s) => s.window === window && s.edge === 'end');
   if (!end) throw new NoSnapshotError(`window ${window} has no snapshot at its end, so it cannot be taken back`);
-  return planBetween(store, 'revert', run, window, start, end, scope);
+  return planBetween(store, 'revert', run, window, start, end, scope, attribution);
 }
 
-/** The plan to take back windows N to now (window N's start → the run's newest snapshot). */
-export async function planRewind(store: SnapshotStore, run: string, window: number, scope: PlanScope = {}): Promise<Plan> {
+/** The plan to take back windows N to now (window N's start → the run's newest snapshot); `attribution` as for planRevert. */
+export async function planRewind(store: SnapshotStore, run: string, window: number, scope: PlanScope = {}, attribution?: Attribution):
+Promise<Plan> {
   const { all, start } = await edges(store, run, window);
   const newest = all.reduce((a, b) => (b.takenMs > a.takenMs || (b.takenMs === a.takenMs && (b.window > a.window
     || (b.window === a.window && b.edge === 'end'))) ? b : a));
-  return planBetween(store, 'rewind', run, window, start, newest, scope);
+  return planBetween(store, 'rewind', run, window, start, newest, scope, attribution);
 }
 
 /** The plan as `leopold-status --rewind/--revert --json` prints it. */
-export function planJson(p: Plan): { window: number; files: Array<{ path: string; action: PlanAction; reason: string }> } {
-  return { window: p.window, files: p.files.map((f) => ({ path: f.path, action: f.action, reason: f.reason })) };
+export function planJson(p: Plan):
+{ window: number; files: Array<{ path: string; action: PlanAction; reason: string; attributed: boolean }> } {
+  return { window: p.window, files: p.files.map((f) => ({ path: f.path, action: f.action, reason: f.reason, attributed: f.attributed })) };
 }
+
+/** What a take-back writes unless the person chooses otherwise: the files it can write that the transcript attributes. */
+export const chosenByDefault = (f: PlanItem): boolean => f.action !== 'conflict' && f.attributed;
 
 export interface ApplyOutcome {
   path: string;

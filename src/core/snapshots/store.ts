@@ -73,8 +73,8 @@ export interface TakeBackRecord {
 }
 
 /** Why a take-back left a file as it was: a conflict, unsaved in an editor, changed since the plan, or not written. */
-export type TakeBackLeftWhy = 'conflict' | 'unsaved' | 'changed' | 'failed';
-const LEFT_WHY: readonly string[] = ['conflict', 'unsaved', 'changed', 'failed'] satisfies TakeBackLeftWhy[];
+export type TakeBackLeftWhy = 'conflict' | 'unsaved' | 'changed' | 'failed' | 'unchosen';
+const LEFT_WHY: readonly string[] = ['conflict', 'unsaved', 'changed', 'failed', 'unchosen'] satisfies TakeBackLeftWhy[];
 
 /** What the run timeline reads of the store (`timelineRecords`). */
 export interface TimelineRecords {

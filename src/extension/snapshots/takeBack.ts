@@ -1,7 +1,9 @@
 // Taking windows back (issue 32): Revert Window N (that window's changes), Rewind to Before Window N (windows N to
 // now), Revert File (one file of a window). Each builds its plan from the snapshots (core/snapshots/plan.ts), shows it
 // as a preview — per file: restore, delete, recreate, merge or conflict, and why — and writes nothing until the person
-// confirms. Conflicts are listed and never written. A file with unsaved changes in an editor is left alone. The write
+// confirms. Conflicts are listed and never written. A change no taken-back window's transcript names ("no recorded
+// edit": it may be a person's) is listed but not chosen; the person can choose it (Revert File: the file named is
+// chosen). A file with unsaved changes in an editor is left alone. The write
 // goes through `applyPlan` (atomic, never through a link, a file changed since the plan skipped). Refused while the
 // run is live (Stop now is offered) and in Restricted Mode. The run is the project's newest one with snapshots, as for
 // `leopold-status --rewind`. Delete Snapshots removes a project's store.
@@ -17,8 +19,10 @@ import { TEXT_CAP_BYTES } from '../../core/files';
 import type { Seat } from '../foundation/seat';
 import { targetOf } from '../foundation/target';
 import {
-  finishEdit, newestRun, type EditStep, NoSnapshotError, prepareEdit, planRevert, planRewind, type ApplyOutcome, type Plan, type PlanItem,
+  chosenByDefault, finishEdit, newestRun, type EditStep, NoSnapshotError, prepareEdit, planRevert, planRewind, type ApplyOutcome, type Plan,
+  type PlanItem,
 } from '../../core/snapshots/plan';
+import { readAttribution } from '../../core/review/read';
 import { SnapshotStore, type TakeBackLeftWhy } from '../../core/snapshots/store';
 import type { SnapshotRecorders } from '../foundation/recorders';
 
@@ -26,26 +30,34 @@ export type TakeBackKind = 'revert' | 'rewind' | 'file';
 
 export interface TakeBackTestApi {
   /** The plan a command would preview (files with action and reason); an error's message when there is none. */
-  plan(root: string, kind: TakeBackKind, window: number, path?: string): Promise<{ files: { path: string; action: string }[] } | string>;
+  plan(root: string, kind: TakeBackKind, window: number, path?: string):
+    Promise<{ files: { path: string; action: string; attributed: boolean }[] } | string>;
   /** What the preview's "Show the change" opens for one file: the diff editor's two sides, as it shows them. */
   diff(root: string, kind: TakeBackKind, window: number, path: string): Promise<{ left: string; right: string; label: string } | string>;
   /** What a conflict's "Open in the merge editor" opens: 'merge' or 'diff' (no merge editor); an error's message. */
   merge(root: string, kind: TakeBackKind, window: number, path: string): Promise<string>;
   /**
-   * Runs a command with the preview answered: every writable file chosen, and the confirmation given. `hooks`: the
-   * write's test seams (a race made to happen after every check and right before VS Code applies the edit).
+   * Runs a command with the preview answered and the confirmation given: the files the preview chooses by default (a
+   * change with no recorded edit is left, its outcome saying it was not chosen), or exactly `opts.choose` (paths) when
+   * given. `opts.hooks`: the write's test seams (a race made to happen after every check and right before VS Code
+   * applies the edit).
    */
-  run(root: string, kind: TakeBackKind, window: number, path?: string, hooks?: ApplyHooks): Promise<ApplyOutcome[] | string>;
+  run(root: string, kind: TakeBackKind, window: number, path?: string, opts?: TakeBackAnswer): Promise<ApplyOutcome[] | string>;
 }
 
+/** A test's answer to the preview: which paths (default: the preview's own choice), and the write's test seams. */
+export interface TakeBackAnswer { choose?: readonly string[]; hooks?: ApplyHooks }
+
 /** The files a take-back left as they were, and why (kept with it: the Run Timeline says them). */
-function leftOf(skipped: readonly ApplyOutcome[], leftAlone: readonly PlanItem[], unsaved: (f: PlanItem) => boolean):
+function leftOf(skipped: readonly ApplyOutcome[], leftAlone: readonly PlanItem[], unsaved: (f: PlanItem) => boolean,
+  unchosen: ReadonlySet<ApplyOutcome>):
   { left: string[]; leftWhy: TakeBackLeftWhy[] } {
   const notDone = skipped.filter((o) => o.path);
   return {
     left: [...notDone.map((o) => o.path), ...leftAlone.map((f) => f.path)],
-    leftWhy: [...notDone.map((o): TakeBackLeftWhy => (/changed since the plan/.test(o.reason ?? '') ? 'changed' : 'failed')),
-      ...leftAlone.map((f): TakeBackLeftWhy => (unsaved(f) ? 'unsaved' : 'conflict'))],
+    leftWhy: [...notDone.map((o): TakeBackLeftWhy => (unchosen.has(o) ? 'unchosen'
+      : /changed since the plan/.test(o.reason ?? '') ? 'changed' : 'failed')),
+    ...leftAlone.map((f): TakeBackLeftWhy => (unsaved(f) ? 'unsaved' : 'conflict'))],
   };
 }
 
@@ -244,7 +256,9 @@ class TakeBack {
     const run = await newestRun(store);
     if (run === undefined) throw new NoSnapshotError(vscode.l10n.t('no snapshots were recorded for this project'));
     const scope = path !== undefined ? { under: path } : {};
-    const plan = kind === 'rewind' ? await planRewind(store, run, window, scope) : await planRevert(store, run, window, scope);
+    const attribution = await readAttribution(project.root);
+    const plan = kind === 'rewind' ? await planRewind(store, run, window, scope, attribution)
+      : await planRevert(store, run, window, scope, attribution);
     return { store, plan };
   }
 
@@ -280,8 +294,11 @@ class TakeBack {
     return { project, window, path };
   }
 
-  /** The whole command: choose, plan, preview, confirm, write, report. `answer` skips the questions (tests). */
-  async run(arg: unknown, kind: TakeBackKind, answer = false, hooks: ApplyHooks = {}): Promise<ApplyOutcome[] | string | undefined> {
+  /**
+   * The whole command: choose, plan, preview, confirm, write, report. `answer` skips the questions (tests): the preview's
+   * default choice, or the paths in `answer.choose`; `answer.hooks` are the write's test seams.
+   */
+  async run(arg: unknown, kind: TakeBackKind, answer: false | TakeBackAnswer = false): Promise<ApplyOutcome[] | string | undefined> {
     const title = kind === 'revert' ? vscode.l10n.t('Revert Window') : kind === 'rewind' ? vscode.l10n.t('Rewind to Before Window')
       : vscode.l10n.t('Revert File');
     if (!this.ctx.isTrusted()) {
@@ -318,7 +335,7 @@ class TakeBack {
       }
       return why;
     }
-    return this.previewAndApply(project, title, planned, answer, hooks);
+    return this.previewAndApply(project, title, planned, answer, kind === 'file' && chosen.path !== undefined);
   }
 
   /** The preview: the files to write, each with a button that shows its change (now ↔ after) in the diff editor. */
@@ -351,8 +368,8 @@ class TakeBack {
     });
   }
 
-  private async previewAndApply(project: LeopoldProject, title: string, planned: { store: SnapshotStore; plan: Plan }, answer: boolean,
-    hooks: ApplyHooks = {}): Promise<ApplyOutcome[] | string | undefined> {
+  private async previewAndApply(project: LeopoldProject, title: string, planned: { store: SnapshotStore; plan: Plan },
+    answer: false | TakeBackAnswer, named = false): Promise<ApplyOutcome[] | string | undefined> {
     const { store, plan } = planned;
     const dirty = new Set(vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file')
       .map((d) => d.uri.fsPath));
@@ -363,12 +380,15 @@ class TakeBack {
       if (!answer) void vscode.window.showInformationMessage(vscode.l10n.t('Leopold: {0} {1} — nothing to take back.', title, plan.window));
       return [];
     }
-    let selected = writable;
+    // A change no window's transcript names may be a person's: listed, not chosen (a file named for Revert File is).
+    const byDefault = (f: PlanItem) => named || chosenByDefault(f);
+    let selected = answer && answer.choose ? writable.filter((f) => answer.choose!.includes(f.path)) : writable.filter(byDefault);
     if (!answer) {
       type Item = vscode.QuickPickItem & { file?: PlanItem; conflict?: PlanItem };
+      const noRecord = vscode.l10n.t('changed during the window (no recorded edit) — may be a person\'s');
       const items: Item[] = [
-        ...writable.map((f) => ({ label: `${actionText(f.action)}: ${inert(f.path)}`, detail: reasonText(f.reason), picked: true,
-          file: f })),
+        ...writable.map((f) => ({ label: `${actionText(f.action)}: ${inert(f.path)}`, picked: byDefault(f), file: f,
+          detail: f.attributed ? reasonText(f.reason) : `${reasonText(f.reason)} — ${noRecord}` })),
         ...(leftAlone.length ? [{ label: vscode.l10n.t('Left as they are'), kind: vscode.QuickPickItemKind.Separator }] : []),
         ...leftAlone.map((f) => ({ label: `$(warning) ${actionText('conflict')}: ${inert(f.path)}`,
           detail: unsaved(f) ? vscode.l10n.t('unsaved changes in an editor; left as it is') : reasonText(f.reason),
@@ -385,13 +405,19 @@ class TakeBack {
       const ok = await vscode.window.showWarningMessage(question, { modal: true, detail }, go);
       if (ok !== go) return undefined;
     }
-    const outcomes = await applyAsEdit(store, { ...plan, files: selected }, title, project.root, hooks);
+    // Files the person (or the default) did not choose: reported as left, and why.
+    const unpicked = writable.filter((f) => !selected.includes(f));
+    const notChosen = vscode.l10n.t('not chosen: changed during the window (no recorded edit) — may be a person\'s');
+    const unchosen = new Set(unpicked.map((f): ApplyOutcome => ({ path: f.path, action: f.action, done: false,
+      reason: f.attributed ? vscode.l10n.t('not chosen') : notChosen })));
+    const outcomes = [...await applyAsEdit(store, { ...plan, files: selected }, title, project.root, answer ? answer.hooks : {}),
+      ...unchosen];
     const done = outcomes.filter((o) => o.done).length;
     const skipped = outcomes.filter((o) => !o.done);
     // Kept in the store with the snapshots (never in .leopold/, which is Leopold's): the run's take-backs.
     await store.recordTakeBack({ kind: title === vscode.l10n.t('Revert File') ? 'file' : plan.kind, run: plan.run, window: plan.window,
       atMs: Date.now(), written: outcomes.filter((o) => o.done).map((o) => o.path),
-      ...leftOf(skipped, leftAlone, unsaved) })
+      ...leftOf(skipped, leftAlone, unsaved, unchosen) })
       .then(() => this.recorders.keptTakeBack(project))
       .catch((err: Error) => this.ctx.log.warn(`${project.name}: the take-back could not be kept in the snapshot store: ${err.message}`));
     this.ctx.log.info(`${project.name}: ${plan.kind} window ${plan.window}: ${done} written` +
@@ -443,7 +469,7 @@ export function registerTakeBack(ctx: LeopoldContext, seat: Seat, recorders: Sna
       if (!p) return 'no such project';
       try {
         const { plan } = await t.plan(p, kind === 'rewind' ? 'rewind' : 'revert', window, path);
-        return { files: plan.files.map((f) => ({ path: f.path, action: f.action })) };
+        return { files: plan.files.map((f) => ({ path: f.path, action: f.action, attributed: f.attributed })) };
       } catch (err) {
         return (err as Error).message;
       }
@@ -468,6 +494,6 @@ export function registerTakeBack(ctx: LeopoldContext, seat: Seat, recorders: Sna
       const f = plan.files.find((x) => x.path === path);
       return f?.threeWay ? t.diffs.merge(p.root, store, f, window) : 'not a conflict that a merge editor can show';
     },
-    run: async (root, kind, window, path, hooks) => (await t.run({ root, window, path }, kind, true, hooks)) ?? 'cancelled',
+    run: async (root, kind, window, path, opts) => (await t.run({ root, window, path }, kind, opts ?? {})) ?? 'cancelled',
   };
 }

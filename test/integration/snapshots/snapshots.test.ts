@@ -37,8 +37,10 @@ const BIN = Buffer.from([0, 1, 2]);
 const cmd = (n: number, prefix: string) => WINDOWS[n].flatMap((s) => (s.tool === 'Bash' && s.command.startsWith(prefix) ? [s.command] : []))[0];
 /** Every file of the project the scenario looks at, by name. */
 /** What Revert Window 2 writes (with a person's later edits: b.txt merged) and leaves (d.txt, a conflict): the one place. */
-const REVERT2_WRITTEN = ['b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'gen.log', 'gen.txt'];
-const REVERT2_LEFT = ['d.txt'];
+const REVERT2_WRITTEN = ['b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'gen.txt'];
+// gen.log ("no recorded edit") not chosen by default; d.txt a conflict. In the order the record keeps, with the timeline's why.
+const REVERT2_LEFT = ['gen.log', 'd.txt'];
+const REVERT2_LEFT_WHY: Record<string, string> = { 'gen.log': 'not chosen', 'd.txt': 'conflict' };
 const NAMES = ['a.txt', 'b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'd.txt', 'e.txt', 'gen.log', 'gen.sh', 'gen.txt', 'new.txt', 'resumed.txt', 'w3.txt'];
 
 suite('snapshots at the window boundaries (trusted, a fake claude over three windows, relaunched by the loop)', () => {
@@ -196,6 +198,10 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
       const actions = Object.fromEntries(plan.files.map((f: { path: string; action: string }) => [f.path, f.action]));
       assert.deepStrictEqual(actions, { 'b.txt': 'merge', 'bin.dat': 'delete', 'c.txt': 'recreate', 'c2.txt': 'delete', 'd.txt': 'conflict',
         'gen.log': 'delete', 'gen.txt': 'delete' });
+      // gen.log, written by the generator but named by no command ("no recorded edit"), is the one change window 2's
+      // transcript does not attribute to the agent: listed, not chosen by default (it may be a person's).
+      assert.deepStrictEqual(plan.files.filter((f: { attributed: boolean }) => !f.attributed).map((f: { path: string }) => f.path),
+        ['gen.log'], JSON.stringify(plan));
       // The preview's "Show the change": the diff editor, the file now against what the plan makes of it.
       const merged = swap(B0, 'eight', 'EIGHT by a person');
       const diffB = await api.snapshots.takeBack.diff(folder, 'revert', 2, 'b.txt');
@@ -210,14 +216,16 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
       const outcomes = await api.snapshots.takeBack.run(folder, 'revert', 2);
       subs.forEach((d) => d.dispose());
       assert.ok(Array.isArray(outcomes), String(outcomes));
-      assert.deepStrictEqual(outcomes.filter((o: { done: boolean }) => !o.done), [], JSON.stringify(outcomes));
+      // Only gen.log is left: not chosen, and said why.
+      const left = outcomes.filter((o: { done: boolean }) => !o.done).map((o: { path: string; reason: string }) => [o.path, o.reason]);
+      assert.deepStrictEqual(left, [['gen.log', 'not chosen: changed during the window (no recorded edit) — may be a person\'s']], JSON.stringify(outcomes));
       // b.txt, a text file there before and after, is a text edit (saved); the rest are file operations.
-      assert.deepStrictEqual(ops.sort(), ['create c.txt', 'delete bin.dat', 'delete c2.txt', 'delete gen.log', 'delete gen.txt']);
+      assert.deepStrictEqual(ops.sort(), ['create c.txt', 'delete bin.dat', 'delete c2.txt', 'delete gen.txt']);
       // The expected tree, byte for byte: window 2 taken back, the person's b.txt edit merged in, the conflict (d.txt)
-      // left as the person wrote it, windows 1 and 3 (a.txt, e.txt, new.txt, w3.txt) untouched. gen.log ("no recorded
-      // edit") is taken back too: the preview chooses every file it may write (issue 32 asks that such a file be shown
-      // but not chosen by default — not done yet; this line changes when it is).
-      const expected: Record<string, string | null> = { ...before, 'b.txt': merged, 'bin.dat': null, 'c.txt': C0, 'c2.txt': null, 'gen.log': null, 'gen.txt': null };
+      // left as the person wrote it, windows 1 and 3 (a.txt, e.txt, new.txt, w3.txt) untouched, and gen.log ("no
+      // recorded edit", not chosen by default) as the generator left it.
+      const expected: Record<string, string | null> = { ...before, 'b.txt': merged, 'bin.dat': null, 'c.txt': C0, 'c2.txt': null, 'gen.txt': null };
+      assert.strictEqual(expected['gen.log'], 'log\n');
       assert.deepStrictEqual(tree(), expected);
       assert.deepStrictEqual([expected['a.txt'], expected['d.txt'], expected['w3.txt']], [A2, personD, 'made in window 3\n']);
       // The take-back is kept in the snapshot store (the run's record of it), not in .leopold/.
@@ -273,7 +281,10 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
       [D1, D0, person.toString('utf8'), file('d.txt')]);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     assert.deepStrictEqual(fs.readFileSync(file('d.txt')), person);
-    const outcomes = await api.snapshots.takeBack.run(folder, 'rewind', 2);
+    // The person chooses gen.log too ("no recorded edit": listed, not chosen by default), and every other file it may write.
+    const chosen = ['a.txt', 'b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'gen.log', 'gen.txt', 'w3.txt'];
+    assert.deepStrictEqual(plan.files.filter((f: { attributed: boolean }) => !f.attributed).map((f: { path: string }) => f.path), ['gen.log']);
+    const outcomes = await api.snapshots.takeBack.run(folder, 'rewind', 2, undefined, chosen);
     assert.ok(Array.isArray(outcomes), String(outcomes));
     assert.ok(!outcomes.some((o: { path: string; done: boolean }) => o.path === 'd.txt' && o.done), JSON.stringify(outcomes));
     assert.deepStrictEqual(fs.readFileSync(file('d.txt')), person);
@@ -310,7 +321,7 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
     const shown = () => (api.timeline.panels() as Shown[]).find((p) => p.root === folder);
     const takeBacks = () => (shown()?.data?.marks ?? []).filter((m) => m.kind === 'takeback');
     const revertLabel = `Reverted window 2 — ${REVERT2_WRITTEN.length} files written, ${REVERT2_LEFT.length} left (${
-      REVERT2_LEFT.map((f) => `${f}: conflict`).join(', ')})`;
+      REVERT2_LEFT.map((f) => `${f}: ${REVERT2_LEFT_WHY[f]}`).join(', ')})`;
     const drawn = await waitFor('the take-backs drawn', async () => {
       await api.timeline.settle(folder);
       const text = shown()?.rendered?.text ?? '';

@@ -7,6 +7,7 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { SnapshotStore } from '../../../src/core/snapshots/store';
 import { tempDir } from '../../support/tempDir';
+import { reviewProject } from '../../fixtures/reviewProject';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const CLI = path.join(ROOT, 'dist', 'status.js');
@@ -46,9 +47,10 @@ describe('leopold-status --rewind / --revert: the plan to take windows back, as 
     const rewind = await cli(['--rewind', '1', '--dry-run', '--json']);
     assert.equal(rewind.code, 0, rewind.stderr);
     assert.deepEqual(JSON.parse(rewind.stdout), { window: 1, files: [
-      { path: 'a.txt', action: 'restore', reason: 'changed by the window and unchanged since' },
-      { path: 'b.txt', action: 'merge', reason: 'changed since by someone else; the window\'s change is taken out and the rest kept' },
-      { path: 'new.txt', action: 'delete', reason: 'created by the window and unchanged since' },
+      { path: 'a.txt', action: 'restore', reason: 'changed by the window and unchanged since', attributed: false },
+      { path: 'b.txt', action: 'merge', reason: 'changed since by someone else; the window\'s change is taken out and the rest kept',
+        attributed: false },
+      { path: 'new.txt', action: 'delete', reason: 'created by the window and unchanged since', attributed: false },
     ] });
     const revert = await cli(['--revert', '2', '--dry-run', '--json']);
     assert.deepEqual(JSON.parse(revert.stdout).files.map((f: { path: string; action: string }) => [f.path, f.action]), [['b.txt', 'merge']]);
@@ -59,5 +61,36 @@ describe('leopold-status --rewind / --revert: the plan to take windows back, as 
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /window 9 has no snapshot/);
     assert.deepEqual([...stamps(project), ...stamps(path.join(base, 'snapshots'))], before, 'nothing written');
+  });
+
+  it('says per file whether a taken-back window\'s transcript names it: "attributed" (JSON), "no recorded edit" (text)', async () => {
+    const base = tmp();
+    const claude = path.join(base, 'claude');
+    // Window 1's transcript writes a.txt (Write) and edits src/b.ts; a generator and a person change other files.
+    const { root } = await reviewProject(base, path.join(claude, 'projects', 'proj'));
+    const env = { PATH: process.env.PATH, HOME: base, LANG: 'C', CLAUDE_CONFIG_DIR: claude, LEOPOLD_SNAPSHOTS_DIR: path.join(base, 'snapshots') };
+    const store = await SnapshotStore.open({ projectDir: root, env });
+    const run = '2026-10-04T23:00:00Z';
+    await store.take([{ run, window: 1, edge: 'start' }], 'activation', () => Date.UTC(2026, 9, 4, 23, 0, 2));
+    writeFileSync(path.join(root, 'a.txt'), 'hello, sed\n');
+    writeFileSync(path.join(root, 'gen', 'out.txt'), 'generated again\n');
+    writeFileSync(path.join(root, 'person.txt'), 'mine\n');
+    await store.take([{ run, window: 1, edge: 'end' }, { run, window: 2, edge: 'start' }], 'roll', () => Date.UTC(2026, 9, 4, 23, 30, 1));
+    const cli = (args: string[], lang = 'C') => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [CLI, ...args, root], { env: { ...env, LANG: lang }, timeout: 30_000 }, (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code) : 0, stdout, stderr }));
+    });
+    const r = await cli(['--revert', '1', '--dry-run', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const files = (JSON.parse(r.stdout) as { files: { path: string; action: string; attributed: boolean }[] }).files;
+    assert.deepEqual(files.map((f) => [f.path, f.action, f.attributed]), [
+      ['a.txt', 'restore', true], ['gen/out.txt', 'restore', false], ['person.txt', 'delete', false],
+    ]);
+    const text = await cli(['--revert', '1', '--dry-run']);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^restore {3}"a\.txt" — changed by the window and unchanged since$/m);
+    assert.match(text.stdout, /^delete {4}"person\.txt" — created by the window and unchanged since \(changed during the window \(no recorded edit\) — may be a person's\)$/m);
+    const pt = await cli(['--revert', '1', '--dry-run'], 'pt_BR.UTF-8');
+    assert.match(pt.stdout, /"gen\/out\.txt" — .* \(alterado durante a janela \(nenhuma edição registrada\) — pode ser de uma pessoa\)$/m);
   });
 });
