@@ -1,0 +1,75 @@
+// Runs and windows are cut from the journal by the order of its lines (and state.json's own fields), never by a
+// comparison of one-second stamps: a fast agent's window can activate and stop in the same second.
+import * as assert from 'node:assert';
+import { parseJournal, type JournalEvent } from '../../../src/core/journal';
+import { assembleWindows, currentRunEvents, windowLocator } from '../../../src/core/runs';
+
+const lines = (...xs: Record<string, unknown>[]) => parseJournal(xs.map((x) => JSON.stringify(x)).join('\n'));
+const names = (es: readonly JournalEvent[]) => es.map((e) => `${e.event}${e.fields.window ?? ''}`);
+
+describe('runs cut by journal order, not by same-second stamps (core/runs)', () => {
+  // Run A finished; run B rolled once; its window 2 activated at 10:20:09 and stopped in that same second.
+  const journal = (reason: string) => lines(
+    { ts: '2026-10-01T10:00:00Z', event: 'stop', reason: 'plan_complete', session: 'aaaa0000' },
+    { ts: '2026-10-01T10:05:00Z', event: 'turn_start', iteration: 1, open_items: 2, no_progress: 0, session: 'bbbb1111' },
+    { ts: '2026-10-01T10:10:00Z', event: 'compact_checkpoint', trigger: 'auto', bytes: 900, cap: 32768, session: 'bbbb1111' },
+    { ts: '2026-10-01T10:20:00Z', event: 'window_roll', window: 1, checkpoint_written: true, plan_vector: 'xo', context_mb: 5.1,
+      items_closed: 1, zero_streak: 0 },
+    { ts: '2026-10-01T10:20:00Z', event: 'stop', reason: 'context_budget', session: 'bbbb1111' },
+    { event: 'window_relaunch', window: 2, harness: 'claude', binary: '/bin/claude', ts: '2026-10-01T10:20:05Z' },
+    { ts: '2026-10-01T10:20:09Z', event: 'stop', reason, session: 'cccc2222' },
+  );
+  const stopped = (reason: string) => ({
+    active: false, stopped_reason: reason, started_at: '2026-10-01T10:20:09Z', windows: 2, window_progress: [1], window_plan_vector: 'xo',
+    owner: { session_id: 'cccc2222', claimed_at: '2026-10-01T10:20:09Z' },
+  });
+
+  for (const reason of ['plan_complete', 'kill_switch', 'repeated_failure', 'user_stop']) {
+    it(`a run whose last window activated and stopped (${reason}) in the same second keeps its events and windows`, () => {
+      const events = journal(reason);
+      const run = currentRunEvents(stopped(reason), events);
+      assert.deepStrictEqual(names(run), ['turn_start', 'compact_checkpoint', 'window_roll1', 'stop', 'window_relaunch2', 'stop']);
+      assert.strictEqual(run[run.length - 1].fields.reason, reason, 'the run\'s final stop is its own, not the end of run A');
+      const w = assembleWindows(stopped(reason), events, 'xx');
+      assert.deepStrictEqual(w.map((x) => [x.n, x.end, x.compactions, x.itemsClosed]),
+        [[1, 'rolled', 1, 1], [2, reason === 'plan_complete' ? 'finished' : 'stopped', 0, 1]]);
+      const at = windowLocator(w);
+      assert.strictEqual(at(run[run.length - 1]), 2, 'the final stop is window 2\'s');
+    });
+  }
+
+  it('the previous run\'s stop in the activation\'s own second still ends that run (the state is active)', () => {
+    const events = lines(
+      { ts: '2026-10-01T10:00:00Z', event: 'compact_checkpoint', trigger: 'auto', bytes: 1, cap: 2, session: 'aaaa0000' },
+      { ts: '2026-10-01T10:00:07Z', event: 'stop', reason: 'plan_complete', session: 'aaaa0000' },
+      { ts: '2026-10-01T10:00:07Z', event: 'compact_checkpoint', trigger: 'auto', bytes: 1, cap: 2, session: 'bbbb1111' },
+    );
+    const active = { active: true, started_at: '2026-10-01T10:00:07Z' };
+    assert.deepStrictEqual(names(currentRunEvents(active, events)), ['compact_checkpoint']);
+    assert.strictEqual(currentRunEvents(active, events)[0].fields.session, 'bbbb1111');
+    // And once that run stopped in the same second too: its own stop, after run A's.
+    const both = [...events, ...lines({ ts: '2026-10-01T10:00:07Z', event: 'stop', reason: 'kill_switch', session: 'bbbb1111' })
+      .map((e) => ({ ...e, offset: e.offset + 1000, line: 3 }))];
+    const ended = { ...active, active: false, stopped_reason: 'kill_switch' };
+    assert.deepStrictEqual(currentRunEvents(ended, both).map((e) => e.fields.session), ['bbbb1111', 'bbbb1111']);
+  });
+
+  it('a compaction journaled after a roll in the roll\'s own second is the next window\'s', () => {
+    const events = lines(
+      { ts: '2026-10-01T10:00:00Z', event: 'turn_start', iteration: 1, open_items: 2, no_progress: 0, session: 'bbbb1111' },
+      { ts: '2026-10-01T10:20:00Z', event: 'window_roll', window: 1, checkpoint_written: true, plan_vector: 'xo', context_mb: 5.1,
+        items_closed: 1, zero_streak: 0 },
+      { ts: '2026-10-01T10:20:00Z', event: 'stop', reason: 'context_budget', session: 'bbbb1111' },
+      { event: 'window_relaunch', window: 2, harness: 'claude', binary: '/bin/claude', ts: '2026-10-01T10:20:00Z' },
+      { ts: '2026-10-01T10:20:00Z', event: 'compact_checkpoint', trigger: 'auto', bytes: 1, cap: 2, session: 'cccc2222' },
+    );
+    const state = { active: true, started_at: '2026-10-01T10:20:00Z', windows: 2, window_progress: [1] };
+    const w = assembleWindows(state, events);
+    assert.deepStrictEqual(w.map((x) => [x.n, x.compactions]), [[1, 0], [2, 1]]);
+    const at = windowLocator(w);
+    assert.deepStrictEqual(events.map(at), [1, 1, 2, 2, 2], 'by line: the roll ends window 1, what follows it is window 2\'s');
+    // The same journal with every stamp a second apart places every line the same.
+    const spread = events.map((e, i) => ({ ...e, tsMs: Date.parse('2026-10-01T10:20:00Z') + i * 1000 }));
+    assert.deepStrictEqual(spread.map(windowLocator(assembleWindows(state, spread))), [1, 1, 2, 2, 2]);
+  });
+});
