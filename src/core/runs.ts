@@ -10,8 +10,8 @@ import { parseUtc } from './time';
 import type { OwnerStatus } from './owner';
 import {
   DEFAULT_WINDOWS, activationMs, apiErrorAttempts, apiErrorResult, apiErrorRetryable, apiErrorType, checkpointWritten, contextMb,
-  currentWindow, hookContextMb, isActive, jsonNumber, relaunchResult, nonEmptyString, relaunchWindow, stoppedReason, windowPlanVector,
-  windowProgress, windowsOf, windowsRecorded,
+  currentWindow, hookContextMb, isActive, jsonNumber, ownerSessionId, relaunchResult, nonEmptyString, relaunchWindow, stoppedReason,
+  windowPlanVector, windowProgress, windowsOf, windowsRecorded,
 } from './fields';
 import { msg, msgN } from './words';
 import { decimal, type Locale } from './l10n';
@@ -267,9 +267,10 @@ function endedByStop(state: Record<string, unknown>): boolean {
  * - walking back from the journal's end, the run's own rolls count down (window N-1, N-2 … 1, from the state's
  *   `windows`); a roll that does not fit belongs to an earlier run (one that ended without a `stop`, a killed session);
  * - an activation that carried no `windows` (the leopold-run skill's Step 1: only a relaunch after a roll or an API
- *   error carries them) started the run itself: lines after that stop stamped in an earlier second than the activation
- *   (`started_at`, else `owner.claimed_at`) are an earlier run's. A line of the activation's own second, or one stamped
- *   earlier than the line before it (the clock stepped back: time cannot place it), is kept: nothing of the run is lost.
+ *   error carries them) started the run itself: lines after that stop and before the owner's session's first line,
+ *   stamped in an earlier second than the activation (`started_at`, else `owner.claimed_at`), are an earlier run's (a
+ *   killed session's). A line of the activation's own second, or one stamped earlier than the line before it (the clock
+ *   stepped back: time cannot place it), is kept: nothing of the run is lost.
  */
 export function runStartIndex(state: Record<string, unknown>, events: readonly JournalEvent[]): number {
   return Math.max(activationStartIndex(state, events), lastRunEnd(events));
@@ -298,17 +299,26 @@ function activationStartIndex(state: Record<string, unknown>, events: readonly J
   const carried = windowsRecorded(state);
   if (carried !== undefined && carried >= 1) return countdownStart(events, after, carried);
   const activation = activationMs(state);
-  return activation === undefined ? after : activationIndex(events, second(activation), after, own ?? events.length);
+  if (activation === undefined) return after;
+  return activationIndex(events, { at: second(activation), owner: ownerSessionId(state) }, after, own ?? events.length);
+}
+
+/** A journal line's `session` (the first 8 characters of a session id) names the session `id`. */
+function namesSession(session: unknown, id: string): boolean {
+  return typeof session === 'string' && session.length >= 4 && session !== '-' && (id.startsWith(session) || session.startsWith(id));
 }
 
 /**
- * The first line in `[from, to)` journaled at or after an activation in second `at`: stamped in that second or later,
- * or stamped earlier than the stamped line before it (a clock stepped back; time cannot place it). `to` when none is.
+ * The first line in `[from, to)` journaled after an activation in second `activation.at` by session `activation.owner`:
+ * written by that session, stamped in that second or later, or stamped earlier than the stamped line before it (a
+ * clock stepped back: time cannot place it). `to` when none is.
  */
-function activationIndex(events: readonly JournalEvent[], at: number, from: number, to: number): number {
+function activationIndex(events: readonly JournalEvent[], activation: { at: number; owner?: string }, from: number, to: number): number {
+  const { at, owner } = activation;
   let last: number | undefined;
   for (let i = from - 1; i >= 0 && last === undefined; i--) if (events[i].tsMs !== undefined) last = second(events[i].tsMs!);
   for (let i = from; i < to; i++) {
+    if (owner !== undefined && owner.length >= 4 && namesSession(events[i].fields.session, owner)) return i;
     const t = events[i].tsMs;
     if (t === undefined) continue;
     const s = second(t);
