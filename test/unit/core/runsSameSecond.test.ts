@@ -72,4 +72,51 @@ describe('runs cut by journal order, not by same-second stamps (core/runs)', () 
     const spread = events.map((e, i) => ({ ...e, tsMs: Date.parse('2026-10-01T10:20:00Z') + i * 1000 }));
     assert.deepStrictEqual(spread.map(windowLocator(assembleWindows(state, spread))), [1, 1, 2, 2, 2]);
   });
+
+  describe('a clock that steps', () => {
+    const prior = { ts: '2026-10-01T10:05:00Z', event: 'stop', reason: 'plan_complete', session: 'aaaa0000' };
+    const compact = (ts: string, session = 'bbbb1111') => ({ ts, event: 'compact_checkpoint', trigger: 'auto', bytes: 1, cap: 2, session });
+    const fresh = (at: string) => ({ active: true, started_at: at, owner: { session_id: 'bbbb1111-2222', claimed_at: at } });
+
+    it('stepped back an hour right after the activation: the run\'s lines, stamped before it, are kept', () => {
+      const events = lines(prior, compact('2026-10-01T09:06:05Z'), compact('2026-10-01T09:07:00Z'));
+      assert.deepStrictEqual(currentRunEvents(fresh('2026-10-01T10:06:00Z'), events).map((e) => e.ts),
+        ['2026-10-01T09:06:05Z', '2026-10-01T09:07:00Z']);
+      // Its session unknown (a line without one), the step back is still seen: stamped before the line ahead of it.
+      const anon = lines(prior, { ts: '2026-10-01T09:06:05Z', event: 'checkpoint_grace', window: 1, context_mb: 4.9, context_pct: 98 });
+      assert.strictEqual(currentRunEvents(fresh('2026-10-01T10:06:00Z'), anon).length, 1);
+    });
+
+    it('ahead only when the run activated: the lines its owner\'s session wrote are its own', () => {
+      const events = lines(prior, compact('2026-10-01T10:06:00Z'), { ...prior, ts: '2026-10-01T10:07:00Z', session: 'bbbb1111' });
+      const ended = { ...fresh('2026-10-02T10:06:00Z'), active: false, stopped_reason: 'plan_complete' };
+      assert.deepStrictEqual(currentRunEvents(ended, events).map((e) => e.event), ['compact_checkpoint', 'stop']);
+    });
+
+    it('stamps going backwards inside a run lose none of its windows\' lines (rolls place them, not stamps)', () => {
+      const events = lines(
+        { ts: '2026-10-01T10:00:00Z', event: 'compact_checkpoint', trigger: 'auto', bytes: 1, cap: 2, session: 'bbbb1111' },
+        { ts: '2026-10-01T10:20:00Z', event: 'window_roll', window: 1, checkpoint_written: true, plan_vector: 'xo', context_mb: 5,
+          items_closed: 1, zero_streak: 0 },
+        { ts: '2026-10-01T10:20:00Z', event: 'stop', reason: 'context_budget', session: 'bbbb1111' },
+        { ts: '2026-10-01T09:21:00Z', event: 'compact_checkpoint', trigger: 'auto', bytes: 1, cap: 2, session: 'cccc2222' },
+        { ts: '2026-10-01T09:40:00Z', event: 'window_roll', window: 2, checkpoint_written: true, plan_vector: 'xx', context_mb: 5,
+          items_closed: 1, zero_streak: 0 },
+        { ts: '2026-10-01T09:40:00Z', event: 'stop', reason: 'context_budget', session: 'cccc2222' },
+        { ts: '2026-10-01T09:41:00Z', event: 'compact_checkpoint', trigger: 'auto', bytes: 1, cap: 2, session: 'dddd3333' },
+      );
+      const state = { active: true, started_at: '2026-10-01T09:40:30Z', windows: 3, window_progress: [1, 1] };
+      const w = assembleWindows(state, events);
+      assert.deepStrictEqual(w.map((x) => [x.n, x.compactions]), [[1, 1], [2, 1], [3, 1]]);
+      assert.deepStrictEqual(currentRunEvents(state, events).map(windowLocator(w)), [1, 1, 2, 2, 2, 3, 3]);
+    });
+
+    it('an earlier run killed without a stop still ends where its stamps say, before another session\'s activation', () => {
+      const events = lines(prior, compact('2026-10-01T10:06:00Z', 'eeee9999'), compact('2026-10-01T10:30:00Z'));
+      assert.deepStrictEqual(currentRunEvents(fresh('2026-10-01T10:29:00Z'), events).map((e) => e.ts), ['2026-10-01T10:30:00Z']);
+      // Its last line in the activation's own second cannot be told apart by time: it is kept, not the run's lost.
+      const tie = lines(prior, compact('2026-10-01T10:29:00Z', 'eeee9999'), compact('2026-10-01T10:30:00Z'));
+      assert.strictEqual(currentRunEvents(fresh('2026-10-01T10:29:00Z'), tie).length, 2);
+    });
+  });
 });
