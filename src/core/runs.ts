@@ -383,6 +383,31 @@ function countAtMost(sorted: readonly number[], x: number): number {
   return lo;
 }
 
+/** A line of the run and its place in it (an index into the run's events: journal order). */
+interface Placed { e: JournalEvent; at: number }
+
+/**
+ * The run's rolls (the latest of each window up to `total`), relaunch decisions by window, and compactions, each with
+ * its line's place in the run: where things happened is that place, never a comparison of one-second stamps.
+ */
+function placeRunEvents(run: readonly JournalEvent[], total: number): {
+  rolls: Map<number, Placed>; relaunches: Map<number, Placed[]>; compactionsAt: number[];
+} {
+  const rolls = new Map<number, Placed>();
+  const relaunches = new Map<number, Placed[]>();
+  const compactionsAt: number[] = [];
+  run.forEach((e, at) => {
+    const w = windowNo(e.fields.window);
+    if (e.event === 'window_roll' && w !== undefined && w <= total) rolls.set(w, { e, at });
+    else if (e.event.startsWith('window_relaunch') && w !== undefined) {
+      const list = relaunches.get(w) ?? [];
+      list.push({ e, at });
+      relaunches.set(w, list);
+    } else if (e.event === 'compact_checkpoint') compactionsAt.push(at);
+  });
+  return { rolls, relaunches, compactionsAt };
+}
+
 /**
  * The windows of the current run, from that run's journal events only (`currentRunEvents`) and the state's
  * records. `events` are journal events in journal order (any run: earlier runs in the same journal are left out);
@@ -399,19 +424,7 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
   const total = currentWindow(state);
   const progress = windowProgress(state);
   const run = currentRunEvents(state, events);
-  // Where things happened is their line's place in the run (`at`: an index into `run`), never a comparison of stamps.
-  const rolls = new Map<number, { e: JournalEvent; at: number }>();
-  const relaunches = new Map<number, { e: JournalEvent; at: number }[]>();
-  const compactionsAt: number[] = [];
-  run.forEach((e, at) => {
-    const w = windowNo(e.fields.window);
-    if (e.event === 'window_roll' && w !== undefined && w <= total) rolls.set(w, { e, at }); // the latest roll of each window
-    else if (e.event.startsWith('window_relaunch') && w !== undefined) {
-      const list = relaunches.get(w) ?? [];
-      list.push({ e, at });
-      relaunches.set(w, list);
-    } else if (e.event === 'compact_checkpoint') compactionsAt.push(at);
-  });
+  const { rolls, relaunches, compactionsAt } = placeRunEvents(run, total);
   const runStartMs = run.find((e) => e.tsMs !== undefined)?.tsMs;
   /** The latest relaunch decision about window `n` journaled after line `after` of the run. */
   const relaunchOf = (n: number, after?: number): JournalEvent | undefined => {
@@ -532,7 +545,9 @@ export async function readJournalContinuity(path: string): Promise<JournalEvent[
  */
 export function archivedRunState(events: readonly JournalEvent[]): Record<string, unknown> {
   let lastStop: JournalEvent | undefined;
-  for (let i = events.length - 1; i >= 0 && !lastStop; i--) if (events[i].event === 'stop' || events[i].event === 'stop_failure') lastStop = events[i];
+  for (let i = events.length - 1; i >= 0 && !lastStop; i--) {
+    if (events[i].event === 'stop' || events[i].event === 'stop_failure') lastStop = events[i];
+  }
   const reason = lastStop?.event === 'stop_failure' ? 'api_error' : str(lastStop?.fields.reason);
   const base: Record<string, unknown> = { active: false, ...(reason ? { stopped_reason: reason } : {}) };
   const run = events.slice(runStartIndex(base, events));

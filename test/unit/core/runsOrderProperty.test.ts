@@ -61,7 +61,8 @@ function makeJournal(seed: number, clock: Clock): Made {
     tick();
     const at = stamp();
     session = `${name}x${seed}`;
-    const keep = carried ? { windows: state.windows ?? 1, window_progress: state.window_progress ?? [], iteration: state.iteration ?? 0 } : {};
+    const keep = carried ? { windows: state.windows ?? 1, window_progress: state.window_progress ?? [], iteration: state.iteration ?? 0 }
+      : {};
     state = { active: true, started_at: at, last_turn: at, ...keep, owner: { session_id: session, harness: 'claude', engine: 'skill',
       claimed_at: at } };
     moment();
