@@ -2,7 +2,8 @@
 // comparison of one-second stamps: a fast agent's window can activate and stop in the same second.
 import * as assert from 'node:assert';
 import { parseJournal, type JournalEvent } from '../../../src/core/journal';
-import { assembleWindows, currentRunEvents, windowLocator } from '../../../src/core/runs';
+import { assembleWindows, currentRunEvents, runStatus, windowLocator } from '../../../src/core/runs';
+import { buildTimeline, markEvent } from '../../../src/core/timeline';
 
 const lines = (...xs: Record<string, unknown>[]) => parseJournal(xs.map((x) => JSON.stringify(x)).join('\n'));
 const names = (es: readonly JournalEvent[]) => es.map((e) => `${e.event}${e.fields.window ?? ''}`);
@@ -118,5 +119,25 @@ describe('runs cut by journal order, not by same-second stamps (core/runs)', () 
       const tie = lines(prior, compact('2026-10-01T10:29:00Z', 'eeee9999'), compact('2026-10-01T10:30:00Z'));
       assert.strictEqual(currentRunEvents(fresh('2026-10-01T10:29:00Z'), tie).length, 2);
     });
+  });
+
+  it('the timeline: marks of one second open their own lines; a window\'s last relaunch is the journal\'s last', () => {
+    const events = lines(
+      { ts: '2026-10-01T10:00:00Z', event: 'turn_start', iteration: 1, open_items: 2, no_progress: 0, session: 'bbbb1111' },
+      { ts: '2026-10-01T10:20:00Z', event: 'compact_checkpoint', trigger: 'auto', bytes: 1, cap: 2, session: 'bbbb1111' },
+      { ts: '2026-10-01T10:20:00Z', event: 'compact_checkpoint', trigger: 'manual', bytes: 3, cap: 4, session: 'bbbb1111' },
+      { ts: '2026-10-01T10:20:00Z', event: 'window_roll', window: 1, checkpoint_written: true, plan_vector: 'xo', context_mb: 5,
+        items_closed: 1, zero_streak: 0 },
+      { ts: '2026-10-01T10:20:00Z', event: 'stop', reason: 'context_budget', session: 'bbbb1111' },
+      { ts: '2026-10-01T10:20:30Z', event: 'window_relaunch_refused', window: 2, reason: 'spawn_failed' },
+      // The clock stepped back: the relaunch that followed the refusal is stamped before it.
+      { ts: '2026-10-01T10:20:10Z', event: 'window_relaunch', window: 2, harness: 'claude', binary: '/bin/claude' },
+    );
+    const state = { active: true, started_at: '2026-10-01T10:20:40Z', windows: 2, window_progress: [1] };
+    const windows = assembleWindows(state, events);
+    const t = buildTimeline({ project: 'p', root: '/p', status: runStatus(state), maxWindows: 10, windows, events, now: 0 });
+    const compactions = t.marks.filter((m) => m.kind === 'compaction');
+    assert.deepStrictEqual(compactions.map((m) => markEvent(events, m)?.fields.trigger), ['auto', 'manual']);
+    assert.strictEqual(t.links[0].cls, 'relaunch', 'the relaunch journaled last, not the refusal stamped last');
   });
 });
