@@ -10,8 +10,8 @@ import { parseUtc } from './time';
 import type { OwnerStatus } from './owner';
 import {
   DEFAULT_WINDOWS, activationMs, apiErrorAttempts, apiErrorResult, apiErrorRetryable, apiErrorType, checkpointWritten, contextMb,
-  currentWindow, hookContextMb, isActive, jsonNumber, relaunchResult, nonEmptyString, relaunchWindow, stoppedReason, windowPlanVector,
-  windowProgress, windowsOf, windowsRecorded,
+  currentWindow, hookContextMb, isActive, jsonNumber, ownerSessionId, relaunchResult, nonEmptyString, relaunchWindow, stoppedReason,
+  windowPlanVector, windowProgress, windowsOf, windowsRecorded,
 } from './fields';
 import { msg, msgN } from './words';
 import { decimal, type Locale } from './l10n';
@@ -241,76 +241,99 @@ function apiErrorWords(state: Record<string, unknown>, locale: Locale): string {
   return parts.join(' · ');
 }
 
-/** Journal order: by time, then by position (events without a parseable `ts` first, as before any run). */
-function byTime(a: JournalEvent, b: JournalEvent): number {
-  return (a.tsMs ?? 0) - (b.tsMs ?? 0) || a.offset - b.offset;
-}
-
 /** Stop reasons after which the next activation (the leopold-run skill's Step 1) carries the run on; any other ends it. */
 const RESUMABLE_STOPS = new Set(['context_budget', 'api_error']);
 const endsRun = (e: JournalEvent): boolean => e.event === 'stop' && !RESUMABLE_STOPS.has(str(e.fields.reason) ?? '');
 
+/** A stamp in whole seconds: the hooks' and the watcher's resolution (the driver's milliseconds are cut to it). */
+const second = (ms: number): number => Math.floor(ms / 1000);
+
+/** The state says this run is over, ended by a run-ending stop: the journal's last such stop is its own. */
+function endedByStop(state: Record<string, unknown>): boolean {
+  const reason = stoppedReason(state);
+  return !isActive(state) && reason !== undefined && !RESUMABLE_STOPS.has(reason);
+}
+
 /**
- * Where the current run begins among `sorted` (journal order): the index of its first event. One journal can hold
- * several runs (`on_finish: keep` keeps it across `plan_complete`), and a run spans several activations (each
- * relaunch after a roll or an API error rewrites `started_at`). So:
- * - a run ends at a `stop` whose reason is not `context_budget`/`api_error`: the current run begins after the last
- *   such stop at or before its activation (`started_at`, else `owner.claimed_at`);
- * - an activation that carried no `windows` (the leopold-run skill's Step 1: only a relaunch after a roll or an API error carries
- *   them) started the run itself: nothing before it belongs to the run;
- * - walking back from the activation, the run's own rolls count down (window N-1, N-2 … 1): a roll that does not
- *   fit that countdown belongs to an earlier run (one that ended without a `stop`, say a killed session).
+ * Where the current run begins among `events` (in journal order: the order of the lines, as read): the index of its
+ * first event. The order of the lines and the state's own fields decide; a stamp is compared only where nothing else
+ * can tell (the journal's stamps have one-second resolution, and a clock can step). One journal can hold several runs
+ * (`on_finish: keep` keeps it across `plan_complete`), and a run spans several activations (each relaunch after a roll
+ * or an API error rewrites `started_at`). So:
+ * - a run ends at a `stop` whose reason is not `context_budget`/`api_error`; a run has one. The current run begins
+ *   after the journal's last such stop, or — when the state says this run is over, stopped for such a reason — after
+ *   the one before it (the last is the run's own, whatever its stamp: a window can activate and stop in one second);
+ * - after the last run-ending stop that a later `turn_start` or `run_start` follows: a new run began there;
+ * - walking back from the journal's end, the run's own rolls count down (window N-1, N-2 … 1, from the state's
+ *   `windows`); a roll that does not fit belongs to an earlier run (one that ended without a `stop`, a killed session);
+ * - an activation that carried no `windows` (the leopold-run skill's Step 1: only a relaunch after a roll or an API
+ *   error carries them) started the run itself: lines after that stop and before the owner's session's first line,
+ *   stamped in an earlier second than the activation (`started_at`, else `owner.claimed_at`), are an earlier run's (a
+ *   killed session's). A line of the activation's own second, or one stamped earlier than the line before it (the clock
+ *   stepped back: time cannot place it), is kept: nothing of the run is lost.
  */
-export function runStartIndex(state: Record<string, unknown>, sorted: readonly JournalEvent[]): number {
-  return Math.max(activationStartIndex(state, sorted), lastRunEnd(sorted));
+export function runStartIndex(state: Record<string, unknown>, events: readonly JournalEvent[]): number {
+  return Math.max(activationStartIndex(state, events), lastRunEnd(events));
 }
 
 /**
  * After the last run-ending `stop` that a later `turn_start` or `run_start` follows: a new run began there, whatever a
  * state field left behind says (state.json is merged, never cleared: an earlier run's `started_at` can outlive it).
  */
-function lastRunEnd(sorted: readonly JournalEvent[]): number {
+function lastRunEnd(events: readonly JournalEvent[]): number {
   let began = false;
-  for (let i = sorted.length - 1; i >= 0; i--) {
-    const e = sorted[i];
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i];
     if (e.event === 'turn_start' || e.event === 'run_start') began = true;
     else if (began && endsRun(e)) return i + 1;
   }
   return 0;
 }
 
-function activationStartIndex(state: Record<string, unknown>, sorted: readonly JournalEvent[]): number {
-  const activation = activationMs(state);
-  let start = 0;
-  if (activation === undefined) {
-    // No activation stamp: the last run-ending stop, unless it is this (inactive) run's own.
-    const stops: number[] = [];
-    sorted.forEach((e, i) => endsRun(e) && stops.push(i));
-    const reason = stoppedReason(state);
-    const own = !isActive(state) && !RESUMABLE_STOPS.has(reason ?? '') && reason !== undefined;
-    const boundary = own ? stops[stops.length - 2] : stops[stops.length - 1];
-    return boundary === undefined ? 0 : boundary + 1;
-  }
-  let firstAfter = sorted.length; // the first event at or after the activation
-  for (let i = 0; i < sorted.length; i++) {
-    const t = sorted[i].tsMs ?? 0;
-    if (t >= activation) {
-      firstAfter = i;
-      break;
-    }
-    if (endsRun(sorted[i])) start = i + 1;
-  }
-  // A stop stamped in the activation's own second still precedes it (seconds precision).
-  for (let i = firstAfter; i < sorted.length && (sorted[i].tsMs ?? 0) === activation; i++) if (endsRun(sorted[i])) start = i + 1;
+function activationStartIndex(state: Record<string, unknown>, events: readonly JournalEvent[]): number {
+  const stops: number[] = [];
+  events.forEach((e, i) => endsRun(e) && stops.push(i));
+  const own = endedByStop(state) ? stops[stops.length - 1] : undefined;
+  const boundary = own !== undefined ? stops[stops.length - 2] : stops[stops.length - 1];
+  const after = boundary === undefined ? 0 : boundary + 1;
   const carried = windowsRecorded(state);
-  if (carried === undefined || carried < 1) return Math.max(start, firstAfter);
-  // Rolls before the activation must count down to window 1.
-  const status = runStatus(state);
-  const total = carried;
-  let expected = status.kind === 'rolled' ? total - 2 : total - 1; // the window the last roll before the activation ended
+  if (carried !== undefined && carried >= 1) return countdownStart(events, after, carried);
+  const activation = activationMs(state);
+  if (activation === undefined) return after;
+  return activationIndex(events, { at: second(activation), owner: ownerSessionId(state) }, after, own ?? events.length);
+}
+
+/** A journal line's `session` (the first 8 characters of a session id) names the session `id`. */
+function namesSession(session: unknown, id: string): boolean {
+  return typeof session === 'string' && session.length >= 4 && session !== '-' && (id.startsWith(session) || session.startsWith(id));
+}
+
+/**
+ * The first line in `[from, to)` journaled after an activation in second `activation.at` by session `activation.owner`:
+ * written by that session, stamped in that second or later, or stamped earlier than the stamped line before it (a
+ * clock stepped back: time cannot place it). `to` when none is.
+ */
+function activationIndex(events: readonly JournalEvent[], activation: { at: number; owner?: string }, from: number, to: number): number {
+  const { at, owner } = activation;
   let last: number | undefined;
-  for (let i = Math.min(firstAfter, sorted.length) - 1; i >= start; i--) {
-    const e = sorted[i];
+  for (let i = from - 1; i >= 0 && last === undefined; i--) if (events[i].tsMs !== undefined) last = second(events[i].tsMs!);
+  for (let i = from; i < to; i++) {
+    if (owner !== undefined && owner.length >= 4 && namesSession(events[i].fields.session, owner)) return i;
+    const t = events[i].tsMs;
+    if (t === undefined) continue;
+    const s = second(t);
+    if (s >= at || (last !== undefined && s < last)) return i;
+    last = s;
+  }
+  return to;
+}
+
+/** From the journal's end back to `from`: the run's rolls count down from window `windows - 1`; the first that does not. */
+function countdownStart(events: readonly JournalEvent[], from: number, windows: number): number {
+  let expected = windows - 1;
+  let last: number | undefined;
+  for (let i = events.length - 1; i >= from; i--) {
+    const e = events[i];
     if (e.event !== 'window_roll') continue;
     const w = windowNo(e.fields.window);
     if (w === undefined) continue;
@@ -319,14 +342,16 @@ function activationStartIndex(state: Record<string, unknown>, sorted: readonly J
     last = w;
     expected = w - 1;
   }
-  return start;
+  return from;
 }
 
-/** The journal events of the current run (see `runStartIndex`), in journal order. */
+/**
+ * The journal events of the current run (see `runStartIndex`): a tail of `events`, which are in journal order (as the
+ * tailer and `parseJournal` give them; never re-sorted by stamp, which has one-second resolution and can step back).
+ */
 export function currentRunEvents(state: Record<string, unknown> | undefined, events: readonly JournalEvent[]): JournalEvent[] {
-  const sorted = [...events].sort(byTime);
-  if (!state) return sorted;
-  return sorted.slice(runStartIndex(state, sorted));
+  if (!state) return [...events];
+  return events.slice(runStartIndex(state, events));
 }
 
 /**
@@ -335,11 +360,11 @@ export function currentRunEvents(state: Record<string, unknown> | undefined, eve
  */
 export function previousRunEndMs(state: Record<string, unknown>, events: readonly JournalEvent[],
   archives: readonly ArchivedRun[] = []): number | undefined {
-  const sorted = [...events].sort(byTime);
-  const start = runStartIndex(state, sorted);
-  const before = sorted.slice(0, start).reverse().find((e) => e.tsMs !== undefined)?.tsMs;
+  const start = runStartIndex(state, events);
+  let before: number | undefined;
+  for (let i = start - 1; i >= 0 && before === undefined; i--) before = events[i].tsMs;
   if (before !== undefined) return before;
-  const begun = sorted[start]?.tsMs ?? activationMs(state);
+  const begun = events[start]?.tsMs ?? activationMs(state);
   const stamps = archives.map((a) => a.stampMs).filter((t): t is number => t !== undefined && (begun === undefined || t < begun));
   return stamps.length ? maxOf(stamps) : undefined;
 }
@@ -358,43 +383,47 @@ function countAtMost(sorted: readonly number[], x: number): number {
   return lo;
 }
 
+/** A line of the run and its place in it (an index into the run's events: journal order). */
+interface Placed { e: JournalEvent; at: number }
+
 /**
- * The windows of the current run, from that run's journal events only (`currentRunEvents`) and the state's
- * records. `events` are journal events (any order, any run: earlier runs in the same journal are left out);
- * `planVector` is the current PLAN.md checkbox vector (the last window's items closed when no roll says).
- *
- * Never one entry per window of a number in a file: the ended windows listed are those the state's
- * `window_progress` or the run's `window_roll` events record (the newest `MAX_LISTED_WINDOWS`), plus the current
- * window `windows`; the windows between without a record are skipped (`n` jumps), whatever `windows` says.
+ * The run's rolls (the latest of each window up to `total`), relaunch decisions by window, and compactions, each with
+ * its line's place in the run: where things happened is that place, never a comparison of one-second stamps.
  */
-/** The run's journal events by window: its latest roll, its relaunch decisions, and every compaction's time (sorted). */
-function eventsByWindow(run: readonly JournalEvent[], total: number) {
-  const rolls = new Map<number, JournalEvent>();
-  const relaunches = new Map<number, JournalEvent[]>();
-  const compactionTimes: number[] = [];
-  for (const e of run) {
+function placeRunEvents(run: readonly JournalEvent[], total: number): {
+  rolls: Map<number, Placed>; relaunches: Map<number, Placed[]>; compactionsAt: number[];
+} {
+  const rolls = new Map<number, Placed>();
+  const relaunches = new Map<number, Placed[]>();
+  const compactionsAt: number[] = [];
+  run.forEach((e, at) => {
     const w = windowNo(e.fields.window);
-    if (e.event === 'window_roll' && w !== undefined && w <= total) rolls.set(w, e); // the latest roll of each window
+    if (e.event === 'window_roll' && w !== undefined && w <= total) rolls.set(w, { e, at });
     else if (e.event.startsWith('window_relaunch') && w !== undefined) {
       const list = relaunches.get(w) ?? [];
-      list.push(e);
+      list.push({ e, at });
       relaunches.set(w, list);
-    } else if (e.event === 'compact_checkpoint' && e.tsMs !== undefined) compactionTimes.push(e.tsMs);
-  }
-  compactionTimes.sort((a, b) => a - b);
-  /** The latest relaunch decision about window `n` journaled at or after `after`. */
+    } else if (e.event === 'compact_checkpoint') compactionsAt.push(at);
+  });
+  return { rolls, relaunches, compactionsAt };
+}
+
+/** The run's journal events by window, placed by their line in the run (`placeRunEvents`), with the relaunch lookup. */
+function eventsByWindow(run: readonly JournalEvent[], total: number) {
+  const { rolls, relaunches, compactionsAt } = placeRunEvents(run, total);
+  /** The latest relaunch decision about window `n` journaled after line `after` of the run. */
   const relaunchOf = (n: number, after?: number): JournalEvent | undefined => {
     let found: JournalEvent | undefined;
-    for (const e of relaunches.get(n) ?? []) if (after === undefined || (e.tsMs ?? 0) >= after) found = e;
+    for (const r of relaunches.get(n) ?? []) if (after === undefined || r.at > after) found = r.e;
     return found;
   };
-  return { rolls, relaunchOf, compactionTimes };
+  return { rolls, relaunchOf, compactionsAt };
 }
 
 type WindowEvents = ReturnType<typeof eventsByWindow>;
 
 /** Which windows are listed: the ended ones with a record (the newest MAX_LISTED_WINDOWS), then the current one. */
-function listedWindows(progress: readonly unknown[], total: number, rolls: ReadonlyMap<number, JournalEvent>): number[] {
+function listedWindows(progress: readonly unknown[], total: number, rolls: ReadonlyMap<number, unknown>): number[] {
   const ended = new Set<number>();
   const lastEnded = Math.min(progress.length, total - 1);
   for (let n = Math.max(1, lastEnded - MAX_LISTED_WINDOWS + 1); n <= lastEnded; n++) ended.add(n);
@@ -407,7 +436,7 @@ function listedWindows(progress: readonly unknown[], total: number, rolls: Reado
 /** An ended window (`n` < the current one): how it rolled and how the next one was started, or why not. */
 function endRolledWindow(w: RunWindow, state: Record<string, unknown>, ev: WindowEvents, status: RunStatus, locale: Locale): void {
   const n = w.n, total = currentWindow(state);
-  const next = ev.relaunchOf(n + 1, w.endedMs);
+  const next = ev.relaunchOf(n + 1, ev.rolls.get(n)?.at);
   const record = relaunchWindow(state) === n + 1 ? str(relaunchResult(state)) : undefined;
   const ending: WindowEnding = journalEnding(next, false)
     ?? (n + 1 < total || status.kind !== 'rolled' ? { how: 'resumed' } : recordEnding(record) ?? { how: 'waiting' });
@@ -432,7 +461,7 @@ function endLastWindow(w: RunWindow, state: Record<string, unknown>, ev: WindowE
   } else if (status.kind === 'rolled' && n > 1) {
     w.end = 'pending';
     const raw = relaunchWindow(state) === n ? str(relaunchResult(state)) : undefined;
-    const next = ev.relaunchOf(n, ev.rolls.get(n - 1)?.tsMs);
+    const next = ev.relaunchOf(n, ev.rolls.get(n - 1)?.at);
     const ending: WindowEnding = recordEnding(raw) ?? journalEnding(next, true) ?? { how: 'waiting' };
     w.ending = ending;
     w.detail = msg(locale, 'run.window.notStarted', { why: endingWords(ending, locale, 'pending') });
@@ -455,6 +484,15 @@ function endLastWindow(w: RunWindow, state: Record<string, unknown>, ev: WindowE
   }
 }
 
+/**
+ * The windows of the current run, from that run's journal events only (`currentRunEvents`) and the state's
+ * records. `events` are journal events in journal order (any run: earlier runs in the same journal are left out);
+ * `planVector` is the current PLAN.md checkbox vector (the last window's items closed when no roll says).
+ *
+ * Never one entry per window of a number in a file: the ended windows listed are those the state's
+ * `window_progress` or the run's `window_roll` events record (the newest `MAX_LISTED_WINDOWS`), plus the current
+ * window `windows`; the windows between without a record are skipped (`n` jumps), whatever `windows` says.
+ */
 export function assembleWindows(state: Record<string, unknown> | undefined, events: readonly JournalEvent[], planVector?: string,
   locale: Locale = 'en'): RunWindow[] {
   if (!state) return [];
@@ -462,19 +500,19 @@ export function assembleWindows(state: Record<string, unknown> | undefined, even
   const progress = windowProgress(state);
   const run = currentRunEvents(state, events);
   const ev = eventsByWindow(run, total);
-  const { rolls, compactionTimes } = ev;
+  const { rolls, compactionsAt } = ev;
   const runStartMs = run.find((e) => e.tsMs !== undefined)?.tsMs;
   const status = runStatus(state, locale);
   const windows: RunWindow[] = [];
   for (const n of listedWindows(progress, total, rolls)) {
-    const roll = rolls.get(n);
+    const rolled = rolls.get(n);
+    const roll = rolled?.e;
     const prev = rolls.get(n - 1);
-    const startedMs = n === 1 ? runStartMs : prev?.tsMs;
+    const startedMs = n === 1 ? runStartMs : prev?.e.tsMs;
     const endedMs = roll?.tsMs;
-    // Compactions inside the window: after the previous roll (window 1: from the run's start), up to this one's.
-    const compactions = startedMs === undefined && n !== 1 ? 0
-      : countAtMost(compactionTimes, endedMs ?? Infinity)
-        - (n === 1 || startedMs === undefined ? 0 : countAtMost(compactionTimes, startedMs));
+    // Compactions inside the window: journaled after the previous roll (window 1: from the run's start), up to this one.
+    const compactions = n !== 1 && !prev ? 0
+      : Math.max(0, countAtMost(compactionsAt, rolled?.at ?? Infinity) - (n === 1 || !prev ? 0 : countAtMost(compactionsAt, prev.at)));
     const w: RunWindow = { n, compactions, end: 'rolled', detail: '', startedMs, endedMs, endEvent: roll };
     const closed = progress[n - 1] ?? num(roll?.fields.items_closed);
     if (closed !== undefined) w.itemsClosed = closed;
@@ -525,11 +563,13 @@ export async function readJournalContinuity(path: string): Promise<JournalEvent[
  * stop, and the plan snapshot of its last roll (for what the last window closed).
  */
 export function archivedRunState(events: readonly JournalEvent[]): Record<string, unknown> {
-  const sorted = [...events].sort(byTime);
-  const lastStop = [...sorted].reverse().find((e) => e.event === 'stop' || e.event === 'stop_failure');
+  let lastStop: JournalEvent | undefined;
+  for (let i = events.length - 1; i >= 0 && !lastStop; i--) {
+    if (events[i].event === 'stop' || events[i].event === 'stop_failure') lastStop = events[i];
+  }
   const reason = lastStop?.event === 'stop_failure' ? 'api_error' : str(lastStop?.fields.reason);
   const base: Record<string, unknown> = { active: false, ...(reason ? { stopped_reason: reason } : {}) };
-  const run = sorted.slice(runStartIndex(base, sorted));
+  const run = events.slice(runStartIndex(base, events));
   let lastRoll: JournalEvent | undefined;
   for (const e of run) if (e.event === 'window_roll' && windowNo(e.fields.window) !== undefined && (!lastRoll
     || windowNo(e.fields.window)! >= windowNo(lastRoll.fields.window)!)) lastRoll = e;
@@ -548,20 +588,26 @@ export function archivedRunWindows(events: readonly JournalEvent[], planVector?:
 }
 
 /**
- * The window an event falls in: by its own `window` field for rolls and relaunches, else by time. Windows without
- * a record are not listed (`n` can jump): a mark lands in the listed window at or below its own. Prepared once per
- * build: on ordinary windows (numbers ascending, every ended window's end in time order) both lookups are binary
- * searches; anything else (a hostile journal's rolls out of order) takes the plain scans, which define the answer.
+ * The window an event falls in: by its own `window` field for rolls and relaunches, else by its line's place in the
+ * journal — after the roll that ended the window before, at or before the roll that ended its own — never by its
+ * one-second stamp (a window can roll and the next one compact in the same second). Windows without a record are not
+ * listed (`n` can jump): a mark lands in the listed window at or below its own. Windows given without their roll
+ * events (`endEvent`) are placed by their stamps, as before. Prepared once per build: on ordinary windows (numbers
+ * ascending, every ended window's roll in journal order) both lookups are binary searches; anything else (a hostile
+ * journal's rolls out of order) takes the plain scans, which define the answer. `e` must come from the journal the
+ * windows were assembled from (its `offset` is the line's place).
  */
 export function windowLocator(windows: readonly RunWindow[]): (e: JournalEvent) => number {
   const len = windows.length;
   const last = len ? windows[len - 1].n : 1;
   const first = len ? windows[0].n : 1;
+  const byLine = windows.some((w) => w.endEvent !== undefined);
+  const endOf = (w: RunWindow): number | undefined => (byLine ? w.endEvent?.offset : w.endedMs);
   let ordered = true;
   for (let i = 1; i < len && ordered; i++) ordered = windows[i].n > windows[i - 1].n;
   for (let i = 0; i + 1 < len && ordered; i++) {
-    const end = windows[i].endedMs;
-    ordered = end !== undefined && (i === 0 || end >= windows[i - 1].endedMs!);
+    const end = endOf(windows[i]);
+    ordered = end !== undefined && (i === 0 || end >= endOf(windows[i - 1])!);
   }
   /** The last listed window numbered at or below `c` (the first window when none is). */
   const atOrBelow = (c: number): number => {
@@ -577,25 +623,32 @@ export function windowLocator(windows: readonly RunWindow[]): (e: JournalEvent) 
     }
     return best;
   };
-  const holds = (win: RunWindow, ts: number) =>
-    win.endedMs !== undefined ? ts <= win.endedMs : win.startedMs === undefined || ts > win.startedMs;
-  /** The first window (in order) that ended at or after `ts`, or the open one it falls in. */
-  const byTime = (ts: number): number => {
+  /** Window `i` holds a line at `at` (an offset, or a stamp for windows given without their rolls). */
+  const holds = (i: number, at: number) => {
+    const win = windows[i];
+    const end = endOf(win);
+    if (end !== undefined) return at <= end;
+    if (!byLine) return win.startedMs === undefined || at > win.startedMs;
+    const before = i > 0 && windows[i - 1].n === win.n - 1 ? windows[i - 1].endEvent : undefined;
+    return before === undefined || at > before.offset;
+  };
+  /** The first window (in order) that ended at or after `at`, or the open one it falls in. */
+  const byPlace = (at: number): number => {
     if (!ordered) {
-      for (const win of windows) if (holds(win, ts)) return win.n;
+      for (let i = 0; i < len; i++) if (holds(i, at)) return windows[i].n;
       return last;
     }
     let lo = 0, hi = len - 2, found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (ts <= windows[mid].endedMs!) { found = mid; hi = mid - 1; } else lo = mid + 1;
+      if (at <= endOf(windows[mid])!) { found = mid; hi = mid - 1; } else lo = mid + 1;
     }
-    if (found >= 0) return windows[found].n;
-    return len && holds(windows[len - 1], ts) ? windows[len - 1].n : last;
+    return found >= 0 ? windows[found].n : last;
   };
   return (e) => {
     const w = typeof e.fields.window === 'number' && Number.isFinite(e.fields.window) ? e.fields.window : undefined;
     if (w !== undefined && e.event !== 'max_windows') return atOrBelow(Math.min(Math.max(1, Math.trunc(w)), last));
-    return e.tsMs === undefined ? last : byTime(e.tsMs);
+    if (byLine) return byPlace(e.offset);
+    return e.tsMs === undefined ? last : byPlace(e.tsMs);
   };
 }

@@ -71,6 +71,16 @@ export interface TimelineMark {
   meaning: string;
   /** A take-back's record (kind `takeback`). */
   takeBack?: TimelineTakeBack;
+  /**
+   * The event's line: its byte offset in the run's journal (stamps are seconds: one second can hold several marks);
+   * -1 for a take-back (the snapshot store's, not a journal line).
+   */
+  offset: number;
+}
+
+/** The journal event a mark was drawn from: by its line, never by its one-second stamp. */
+export function markEvent(events: readonly JournalEvent[], mark: Pick<TimelineMark, 'offset' | 'event'>): JournalEvent | undefined {
+  return events.find((x) => x.offset === mark.offset && x.event === mark.event);
 }
 
 /**
@@ -280,7 +290,7 @@ function takeBackMarks(input: TimelineTakeBacks | undefined, windows: readonly R
     const takeBack: TimelineTakeBack = { kind: 'takeback', takeBack: r.kind, window: r.window, at: new Date(r.atMs).toISOString(),
       written: [...r.written], left: [...r.left], ...(r.leftWhy?.length === r.left.length ? { leftWhy: [...r.leftWhy] } : {}) };
     out.push({ kind: 'takeback', window: drawn, ts: takeBack.at, tsMs: r.atMs, event: 'takeback', fields: {}, severity: 'info',
-      meaning, takeBack });
+      meaning, takeBack, offset: -1 });
   }
   return out.sort((a, b) => a.tsMs! - b.tsMs!);
 }
@@ -376,8 +386,9 @@ export interface TimelineInput {
 
 /**
  * Assembles the timeline. `events` are the current run's continuity events (`currentRunEvents`, as the windows
- * were assembled from: an earlier run in the same journal draws nothing here); marks come out in time order
- * (events without a parseable `ts` last, in file order). Every word is the core catalog's, in `locale`.
+ * were assembled from, in journal order: an earlier run in the same journal draws nothing here); marks come out in
+ * time order (events without a parseable `ts` last; one second's in journal order), each in its window by its line.
+ * Every word is the core catalog's, in `locale`.
  */
 export function buildTimeline(args: TimelineInput): TimelineView {
   const locale = args.locale ?? 'en';
@@ -387,33 +398,41 @@ export function buildTimeline(args: TimelineInput): TimelineView {
     checkpointWritten: w.checkpointWritten, compactions: w.compactions, startedMs: w.startedMs, endedMs: w.endedMs,
     troubled: w.troubled, title: t('tree.window.label', { n: w.n }), lines: windowLines(w, locale),
   }));
-  const sorted = [...args.events].sort((a, b) =>
-    (a.tsMs ?? Infinity) - (b.tsMs ?? Infinity) || a.offset - b.offset);
+  // Drawn in time order; `line` is the event's place in the journal (args.events' order), which decides what came last.
+  const sorted = args.events.map((e, line) => ({ e, line })).sort((a, b) =>
+    (a.e.tsMs ?? Infinity) - (b.e.tsMs ?? Infinity) || a.line - b.line);
   const marks: TimelineMarkView[] = [];
+  const lines: number[] = [];
   const windowOf = windowLocator(args.windows);
-  for (const e of sorted) {
+  for (const { e, line } of sorted) {
     const kind = KIND[e.event];
     if (!kind) continue;
     const info = eventInfo(e.event, locale, e.fields);
     const mark: TimelineMark = {
       kind, window: windowOf(e), ts: e.ts, tsMs: e.tsMs, event: e.event, fields: keep(e),
-      severity: info.severity, meaning: info.meaning,
+      severity: info.severity, meaning: info.meaning, offset: e.offset,
     };
     // Named properties, not `{ ...mark }`: the spread was most of a 1000-window build (5 µs per mark in V8).
     marks.push({
       kind: mark.kind, window: mark.window, ts: mark.ts, tsMs: mark.tsMs, event: mark.event, fields: mark.fields,
-      severity: mark.severity, meaning: mark.meaning,
+      severity: mark.severity, meaning: mark.meaning, offset: mark.offset,
       index: marks.length, time: clockTime(e.tsMs), label: markLabel(mark, locale), tooltip: markTooltip(mark),
     });
+    lines.push(line);
   }
   const drawn = mergeByTime(marks, takeBackMarks(args.takeBacks, args.windows, locale), locale);
-  // The last relaunch-kind mark of each window, in one pass (a scan per window was quadratic: 0.6 s at 1000 windows).
-  const lastRelaunch = new Map<number, TimelineMarkView>();
-  for (const m of drawn) if (RELAUNCH_KINDS.includes(m.kind)) lastRelaunch.set(m.window, m);
+  // The last relaunch-kind mark of each window in the journal, in one pass (a scan per window was quadratic: 0.6 s at
+  // 1000 windows); by the journal's order, not the stamps' (they have one-second resolution and a clock can step back).
+  const lastRelaunch = new Map<number, { m: TimelineMarkView; line: number }>();
+  marks.forEach((m, i) => {
+    if (!RELAUNCH_KINDS.includes(m.kind)) return;
+    const had = lastRelaunch.get(m.window);
+    if (!had || lines[i] > had.line) lastRelaunch.set(m.window, { m, line: lines[i] });
+  });
   const links: TimelineLink[] = [];
   for (let i = 0; i + 1 < windows.length; i++) {
     const next = windows[i + 1];
-    const relaunch = lastRelaunch.get(next.n);
+    const relaunch = lastRelaunch.get(next.n)?.m;
     const ending = windows[i].ending;
     const label = relaunch ? `${relaunch.time} ${relaunch.label}`.trim() : ending ? endingWords(ending, locale, windows[i].end)
       : windows[i].detail;

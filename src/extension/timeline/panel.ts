@@ -24,7 +24,7 @@ import type { SupervisorHub, SupervisorView } from '../foundation/supervisorHub'
 import type { LiveRunModel, LiveRuns } from '../foundation/live';
 import { pickProject } from '../foundation/projectPicker';
 import type { RunViews } from '../foundation/runView';
-import { timelineOf, type TimelineMark, type TimelineVerdict, type TimelineView } from '../../core/timeline';
+import { markEvent, timelineOf, type TimelineMark, type TimelineVerdict, type TimelineView } from '../../core/timeline';
 import { uiLocale } from '../foundation/locale';
 import { TIMELINE_VIEW_TYPE, type FromWebview, type Rendered, type StripShown, type TimelineState, type ToWebview } from './protocol';
 import type { TimelineItemSource } from '../foundation/seams';
@@ -215,7 +215,7 @@ class TimelinePanel extends Disposable {
 
   private async openMark(mark: TimelineMark): Promise<void> {
     const snap = this.project.model.snapshot;
-    const e = snap.runEvents.find((x) => x.ts === mark.ts && x.event === mark.event);
+    const e = markEvent(snap.runEvents, mark);
     // The run's own journal: events.jsonl, or the archived one its windows were read from.
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(snap.runJournal));
     // The journal line when the tailer read the file from its start; else the line at the event's offset.
