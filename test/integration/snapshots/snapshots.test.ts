@@ -284,7 +284,7 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
     // The person chooses gen.log too ("no recorded edit": listed, not chosen by default), and every other file it may write.
     const chosen = ['a.txt', 'b.txt', 'bin.dat', 'c.txt', 'c2.txt', 'gen.log', 'gen.txt', 'w3.txt'];
     assert.deepStrictEqual(plan.files.filter((f: { attributed: boolean }) => !f.attributed).map((f: { path: string }) => f.path), ['gen.log']);
-    const outcomes = await api.snapshots.takeBack.run(folder, 'rewind', 2, undefined, chosen);
+    const outcomes = await api.snapshots.takeBack.run(folder, 'rewind', 2, undefined, { choose: chosen });
     assert.ok(Array.isArray(outcomes), String(outcomes));
     assert.ok(!outcomes.some((o: { path: string; done: boolean }) => o.path === 'd.txt' && o.done), JSON.stringify(outcomes));
     assert.deepStrictEqual(fs.readFileSync(file('d.txt')), person);
