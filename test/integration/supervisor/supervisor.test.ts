@@ -188,11 +188,15 @@ suite('the continuity supervisor (trusted, fake agents on PATH)', () => {
     const termConfig = vscode.workspace.getConfiguration('terminal.integrated');
     const envBefore = termConfig.get<Record<string, string>>('env.linux') ?? {};
     await termConfig.update('env.linux', { ...envBefore, CLAUDECODE: '1', CODEX_THREAD_ID: 'thread-parent' }, vscode.ConfigurationTarget.Global);
+    // Opened terminals are collected as they open: the fake agent exits at once and its terminal may close before this
+    // test looks at the list (a CI run under load failed on `window.terminals` here).
+    const opened: vscode.Terminal[] = [];
+    const sub = vscode.window.onDidOpenTerminal((t) => opened.push(t));
     const r = await api.runActions.resumeRun(folder, 'terminal').finally(() => termConfig.update('env.linux', envBefore, vscode.ConfigurationTarget.Global));
     assert.strictEqual(r.outcome, 'terminal');
     assert.deepStrictEqual(r.argv.slice(1), ['/leopold-run']);
-    const term = vscode.window.terminals.find((t) => t.name === `Leopold: ${path.basename(folder)}`);
-    assert.ok(term, 'a Leopold terminal is open');
+    const term = await waitFor('a Leopold terminal opened', () => opened.find((t) => t.name === `Leopold: ${path.basename(folder)}`))
+      .finally(() => sub.dispose());
     const call = await waitFor('the agent started in the terminal', () => agentCalls()[before], 20_000);
     assert.deepStrictEqual(call.argv, ['/leopold-run']);
     assert.strictEqual(call.cwd, folder);
