@@ -12,19 +12,8 @@ import type { RunWindow } from '../../../../src/core/runs';
 import { chosenByDefault, planRevert, planRewind, type Plan } from '../../../../src/core/snapshots/plan';
 import { SnapshotStore } from '../../../../src/core/snapshots/store';
 import { ToolFs, claudeBash, claudeWrite, type ClaudeWriter } from '../../../fixtures/editTranscripts';
+import { rng } from '../../../support/rng';
 import { tempDir } from '../../../support/tempDir';
-
-/** A small seeded generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WINDOWS = 3;
 const SEEDS = 120;
