@@ -4,11 +4,11 @@
 // nothing written.
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { sha256 } from '../../../src/core/review/diff';
-import { reviewProject } from '../../fixtures/reviewProject';
+import { reviewProject, snapshotWindowOne } from '../../fixtures/reviewProject';
 import { SnapshotStore } from '../../../src/core/snapshots/store';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -97,13 +97,8 @@ describe('leopold-status --review: the window review as data', function () {
     const { root } = await reviewProject(dir, path.join(dir, 'claude', 'projects', 'proj'));
     const snapRoot = path.join(dir, 'snapshots');
     const store = await SnapshotStore.open({ projectDir: root, root: snapRoot });
-    const run = '2026-10-04T23:00:00Z';
-    await store.take([{ run, window: 1, edge: 'start' }], 'activation', () => Date.UTC(2026, 9, 4, 23, 0, 2));
     // Window 1's shell and a person: none of it in window 1's transcript but a.txt (its Write).
-    writeFileSync(path.join(root, 'a.txt'), 'hello, sed\n');
-    writeFileSync(path.join(root, 'gen', 'out.txt'), 'generated again\n');
-    writeFileSync(path.join(root, 'person.txt'), 'mine\n');
-    await store.take([{ run, window: 1, edge: 'end' }, { run, window: 2, edge: 'start' }], 'roll', () => Date.UTC(2026, 9, 4, 23, 30, 1));
+    await snapshotWindowOne(store, root);
     const r = await cli(['--review', '--json', root], { LEOPOLD_SNAPSHOTS_DIR: snapRoot });
     assert.equal(r.code, 0, r.stderr);
     type Win = { window: number; source: string; sourceWhy?: string; files: Record<string, unknown>[] };

@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { SnapshotStore } from '../../../src/core/snapshots/store';
 import { tempDir } from '../../support/tempDir';
-import { reviewProject } from '../../fixtures/reviewProject';
+import { reviewProject, snapshotWindowOne } from '../../fixtures/reviewProject';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const CLI = path.join(ROOT, 'dist', 'status.js');
@@ -70,12 +70,7 @@ describe('leopold-status --rewind / --revert: the plan to take windows back, as 
     const { root } = await reviewProject(base, path.join(claude, 'projects', 'proj'));
     const env = { PATH: process.env.PATH, HOME: base, LANG: 'C', CLAUDE_CONFIG_DIR: claude, LEOPOLD_SNAPSHOTS_DIR: path.join(base, 'snapshots') };
     const store = await SnapshotStore.open({ projectDir: root, env });
-    const run = '2026-10-04T23:00:00Z';
-    await store.take([{ run, window: 1, edge: 'start' }], 'activation', () => Date.UTC(2026, 9, 4, 23, 0, 2));
-    writeFileSync(path.join(root, 'a.txt'), 'hello, sed\n');
-    writeFileSync(path.join(root, 'gen', 'out.txt'), 'generated again\n');
-    writeFileSync(path.join(root, 'person.txt'), 'mine\n');
-    await store.take([{ run, window: 1, edge: 'end' }, { run, window: 2, edge: 'start' }], 'roll', () => Date.UTC(2026, 9, 4, 23, 30, 1));
+    await snapshotWindowOne(store, root);
     const cli = (args: string[], lang = 'C') => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(process.execPath, [CLI, ...args, root], { env: { ...env, LANG: lang }, timeout: 30_000 }, (err, stdout, stderr) =>
         resolve({ code: err ? Number((err as { code?: number }).code) : 0, stdout, stderr }));
