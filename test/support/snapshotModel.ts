@@ -10,21 +10,11 @@ import { join } from 'node:path';
 import * as assert from 'node:assert';
 import type { SnapshotStore } from '../../src/core/snapshots/store';
 import { applyPlan, planRevert, planRewind } from '../../src/core/snapshots/plan';
+import { rng } from './rng';
 
 type Tree = Map<string, string[]>;
 const PATHS = ['a.txt', 'b.txt', 'd/c.txt', 'd/e.txt', 'f.txt'];
 const LINES = 8;
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function readTree(root: string): Promise<Tree> {
   const out: Tree = new Map();
@@ -93,7 +83,7 @@ const WINDOWS = 3;
  * later is lost.
  */
 export async function runSeeds(store: SnapshotStore, root: string, seeds: readonly number[], run: string): Promise<void> {
-  const sims = seeds.map((seed) => ({ seed, rand: mulberry32(seed), dir: join(root, `s${seed}`), tree: new Map() as Tree,
+  const sims = seeds.map((seed) => ({ seed, rand: rng(seed), dir: join(root, `s${seed}`), tree: new Map() as Tree,
     starts: [] as Tree[], ends: [] as Tree[], later: new Map() as Tree }));
   for (const m of sims) {
     const init = edit(m.rand, m.tree, 'i', 5);

@@ -13,6 +13,7 @@ import {
 } from '../../../src/core/writeGuard';
 import { assertHomeUntouched, homeLayout } from '../../support/homeStandIn';
 import { tempDir } from '../../support/tempDir';
+import { rngInt } from '../../support/rng';
 
 const { appendLine, createExclusive, mergeStateFields, openForAppend, touchFlagFile, writeFileAtomic } = atomic;
 
@@ -130,14 +131,7 @@ describe('core/writeGuard: no write follows a link out of the place it is meant 
   });
 
   it('property: over 400 seeded random layouts, no writer changes a byte outside the place', async () => {
-    // mulberry32: every bit mixed (a plain LCG's low bits cycle with a period of 2, 4, 8…).
-    let seed = 0x5eed;
-    const rnd = (n: number) => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return (((t ^ (t >>> 14)) >>> 0) / 4294967296 * n) | 0;
-    };
+    const rnd = rngInt(0x5eed);
     const seen = { ok: 0, refused: 0 };
     for (let i = 0; i < 400; i++) {
       const l = layout();

@@ -12,7 +12,7 @@ import { chmodSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlin
 import { join } from 'node:path';
 import { findGit, runGit } from '../../../../src/core/snapshots/git';
 import { SnapshotStore } from '../../../../src/core/snapshots/store';
-import { mulberry32 } from '../../../support/snapshotModel';
+import { rng } from '../../../support/rng';
 import { tempDir } from '../../../support/tempDir';
 
 /** A git that logs each run's subcommand (the first argument after the `-c` settings) to `log`. */
@@ -115,7 +115,7 @@ describe('core/snapshots: the recording\'s shortcuts record every change', funct
 
   it('seeded random edits right after each recording: every snapshot is the tree a fresh index records', async () => {
     const { base, project, store } = await setup();
-    const rand = mulberry32(32);
+    const rand = rng(32);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
     const dirs = ['', 'a', 'a/b', 'c', 'd'];
     const names = ['x.txt', 'y.ts', 'z.log', 'w'];
