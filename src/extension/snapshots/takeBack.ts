@@ -61,6 +61,11 @@ function leftOf(skipped: readonly ApplyOutcome[], leftAlone: readonly PlanItem[]
   };
 }
 
+/** The flag on a change no window's transcript names (the review's "no recorded edit"): it may be a person's. */
+function noRecordText(): string {
+  return vscode.l10n.t('changed during the window (no recorded edit) — may be a person\'s');
+}
+
 /** The action as people read it. */
 export function actionText(a: PlanItem['action']): string {
   switch (a) {
@@ -320,8 +325,10 @@ class TakeBack {
     try {
       if (kind === 'file' && path === undefined) {
         const whole = await this.plan(project, 'revert', window);
+        // The same flag the preview gives: a change no window's transcript names may be a person's.
         const pick = await vscode.window.showQuickPick(whole.plan.files.map((f) => ({ label: inert(f.path),
-          description: `${actionText(f.action)} — ${reasonText(f.reason)}`, path: f.path })),
+          description: `${actionText(f.action)} — ${reasonText(f.reason)}`, path: f.path,
+          detail: f.attributed ? undefined : noRecordText() })),
         { placeHolder: vscode.l10n.t('Which file of window {0}?', window) });
         if (!pick) return undefined;
         path = pick.path;
@@ -385,10 +392,9 @@ class TakeBack {
     let selected = answer && answer.choose ? writable.filter((f) => answer.choose!.includes(f.path)) : writable.filter(byDefault);
     if (!answer) {
       type Item = vscode.QuickPickItem & { file?: PlanItem; conflict?: PlanItem };
-      const noRecord = vscode.l10n.t('changed during the window (no recorded edit) — may be a person\'s');
       const items: Item[] = [
         ...writable.map((f) => ({ label: `${actionText(f.action)}: ${inert(f.path)}`, picked: byDefault(f), file: f,
-          detail: f.attributed ? reasonText(f.reason) : `${reasonText(f.reason)} — ${noRecord}` })),
+          detail: f.attributed ? reasonText(f.reason) : `${reasonText(f.reason)} — ${noRecordText()}` })),
         ...(leftAlone.length ? [{ label: vscode.l10n.t('Left as they are'), kind: vscode.QuickPickItemKind.Separator }] : []),
         ...leftAlone.map((f) => ({ label: `$(warning) ${actionText('conflict')}: ${inert(f.path)}`,
           detail: unsaved(f) ? vscode.l10n.t('unsaved changes in an editor; left as it is') : reasonText(f.reason),
