@@ -185,25 +185,7 @@ export class DriverFold {
 
   apply(e: JournalEvent): void {
     const f = e.fields;
-    if (e.event === 'run_start') {
-      const hadRun = this.runStart !== undefined || this.ownEvents > 0;
-      const earlier = this.earlierRuns + (hadRun ? 1 : 0);
-      const pre = this.preRun;
-      this.reset();
-      this.earlierRuns = earlier;
-      const budget = jsonNumber(f.budget_usd);
-      const wtPath = nonEmptyString(f.worktree);
-      this.runStart = {
-        tsMs: e.tsMs, conductor: nonEmptyString(f.conductor), provider: nonEmptyString(f.provider),
-        worktree: typeof f.worktree === 'boolean' ? f.worktree : wtPath !== undefined ? true : f.worktree === null ? false : undefined,
-        worktreePath: wtPath, review: typeof f.review === 'boolean' ? f.review : undefined,
-        parallel: jsonNumber(f.parallel), budgetUsd: budget !== undefined && budget > 0 ? budget : undefined,
-      };
-      // What the driver logged for this run before run_start: the reaping of an orphan, the run-wide worktree.
-      this.worktrees = pre.worktrees.filter((w) => w.event === 'worktree_created' || w.event === 'worktree_create_failed'
-        || w.event === 'worktree_skipped');
-      this.reaped = pre.reaped;
-    }
+    if (e.event === 'run_start') this.startRun(e);
     this.events++;
     if (!PRE_RUN.has(e.event)) {
       this.ownEvents++;
@@ -214,87 +196,14 @@ export class DriverFold {
       this.lastMs = e.tsMs;
     }
     switch (e.event) {
-      case 'item_start': {
-        const it = this.item(e);
-        if (!it) break;
-        this.sawItemEvents = true;
-        it.effort = nonEmptyString(f.effort) ?? it.effort;
-        it.critical = f.critical === true;
-        it.kind = nonEmptyString(f.kind) ?? it.kind;
-        it.attemptCount++;
-        it.attempts.push({ iteration: jsonNumber(f.iteration), startedMs: e.tsMs });
-        if (it.attempts.length > FOLD_LIMITS.attempts) it.attempts.shift();
-        delete it.last;
-        break;
-      }
+      case 'item_start': this.itemStarted(e); break;
       case 'item_done':
       case 'item_incomplete':
-      case 'item_routed': {
-        const it = this.item(e);
-        if (!it) break;
-        this.sawItemEvents = true;
-        const outcome: AttemptOutcome = e.event === 'item_done' ? (f.applied === false ? 'conflict' : 'done')
-          : e.event === 'item_incomplete' ? 'failed' : 'routed';
-        it.last = outcome;
-        if (e.event === 'item_incomplete') it.fails = jsonNumber(f.fails);
-        if (e.event === 'item_routed' && Array.isArray(f.to)) {
-          it.routedTo = f.to.map(jsonNumber).filter((n): n is number => n !== undefined).slice(0, 20);
-        }
-        const open = it.attempts[it.attempts.length - 1];
-        if (open && open.outcome === undefined) {
-          open.outcome = outcome;
-          open.endedMs = e.tsMs;
-        } else {
-          // An end with no start folded (a journal first read from its tail): an attempt of unknown start.
-          it.attempts.push({ endedMs: e.tsMs, outcome });
-          if (it.attempts.length > FOLD_LIMITS.attempts) it.attempts.shift();
-        }
-        break;
-      }
-      case 'review': {
-        const it = this.item(e);
-        if (!it) break;
-        it.reviewCount++;
-        it.reviews.push({
-          round: jsonNumber(f.round), ok: f.ok === true, blocking: jsonNumber(f.blocking), sensitive: f.sensitive === true,
-          lenses: jsonNumber(f.lenses), panel: typeof f.panel === 'string' && f.panel ? clip(f.panel, 200) : undefined, tsMs: e.tsMs,
-        });
-        if (it.reviews.length > FOLD_LIMITS.reviews) it.reviews.shift();
-        break;
-      }
-      case 'hypothesis': {
-        const it = this.item(e);
-        if (!it) break;
-        it.hypotheses.push({
-          considered: jsonNumber(f.considered), survived: jsonNumber(f.survived),
-          angle: nonEmptyString(f.angle) && clip(f.angle as string, 200),
-          confidence: jsonNumber(f.confidence), theory: nonEmptyString(f.theory) && clip(f.theory as string, 400), tsMs: e.tsMs,
-        });
-        if (it.hypotheses.length > FOLD_LIMITS.hypotheses) it.hypotheses.shift();
-        break;
-      }
-      case 'cost': {
-        // A charge that would make a sum infinite (a hostile 1e308) is not added: the spend stays a number.
-        const raw = jsonNumber(f.usd) ?? 0;
-        const usd = Number.isFinite(this.costSum + raw) ? raw : 0;
-        this.costEvents++;
-        this.costSum += usd;
-        const spent = jsonNumber(f.spent_usd);
-        if (spent !== undefined) this.lastSpent = spent;
-        const it = this.item(e);
-        if (it && Number.isFinite(it.costUsd + usd)) it.costUsd += usd;
-        break;
-      }
-      case 'merge_conflict': {
-        const it = this.item(e);
-        const worktree = nonEmptyString(f.worktree);
-        const err = nonEmptyString(f.err) && clip(f.err as string, 300);
-        if (it) it.conflict = { worktree, err, tsMs: e.tsMs };
-        this.conflicts.push({ item: clip(nonEmptyString(f.item) ?? '', FOLD_LIMITS.keyChars), worktree, err, tsMs: e.tsMs });
-        if (this.conflicts.length > FOLD_LIMITS.items) this.conflicts.shift();
-        this.worktree({ event: 'merge_conflict', path: worktree, tsMs: e.tsMs });
-        break;
-      }
+      case 'item_routed': this.itemEnded(e); break;
+      case 'review': this.reviewed(e); break;
+      case 'hypothesis': this.hypothesis(e); break;
+      case 'cost': this.charged(e); break;
+      case 'merge_conflict': this.mergeConflict(e); break;
       case 'worktree_created':
       case 'worktree_removed':
       case 'worktree_preserved':
@@ -331,6 +240,114 @@ export class DriverFold {
         this.amendmentEvents++;
         break;
     }
+  }
+
+  /** `run_start`: a new run's fold, keeping the count of earlier runs and what the driver logged for it before. */
+  private startRun(e: JournalEvent): void {
+    const f = e.fields;
+    const hadRun = this.runStart !== undefined || this.ownEvents > 0;
+    const earlier = this.earlierRuns + (hadRun ? 1 : 0);
+    const pre = this.preRun;
+    this.reset();
+    this.earlierRuns = earlier;
+    const budget = jsonNumber(f.budget_usd);
+    const wtPath = nonEmptyString(f.worktree);
+    this.runStart = {
+      tsMs: e.tsMs, conductor: nonEmptyString(f.conductor), provider: nonEmptyString(f.provider),
+      worktree: typeof f.worktree === 'boolean' ? f.worktree : wtPath !== undefined ? true : f.worktree === null ? false : undefined,
+      worktreePath: wtPath, review: typeof f.review === 'boolean' ? f.review : undefined,
+      parallel: jsonNumber(f.parallel), budgetUsd: budget !== undefined && budget > 0 ? budget : undefined,
+    };
+    // What the driver logged for this run before run_start: the reaping of an orphan, the run-wide worktree.
+    this.worktrees = pre.worktrees.filter((w) => w.event === 'worktree_created' || w.event === 'worktree_create_failed'
+      || w.event === 'worktree_skipped');
+    this.reaped = pre.reaped;
+  }
+
+  private itemStarted(e: JournalEvent): void {
+    const f = e.fields;
+    const it = this.item(e);
+    if (!it) return;
+    this.sawItemEvents = true;
+    it.effort = nonEmptyString(f.effort) ?? it.effort;
+    it.critical = f.critical === true;
+    it.kind = nonEmptyString(f.kind) ?? it.kind;
+    it.attemptCount++;
+    it.attempts.push({ iteration: jsonNumber(f.iteration), startedMs: e.tsMs });
+    if (it.attempts.length > FOLD_LIMITS.attempts) it.attempts.shift();
+    delete it.last;
+  }
+
+  /** `item_done`, `item_incomplete`, `item_routed`: the item's open attempt ends with that outcome. */
+  private itemEnded(e: JournalEvent): void {
+    const f = e.fields;
+    const it = this.item(e);
+    if (!it) return;
+    this.sawItemEvents = true;
+    const outcome: AttemptOutcome = e.event === 'item_done' ? (f.applied === false ? 'conflict' : 'done')
+      : e.event === 'item_incomplete' ? 'failed' : 'routed';
+    it.last = outcome;
+    if (e.event === 'item_incomplete') it.fails = jsonNumber(f.fails);
+    if (e.event === 'item_routed' && Array.isArray(f.to)) {
+      it.routedTo = f.to.map(jsonNumber).filter((n): n is number => n !== undefined).slice(0, 20);
+    }
+    const open = it.attempts[it.attempts.length - 1];
+    if (open && open.outcome === undefined) {
+      open.outcome = outcome;
+      open.endedMs = e.tsMs;
+    } else {
+      // An end with no start folded (a journal first read from its tail): an attempt of unknown start.
+      it.attempts.push({ endedMs: e.tsMs, outcome });
+      if (it.attempts.length > FOLD_LIMITS.attempts) it.attempts.shift();
+    }
+  }
+
+  private reviewed(e: JournalEvent): void {
+    const f = e.fields;
+    const it = this.item(e);
+    if (!it) return;
+    it.reviewCount++;
+    it.reviews.push({
+      round: jsonNumber(f.round), ok: f.ok === true, blocking: jsonNumber(f.blocking), sensitive: f.sensitive === true,
+      lenses: jsonNumber(f.lenses), panel: typeof f.panel === 'string' && f.panel ? clip(f.panel, 200) : undefined, tsMs: e.tsMs,
+    });
+    if (it.reviews.length > FOLD_LIMITS.reviews) it.reviews.shift();
+  }
+
+  private hypothesis(e: JournalEvent): void {
+    const f = e.fields;
+    const it = this.item(e);
+    if (!it) return;
+    it.hypotheses.push({
+      considered: jsonNumber(f.considered), survived: jsonNumber(f.survived),
+      angle: nonEmptyString(f.angle) && clip(f.angle as string, 200),
+      confidence: jsonNumber(f.confidence), theory: nonEmptyString(f.theory) && clip(f.theory as string, 400), tsMs: e.tsMs,
+    });
+    if (it.hypotheses.length > FOLD_LIMITS.hypotheses) it.hypotheses.shift();
+  }
+
+  private charged(e: JournalEvent): void {
+    const f = e.fields;
+    // A charge that would make a sum infinite (a hostile 1e308) is not added: the spend stays a number.
+    const raw = jsonNumber(f.usd) ?? 0;
+    const usd = Number.isFinite(this.costSum + raw) ? raw : 0;
+    this.costEvents++;
+    this.costSum += usd;
+    const spent = jsonNumber(f.spent_usd);
+    if (spent !== undefined) this.lastSpent = spent;
+    const it = this.item(e);
+    if (it && Number.isFinite(it.costUsd + usd)) it.costUsd += usd;
+  }
+
+  private mergeConflict(e: JournalEvent): void {
+    const f = e.fields;
+    const it = this.item(e);
+    const worktree = nonEmptyString(f.worktree);
+    const err = nonEmptyString(f.err) && clip(f.err as string, 300);
+    if (it) it.conflict = { worktree, err, tsMs: e.tsMs };
+    this.conflicts.push({ item: clip(nonEmptyString(f.item) ?? '', FOLD_LIMITS.keyChars), worktree, err, tsMs: e.tsMs });
+    if (this.conflicts.length > FOLD_LIMITS.items) this.conflicts.shift();
+    this.worktree({ event: 'merge_conflict', path: worktree, tsMs: e.tsMs });
   }
 
   private worktree(w: WorktreeEvent): void {
