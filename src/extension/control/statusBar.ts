@@ -107,72 +107,6 @@ export function registerStatusBar(
     }
   };
 
-  const restrictedTooltip = () => new vscode.MarkdownString(
-    vscode.l10n.t('Restricted Mode: Leopold reads runs and validates checkpoints, but spawns nothing and writes nothing into `.leopold/` until the workspace is trusted.'));
-
-  const tooltip = (view: SupervisorView, run: RunView, trusted: boolean, n: number, context?: string) => {
-    const p: Pill = run.words;
-    const md = new vscode.MarkdownString(undefined, true);
-    md.isTrusted = { enabledCommands: ['leopold.showRunActions', 'leopold.resumeRun', 'leopold.stopRun', 'leopold.clearKillSwitch',
-      'leopold.showLog', 'leopold.showTimeline'] };
-    md.supportThemeIcons = true;
-    md.appendMarkdown(`**Leopold** — ${mdEscape(view.project.name)}${n > 1 ? ` ${vscode.l10n.t('({0} projects)', n)}` : ''}\n\n`);
-    md.appendMarkdown(`${mdEscape(p.text)}\n\n${mdEscape(p.explanation)}\n\n`);
-    // The context level: in the text, never in the colour — this says why.
-    if (context) md.appendMarkdown(`${mdEscape(context)}\n\n`);
-    const st = view.snapshot.state.kind === 'ok' ? view.snapshot.state.raw : undefined;
-    if (st) {
-      // The owner as the project's one model read it (its pid checked), not a second reading of state.json.
-      const owner = view.project.model.loaded ? view.project.model.snapshot.owner : undefined;
-      if (owner?.short) {
-        const who = mdEscape([owner.engine, owner.harness].filter(Boolean).join(', ') || vscode.l10n.t('unknown'));
-        md.appendMarkdown(`${vscode.l10n.t('Owner: {0} ({1})', mdLiteral(owner.short), who)}`
-          + `${owner.pidGone ? vscode.l10n.t(', gone (pid {0} has ended)', owner.pid ?? '?')
-            : owner.ageS !== undefined ? vscode.l10n.t(', last sign of life {0}', formatAge(owner.ageS, uiLocale())) : ''}\n\n`);
-      }
-      // A state that passed the schema: `windows` and `iteration` are integers when present (the Stop hook's rule).
-      const win = windowsRecorded(st);
-      const iteration = iterationOf(st);
-      if (win !== undefined) {
-        md.appendMarkdown(`${iteration !== undefined ? vscode.l10n.t('Window {0} · iteration {1}', win, iteration)
-          : vscode.l10n.t('Window {0}', win)}\n\n`);
-      }
-      const api = run.apiError;
-      if (api) {
-        md.appendMarkdown(`${vscode.l10n.t('API error: {0}', mdEscape(api.type ?? '?'))}${api.hint ? ` — ${vscode.l10n.t('hint: {0}',
-          mdEscape(clip(oneLine(api.hint), 300)))}` : ''}\n\n`);
-      }
-    }
-    if (view.snapshot.openItems > 0) md.appendMarkdown(`${counted(view.snapshot.openItems, vscode.l10n.t('Plan: {0} open item',
-      view.snapshot.openItems), vscode.l10n.t('Plan: {0} open items', view.snapshot.openItems))}\n\n`);
-    md.appendMarkdown(`${vscode.l10n.t('Last verdict: {0}', mdLiteral(view.decision.verdict))}${view.decision.detail
-      ? ` — ${mdEscape(view.decision.detail)}` : ''}\n\n`);
-    if (view.mode === 'deferred') {
-      const w = view.watch?.watch;
-      md.appendMarkdown(`${view.watch?.how === 'process' && w
-        ? vscode.l10n.t('`leopold watch` (pid {0}, port {1}) serves this project ({2}): it owns the relaunch loop, this window only watches.', w.pid, w.port, mdEscape(w.project ?? vscode.l10n.t('its folder cannot be read')))
-        : vscode.l10n.t('A `leopold watch` monitor answers on 127.0.0.1:{0} (processes cannot be listed here): it owns the relaunch loop, this window only watches.', w?.port ?? 4179)}\n\n`);
-    }
-    if (view.mode === 'off') md.appendMarkdown(`${
-      vscode.l10n.t('`leopold.autoRelaunch` is off for this folder: nothing is relaunched automatically.')}\n\n`);
-    if (!trusted) md.appendMarkdown(`${
-      vscode.l10n.t('Restricted Mode: nothing is spawned or written until the workspace is trusted.')}\n\n`);
-    // Every link names the project it is about (an explicit argument to the project picker).
-    const args = encodeURIComponent(JSON.stringify([view.project.root]));
-    const links = [`[$(list-selection) ${vscode.l10n.t('Run actions')}](command:leopold.showRunActions?${args})`];
-    // Only what would be accepted now (the tree's rule, core/continuity/controls.ts): Resume on a run that is not
-    // active, Stop on an active one without STOP — never Resume on a live run, nothing that spawns in Restricted Mode.
-    const status = view.project.model.loaded ? view.project.model.snapshot.status.kind : undefined;
-    const controls = trusted && status ? runControls({ status, killSwitch: view.snapshot.stopExists, agentRunning: false,
-      modeRemembered: false }) : [];
-    if (controls.includes('resume')) links.push(`[$(debug-start) ${vscode.l10n.t('Resume')}](command:leopold.resumeRun?${args})`);
-    if (controls.includes('stopRun')) links.push(`[$(debug-stop) ${vscode.l10n.t('Stop')}](command:leopold.stopRun?${args})`);
-    links.push(`[$(graph-line) ${vscode.l10n.t('Timeline')}](command:leopold.showTimeline?${args})`,
-      `[$(output) ${vscode.l10n.t('Log')}](command:leopold.showLog)`);
-    md.appendMarkdown(links.join(' · '));
-    return md;
-  };
-
   render();
   ctx.extension.subscriptions.push(
     item,
@@ -196,3 +130,82 @@ export function registerStatusBar(
   };
 }
 
+const restrictedTooltip = () => new vscode.MarkdownString(
+  vscode.l10n.t('Restricted Mode: Leopold reads runs and validates checkpoints, but spawns nothing and writes nothing into `.leopold/` until the workspace is trusted.'));
+
+/** The item's tooltip: the pill and why, the context level, the run's state, the loop's mode, and the links. */
+function tooltip(view: SupervisorView, run: RunView, trusted: boolean, n: number, context?: string): vscode.MarkdownString {
+  const p: Pill = run.words;
+  const md = new vscode.MarkdownString(undefined, true);
+  md.isTrusted = { enabledCommands: ['leopold.showRunActions', 'leopold.resumeRun', 'leopold.stopRun', 'leopold.clearKillSwitch',
+    'leopold.showLog', 'leopold.showTimeline'] };
+  md.supportThemeIcons = true;
+  md.appendMarkdown(`**Leopold** — ${mdEscape(view.project.name)}${n > 1 ? ` ${vscode.l10n.t('({0} projects)', n)}` : ''}\n\n`);
+  md.appendMarkdown(`${mdEscape(p.text)}\n\n${mdEscape(p.explanation)}\n\n`);
+  // The context level: in the text, never in the colour — this says why.
+  if (context) md.appendMarkdown(`${mdEscape(context)}\n\n`);
+  appendState(md, view, run);
+  if (view.snapshot.openItems > 0) md.appendMarkdown(`${counted(view.snapshot.openItems, vscode.l10n.t('Plan: {0} open item',
+    view.snapshot.openItems), vscode.l10n.t('Plan: {0} open items', view.snapshot.openItems))}\n\n`);
+  md.appendMarkdown(`${vscode.l10n.t('Last verdict: {0}', mdLiteral(view.decision.verdict))}${view.decision.detail
+    ? ` — ${mdEscape(view.decision.detail)}` : ''}\n\n`);
+  appendMode(md, view, trusted);
+  md.appendMarkdown(tooltipLinks(view, trusted).join(' · '));
+  return md;
+}
+
+/** The owner, window and iteration, and the API error, from a state.json that passed the schema. */
+function appendState(md: vscode.MarkdownString, view: SupervisorView, run: RunView): void {
+  const st = view.snapshot.state.kind === 'ok' ? view.snapshot.state.raw : undefined;
+  if (!st) return;
+  // The owner as the project's one model read it (its pid checked), not a second reading of state.json.
+  const owner = view.project.model.loaded ? view.project.model.snapshot.owner : undefined;
+  if (owner?.short) {
+    const who = mdEscape([owner.engine, owner.harness].filter(Boolean).join(', ') || vscode.l10n.t('unknown'));
+    md.appendMarkdown(`${vscode.l10n.t('Owner: {0} ({1})', mdLiteral(owner.short), who)}`
+      + `${owner.pidGone ? vscode.l10n.t(', gone (pid {0} has ended)', owner.pid ?? '?')
+        : owner.ageS !== undefined ? vscode.l10n.t(', last sign of life {0}', formatAge(owner.ageS, uiLocale())) : ''}\n\n`);
+  }
+  // `windows` and `iteration` are integers when present (the Stop hook's rule).
+  const win = windowsRecorded(st);
+  const iteration = iterationOf(st);
+  if (win !== undefined) {
+    md.appendMarkdown(`${iteration !== undefined ? vscode.l10n.t('Window {0} · iteration {1}', win, iteration)
+      : vscode.l10n.t('Window {0}', win)}\n\n`);
+  }
+  const api = run.apiError;
+  if (api) {
+    md.appendMarkdown(`${vscode.l10n.t('API error: {0}', mdEscape(api.type ?? '?'))}${api.hint ? ` — ${vscode.l10n.t('hint: {0}',
+      mdEscape(clip(oneLine(api.hint), 300)))}` : ''}\n\n`);
+  }
+}
+
+/** Who owns the relaunch loop when this window does not (a `leopold watch`, or the setting off), and Restricted Mode. */
+function appendMode(md: vscode.MarkdownString, view: SupervisorView, trusted: boolean): void {
+  if (view.mode === 'deferred') {
+    const w = view.watch?.watch;
+    md.appendMarkdown(`${view.watch?.how === 'process' && w
+      ? vscode.l10n.t('`leopold watch` (pid {0}, port {1}) serves this project ({2}): it owns the relaunch loop, this window only watches.', w.pid, w.port, mdEscape(w.project ?? vscode.l10n.t('its folder cannot be read')))
+      : vscode.l10n.t('A `leopold watch` monitor answers on 127.0.0.1:{0} (processes cannot be listed here): it owns the relaunch loop, this window only watches.', w?.port ?? 4179)}\n\n`);
+  }
+  if (view.mode === 'off') md.appendMarkdown(`${
+    vscode.l10n.t('`leopold.autoRelaunch` is off for this folder: nothing is relaunched automatically.')}\n\n`);
+  if (!trusted) md.appendMarkdown(`${
+    vscode.l10n.t('Restricted Mode: nothing is spawned or written until the workspace is trusted.')}\n\n`);
+}
+
+/** The tooltip's command links, each naming the project it is about (an explicit argument to the project picker). */
+function tooltipLinks(view: SupervisorView, trusted: boolean): string[] {
+  const args = encodeURIComponent(JSON.stringify([view.project.root]));
+  const links = [`[$(list-selection) ${vscode.l10n.t('Run actions')}](command:leopold.showRunActions?${args})`];
+  // Only what would be accepted now (the tree's rule, core/continuity/controls.ts): Resume on a run that is not
+  // active, Stop on an active one without STOP — never Resume on a live run, nothing that spawns in Restricted Mode.
+  const status = view.project.model.loaded ? view.project.model.snapshot.status.kind : undefined;
+  const controls = trusted && status ? runControls({ status, killSwitch: view.snapshot.stopExists, agentRunning: false,
+    modeRemembered: false }) : [];
+  if (controls.includes('resume')) links.push(`[$(debug-start) ${vscode.l10n.t('Resume')}](command:leopold.resumeRun?${args})`);
+  if (controls.includes('stopRun')) links.push(`[$(debug-stop) ${vscode.l10n.t('Stop')}](command:leopold.stopRun?${args})`);
+  links.push(`[$(graph-line) ${vscode.l10n.t('Timeline')}](command:leopold.showTimeline?${args})`,
+    `[$(output) ${vscode.l10n.t('Log')}](command:leopold.showLog)`);
+  return links;
+}
