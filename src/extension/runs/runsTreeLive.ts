@@ -130,46 +130,74 @@ export function treeRunView(snap: ProjectSnapshot, locale: Locale, input: LiveTr
 export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTreeInput | undefined, locale: Locale = 'en'): NodeData[] {
   const run = treeRunView(snap, locale, input);
   const m = (key: MessageKey, args?: MessageArgs) => msg(locale, key, args);
-  const state = snap.stateObject;
   const out: NodeData[] = [];
-  const planPath = join(snap.leoDir, 'PLAN.md');
-
-  const wait = run.awaiting;
-  if (wait) {
-    const text = clip(wait.text || '?', 160);
-    out.push({
-      id: `${root}::live:awaiting`, label: m('live.awaiting'),
-      description: wait.ticked ? m('live.awaiting.ticked') : m('live.awaiting.desc', { index: wait.index ?? '?', text }),
-      tooltip: m('live.awaiting.tooltip', { text: clip(wait.text, 2000) }),
-      icon: { id: wait.ticked ? 'pass' : 'report', color: wait.ticked ? 'charts.green' : 'charts.yellow' },
-      collapsible: wait.ticked ? 'expanded' : 'none', contextValue: wait.ticked ? 'awaitingHuman.ticked' : 'awaitingHuman',
-      open: { path: planPath, line: wait.item?.line },
-      children: wait.ticked ? [{
-        id: `${root}::live:resume`, label: m('live.resume'), tooltip: m('live.resume.tooltip'), icon: { id: 'debug-start' },
-        collapsible: 'none', contextValue: 'awaitingHuman.resume', command: { id: 'leopold.resumeRun', args: [root] },
-      }] : undefined,
-    });
-  }
-
-  const api = run.apiError;
-  if (api) {
-    out.push({
-      id: `${root}::live:apiError`, label: m('live.apiError'),
-      description: m('live.apiError.desc', {
-        type: clip(api.type ?? '?', 100), retry: api.retryable === undefined ? '' : m(api.retryable ? 'live.apiError.retryable'
-          : 'live.apiError.final'),
-        hint: api.hint ? m('live.apiError.hint', { hint: oneLine(api.hint, 160) }) : '',
-      }),
-      tooltip: api.hint ? clip(api.hint, 2000) : m('live.apiError.noHint'),
-      icon: { id: 'error', color: 'problemsErrorIcon.foreground' }, collapsible: 'none', contextValue: 'apiError',
-    });
-  }
-
+  if (run.awaiting) out.push(awaitingNode(root, run.awaiting, join(snap.leoDir, 'PLAN.md'), m));
+  if (run.apiError) out.push(apiErrorNode(root, run.apiError, m));
   const view = input?.view;
   if (!view) {
     if (input?.ended) out.push(totalsNode(root, input.ended, locale));
     return out;
   }
+  out.push(contextNode(root, view, locale, m));
+  const a = view.activity;
+  const t = view.transcript;
+  const idle = view.idleMs !== undefined ? formatAge(Math.floor(view.idleMs / 1000), locale) : undefined;
+  const children = [...activityNodes(root, view, idle, m), ...windowTokenNodes(root, view, locale),
+    metersNode(root, snap, view, input, locale, m)];
+  const verify = verifyNode(root, snap.stateObject, view, input, locale, m);
+  if (verify) children.push(verify);
+  const now = a?.tool ? `${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}` : a?.text?.line;
+  // Stopping, stopped by Stop now, the owner gone: said first (the transcript's last write is no sign of life then).
+  const cond = run.condition;
+  const condition = cond && (cond.stop || cond.ownerGone) ? cond.label : undefined;
+  out.push({
+    id: `${root}::live:live`, label: m('live.live'),
+    description: clip([condition, now, idle ? m('live.live.desc.idle', { age: idle }) : undefined].filter(Boolean).join(' · '), 120)
+      || undefined,
+    tooltip: m('live.live.tooltip') + (condition ? `\n${condition}` : ''),
+    icon: condition ? { id: cond?.ownerGone ? 'debug-disconnect' : 'stop-circle' } : { id: 'pulse', color: a?.tool?.running ? 'charts.green'
+      : undefined },
+    collapsible: 'collapsed', contextValue: 'live',
+    command: t?.exists ? { id: 'leopold.openTranscript', args: [t.path] } : undefined,
+    children,
+  });
+  return out;
+}
+
+type Say = (key: MessageKey, args?: MessageArgs) => string;
+
+/** "Awaiting you": the plan item the run waits on; once ticked, a Resume under it. */
+function awaitingNode(root: string, wait: NonNullable<RunView['awaiting']>, planPath: string, m: Say): NodeData {
+  const text = clip(wait.text || '?', 160);
+  return {
+    id: `${root}::live:awaiting`, label: m('live.awaiting'),
+    description: wait.ticked ? m('live.awaiting.ticked') : m('live.awaiting.desc', { index: wait.index ?? '?', text }),
+    tooltip: m('live.awaiting.tooltip', { text: clip(wait.text, 2000) }),
+    icon: { id: wait.ticked ? 'pass' : 'report', color: wait.ticked ? 'charts.green' : 'charts.yellow' },
+    collapsible: wait.ticked ? 'expanded' : 'none', contextValue: wait.ticked ? 'awaitingHuman.ticked' : 'awaitingHuman',
+    open: { path: planPath, line: wait.item?.line },
+    children: wait.ticked ? [{
+      id: `${root}::live:resume`, label: m('live.resume'), tooltip: m('live.resume.tooltip'), icon: { id: 'debug-start' },
+      collapsible: 'none', contextValue: 'awaitingHuman.resume', command: { id: 'leopold.resumeRun', args: [root] },
+    }] : undefined,
+  };
+}
+
+function apiErrorNode(root: string, api: NonNullable<RunView['apiError']>, m: Say): NodeData {
+  return {
+    id: `${root}::live:apiError`, label: m('live.apiError'),
+    description: m('live.apiError.desc', {
+      type: clip(api.type ?? '?', 100), retry: api.retryable === undefined ? '' : m(api.retryable ? 'live.apiError.retryable'
+        : 'live.apiError.final'),
+      hint: api.hint ? m('live.apiError.hint', { hint: oneLine(api.hint, 160) }) : '',
+    }),
+    tooltip: api.hint ? clip(api.hint, 2000) : m('live.apiError.noHint'),
+    icon: { id: 'error', color: 'problemsErrorIcon.foreground' }, collapsible: 'none', contextValue: 'apiError',
+  };
+}
+
+/** The context gauge, or why there is none (no transcript, refused, not a regular file, missing). */
+function contextNode(root: string, view: LiveView, locale: Locale, m: Say): NodeData {
   const g = view.gauge;
   const t = view.transcript;
   const context: NodeData = { id: `${root}::live:context`, label: m('live.context'), collapsible: 'none',
@@ -201,37 +229,51 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
       color: 'charts.yellow' } : { id: 'dashboard' };
     context.command = { id: 'leopold.openTranscript', args: [t.path] };
   }
-  out.push(context);
+  return context;
+}
 
+/** What the agent is doing: its tool, its last text, how long it has been idle, its turns, its harness. */
+function activityNodes(root: string, view: LiveView, idle: string | undefined, m: Say): NodeData[] {
   const a = view.activity;
-  const idle = view.idleMs !== undefined ? formatAge(Math.floor(view.idleMs / 1000), locale) : undefined;
-  const children: NodeData[] = [];
+  const t = view.transcript;
+  const out: NodeData[] = [];
   const leaf = (key: string, label: string, description: string | undefined, icon: string, tooltip?: string): NodeData =>
     ({ id: `${root}::live:${key}`, label, description, tooltip: tooltip ?? description, icon: { id: icon }, collapsible: 'none',
       contextValue: `live.${key}` });
-  if (t?.exists && view.transcript?.unknownFormat) children.push(leaf('harness', m('live.harness'), m('live.harness.unknown'), 'question'));
-  children.push(leaf('tool', m('live.tool'), a?.tool ? clip(`${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}${a.tool.running
+  if (t?.exists && view.transcript?.unknownFormat) out.push(leaf('harness', m('live.harness'), m('live.harness.unknown'), 'question'));
+  out.push(leaf('tool', m('live.tool'), a?.tool ? clip(`${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}${a.tool.running
     ? ` (${m('live.tool.running')})` : ''}`, 160) : m('live.tool.none'),
-    a?.tool?.running ? 'loading~spin' : 'tools'));
-  children.push(leaf('text', m('live.text'), a?.text ? clip(a.text.line, 160) : m('live.text.none'), 'comment'));
-  if (idle) children.push(leaf('idle', m('live.idle'), idle, 'clock'));
-  if (view.turns !== undefined) children.push(leaf('turns', m('live.turns'), String(view.turns), 'list-ordered', m('live.turns.tooltip')));
-  if (t?.harness) children.push(leaf('harnessName', m('live.harness'), t.harness, 'server-process'));
+  a?.tool?.running ? 'loading~spin' : 'tools'));
+  out.push(leaf('text', m('live.text'), a?.text ? clip(a.text.line, 160) : m('live.text.none'), 'comment'));
+  if (idle) out.push(leaf('idle', m('live.idle'), idle, 'clock'));
+  if (view.turns !== undefined) out.push(leaf('turns', m('live.turns'), String(view.turns), 'list-ordered', m('live.turns.tooltip')));
+  if (t?.harness) out.push(leaf('harnessName', m('live.harness'), t.harness, 'server-process'));
+  return out;
+}
+
+/** The current window's tokens, then the run's figures. */
+function windowTokenNodes(root: string, view: LiveView, locale: Locale): NodeData[] {
+  const out: NodeData[] = [];
   const cur = view.windows.find((w) => w.window === view.window);
-  const fig = view.figures;
-  const curFig = fig.perWindow.find((w) => w.window === view.window);
-  const windowLabel = m('live.tokens.window', { n: view.window });
+  const curFig = view.figures.perWindow.find((w) => w.window === view.window);
+  const windowLabel = msg(locale, 'live.tokens.window', { n: view.window });
   if (cur) {
-    children.push(curFig?.tokens ? tokensNode(`${root}::live:tokens.window`, windowLabel, curFig.tokens, cur.main, cur.subagents,
+    out.push(curFig?.tokens ? tokensNode(`${root}::live:tokens.window`, windowLabel, curFig.tokens, cur.main, cur.subagents,
       cur.subagentFiles, cur.counting, locale)
       : unknownTokensNode(`${root}::live:tokens.window`, windowLabel, locale, undefined, windowUnavailable(curFig, locale)));
   }
-  if (view.windows.length > 0) pushAll(children, runFigureNodes(root, view, locale, view.window));
-  // The dashboard's meters, with the subagents map under its meter; their names in the person's language.
+  if (view.windows.length > 0) pushAll(out, runFigureNodes(root, view, locale, view.window));
+  return out;
+}
+
+/** The dashboard's meters, with the subagents map under its meter; their names in the person's language. */
+function metersNode(root: string, snap: ProjectSnapshot, view: LiveView, input: LiveTreeInput | undefined, locale: Locale,
+  m: Say): NodeData {
+  const state = snap.stateObject;
   const meterLabel = (l: string) => m(`live.meter.label.${l}` as MessageKey);
-  const meters = dashboardMeters(state, snap.guardrails.maxIterations, snap.guardrails.maxFailures, g, input?.decisions);
+  const meters = dashboardMeters(state, snap.guardrails.maxIterations, snap.guardrails.maxFailures, view.gauge, input?.decisions);
   const subs = subagentsOf(state);
-  children.push({
+  return {
     id: `${root}::live:meters`, label: m('live.meters'), collapsible: 'collapsed', icon: { id: 'graph' }, contextValue: 'live.meters',
     description: meters.filter((x) => x.label !== 'context').map((x) => `${meterLabel(x.label)} ${x.val}/${x.max}`).join(' · '),
     children: meters.map((x) => ({
@@ -241,40 +283,28 @@ export function liveRunNodes(root: string, snap: ProjectSnapshot, input: LiveTre
       collapsible: x.label === 'subagents' && subs.length ? 'collapsed' as const : 'none' as const,
       children: x.label === 'subagents' && subs.length ? subs.map((s) => ({
         id: `${root}::live:subagent:${s.id}`, label: clip(s.id, 60), collapsible: 'none' as const, icon: { id: 'person' },
-          contextValue: 'live.subagent',
+        contextValue: 'live.subagent',
         description: m('live.subagent.desc', { type: clip(s.type ?? '?', 60), when: s.stoppedAt ? m('live.subagent.stopped',
           { size: s.transcriptBytes !== undefined ? formatSize(s.transcriptBytes, locale) : '?' }) : m('live.subagent.running') }),
         tooltip: [`agent_id: ${s.id}`, `agent_type: ${s.type ?? '-'}`, `started_at: ${s.startedAt ?? '-'}`, `stopped_at: ${s.stoppedAt
           ?? '-'}`, `transcript_bytes: ${s.transcriptBytes ?? '-'}`].join('\n'),
       })) : undefined,
     })),
-  });
+  };
+}
+
+/** The verification receipts: fresh, stale (with the edits since) or undeclared; none when the run keeps none. */
+function verifyNode(root: string, state: ProjectSnapshot['stateObject'], view: LiveView, input: LiveTreeInput | undefined,
+  locale: Locale, m: Say): NodeData | undefined {
   const v = verificationState(state, input?.guardrailsText);
-  if (v) {
-    const desc = !v.declared ? m('live.verify.undeclared') : v.stale
-      ? (view.editsSinceVerify ? msgN(locale, 'live.verify.stale', view.editsSinceVerify) : m('live.verify.staleNoCount'))
-        : m('live.verify.fresh');
-    children.push({
-      id: `${root}::live:verify`, label: m('live.verify'), description: desc, collapsible: 'none', contextValue: v.stale
-        ? 'live.verify.stale' : 'live.verify',
-      icon: v.stale ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : { id: 'verified' },
-      tooltip: m('live.verify.tooltip', { receipts: v.receipts, verify: v.lastVerifyAt ?? '-', edit: v.lastEditAt ?? '-' }),
-    });
-  }
-  const now = a?.tool ? `${a.tool.name}${a.tool.summary ? ` · ${a.tool.summary}` : ''}` : a?.text?.line;
-  // Stopping, stopped by Stop now, the owner gone: said first (the transcript's last write is no sign of life then).
-  const cond = run.condition;
-  const condition = cond && (cond.stop || cond.ownerGone) ? cond.label : undefined;
-  out.push({
-    id: `${root}::live:live`, label: m('live.live'),
-    description: clip([condition, now, idle ? m('live.live.desc.idle', { age: idle }) : undefined].filter(Boolean).join(' · '), 120)
-      || undefined,
-    tooltip: m('live.live.tooltip') + (condition ? `\n${condition}` : ''),
-    icon: condition ? { id: cond?.ownerGone ? 'debug-disconnect' : 'stop-circle' } : { id: 'pulse', color: a?.tool?.running ? 'charts.green'
-      : undefined },
-    collapsible: 'collapsed', contextValue: 'live',
-    command: t?.exists ? { id: 'leopold.openTranscript', args: [t.path] } : undefined,
-    children,
-  });
-  return out;
+  if (!v) return undefined;
+  const desc = !v.declared ? m('live.verify.undeclared') : v.stale
+    ? (view.editsSinceVerify ? msgN(locale, 'live.verify.stale', view.editsSinceVerify) : m('live.verify.staleNoCount'))
+    : m('live.verify.fresh');
+  return {
+    id: `${root}::live:verify`, label: m('live.verify'), description: desc, collapsible: 'none', contextValue: v.stale
+      ? 'live.verify.stale' : 'live.verify',
+    icon: v.stale ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : { id: 'verified' },
+    tooltip: m('live.verify.tooltip', { receipts: v.receipts, verify: v.lastVerifyAt ?? '-', edit: v.lastEditAt ?? '-' }),
+  };
 }
