@@ -11,6 +11,7 @@ import type { ProjectSnapshot } from '../../core/project';
 import { windowFacts, type ArchivedRun, type RunCondition, type RunWindow } from '../../core/runs';
 import { startChoice } from '../../core/start';
 import { describeStateRead } from '../../core/state';
+import type { RunView } from '../../core/view';
 import { currentStoppedReason, currentWindow, iterationOf, resolveMaxIterations, stoppedReason } from '../../core/fields';
 import { personNeededReason } from '../../core/continuity/pill';
 import { formatLocal, utcTooltip } from '../../core/time';
@@ -168,142 +169,19 @@ export function buildProjectNode(
   const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
   const run = treeRunView(snap, locale, live);
   const root = head.root;
-  const leo = snap.leoDir;
   const state = snap.stateObject;
   const runChildren: NodeData[] = [];
-
-  if (snap.state.kind === 'invalid' || snap.state.kind === 'invalid-json' || snap.state.kind === 'empty') {
-    const message = describeStateRead(snap.state);
-    runChildren.push({
-      id: `${root}::state-error`,
-      label: m(snap.state.kind === 'empty' ? 'tree.state.empty' : snap.state.kind === 'invalid-json' ? 'tree.state.invalidJson'
-        : 'tree.state.invalid'),
-      description: clip(snap.state.kind === 'invalid' ? snap.state.issues.map((i) => (i.path ? `${i.path}: ${i.message}`
-        : i.message)).join('; ')
-        : snap.state.kind === 'invalid-json' ? snap.state.message : '', 160),
-      tooltip: `${message}\n\n${m('tree.state.tooltip')}`,
-      icon: { id: 'error', color: 'problemsErrorIcon.foreground' },
-      collapsible: 'none',
-      contextValue: 'stateError',
-      open: { path: join(leo, 'state.json'), line: 0 },
-    });
-  } else if (snap.state.kind === 'not-regular' || snap.state.kind === 'too-large') {
-    // Listed, never opened: not even a click opens a FIFO or a 99 MB file in an editor.
-    const s = snap.state;
-    runChildren.push({
-      id: `${root}::state-error`,
-      label: m(s.kind === 'not-regular' ? 'tree.state.notRegular' : 'tree.state.tooLarge'),
-      description: s.kind === 'not-regular' ? m('tree.state.notRegular.desc', { kind: fileKindWords(s.fileKind, locale) })
-        : m('tree.state.tooLarge.desc', { size: formatSize(s.bytes, locale), limit: formatSize(s.limit, locale) }),
-      tooltip: `${describeStateRead(s)}\n\n${m('tree.state.tooltip')}`,
-      icon: { id: 'error', color: 'problemsErrorIcon.foreground' },
-      collapsible: 'none',
-      contextValue: 'stateError',
-    });
-  }
-
+  const stateError = stateErrorNode(root, snap, locale);
+  if (stateError) runChildren.push(stateError);
   const iteration = iterationOf(state);
   const maxIter = resolveMaxIterations(state, snap.guardrails.maxIterations);
   const windowsNow = state ? currentWindow(state) : undefined;
   const plan = snap.plan;
   // The run's condition (STOP, the owner gone): the view's, which the status bar, the timeline and leopold-status show.
   const cond = run.condition;
-  if (state) {
-    runChildren.push({
-      id: `${root}::status`, label: m('tree.status'), description: cond.label, collapsible: 'none', contextValue: 'status',
-      icon: cond.ownerGone ? { id: 'warning', color: 'problemsWarningIcon.foreground' }
-        : { id: cond.kind === 'active' ? 'pulse' : cond.kind === 'stopping' ? 'stop-circle' : snap.status.kind === 'rolled' ? 'debug-pause'
-          : snap.status.kind === 'finished' ? 'pass' : 'debug-stop' },
-      tooltip: `${m('tree.status.tooltip', { label: cond.label })}${cond.stop ? `\n${m('tree.status.stop')}` : ''}`
-        + `${cond.ownerGone ? `\n${m('tree.status.ownerGone')}` : ''}${currentStoppedReason(state)
-          ? `\nstopped_reason: ${currentStoppedReason(state)}` : ''}`,
-      open: { path: join(leo, 'state.json') },
-    });
-    runChildren.push({
-      id: `${root}::iteration`, label: m('tree.iteration'), description: `${iteration ?? 0} / ${maxIter}`, collapsible: 'none',
-      icon: { id: 'sync' }, contextValue: 'iteration', tooltip: m('tree.iteration.tooltip', { n: iteration ?? 0, max: maxIter }),
-    });
-    const o = snap.owner;
-    if (o) {
-      const who = [o.short ?? m('tree.owner.unknown'), o.engine, o.harness].filter(Boolean).join(' · ');
-      // A pid that answers no kill -0 has ended, however recent its last turn (Stop now, a crash).
-      const life = o.pidGone ? m('tree.owner.gone', { pid: o.pid }) : o.ageS === undefined ? m('tree.owner.noLife')
-        : m(o.alive ? 'tree.owner.alive' : 'tree.owner.stale', { age: formatAge(o.ageS, locale) });
-      const none = m('tree.owner.none');
-      // The live pid in the description (the seat: which process holds the run — only when it is alive, which makes
-      // it the newest signal); a click opens the transcript.
-      const pid = o.signal === 'pid' && o.pid !== undefined ? ` · ${m('tree.owner.pid', { pid: o.pid })}` : ''; // the pid answered kill -0
-      const transcript = ownerTranscript(state);
-      runChildren.push({
-        id: `${root}::owner`, label: m('tree.owner'), description: `${who} · ${life}${pid}`, collapsible: 'none',
-        // The menu's Open Transcript and the click open the same one (ownerTranscript: the one resolver).
-        contextValue: [o.alive && !o.pidGone ? 'owner.alive' : 'owner.stale', o.sessionId ? 'session' : '', transcript ? 'transcript' : '']
-          .filter(Boolean).join(' '),
-        icon: { id: o.driver ? 'server-process' : 'account', color: o.alive && !o.pidGone ? 'charts.green' : undefined },
-        tooltip: m('tree.owner.tooltip', { session: o.sessionId ?? none, engine: o.engine ?? none, harness: o.harness ?? none }) +
-          `${o.pid !== undefined ? `\npid: ${o.pid}` : ''}\n${life}${o.signal ? m('tree.owner.signal', { signal: o.signal })
-            : ''}\n${m('tree.owner.aliveMeans')}` +
-          `${transcript ? `\n${m('tree.owner.openTranscript', { path: transcript })}` : ''}`,
-        // Through Open Transcript, which opens only a transcript where the harnesses keep them or inside the project.
-        command: transcript ? { id: 'leopold.openTranscript', args: [transcript] } : undefined,
-      });
-    }
-    runChildren.push({
-      id: `${root}::windows`, label: m('tree.windows'), description: `${windowsNow} / ${snap.maxWindows}`, collapsible: 'collapsed',
-      icon: { id: 'layers' }, contextValue: 'windows', tooltip: m('tree.windows.tooltip', { max: snap.maxWindows }),
-      children: windowNodes(root, run.windows, snap.maxWindows, snap.runJournal, locale),
-    });
-    pushAll(runChildren, liveRunNodes(root, snap, { ...live, run }, locale));
-  } else if (snap.state.kind === 'missing') {
-    // A complete brief and no run yet: the row offers Start Run (as core/start.ts's startChoice decides).
-    const brief = snap.files.filter((f) => f.exists).map((f) => f.name);
-    const startable = startChoice({ brief, hasRun: false }, 'start-run').kind === 'start-run';
-    runChildren.push({ id: `${root}::status`, label: m('tree.status'), description: m('tree.status.noRun'), collapsible: 'none',
-      icon: { id: 'circle-slash' }, contextValue: startable ? 'status noRun startable' : 'status noRun' });
-  }
-
-  runChildren.push({
-    id: `${root}::plan`, label: m('tree.plan'), description: plan ? m('tree.plan.done', { done: plan.done, total: plan.total })
-      : m('tree.plan.none'), collapsible: plan?.items.length ? 'collapsed' : 'none',
-    icon: { id: 'checklist' }, contextValue: 'plan',
-    tooltip: plan?.firstOpen ? m('tree.plan.tooltip.next', { index: plan.firstOpen.index, text: plan.firstOpen.text }) : m(plan
-      ? 'tree.plan.tooltip.allDone' : 'tree.plan.tooltip.missing'),
-    open: plan ? { path: join(leo, 'PLAN.md') } : undefined,
-    children: plan?.items.map((i) => planItemNode(root, i, i === plan.firstOpen, join(leo, 'PLAN.md'), locale)),
-  });
-  runChildren.push({
-    id: `${root}::events`, label: m('tree.events'),
-    description: snap.journalExists
-      ? `${snap.recent.length}${snap.journalSkipped ? m('tree.events.skipped', { lines: msgN(locale, 'tree.badLines',
-        snap.journalSkipped) }) : ''}`
-      : snap.journalNotRegular ? m('tree.events.notRegular', { kind: fileKindWords(snap.journalNotRegular, locale) })
-        : m('tree.events.none'),
-    collapsible: snap.recent.length ? 'collapsed' : 'none', icon: { id: 'history' }, contextValue: 'events',
-    tooltip: m('tree.events.tooltip'),
-    open: snap.journalExists ? { path: join(leo, 'events.jsonl') } : undefined,
-    children: snap.recent.map((e) => eventNode(root, e, join(leo, 'events.jsonl'), locale)),
-  });
-  runChildren.push({
-    id: `${root}::files`, label: m('tree.files'), collapsible: 'collapsed', icon: { id: 'files' }, contextValue: 'files',
-    description: `${snap.files.filter((f) => f.exists).length} / ${snap.files.length}`,
-    children: snap.files.map((f) => ({
-      id: `${root}::file:${f.name}`,
-      label: f.name,
-      description: f.name === 'CHECKPOINT.md' ? snap.checkpoint.verdict
-        : f.notRegular ? m('tree.file.notRegular', { kind: fileKindWords(f.notRegular, locale) })
-        : f.tooLarge ? m('tree.file.tooLarge', { size: formatSize(f.bytes!, locale) })
-        : f.exists ? (f.bytes! < 1024 ? `${f.bytes} B` : `${decimal(locale, (f.bytes! / 1024).toFixed(1))} KB`) : m('tree.file.missing'),
-      tooltip: f.name === 'CHECKPOINT.md' ? m('tree.file.checkpointTooltip', { verdict: snap.checkpoint.verdict }) : f.path,
-      icon: f.notRegular || f.tooLarge ? { id: 'warning', color: 'problemsWarningIcon.foreground' }
-        : f.name === 'CHECKPOINT.md' && f.exists
-        ? { id: snap.checkpoint.ok ? 'verified' : 'warning', color: snap.checkpoint.ok ? undefined : 'problemsWarningIcon.foreground' }
-        : { id: f.exists ? 'file' : 'circle-slash' },
-      collapsible: 'none' as const,
-      contextValue: f.exists ? (f.name === 'CHECKPOINT.md' ? 'file checkpoint' : 'file') : 'file.missing',
-      open: f.exists && !f.tooLarge ? { path: f.path } : undefined,
-      resource: f.exists ? f.path : undefined,
-    })),
-  });
+  if (state) pushAll(runChildren, runStateNodes(root, snap, state, run, live, locale));
+  else if (snap.state.kind === 'missing') runChildren.push(noRunNode(root, snap, locale));
+  runChildren.push(planNode(root, snap, locale), eventsNode(root, snap, locale), filesNode(root, snap, locale));
 
   const planDesc = plan ? m('tree.run.plan', { done: plan.done, total: plan.total }) : '';
   const hover = runHover(head, snap, cond, locale, true);
@@ -329,6 +207,173 @@ export function buildProjectNode(
       },
       archivesNode(root, snap.runs, archivesShown, locale),
     ],
+  };
+}
+
+/** A state.json that could not be used: invalid, not JSON, empty, not a regular file, too large. */
+function stateErrorNode(root: string, snap: ProjectSnapshot, locale: Locale): NodeData | undefined {
+  const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
+  const leo = snap.leoDir;
+  if (snap.state.kind === 'invalid' || snap.state.kind === 'invalid-json' || snap.state.kind === 'empty') {
+    const message = describeStateRead(snap.state);
+    return {
+      id: `${root}::state-error`,
+      label: m(snap.state.kind === 'empty' ? 'tree.state.empty' : snap.state.kind === 'invalid-json' ? 'tree.state.invalidJson'
+        : 'tree.state.invalid'),
+      description: clip(snap.state.kind === 'invalid' ? snap.state.issues.map((i) => (i.path ? `${i.path}: ${i.message}`
+        : i.message)).join('; ')
+        : snap.state.kind === 'invalid-json' ? snap.state.message : '', 160),
+      tooltip: `${message}\n\n${m('tree.state.tooltip')}`,
+      icon: { id: 'error', color: 'problemsErrorIcon.foreground' },
+      collapsible: 'none',
+      contextValue: 'stateError',
+      open: { path: join(leo, 'state.json'), line: 0 },
+    };
+  }
+  if (snap.state.kind === 'not-regular' || snap.state.kind === 'too-large') {
+    // Listed, never opened: not even a click opens a FIFO or a 99 MB file in an editor.
+    const s = snap.state;
+    return {
+      id: `${root}::state-error`,
+      label: m(s.kind === 'not-regular' ? 'tree.state.notRegular' : 'tree.state.tooLarge'),
+      description: s.kind === 'not-regular' ? m('tree.state.notRegular.desc', { kind: fileKindWords(s.fileKind, locale) })
+        : m('tree.state.tooLarge.desc', { size: formatSize(s.bytes, locale), limit: formatSize(s.limit, locale) }),
+      tooltip: `${describeStateRead(s)}\n\n${m('tree.state.tooltip')}`,
+      icon: { id: 'error', color: 'problemsErrorIcon.foreground' },
+      collapsible: 'none',
+      contextValue: 'stateError',
+    };
+  }
+  return undefined;
+}
+
+/** A run's rows: its status, iteration, owner, windows, then the live nodes. */
+function runStateNodes(root: string, snap: ProjectSnapshot, state: NonNullable<ProjectSnapshot['stateObject']>, run: RunView,
+  live: LiveTreeInput | undefined, locale: Locale): NodeData[] {
+  const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
+  const leo = snap.leoDir;
+  const cond = run.condition;
+  const iteration = iterationOf(state);
+  const maxIter = resolveMaxIterations(state, snap.guardrails.maxIterations);
+  const out: NodeData[] = [];
+  out.push({
+    id: `${root}::status`, label: m('tree.status'), description: cond.label, collapsible: 'none', contextValue: 'status',
+    icon: cond.ownerGone ? { id: 'warning', color: 'problemsWarningIcon.foreground' }
+      : { id: cond.kind === 'active' ? 'pulse' : cond.kind === 'stopping' ? 'stop-circle' : snap.status.kind === 'rolled' ? 'debug-pause'
+        : snap.status.kind === 'finished' ? 'pass' : 'debug-stop' },
+    tooltip: `${m('tree.status.tooltip', { label: cond.label })}${cond.stop ? `\n${m('tree.status.stop')}` : ''}`
+      + `${cond.ownerGone ? `\n${m('tree.status.ownerGone')}` : ''}${currentStoppedReason(state)
+        ? `\nstopped_reason: ${currentStoppedReason(state)}` : ''}`,
+    open: { path: join(leo, 'state.json') },
+  });
+  out.push({
+    id: `${root}::iteration`, label: m('tree.iteration'), description: `${iteration ?? 0} / ${maxIter}`, collapsible: 'none',
+    icon: { id: 'sync' }, contextValue: 'iteration', tooltip: m('tree.iteration.tooltip', { n: iteration ?? 0, max: maxIter }),
+  });
+  const owner = ownerNode(root, snap, state, locale);
+  if (owner) out.push(owner);
+  out.push({
+    id: `${root}::windows`, label: m('tree.windows'), description: `${currentWindow(state)} / ${snap.maxWindows}`,
+    collapsible: 'collapsed', icon: { id: 'layers' }, contextValue: 'windows', tooltip: m('tree.windows.tooltip', { max: snap.maxWindows }),
+    children: windowNodes(root, run.windows, snap.maxWindows, snap.runJournal, locale),
+  });
+  pushAll(out, liveRunNodes(root, snap, { ...live, run }, locale));
+  return out;
+}
+
+/** Who holds the run: its session, engine and harness, and whether it is alive; a click opens its transcript. */
+function ownerNode(root: string, snap: ProjectSnapshot, state: NonNullable<ProjectSnapshot['stateObject']>,
+  locale: Locale): NodeData | undefined {
+  const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
+  const o = snap.owner;
+  if (!o) return undefined;
+  const who = [o.short ?? m('tree.owner.unknown'), o.engine, o.harness].filter(Boolean).join(' · ');
+  // A pid that answers no kill -0 has ended, however recent its last turn (Stop now, a crash).
+  const life = o.pidGone ? m('tree.owner.gone', { pid: o.pid }) : o.ageS === undefined ? m('tree.owner.noLife')
+    : m(o.alive ? 'tree.owner.alive' : 'tree.owner.stale', { age: formatAge(o.ageS, locale) });
+  const none = m('tree.owner.none');
+  // The live pid in the description (the seat: which process holds the run — only when it is alive, which makes
+  // it the newest signal); a click opens the transcript.
+  const pid = o.signal === 'pid' && o.pid !== undefined ? ` · ${m('tree.owner.pid', { pid: o.pid })}` : ''; // the pid answered kill -0
+  const transcript = ownerTranscript(state);
+  return {
+    id: `${root}::owner`, label: m('tree.owner'), description: `${who} · ${life}${pid}`, collapsible: 'none',
+    // The menu's Open Transcript and the click open the same one (ownerTranscript: the one resolver).
+    contextValue: [o.alive && !o.pidGone ? 'owner.alive' : 'owner.stale', o.sessionId ? 'session' : '', transcript ? 'transcript' : '']
+      .filter(Boolean).join(' '),
+    icon: { id: o.driver ? 'server-process' : 'account', color: o.alive && !o.pidGone ? 'charts.green' : undefined },
+    tooltip: m('tree.owner.tooltip', { session: o.sessionId ?? none, engine: o.engine ?? none, harness: o.harness ?? none }) +
+      `${o.pid !== undefined ? `\npid: ${o.pid}` : ''}\n${life}${o.signal ? m('tree.owner.signal', { signal: o.signal })
+        : ''}\n${m('tree.owner.aliveMeans')}` +
+      `${transcript ? `\n${m('tree.owner.openTranscript', { path: transcript })}` : ''}`,
+    // Through Open Transcript, which opens only a transcript where the harnesses keep them or inside the project.
+    command: transcript ? { id: 'leopold.openTranscript', args: [transcript] } : undefined,
+  };
+}
+
+/** No run yet: a complete brief makes the row offer Start Run (as core/start.ts's startChoice decides). */
+function noRunNode(root: string, snap: ProjectSnapshot, locale: Locale): NodeData {
+  const brief = snap.files.filter((f) => f.exists).map((f) => f.name);
+  const startable = startChoice({ brief, hasRun: false }, 'start-run').kind === 'start-run';
+  return { id: `${root}::status`, label: msg(locale, 'tree.status'), description: msg(locale, 'tree.status.noRun'), collapsible: 'none',
+    icon: { id: 'circle-slash' }, contextValue: startable ? 'status noRun startable' : 'status noRun' };
+}
+
+function planNode(root: string, snap: ProjectSnapshot, locale: Locale): NodeData {
+  const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
+  const plan = snap.plan;
+  const leo = snap.leoDir;
+  return {
+    id: `${root}::plan`, label: m('tree.plan'), description: plan ? m('tree.plan.done', { done: plan.done, total: plan.total })
+      : m('tree.plan.none'), collapsible: plan?.items.length ? 'collapsed' : 'none',
+    icon: { id: 'checklist' }, contextValue: 'plan',
+    tooltip: plan?.firstOpen ? m('tree.plan.tooltip.next', { index: plan.firstOpen.index, text: plan.firstOpen.text }) : m(plan
+      ? 'tree.plan.tooltip.allDone' : 'tree.plan.tooltip.missing'),
+    open: plan ? { path: join(leo, 'PLAN.md') } : undefined,
+    children: plan?.items.map((i) => planItemNode(root, i, i === plan.firstOpen, join(leo, 'PLAN.md'), locale)),
+  };
+}
+
+function eventsNode(root: string, snap: ProjectSnapshot, locale: Locale): NodeData {
+  const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
+  const leo = snap.leoDir;
+  return {
+    id: `${root}::events`, label: m('tree.events'),
+    description: snap.journalExists
+      ? `${snap.recent.length}${snap.journalSkipped ? m('tree.events.skipped', { lines: msgN(locale, 'tree.badLines',
+        snap.journalSkipped) }) : ''}`
+      : snap.journalNotRegular ? m('tree.events.notRegular', { kind: fileKindWords(snap.journalNotRegular, locale) })
+        : m('tree.events.none'),
+    collapsible: snap.recent.length ? 'collapsed' : 'none', icon: { id: 'history' }, contextValue: 'events',
+    tooltip: m('tree.events.tooltip'),
+    open: snap.journalExists ? { path: join(leo, 'events.jsonl') } : undefined,
+    children: snap.recent.map((e) => eventNode(root, e, join(leo, 'events.jsonl'), locale)),
+  };
+}
+
+/** The brief and run files: size, missing, not a regular file, too large; the checkpoint with its verdict. */
+function filesNode(root: string, snap: ProjectSnapshot, locale: Locale): NodeData {
+  const m = (key: Parameters<typeof msg>[1], args?: Parameters<typeof msg>[2]) => msg(locale, key, args);
+  return {
+    id: `${root}::files`, label: m('tree.files'), collapsible: 'collapsed', icon: { id: 'files' }, contextValue: 'files',
+    description: `${snap.files.filter((f) => f.exists).length} / ${snap.files.length}`,
+    children: snap.files.map((f) => ({
+      id: `${root}::file:${f.name}`,
+      label: f.name,
+      description: f.name === 'CHECKPOINT.md' ? snap.checkpoint.verdict
+        : f.notRegular ? m('tree.file.notRegular', { kind: fileKindWords(f.notRegular, locale) })
+        : f.tooLarge ? m('tree.file.tooLarge', { size: formatSize(f.bytes!, locale) })
+        : f.exists ? (f.bytes! < 1024 ? `${f.bytes} B` : `${decimal(locale, (f.bytes! / 1024).toFixed(1))} KB`) : m('tree.file.missing'),
+      tooltip: f.name === 'CHECKPOINT.md' ? m('tree.file.checkpointTooltip', { verdict: snap.checkpoint.verdict }) : f.path,
+      icon: f.notRegular || f.tooLarge ? { id: 'warning', color: 'problemsWarningIcon.foreground' }
+        : f.name === 'CHECKPOINT.md' && f.exists
+        ? { id: snap.checkpoint.ok ? 'verified' : 'warning', color: snap.checkpoint.ok ? undefined : 'problemsWarningIcon.foreground' }
+        : { id: f.exists ? 'file' : 'circle-slash' },
+      collapsible: 'none' as const,
+      contextValue: f.exists ? (f.name === 'CHECKPOINT.md' ? 'file checkpoint' : 'file') : 'file.missing',
+      open: f.exists && !f.tooLarge ? { path: f.path } : undefined,
+      resource: f.exists ? f.path : undefined,
+    })),
   };
 }
 
