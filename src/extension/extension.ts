@@ -87,7 +87,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
   const start = registerStart(ctx);
   registerWalkthrough(ctx);
   const review = registerReview(ctx, live.runs, snapshots);
-  const takeBack = registerTakeBack(ctx, seat, snapshots);
+  const takeBack = registerTakeBack(ctx, seat, snapshots, review.windows);
 
   log.info(`Leopold for VS Code ${extension.extension.packageJSON.version} active in ${Date.now() - t0} ms ` +
     (`(projects found in ${tProjects - t0} ms; ${registry.projects.length} ` +
@@ -97,7 +97,7 @@ export function activate(extension: vscode.ExtensionContext): LeopoldTestApi | u
     registry, isTrusted: () => ctx.isTrusted(), settingsCommandFor: (key: string) => settingsCommandFor(extension, key),
     supervisor: supervisors.test, statusBar, runActions: actions.test.runActions, seat: actions.test.seat,
     notifications: notifications.test, resumeAt: resumeAt.test, runsTree: tree.test, treeActions, decorations, welcome,
-    doctor, decisions, checkpoint, live: live.test, timeline, driver: driver.test, agentTools, notifyCommand, start, review,
+    doctor, decisions, checkpoint, live: live.test, timeline, driver: driver.test, agentTools, notifyCommand, start, review: review.test,
     snapshots: { takeBack, idle: () => snapshots.idle(), recorders: () => snapshots.all() },
   };
 }

@@ -9,7 +9,7 @@ import { archivedRunState, archivedRunWindows, readJournalContinuity } from '../
 import { harnessEnvFrom } from '../continuity/harness';
 import { loadPrices } from '../live/prices';
 import type { ReviewInput } from './review';
-import { attributionOf } from './attribution';
+import { attributionOf, type WindowReviewer } from './attribution';
 import type { Attribution } from '../snapshots/plan';
 import { pushAll } from '../arrays';
 
@@ -68,9 +68,10 @@ export async function readReviewInput(root: string, opts: ReadReviewOptions = {}
  * --review` reads them; core/review/attribution.ts). When they cannot be read, none is known: every change is then
  * unattributed, so none is chosen by default.
  */
-export async function readAttribution(projectDir: string, env?: NodeJS.ProcessEnv): Promise<Attribution> {
+export async function readAttribution(projectDir: string, env?: NodeJS.ProcessEnv, reviewer?: WindowReviewer):
+  Promise<Attribution> {
   try {
-    return attributionOf(await readReviewInput(projectDir, { env, budgetMs: 1000 }));
+    return attributionOf(await readReviewInput(projectDir, { env, budgetMs: 1000 }), reviewer);
   } catch {
     return () => Promise.resolve(new Set<string>());
   }

@@ -29,6 +29,7 @@ import { markViewed, viewedKey, viewedPaths, type ViewedStore } from '../../core
 import type { FromWebview, PostedWindow, ReviewRendered, SavedReview, ToWebview } from './protocol';
 import { REVIEW_VIEW_TYPE } from './protocol';
 import { ReviewWorker, type ReviewJob } from '../../core/review/worker';
+import type { WindowReviewer } from '../../core/review/attribution';
 import { REVIEW_BUDGET_MS } from '../../core/review/partial';
 import { WriteOutsideError } from '../../core/writeGuard';
 import { isWriteRefusal, writeExport } from '../foundation/guardedWrite';
@@ -334,7 +335,12 @@ class Reviews {
   }
 }
 
-export function registerReview(ctx: LeopoldContext, live: LiveRuns, snapshots?: SnapshotRecorders): ReviewTestApi {
+/**
+ * The review commands and panels; `windows` reviews a window in the same worker, off the extension host's thread (the
+ * take-backs' attribution, snapshots/takeBack.ts).
+ */
+export function registerReview(ctx: LeopoldContext, live: LiveRuns, snapshots?: SnapshotRecorders):
+  { test: ReviewTestApi; windows: WindowReviewer } {
   const r = new Reviews(ctx, live, snapshots);
   ctx.extension.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, r.provider),
@@ -345,7 +351,8 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns, snapshots?: 
     }),
     { dispose: () => { for (const p of [...r.panels.values()]) p.panel.dispose(); r.dispose(); } },
   );
-  return {
+  const windows: WindowReviewer = { window: (input, n) => r.worker.run({ kind: 'window', input, n }) };
+  return { windows, test: {
     open: (t) => r.show(t, t.window === undefined),
     openAllChanges: async (t) => { const w = await r.windowOf(t); return w ? r.openAll(t, w.review) : 0; },
     openDiff: async (t, p) => { const w = await r.windowOf(t); return w ? r.openDiff(t, w.review, p) : false; },
@@ -369,7 +376,7 @@ export function registerReview(ctx: LeopoldContext, live: LiveRuns, snapshots?: 
     // Beside, without focus, as VS Code restores a panel after a reload.
     restore: (state) => r.restore(vscode.window.createWebviewPanel(VIEW_TYPE, 'Leopold', { viewColumn: vscode.ViewColumn.Beside,
       preserveFocus: true }, webviewOptions(ctx.extension.extensionUri)), state),
-  };
+  } };
 }
 
 /** A review as posted: the checkpoint texts kept (shown), nothing else long; how it ended said once; summed up and grouped. */

@@ -23,6 +23,7 @@ import {
   type PlanItem,
 } from '../../core/snapshots/plan';
 import { readAttribution } from '../../core/review/read';
+import type { WindowReviewer } from '../../core/review/attribution';
 import { SnapshotStore, type TakeBackLeftWhy } from '../../core/snapshots/store';
 import type { SnapshotRecorders } from '../foundation/recorders';
 
@@ -249,7 +250,8 @@ export class TakeBackDiffs implements vscode.TextDocumentContentProvider {
 class TakeBack {
   readonly diffs = new TakeBackDiffs();
 
-  constructor(private readonly ctx: LeopoldContext, private readonly seat: Seat, private readonly recorders: SnapshotRecorders) {}
+  constructor(private readonly ctx: LeopoldContext, private readonly seat: Seat, private readonly recorders: SnapshotRecorders,
+    private readonly reviewer?: WindowReviewer) {}
 
   /** The store of a project (the recorder's, so its settings), opened even where recording is switched off. */
   private store(project: LeopoldProject): Promise<SnapshotStore> {
@@ -261,7 +263,8 @@ class TakeBack {
     const run = await newestRun(store);
     if (run === undefined) throw new NoSnapshotError(vscode.l10n.t('no snapshots were recorded for this project'));
     const scope = path !== undefined ? { under: path } : {};
-    const attribution = await readAttribution(project.root);
+    // The transcripts are reviewed in the review's worker, off the extension host's thread.
+    const attribution = await readAttribution(project.root, undefined, this.reviewer);
     const plan = kind === 'rewind' ? await planRewind(store, run, window, scope, attribution)
       : await planRevert(store, run, window, scope, attribution);
     return { store, plan };
@@ -459,8 +462,9 @@ class TakeBack {
   }
 }
 
-export function registerTakeBack(ctx: LeopoldContext, seat: Seat, recorders: SnapshotRecorders): TakeBackTestApi {
-  const t = new TakeBack(ctx, seat, recorders);
+export function registerTakeBack(ctx: LeopoldContext, seat: Seat, recorders: SnapshotRecorders, reviewer?: WindowReviewer):
+  TakeBackTestApi {
+  const t = new TakeBack(ctx, seat, recorders, reviewer);
   ctx.extension.subscriptions.push(
     registerCommand(ctx, 'leopold.revertWindow', (arg?: unknown) => t.run(arg, 'revert')),
     registerCommand(ctx, 'leopold.rewindToWindow', (arg?: unknown) => t.run(arg, 'rewind')),

@@ -2,11 +2,13 @@
 // which an edit tool (a Write in the window's transcript), a shell command (`echo … > f`, named by the transcript) and a
 // person (no record anywhere) change files — every item of every revert and rewind says `attributed` exactly when a
 // taken-back window's transcript names the path (the review's rule), and the default choice never holds a change no
-// taken-back window records. Real git, real Claude Code transcripts, the review's own Reviewer.
+// taken-back window records. Real git, real Claude Code transcripts, the review's own Reviewer — on this thread, as the
+// CLI reviews, and in the review worker, as the extension does; a review cut short names no path the transcript does not.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attributionOf } from '../../../../src/core/review/attribution';
+import { ReviewWorker } from '../../../../src/core/review/worker';
 import type { ReviewInput } from '../../../../src/core/review/review';
 import type { RunWindow } from '../../../../src/core/runs';
 import { chosenByDefault, planRevert, planRewind, type Plan } from '../../../../src/core/snapshots/plan';
@@ -15,6 +17,8 @@ import { ToolFs, claudeBash, claudeWrite, type ClaudeWriter } from '../../../fix
 import { rng } from '../../../support/rng';
 import { tempDir } from '../../../support/tempDir';
 
+/** The worker's script, built by `node scripts/build.mjs` (as the review worker's own tests use it). */
+const WORKER_SCRIPT = join(__dirname, '..', '..', '..', '..', 'dist', 'reviewWorker.js');
 const WINDOWS = 3;
 const SEEDS = 120;
 const FILES = ['a.txt', 'b.txt', 'c.txt', 'sub/d.txt', 'e.txt'];
@@ -22,6 +26,10 @@ const FILES = ['a.txt', 'b.txt', 'c.txt', 'sub/d.txt', 'e.txt'];
 describe('take-back plan: which changes the transcript attributes to the agent (seeded runs, real git)', function () {
   this.timeout(300_000);
   const tmp = tempDir('leo-attrib-');
+  // Started when first asked; one with no budget, one whose every review is cut short.
+  const worker = new ReviewWorker(WORKER_SCRIPT, { budgetMs: Infinity });
+  const cut = new ReviewWorker(WORKER_SCRIPT, { budgetMs: 1 });
+  after(() => { worker.dispose(); cut.dispose(); });
 
   it(`${SEEDS} seeded runs: attributed exactly when a taken-back window names the path; the default never holds another`, async () => {
     const base = tmp();
@@ -80,7 +88,8 @@ describe('take-back plan: which changes the transcript attributes to the agent (
     const windows: RunWindow[] = Array.from({ length: WINDOWS }, (_, i) => ({ n: i + 1, compactions: 0, end: 'rolled', detail: 'rolled',
       startedMs: t0 + (i + 1) * 60_000, endedMs: t0 + (i + 1) * 60_000 + 58_000 }));
     const input: ReviewInput = { root, windows, events: [], transcripts };
-    const attribution = attributionOf(input);
+    // On this thread (the CLI), and in the review worker as the extension reviews (its answers cross a thread).
+    const byWorker = attributionOf(input, { window: (i, n) => worker.run({ kind: 'window', input: i, n }) });
 
     let items = 0, unrecorded = 0, recorded = 0;
     const check = (plan: Plan, range: number[]) => {
@@ -97,9 +106,17 @@ describe('take-back plan: which changes the transcript attributes to the agent (
         }
       }
     };
+    for (const attribution of [attributionOf(input), byWorker]) {
+      for (let n = 1; n <= WINDOWS; n++) {
+        check(await planRevert(store, run, n, {}, attribution), [n]);
+        check(await planRewind(store, run, n, {}, attribution), Array.from({ length: WINDOWS - n + 1 }, (_, i) => n + i));
+      }
+    }
+    // A review cut short at its budget (the worker's, as the extension's) names fewer paths, never more.
+    const short = attributionOf(input, { window: (i, n) => cut.run({ kind: 'window', input: i, n }) });
     for (let n = 1; n <= WINDOWS; n++) {
-      check(await planRevert(store, run, n, {}, attribution), [n]);
-      check(await planRewind(store, run, n, {}, attribution), Array.from({ length: WINDOWS - n + 1 }, (_, i) => n + i));
+      const names = await short(n);
+      for (const p of names) assert.ok(named[n].has(p), `window ${n}: a cut review attributed ${p}, which the transcript does not name`);
     }
     // The runs exercised both kinds (a property that saw only one would assert little).
     assert.ok(unrecorded > 30 && recorded > 30, `items ${items}: unrecorded ${unrecorded}, recorded ${recorded}`);
