@@ -18,7 +18,7 @@ export const SECTION = 'leopold';
 
 export const SETTINGS = {
   autoRelaunch: { scope: 'resource', default: true, readBy: 'config' },
-  'snapshots.enabled': { scope: 'window', default: true, readBy: 'config' },
+  'snapshots.enabled': { scope: 'resource', default: true, readBy: 'config' },
   'snapshots.directory': { scope: 'machine', default: '', readBy: 'config' },
   'snapshots.maxStorageMB': { scope: 'machine', default: 300, readBy: 'config' },
   'snapshots.maxFileMB': { scope: 'machine', default: 20, readBy: 'config' },
