@@ -3,7 +3,7 @@
 // and a fresh copy of its workspace; mocha runs inside the extension host through the workbench's test payload.
 //   node scripts/integration.mjs [scenario ...]      env: SHOW_WORKBENCH_LOG=1, SCENARIO_TIMEOUT_MS (300000)
 import { join } from 'node:path';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { format } from 'node:util';
 import { ensureHost, ROOT } from './host.mjs';
 import { startCodeServer, launchBrowser, WORKBENCH_NOISE } from './lib/codeServer.mjs';
@@ -98,6 +98,13 @@ async function runScenario(host, s) {
   try {
     browser = await launchBrowser(host.chromium);
     const page = await browser.newPage({ viewport: { width: 1400, height: 850 } });
+    // The browser's own errors and warnings (the workbench's and every webview frame's), kept beside the run: a
+    // webview that never draws says why here, not in the extension host's log.
+    const browserLog = join(run.runDir, 'browser-console.log');
+    const keep = (line) => { try { appendFileSync(browserLog, `${new Date().toISOString()} ${line}\n`); } catch { /* best effort */ } };
+    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') keep(`[${m.type()}] ${m.location()?.url ?? ''} ${m.text()}`); });
+    page.on('pageerror', (err) => keep(`[pageerror] ${err.message}`));
+    page.on('requestfailed', (r) => keep(`[requestfailed] ${r.url()} ${r.failure()?.errorText ?? ''}`));
     let finish;
     const exited = new Promise((r) => (finish = r));
     await page.exposeFunction('codeAutomationLog', (_type, args) => {
