@@ -28,6 +28,12 @@ const contrast = (a: string, b: string) => {
 const stamps = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
   .map((e) => { const p = path.join(e.parentPath, e.name); return `${p} ${statSync(p).size} ${statSync(p).mtimeMs}`; }).sort();
 
+/**
+ * gen/out.txt's Viewed check in Window 2's panel only: the Morning Report (open beside it since the restore test) lists
+ * the same file with its own check, and the harness clicks the first match in any frame.
+ */
+const WINDOW_2_GEN_CHECK = 'body:has(h1:text-is("Window 2")) vscode-checkbox[data-path="gen/out.txt"]';
+
 export function reviewSuite(trusted: boolean): void {
   suite(`The window review (${trusted ? 'trusted' : 'Restricted Mode'})`, () => {
     let api: Record<string, any>;
@@ -165,7 +171,7 @@ export function reviewSuite(trusted: boolean): void {
       const two = (await api.review.open({ root, window: 2 })).review;
       const before = await shownOf(/Window 2/);
       assert.deepStrictEqual(before.viewed.paths, []);
-      assert.deepStrictEqual((await harness({ action: 'click', selector: 'vscode-checkbox[data-path="gen/out.txt"]' }))?.clicked, true);
+      assert.deepStrictEqual((await harness({ action: 'click', selector: WINDOW_2_GEN_CHECK }))?.clicked, true);
       const after = await shownOf(/Window 2/, (s) => s.viewed.paths.includes('gen/out.txt'));
       assert.deepStrictEqual([after.viewed.count, after.viewed.of], [1, two.files.length]);
       assert.match(after.text, new RegExp(`1 of ${two.files.length} viewed`));
@@ -177,7 +183,7 @@ export function reviewSuite(trusted: boolean): void {
       await api.review.open({ root, window: 1 });
       assert.deepStrictEqual((await shownOf(/Window 1/)).viewed.paths, []);
       await api.review.open({ root, window: 2 });
-      assert.deepStrictEqual((await harness({ action: 'click', selector: 'vscode-checkbox[data-path="gen/out.txt"]' }))?.clicked, true);
+      assert.deepStrictEqual((await harness({ action: 'click', selector: WINDOW_2_GEN_CHECK }))?.clicked, true);
       await shownOf(/Window 2/, (s) => s.viewed.count === 0);
     });
 
