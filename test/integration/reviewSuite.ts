@@ -1,12 +1,12 @@
 // The window review in the real workbench (both `review` scenarios): the project of test/fixtures/reviewProject.ts,
 // whose fake agent edited a.txt, src/b.ts and c.md over two windows (and ticked PLAN.md, wrote CHECKPOINT.md).
 import * as assert from 'node:assert';
-import { promises as fs, mkdtempSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { promises as fs, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { harness, leopold, testFolders, waitFor } from './helpers';
 import { ToolFs, claudeBash, codexHead, codexPatch, type ClaudeWriter, type CodexWriter } from '../fixtures/editTranscripts';
+import { tempFolder } from '../support/tempDir';
 
 type Shown = {
   origin: number; text: string; summary: string[]; commands: string[]; viewed: { count: number; of: number; paths: string[] };
@@ -220,7 +220,7 @@ export function reviewSuite(trusted: boolean): void {
     test('the review runs in its worker: another command completes while a heavy review is still running (issue 29)', async function () {
       if (!trusted) this.skip(); // the same worker in both modes; run once
       this.timeout(300_000);
-      const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'leo-heavy-')));
+      const dir = realpathSync(tempFolder('leo-heavy-'));
       try {
         // A transcript built to be slow to review: long `cd a && …` chains, 130,000 `rm` operands, a 130,000-line patch.
         const tfs = new ToolFs();

@@ -22,10 +22,17 @@ export function removeTempDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 }
 
+/** The suite-end hook of the mocha UI that loaded the test file: bdd's `after` (unit, stress), tdd's `suiteTeardown`
+ *  (the integration scenarios). */
+function atSuiteEnd(fn: () => void): void {
+  if (typeof after === 'function') after(fn);
+  else if (typeof suiteTeardown === 'function') suiteTeardown(fn);
+}
+
 /** A maker of temporary folders (prefix: `leo-<what>-`) that removes all it made when the enclosing suite ends. */
 export function tempDir(prefix: string): () => string {
   const made: string[] = [];
-  after(() => {
+  atSuiteEnd(() => {
     for (const d of made.splice(0)) removeTempDir(d);
   });
   return () => {
@@ -36,12 +43,11 @@ export function tempDir(prefix: string): () => string {
 }
 
 const everyTempFolder: string[] = [];
-// One root-level hook per test file, added while mocha loads the file: the folders `tempFolder` made go at the end.
-if (typeof after === 'function') {
-  after(() => {
-    for (const d of everyTempFolder.splice(0)) removeTempDir(d);
-  });
-}
+// One root-level hook, added while mocha loads the first test file that imports this: the folders `tempFolder` made go
+// at the end of the run.
+atSuiteEnd(() => {
+  for (const d of everyTempFolder.splice(0)) removeTempDir(d);
+});
 
 /**
  * A temporary folder (`mkdtemp` under os.tmpdir()), removed when the test run ends: for folders made inside a test

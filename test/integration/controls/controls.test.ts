@@ -3,7 +3,6 @@
 // ignored) that records its call and does what `.agent-mode` in its project says.
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
@@ -11,6 +10,7 @@ import { leopold, testFolders, waitFor, leoFile } from '../helpers';
 import { claudeTranscript, sleep, stamp, writeState } from '../supervisorUtil';
 import { binariesFor } from '../../../src/extension/foundation/agents';
 import { findNode } from '../../support/tree';
+import { tempFolder } from '../../support/tempDir';
 
 const AGENT = `#!/usr/bin/env bash
 mode=$(cat .agent-mode 2>/dev/null)
@@ -44,7 +44,7 @@ suite('the controls at their edges (trusted, a fake claude from user settings)',
 
   suiteSetup(async () => {
     [plain, fifo, deep] = testFolders();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'controls-agent-'));
+    const dir = tempFolder('controls-agent-');
     calls = path.join(dir, 'calls');
     process.env.CONTROLS_CALLS = calls; // the agents inherit the extension host's environment
     agent = path.join(dir, 'claude');
@@ -220,7 +220,7 @@ suite('the controls at their edges (trusted, a fake claude from user settings)',
   test('Open Transcript opens only transcripts where the harnesses keep them or inside the project, and says so otherwise', async () => {
     const inside = path.join(plain, 'notes.jsonl');
     fs.writeFileSync(inside, '{"type":"user"}\n');
-    const outside = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'elsewhere-')), 'secret.jsonl');
+    const outside = path.join(tempFolder('elsewhere-'), 'secret.jsonl');
     fs.writeFileSync(outside, 'PRIVATE\n');
     assert.strictEqual(await vscode.commands.executeCommand('leopold.openTranscript', outside), undefined);
     assert.notStrictEqual(vscode.window.activeTextEditor?.document.uri.fsPath, outside);

@@ -3,7 +3,6 @@
 // move with it; an awaiting_human stop shows the card and stops all reading.
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
@@ -11,6 +10,7 @@ import { leopold, leoFile, testFolders, waitFor } from '../helpers';
 import { sleep, stamp, writeState } from '../supervisorUtil';
 import { claudeAssistant, claudeToolResult, claudeUser, type ClaudeSession } from '../../fixtures/transcripts';
 import { findNode } from '../../support/tree';
+import { tempFolder } from '../../support/tempDir';
 
 type Plain = { id: string; label: string; description?: string; icon?: string; contextValue?: string; children?: Plain[] };
 const find = (n: Plain, id: string): Plain | undefined => findNode(n, id);
@@ -44,7 +44,7 @@ suite('The live run (a fake agent appending to a Claude Code transcript)', () =>
     api = await leopold();
     [folder] = testFolders();
     // Where Claude Code keeps transcripts ($CLAUDE_CONFIG_DIR/projects/<slug>/): Open Transcript opens only those.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-live-it-'));
+    const dir = tempFolder('leo-live-it-');
     process.env.CLAUDE_CONFIG_DIR = dir;
     fs.mkdirSync(path.join(dir, 'projects', '-live'), { recursive: true });
     transcript = path.join(dir, 'projects', '-live', `${SESSION}.jsonl`);

@@ -3,11 +3,11 @@
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as os from 'node:os';
 import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
 import { leopold, testFolders, leoFile } from '../helpers';
 import { stamp, writeState, sleep } from '../supervisorUtil';
+import { tempFolder } from '../../support/tempDir';
 
 suite('the seat in Restricted Mode', () => {
   test('Stop now and Resume at… are refused: the owner process keeps running, nothing is scheduled or written', async () => {
@@ -15,7 +15,7 @@ suite('the seat in Restricted Mode', () => {
     const folder = testFolders()[0];
     assert.strictEqual(vscode.workspace.isTrusted, false);
     // A process that passes every check Stop now makes (a `claude` in this folder, started before the claim).
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'seat-r-'));
+    const dir = tempFolder('seat-r-');
     const bin = path.join(dir, 'claude');
     fs.writeFileSync(bin, '#!/usr/bin/env bash\nsleep 60\n', { mode: 0o755 });
     const owner = spawn(bin, [], { cwd: folder, stdio: 'ignore' });

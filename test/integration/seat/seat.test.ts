@@ -5,12 +5,12 @@
 // fires, is cancelled by a new stop and by STOP, and one planted as a reload would find it, 15 minutes late, asks.
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { leopold, testFolders, waitFor, leoFile } from '../helpers';
 import { claudeTranscript, events, readState, rolled, sleep, stamp, writeState } from '../supervisorUtil';
 import { findNode } from '../../support/tree';
+import { tempFolder } from '../../support/tempDir';
 
 const AGENT = `#!/usr/bin/env bash
 mode=$(cat .seat-mode 2>/dev/null)
@@ -44,7 +44,7 @@ suite('the seat (trusted, a fake claude that fails, hangs or reactivates)', () =
     api = await leopold();
     folder = testFolders()[0];
     transcript = claudeTranscript();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'seat-agent-'));
+    const dir = tempFolder('seat-agent-');
     calls = path.join(dir, 'calls');
     process.env.SEAT_CALLS = calls; // the extension host's environment is what the agent inherits
     const bin = path.join(dir, 'claude');

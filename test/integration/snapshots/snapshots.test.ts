@@ -8,7 +8,6 @@
 // agent changed (a clean merge) and another in a conflicting way, and the take-backs keep both edits.
 import * as assert from 'node:assert';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -16,6 +15,7 @@ import * as vscode from 'vscode';
 import { harness, leopold, testFolders, waitFor } from '../helpers';
 import { agentCalls, readState, stamp, writeState } from '../supervisorUtil';
 import { LAST_WINDOW, PLAN, WINDOWS } from './agent';
+import { tempFolder } from '../../support/tempDir';
 
 const lines = (...xs: string[]) => xs.map((x) => `${x}\n`).join('');
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
@@ -72,7 +72,7 @@ suite('snapshots at the window boundaries (trusted, a fake claude over three win
 
   suiteSetup(async () => {
     [folder] = testFolders();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'snapshots-agent-'));
+    const dir = tempFolder('snapshots-agent-');
     agent = path.join(dir, 'claude');
     go = path.join(dir, 'go');
     // Claude Code as Leopold starts it: `claude --dangerously-skip-permissions -p /leopold-run`, here agent.js under the

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { leopold, testFolders, waitFor } from '../helpers';
 import { agentCalls, claudeTranscript, events, rolled, sleep, stamp, writeState } from '../supervisorUtil';
+import { tempFolder } from '../../support/tempDir';
 
 suite('leopold watch detection per project (a real leopold-watch.py process)', () => {
   let api: Record<string, any>;
@@ -24,7 +24,7 @@ suite('leopold watch detection per project (a real leopold-watch.py process)', (
     if (process.platform !== 'linux') this.skip();
     // A stand-in for Leopold's watcher: a script named leopold-watch.py that only sleeps, started the way the
     // /leopold-watch skill starts it (--project <path>, --port), from another directory.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leo-fake-watch-'));
+    const dir = tempFolder('leo-fake-watch-');
     fs.writeFileSync(path.join(dir, 'leopold-watch.py'), 'import time\ntime.sleep(300)\n');
     watch = spawn('python3', [path.join(dir, 'leopold-watch.py'), '--project', x, '--port', '4987'], { cwd: dir, stdio: 'ignore' });
     await new Promise((r) => setTimeout(r, 300));

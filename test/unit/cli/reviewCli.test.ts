@@ -4,12 +4,12 @@
 // nothing written.
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
-import * as os from 'node:os';
+import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { sha256 } from '../../../src/core/review/diff';
 import { reviewProject, snapshotWindowOne } from '../../fixtures/reviewProject';
 import { SnapshotStore } from '../../../src/core/snapshots/store';
+import { tempFolder } from '../../support/tempDir';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const CLI = path.join(ROOT, 'dist', 'status.js');
@@ -34,7 +34,7 @@ function stamps(dir: string): string[] {
 describe('leopold-status --review: the window review as data', function () {
   this.timeout(60_000);
   it('prints every window\'s files (the issue\'s shape, true hashes), commands with exit and test verdicts; reads only', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-review-cli-'));
+    const dir = tempFolder('leo-review-cli-');
     claudeHome = path.join(dir, 'claude');
     const { root, truth, shellWritten } = await reviewProject(dir, path.join(dir, 'claude', 'projects', 'proj'));
     const before = stamps(dir);
@@ -92,7 +92,7 @@ describe('leopold-status --review: the window review as data', function () {
   });
 
   it('a window with snapshots at both ends: "source": "snapshot", every file that differs with its hashes (issue 32)', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'leo-review-cli-snap-'));
+    const dir = tempFolder('leo-review-cli-snap-');
     claudeHome = path.join(dir, 'claude');
     const { root } = await reviewProject(dir, path.join(dir, 'claude', 'projects', 'proj'));
     const snapRoot = path.join(dir, 'snapshots');

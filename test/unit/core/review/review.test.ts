@@ -5,8 +5,7 @@
 // reconstructed hunks applied to the before-text give exactly the after-text; commands, plan items, decisions and
 // checkpoints; the index read over appended bytes only; Markdown that keeps untrusted text inert.
 import * as assert from 'node:assert/strict';
-import { promises as fs, appendFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { promises as fs, appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { applyHunks, lineCounts, makeHunks, sha256 } from '../../../../src/core/review/diff';
 import { applyChunks, parsePatch } from '../../../../src/core/review/codexPatch';
@@ -18,9 +17,10 @@ import { reviewSequences } from '../../../properties/review';
 import { rngInt as rng } from '../../../support/rng';
 import type { RunWindow } from '../../../../src/core/runs';
 import { ToolFs, claudeBash, claudeEdit, claudeWrite, codexExec, codexHead, type ClaudeWriter, type CodexWriter } from '../../../fixtures/editTranscripts';
+import { tempFolder } from '../../../support/tempDir';
 
 const SPOTTER = path.resolve(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'transcripts-spotter');
-const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'leo-review-'));
+const tmp = () => tempFolder('leo-review-');
 const win = (n: number, extra: Partial<RunWindow> = {}): RunWindow => ({ n, compactions: 0, end: 'rolled', detail: 'rolled', ...extra });
 const windowsOf = (transcripts: Record<number, string[]>) => Object.keys(transcripts).map((n) => win(Number(n)));
 const input = (root: string, transcripts: Record<number, string[]>, windows = windowsOf(transcripts)): ReviewInput =>

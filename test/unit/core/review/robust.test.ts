@@ -5,14 +5,14 @@
 // decided by the real path (an edit through a symlinked folder in the project is listed outside, under its real
 // path). The index keeps at most MAX_COMMANDS commands, those that name files last.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { MAX_COMMANDS, TranscriptIndex } from '../../../../src/core/review/index';
 import { Reviewer, type ReviewInput } from '../../../../src/core/review/review';
 import { ToolFs, claudeBash, claudeEdit, claudeWrite, codexHead, codexPatch, type ClaudeWriter, type CodexWriter } from '../../../fixtures/editTranscripts';
+import { tempFolder } from '../../../support/tempDir';
 
-const tmp = () => realpathSync(mkdtempSync(path.join(os.tmpdir(), 'leo-robust-')));
+const tmp = () => realpathSync(tempFolder('leo-robust-'));
 const input = (root: string, transcripts: Record<number, string[]>): ReviewInput => ({
   root, events: [], windows: Object.keys(transcripts).map((n) => ({ n: Number(n), compactions: 0, end: 'rolled', detail: 'rolled' })),
   transcripts: new Map(Object.entries(transcripts).map(([k, v]) => [Number(k), v])),
