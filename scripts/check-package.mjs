@@ -64,7 +64,10 @@ const size = statSync(vsix).size;
 // the review's worker ~3 KB, the snapshots' recording and take-back commands ~12 KB: 634,574 bytes on 2026-12-06.
 // 680 KB: execa 9.6.1 (every child process, issue 31) added 40,769 bytes to the .vsix (635,525 → 676,294; dist/core.js
 // +123,101 bytes minified, loaded on the first process, not at activation).
-const BUDGET_KB = 680;
+// 700 KB: taking windows back (issue 32: the take-back commands, their guarded file operations, the attribution of
+// changes to the agent and the timeline's take-back marks) and issue 33's first-hour work added 20,349 bytes
+// (676,294 → 696,643 on 2026-12-07).
+const BUDGET_KB = 700;
 if (size > BUDGET_KB * 1024) fail(`${vsix} is ${size} bytes, over its ${BUDGET_KB} KB budget`);
 const listing = execFileSync('unzip', ['-Z1', vsix]).toString().trim().split('\n');
 const shipped = listing.filter((f) => f.startsWith('extension/'));
