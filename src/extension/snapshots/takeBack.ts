@@ -19,8 +19,8 @@ import { TEXT_CAP_BYTES } from '../../core/files';
 import type { Seat } from '../foundation/seat';
 import { targetOf } from '../foundation/target';
 import {
-  chosenByDefault, finishEdit, newestRun, type EditStep, NoSnapshotError, prepareEdit, planRevert, planRewind, type ApplyOutcome, type Plan,
-  type PlanItem,
+  chosenByDefault, finishEdit, newestRun, type EditStep, NoSnapshotError, prepareEdit, planRevert, planRewind, type ApplyOutcome,
+  type Attribution, type Plan, type PlanItem,
 } from '../../core/snapshots/plan';
 import { readAttribution } from '../../core/review/read';
 import type { WindowReviewer } from '../../core/review/attribution';
@@ -258,16 +258,21 @@ class TakeBack {
     return this.recorders.storeOf(project);
   }
 
-  async plan(project: LeopoldProject, kind: TakeBackKind, window: number, path?: string): Promise<{ store: SnapshotStore; plan: Plan }> {
+  /**
+   * The plan, and the attribution it was made with: `known` when the caller has one for this project already (Revert
+   * File's picker, then its file), so the transcripts are not reviewed twice.
+   */
+  async plan(project: LeopoldProject, kind: TakeBackKind, window: number, path?: string, known?: Attribution):
+    Promise<{ store: SnapshotStore; plan: Plan; attribution: Attribution }> {
     const store = await this.store(project);
     const run = await newestRun(store);
     if (run === undefined) throw new NoSnapshotError(vscode.l10n.t('no snapshots were recorded for this project'));
     const scope = path !== undefined ? { under: path } : {};
     // The transcripts are reviewed in the review's worker, off the extension host's thread.
-    const attribution = await readAttribution(project.root, undefined, this.reviewer);
+    const attribution = known ?? await readAttribution(project.root, undefined, this.reviewer);
     const plan = kind === 'rewind' ? await planRewind(store, run, window, scope, attribution)
       : await planRevert(store, run, window, scope, attribution);
-    return { store, plan };
+    return { store, plan, attribution };
   }
 
   /** The run is live (its state is active, or an agent this editor started still runs): nothing is taken back. */
@@ -325,9 +330,11 @@ class TakeBack {
     }
     let path = chosen.path;
     let planned: { store: SnapshotStore; plan: Plan };
+    let attribution: Attribution | undefined;
     try {
       if (kind === 'file' && path === undefined) {
         const whole = await this.plan(project, 'revert', window);
+        attribution = whole.attribution;
         // The same flag the preview gives: a change no window's transcript names may be a person's.
         const pick = await vscode.window.showQuickPick(whole.plan.files.map((f) => ({ label: inert(f.path),
           description: `${actionText(f.action)} — ${reasonText(f.reason)}`, path: f.path,
@@ -336,7 +343,7 @@ class TakeBack {
         if (!pick) return undefined;
         path = pick.path;
       }
-      planned = await this.plan(project, kind === 'rewind' ? 'rewind' : 'revert', window, path);
+      planned = await this.plan(project, kind === 'rewind' ? 'rewind' : 'revert', window, path, attribution);
     } catch (err) {
       const why = (err as Error).message;
       this.ctx.log.warn(`${project.name}: ${title} ${window}: ${why}`);
