@@ -31,10 +31,11 @@ lockit() {
       rmdir "$lock" 2>/dev/null
       return
     fi
-    # As the hooks reap (stat, date, rm -rf), with the time between its check and its delete logged: a lower bound,
-    # taken after the stat and before the rm.
-    m=$(stat -c %Y "$lock" 2>/dev/null) && a=$(date +%s%N) && [ $(( a / 1000000000 - m )) -gt 60 ] \
-      && b=$(date +%s%N) && rm -rf "$lock" && echo "reap $1 $(( (b - a) / 1000000 ))" >> "$LOG"
+    # As the hooks reap (stat, date, rm -rf), with the time between its check and its delete logged: from before the
+    # stat (whose fork can itself take seconds on a crowded machine) to just before the rm — an upper bound, since an
+    # excuse needs only that this reaper could have outlasted the settle time.
+    s=$(date +%s%N) && m=$(stat -c %Y "$lock" 2>/dev/null) && a=$(date +%s%N) && [ $(( a / 1000000000 - m )) -gt 60 ] \
+      && b=$(date +%s%N) && rm -rf "$lock" && echo "reap $1 $(( (b - s) / 1000000 ))" >> "$LOG"
     sleep 0.1
   done
   echo "error $1 bash timeout" >> "$LOG"
